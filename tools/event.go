@@ -1,0 +1,73 @@
+package tools
+
+// Event types: the value of the "type" key on every line of the stream
+// (DESIGN.md §2).
+const (
+	TypeTool            = "tool"
+	TypeText            = "text"
+	TypeReasoning       = "reasoning"
+	TypeToolCall        = "tool_call"
+	TypeFinalAnswer     = "final_answer"
+	TypeParseError      = "parse_error"
+	TypeToolObservation = "tool_observation"
+	TypeSystem          = "system"
+	TypeUser            = "user"
+	TypeAssistant       = "assistant"
+	TypeStop            = "stop"
+)
+
+// ErrorKind classifies what went wrong, in the same words in every stage, so
+// that a model (or a script) can tell a bad call from a failing tool.
+type ErrorKind string
+
+// The error kinds of DESIGN.md §2.
+const (
+	KindDecode      ErrorKind = "decode"       // unparseable model output
+	KindUnknownTool ErrorKind = "unknown_tool" // no tool of that name
+	KindValidation  ErrorKind = "validation"   // arguments do not match the schema
+	KindPermission  ErrorKind = "permission"   // denied by policy
+	KindTimeout     ErrorKind = "timeout"      // the tool ran too long
+	KindExecution   ErrorKind = "execution"    // the tool failed
+	KindOutputLimit ErrorKind = "output_limit" // the tool said too much
+	KindProvider    ErrorKind = "provider"     // the model server failed
+	KindLimit       ErrorKind = "limit"        // iterations or total time used up
+)
+
+// Call is one normalized tool call: a name and an arguments object, whatever
+// syntax the model used to write it.
+type Call struct {
+	// ID is the model's own id when it gave one, else call_1, call_2, ...
+	// in stream order.
+	ID   string
+	Name string
+	// Arguments is always a compact JSON object.
+	Arguments []byte
+	// Format names the syntax the call was written in (see parse.Formats).
+	Format string
+	// Repaired is true when lenient parsing changed the model's text to
+	// make it valid JSON.
+	Repaired bool
+}
+
+// AppendJSON appends the call as a tool_call event, without the trailing
+// newline, keys in a fixed order.
+func (c *Call) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"tool_call","id":`...)
+	dst = AppendString(dst, c.ID)
+	dst = append(dst, `,"name":`...)
+	dst = AppendString(dst, c.Name)
+	dst = append(dst, `,"arguments":`...)
+	if len(c.Arguments) == 0 {
+		dst = append(dst, "{}"...)
+	} else {
+		dst = append(dst, c.Arguments...)
+	}
+	if c.Format != "" {
+		dst = append(dst, `,"format":`...)
+		dst = AppendString(dst, c.Format)
+	}
+	if c.Repaired {
+		dst = append(dst, `,"repaired":true`...)
+	}
+	return append(dst, '}')
+}
