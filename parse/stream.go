@@ -3,6 +3,8 @@ package parse
 import (
 	"context"
 	"io"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // Options tune a Parser. The zero value detects every format and repairs
@@ -30,9 +32,86 @@ type Stats struct {
 	Errors int // parse_error events
 }
 
+// flushAt is how much output is gathered before it is written even in the
+// middle of a piece of input.
+const flushAt = 256 << 10
+
 // Stream reads model output from r — raw text, an OpenAI or Ollama response
 // JSON, or a server-sent-events stream as curl -N prints it — and writes one
-// JSON event per line to w, each as soon as it is complete.
+// JSON event per line to w. Events are written as soon as the piece of input
+// that completes them has been parsed, each line whole in one write.
 func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats, error) {
-	panic("not implemented")
+	s := &streamWriter{ctx: ctx, w: w}
+	p, err := NewParser(opts, s.add)
+	if err != nil {
+		return Stats{}, err
+	}
+	s.p = p
+	err = unpack(r, s)
+	if err == nil {
+		err = p.Close()
+	}
+	if ferr := s.flush(); err == nil {
+		err = ferr
+	}
+	return s.stats, err
+}
+
+// streamWriter feeds a Parser and writes its events as JSONL, one write per
+// piece of input.
+type streamWriter struct {
+	ctx   context.Context
+	w     io.Writer
+	p     *Parser
+	out   []byte
+	stats Stats
+}
+
+func (s *streamWriter) add(e *Event) error {
+	s.stats.Events++
+	switch e.Type {
+	case tools.TypeToolCall:
+		s.stats.Calls++
+	case tools.TypeParseError:
+		s.stats.Errors++
+	}
+	s.out = e.AppendJSON(s.out)
+	s.out = append(s.out, '\n')
+	if len(s.out) >= flushAt {
+		return s.flush()
+	}
+	return nil
+}
+
+func (s *streamWriter) flush() error {
+	if len(s.out) == 0 {
+		return nil
+	}
+	_, err := s.w.Write(s.out)
+	s.out = s.out[:0]
+	return err
+}
+
+func (s *streamWriter) Write(b []byte) (int, error) {
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if _, err := s.p.Write(b); err != nil {
+		return 0, err
+	}
+	return len(b), s.flush()
+}
+
+func (s *streamWriter) WriteReasoning(b []byte) error {
+	if err := s.p.WriteReasoning(b); err != nil {
+		return err
+	}
+	return s.flush()
+}
+
+func (s *streamWriter) NativeCall(id, name string, args []byte) error {
+	if err := s.p.NativeCall(id, name, args); err != nil {
+		return err
+	}
+	return s.flush()
 }

@@ -1,0 +1,93 @@
+# Shortcuts for building and checking toolcall. Each target is a plain go
+# command or a short shell loop; nothing here is needed to use the module.
+
+PROG     := toolcall
+GO       ?= go
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := $(DESTDIR)$(PREFIX)/bin
+SHAREDIR := $(DESTDIR)$(PREFIX)/share
+
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
+LDFLAGS  := -X main.version=$(VERSION)
+
+# How long each fuzz target runs: briefly in make test, long in make fuzz.
+FUZZTIME ?= 10s
+
+# -race needs cgo and a C compiler; without them the tests run without it.
+RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
+
+.PHONY: all build test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean
+
+all: build
+
+## build: bin/toolcall, stamped with git describe
+build:
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/$(PROG) ./cmd/$(PROG)
+
+## test: vet, gofmt, the tests (with -race when cgo works), a short run of
+## every fuzz target, and the generated-files check
+test: vet fmt-check unit fuzz-short check-generated
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@files=$$(gofmt -l .); \
+	if [ -n "$$files" ]; then \
+		echo "gofmt: these files need gofmt -w:"; echo "$$files"; exit 1; \
+	fi
+
+unit:
+	@[ -n "$(RACE)" ] || echo "make: no C compiler for cgo; testing without -race"
+	$(GO) test $(RACE) ./...
+
+# Every Fuzz function in the module, found with go test -list, so targets
+# added later run without touching this file. A fuzz run takes exactly one
+# package and one target.
+fuzz-short fuzz:
+	@set -e; \
+	targets=$$($(GO) test -list '^Fuzz' ./... | awk '/^Fuzz/ { names[n++] = $$1; next } /^ok/ { for (i = 0; i < n; i++) print $$2 "," names[i]; n = 0 }'); \
+	if [ -z "$$targets" ]; then echo "make: no fuzz targets"; exit 0; fi; \
+	for t in $$targets; do \
+		pkg=$${t%,*}; name=$${t#*,}; \
+		echo "fuzz $$pkg $$name for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
+
+fuzz: FUZZTIME = 5m
+
+## bench: every benchmark, with allocations
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## generate: rewrite man/ and completions/ from the command tree
+generate:
+	$(GO) test ./cmd/$(PROG) -run '^TestDocs$$' -count=1 -update
+
+## check-generated: fail when man/ or completions/ are stale
+check-generated:
+	@$(GO) test ./cmd/$(PROG) -run '^TestDocs$$' -count=1 || { \
+		echo "make: man/ or completions/ are stale: run make generate"; exit 1; }
+
+## install: the binary, man pages and completions under $(DESTDIR)$(PREFIX)
+install: build
+	install -d $(BINDIR) $(SHAREDIR)/man/man1 $(SHAREDIR)/bash-completion/completions \
+		$(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
+	install -m 0755 bin/$(PROG) $(BINDIR)/$(PROG)
+	install -m 0644 man/*.1 $(SHAREDIR)/man/man1/
+	install -m 0644 completions/$(PROG).bash $(SHAREDIR)/bash-completion/completions/$(PROG)
+	install -m 0644 completions/_$(PROG) $(SHAREDIR)/zsh/site-functions/_$(PROG)
+	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
+
+## demo: parse every model output in testdata/demo and show the events
+demo: build
+	@for f in testdata/demo/*.txt; do \
+		echo "== $$f"; \
+		./bin/$(PROG) parse < "$$f" || exit 1; \
+		echo; \
+	done
+
+## clean: remove what build wrote
+clean:
+	rm -rf bin

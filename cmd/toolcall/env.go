@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// envPrefix begins the environment variable of every flag.
+const envPrefix = "TOOLCALL_"
+
+// noEnvAnnotation marks a flag that asks for an action rather than holding
+// a setting, and so has no environment variable.
+const noEnvAnnotation = "toolcall_no_env"
+
+// envName is the environment variable of the flag named flag:
+// no-repair -> TOOLCALL_NO_REPAIR.
+func envName(flag string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+// hasEnv reports whether f can be set from the environment.
+func hasEnv(f *pflag.Flag) bool {
+	if f.Name == "help" || f.Name == "version" {
+		return false
+	}
+	_, no := f.Annotations[noEnvAnnotation]
+	return !no
+}
+
+// applyEnv sets every flag of fs that was not given on the command line from
+// its environment variable, if that is set and not empty. A value the flag
+// rejects is a usage error naming the variable.
+func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if err != nil || f.Changed || !hasEnv(f) {
+			return
+		}
+		name := envName(f.Name)
+		v, ok := lookup(name)
+		if !ok || v == "" {
+			return
+		}
+		// f.Value.Set rather than fs.Set, whose error names the flag.
+		if serr := f.Value.Set(v); serr != nil {
+			if f.Value.Type() == "bool" {
+				err = usage(fmt.Errorf("invalid value %q for %s: want true or false (or 1 or 0)", v, name))
+			} else {
+				err = usage(fmt.Errorf("invalid value %q for %s: %v", v, name, serr))
+			}
+			return
+		}
+		f.Changed = true
+	})
+	return err
+}
+
+// noEnv marks the flag named name of fs as having no environment variable.
+func noEnv(fs *pflag.FlagSet, name string) {
+	if err := fs.SetAnnotation(name, noEnvAnnotation, []string{"true"}); err != nil {
+		panic(err) // a typo in a flag name: a bug
+	}
+}

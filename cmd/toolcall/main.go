@@ -1,0 +1,93 @@
+// Command toolcall gives text-only language models tool use from the shell.
+//
+// This package is the only one that knows about cobra, flags, environment
+// variables, terminals and exit codes. Each subcommand lives in a file of
+// its own: it turns flags into options, calls the library, and writes JSONL.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+)
+
+// Exit codes, documented in the root command's help, the man pages and
+// README.md. 130 (Ctrl-C) and 141 (stdout closed early) come from the
+// default signal actions: no handler is installed for SIGINT or SIGPIPE.
+const (
+	exitOK      = 0 // the stage did its job
+	exitFailure = 1 // the program failed, or --fail saw an error event
+	exitUsage   = 2 // the invocation is wrong
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3".
+var version string
+
+// errReported means the details of a failure are already on stderr; it
+// exits 1 without another message.
+var errReported = errors.New("errors reported")
+
+// usageError is a wrong invocation: a bad flag, argument, environment
+// variable or input file. It exits 2.
+type usageError struct {
+	err error
+	// help adds a pointer to the command's --help to the message; it is
+	// set for errors about flags and arguments, not for unreadable files.
+	help bool
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usage wraps err as a usage error that points at --help.
+func usage(err error) error { return &usageError{err: err, help: true} }
+
+// No signal handlers on purpose: Ctrl-C kills at once (the shell shows
+// 130) and a closed stdout kills with SIGPIPE (141), as a pipeline stage
+// should.
+func main() {
+	os.Exit(execute(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// execute runs the command line args with the given streams and returns the
+// exit code. It is the one place where errors become exit codes.
+func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	if args == nil {
+		args = []string{} // cobra would read os.Args instead
+	}
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	var uerr *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errReported):
+		return exitFailure
+	case errors.As(err, &uerr):
+		if uerr.help && cmd != nil {
+			fmt.Fprintf(stderr, "toolcall: %v (see '%s --help')\n", err, cmd.CommandPath())
+		} else {
+			fmt.Fprintf(stderr, "toolcall: %v\n", err)
+		}
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "toolcall: %v\n", err)
+		return exitFailure
+	}
+}
+
+// versionString is the version of this binary: the one set with -ldflags,
+// else the module version go install recorded, else "devel".
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,451 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/pflag"
+
+	"github.com/toolcall/toolcall/parse"
+)
+
+var update = flag.Bool("update", false, "rewrite man/, completions/ and the expected output in testdata/script")
+
+// clearEnv unsets, for the test, every TOOLCALL_ variable of the
+// environment the tests were started in.
+func clearEnv(t *testing.T) {
+	t.Helper()
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, envPrefix) {
+			t.Setenv(k, "") // empty is the same as unset
+		}
+	}
+}
+
+// TestExecute runs the CLI in-process and checks the exact exit code,
+// stdout and stderr. It covers what does not reach parse.Stream.
+func TestExecute(t *testing.T) {
+	formatsRE := `^toolcall: invalid argument "nosuch" for "--format" flag: unknown format; want one of jsonl, hermes, .*qwen3_coder.* \(see 'toolcall parse --help'\)\n$`
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		code     int
+		stdout   string // exact
+		stdoutRE string // instead of stdout, when set
+		stderr   string // exact
+		stderrRE string // instead of stderr, when set
+	}{
+		{
+			name:   "no-command",
+			code:   exitUsage,
+			stderr: "toolcall: missing command (see 'toolcall --help')\n",
+		},
+		{
+			name:   "version-flag",
+			args:   []string{"--version"},
+			stdout: "toolcall " + versionString() + "\n",
+		},
+		{
+			name:   "version-command",
+			args:   []string{"version"},
+			stdout: "toolcall " + versionString() + "\n",
+		},
+		{
+			name:   "version-no-v-shorthand",
+			args:   []string{"-v"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown shorthand flag: 'v' in -v (see 'toolcall --help')\n",
+		},
+		{
+			name:   "version-with-argument",
+			args:   []string{"version", "now"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown command \"now\" for \"toolcall version\" (see 'toolcall version --help')\n",
+		},
+		{
+			name:   "unknown-command",
+			args:   []string{"nosuch"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown command \"nosuch\" (see 'toolcall --help')\n",
+		},
+		{
+			name:   "unknown-command-suggestion",
+			args:   []string{"pars"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown command \"pars\", did you mean \"parse\"?\n",
+		},
+		{
+			name:   "unknown-root-flag",
+			args:   []string{"--nope"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown flag: --nope (see 'toolcall --help')\n",
+		},
+		{
+			name:   "unknown-parse-flag",
+			args:   []string{"parse", "--nope"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown flag: --nope (see 'toolcall parse --help')\n",
+		},
+		{
+			name:   "flag-value-missing",
+			args:   []string{"parse", "--format"},
+			code:   exitUsage,
+			stderr: "toolcall: flag needs an argument: --format (see 'toolcall parse --help')\n",
+		},
+		{
+			name:     "unknown-format",
+			args:     []string{"parse", "--format", "nosuch"},
+			code:     exitUsage,
+			stderrRE: formatsRE,
+		},
+		{
+			name:     "unknown-format-from-env",
+			args:     []string{"parse"},
+			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			code:     exitUsage,
+			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
+		},
+		{
+			name:   "bad-bool-from-env",
+			args:   []string{"parse"},
+			env:    map[string]string{"TOOLCALL_NO_REPAIR": "maybe"},
+			code:   exitUsage,
+			stderr: "toolcall: invalid value \"maybe\" for TOOLCALL_NO_REPAIR: want true or false (or 1 or 0) (see 'toolcall parse --help')\n",
+		},
+		{
+			name:     "flag-wins-over-env",
+			args:     []string{"parse", "--format", "hermes", "--list-formats"},
+			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			stdoutRE: `(?m)^hermes +Hermes`,
+		},
+		{
+			name:   "missing-file",
+			args:   []string{"parse", "nosuch.txt"},
+			code:   exitUsage,
+			stderr: "toolcall: open nosuch.txt: no such file or directory\n",
+		},
+		{
+			name:   "missing-file-after-good-one",
+			args:   []string{"parse", "main.go", "nosuch.txt"},
+			code:   exitUsage,
+			stderr: "toolcall: open nosuch.txt: no such file or directory\n",
+		},
+		{
+			name:   "directory",
+			args:   []string{"parse", "."},
+			code:   exitUsage,
+			stderr: "toolcall: .: is a directory\n",
+		},
+		{
+			name:     "list-formats",
+			args:     []string{"parse", "--list-formats"},
+			stdoutRE: `^jsonl +this project's protocol.*\n(?:[a-z0-9_]+ +\S.*\n)+$`,
+		},
+		{
+			name:   "list-formats-with-file",
+			args:   []string{"parse", "--list-formats", "reply.txt"},
+			code:   exitUsage,
+			stderr: "toolcall: --list-formats takes no files (see 'toolcall parse --help')\n",
+		},
+		{
+			name:     "list-formats-has-no-env",
+			args:     []string{"parse", "--nope"},
+			env:      map[string]string{"TOOLCALL_LIST_FORMATS": "1"},
+			code:     exitUsage,
+			stderrRE: `^toolcall: unknown flag: --nope`,
+		},
+		{
+			name:     "help",
+			args:     []string{"--help"},
+			stdoutRE: `(?s)Exit status:.*\n    141 .*TOOLCALL_NO_REPAIR=1`,
+		},
+		{
+			name:     "parse-help",
+			args:     []string{"help", "parse"},
+			stdoutRE: `(?s)parse_error +error.*curl -sN http://127\.0\.0\.1:8080/v1/chat/completions -d @req\.json \| toolcall parse`,
+		},
+		{
+			name:     "completion-script",
+			args:     []string{"completion", "fish"},
+			stdoutRE: `complete -c toolcall `,
+		},
+		{
+			name:     "complete-commands",
+			args:     []string{"__complete", ""},
+			stdoutRE: `^completion\t.*\nhelp\t.*\nparse\t.*\nversion\t.*\n:4\n`,
+			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
+		},
+		{
+			name:     "complete-format",
+			args:     []string{"__complete", "parse", "--format", "qwen"},
+			stdoutRE: `^qwen3_coder\tQwen3-Coder.*\n:4\n`,
+			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clearEnv(t)
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := execute(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("toolcall %q exited %d, want %d (stderr %q)", tt.args, code, tt.code, stderr.String())
+			}
+			checkOutput(t, "stdout", stdout.String(), tt.stdout, tt.stdoutRE)
+			checkOutput(t, "stderr", stderr.String(), tt.stderr, tt.stderrRE)
+			if code != exitOK && strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("stderr = %q, want exactly one line", stderr.String())
+			}
+		})
+	}
+}
+
+func checkOutput(t *testing.T, what, got, want, wantRE string) {
+	t.Helper()
+	if wantRE != "" {
+		if !regexp.MustCompile(wantRE).MatchString(got) {
+			t.Errorf("%s = %q, want a match for %q", what, got, wantRE)
+		}
+		return
+	}
+	if got != want {
+		t.Errorf("%s mismatch (-want +got):\n%s", what, cmp.Diff(want, got))
+	}
+}
+
+// fakeStream stands in for parse.Stream: it records the options of each
+// call and returns the next of stats, or fails with err.
+type fakeStream struct {
+	opts  []parse.Options
+	read  []string
+	stats []parse.Stats
+	err   error
+}
+
+func (f *fakeStream) stream(_ context.Context, r io.Reader, w io.Writer, opts parse.Options) (parse.Stats, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return parse.Stats{}, err
+	}
+	f.read = append(f.read, string(b))
+	f.opts = append(f.opts, opts)
+	if f.err != nil {
+		return parse.Stats{}, f.err
+	}
+	st := f.stats[len(f.opts)-1]
+	fmt.Fprintf(w, "{\"input\":%d}\n", len(f.opts))
+	return st, nil
+}
+
+// TestParseRun checks what parse does around parse.Stream: the options it
+// passes, ids that go on across files, --fail, errors and the stdin hint.
+func TestParseRun(t *testing.T) {
+	pathErr := &fs.PathError{Op: "read", Path: "b.txt", Err: errors.New("input/output error")}
+	tests := []struct {
+		name     string
+		opts     parseOptions
+		ins      []input
+		terminal bool
+		stats    []parse.Stats
+		err      error // from the stream
+
+		wantOpts   []parse.Options
+		wantErr    error
+		wantErrMsg string
+		wantStderr string
+	}{
+		{
+			name:     "ids-go-on-across-files",
+			opts:     parseOptions{format: "hermes", noRepair: true},
+			ins:      []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}, {r: strings.NewReader("c")}},
+			stats:    []parse.Stats{{Events: 3, Calls: 2}, {Events: 1}, {Events: 1, Calls: 1}},
+			wantOpts: []parse.Options{{Format: "hermes", NoRepair: true}, {Format: "hermes", NoRepair: true, FirstID: 2}, {Format: "hermes", NoRepair: true, FirstID: 2}},
+		},
+		{
+			name:     "parse-errors-without-fail",
+			ins:      []input{{r: strings.NewReader("x")}},
+			stats:    []parse.Stats{{Events: 1, Errors: 1}},
+			wantOpts: []parse.Options{{}},
+		},
+		{
+			name:       "fail-one-error",
+			opts:       parseOptions{fail: true},
+			ins:        []input{{r: strings.NewReader("x")}},
+			stats:      []parse.Stats{{Events: 1, Errors: 1}},
+			wantOpts:   []parse.Options{{}},
+			wantErr:    errReported,
+			wantStderr: "toolcall: 1 parse error\n",
+		},
+		{
+			name:       "fail-counts-every-file",
+			opts:       parseOptions{fail: true},
+			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}},
+			stats:      []parse.Stats{{Events: 2, Errors: 1}, {Events: 3, Calls: 1, Errors: 1}},
+			wantOpts:   []parse.Options{{}, {}},
+			wantErr:    errReported,
+			wantStderr: "toolcall: 2 parse errors\n",
+		},
+		{
+			name:     "fail-without-errors",
+			opts:     parseOptions{fail: true},
+			ins:      []input{{r: strings.NewReader("x")}},
+			stats:    []parse.Stats{{Events: 1, Calls: 1}},
+			wantOpts: []parse.Options{{}},
+		},
+		{
+			name:       "stream-error-names-the-file",
+			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}},
+			err:        errors.New("boom"),
+			wantOpts:   []parse.Options{{}},
+			wantErrMsg: "a.txt: boom",
+		},
+		{
+			name:       "path-error-not-named-twice",
+			ins:        []input{{name: "b.txt", r: strings.NewReader("b")}},
+			err:        pathErr,
+			wantOpts:   []parse.Options{{}},
+			wantErr:    pathErr,
+			wantErrMsg: "read b.txt: input/output error",
+		},
+		{
+			name:       "hint-when-stdin-is-a-terminal",
+			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {r: strings.NewReader("b")}},
+			terminal:   true,
+			stats:      []parse.Stats{{}, {}},
+			wantOpts:   []parse.Options{{}, {}},
+			wantStderr: stdinHint + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := &fakeStream{stats: tt.stats, err: tt.err}
+			o := tt.opts
+			o.stream = fake.stream
+			o.isTerminal = func(io.Reader) bool { return tt.terminal }
+			var stdout, stderr bytes.Buffer
+			err := o.run(context.Background(), tt.ins, &stdout, &stderr)
+			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+				t.Errorf("run: err = %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErrMsg != "" && (err == nil || err.Error() != tt.wantErrMsg) {
+				t.Errorf("run: err = %v, want %q", err, tt.wantErrMsg)
+			}
+			if tt.wantErr == nil && tt.wantErrMsg == "" && err != nil {
+				t.Errorf("run: err = %v, want nil", err)
+			}
+			if diff := cmp.Diff(tt.wantOpts, fake.opts); diff != "" {
+				t.Errorf("options passed to Stream (-want +got):\n%s", diff)
+			}
+			if got := stderr.String(); got != tt.wantStderr {
+				t.Errorf("stderr = %q, want %q", got, tt.wantStderr)
+			}
+			for i, in := range tt.ins[:len(fake.read)] {
+				if in.name == "" && fake.read[i] == "" {
+					t.Errorf("input %d: stdin was not read", i)
+				}
+			}
+		})
+	}
+}
+
+func TestApplyEnv(t *testing.T) {
+	newFlags := func() *pflag.FlagSet {
+		fs := pflag.NewFlagSet("parse", pflag.ContinueOnError)
+		fs.String("format", "", "")
+		fs.Bool("no-repair", false, "")
+		fs.Int("max-tokens", 0, "")
+		fs.Bool("list-formats", false, "")
+		fs.Bool("help", false, "")
+		noEnv(fs, "list-formats")
+		return fs
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    map[string]string // flag values after applyEnv
+		wantErr string
+	}{
+		{
+			name: "env-sets-flags",
+			env:  map[string]string{"TOOLCALL_FORMAT": "hermes", "TOOLCALL_NO_REPAIR": "1", "TOOLCALL_MAX_TOKENS": "64"},
+			want: map[string]string{"format": "hermes", "no-repair": "true", "max-tokens": "64"},
+		},
+		{
+			name: "flag-wins",
+			args: []string{"--format", "mistral"},
+			env:  map[string]string{"TOOLCALL_FORMAT": "hermes"},
+			want: map[string]string{"format": "mistral"},
+		},
+		{
+			name: "empty-is-unset",
+			env:  map[string]string{"TOOLCALL_FORMAT": "", "TOOLCALL_NO_REPAIR": ""},
+			want: map[string]string{"format": "", "no-repair": "false"},
+		},
+		{
+			name: "actions-have-no-variable",
+			env:  map[string]string{"TOOLCALL_LIST_FORMATS": "true", "TOOLCALL_HELP": "true"},
+			want: map[string]string{"list-formats": "false", "help": "false"},
+		},
+		{
+			name:    "bad-number",
+			env:     map[string]string{"TOOLCALL_MAX_TOKENS": "lots"},
+			wantErr: `invalid value "lots" for TOOLCALL_MAX_TOKENS: strconv.ParseInt: parsing "lots": invalid syntax`,
+		},
+		{
+			name:    "bad-bool",
+			env:     map[string]string{"TOOLCALL_NO_REPAIR": "yes"},
+			wantErr: `invalid value "yes" for TOOLCALL_NO_REPAIR: want true or false (or 1 or 0)`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := newFlags()
+			if err := fs.Parse(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			lookup := func(k string) (string, bool) { v, ok := tt.env[k]; return v, ok }
+			err := applyEnv(fs, lookup)
+			if tt.wantErr != "" {
+				var uerr *usageError
+				if !errors.As(err, &uerr) || err.Error() != tt.wantErr {
+					t.Fatalf("applyEnv: err = %v, want usage error %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("applyEnv: %v", err)
+			}
+			for name, want := range tt.want {
+				if got := fs.Lookup(name).Value.String(); got != want {
+					t.Errorf("--%s = %q, want %q", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	for flag, want := range map[string]string{
+		"format":         "TOOLCALL_FORMAT",
+		"no-repair":      "TOOLCALL_NO_REPAIR",
+		"max-iterations": "TOOLCALL_MAX_ITERATIONS",
+	} {
+		if got := envName(flag); got != want {
+			t.Errorf("envName(%q) = %q, want %q", flag, got, want)
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/parse"
+)
+
+const parseLong = `Parse reads what a model wrote and turns it into events: one JSON object per
+line on standard output, each written the moment it is complete, so a
+stream from a model server is parsed while it arrives.
+
+It reads each <file> in turn, or standard input when no file is given or the
+file is "-". The input may be:
+
+    raw text       what the model printed, with its calls in any of the
+                   syntaxes of --list-formats: Hermes/Qwen <tool_call>,
+                   Llama 3 JSON, Qwen3-Coder XML, Mistral [TOOL_CALLS], ...
+    response JSON  an OpenAI chat completion or an Ollama /api/chat
+                   response, with native tool_calls or text content
+    SSE stream     server-sent events ("data: {...}" lines) as curl -N
+                   prints them from a streaming chat completion
+
+It writes these events, with their fields beyond "type":
+
+    text          content: prose outside any call; nothing the model said
+                  is lost
+    reasoning     content: a <think>-style block; never searched for calls;
+                  format (the kind of block, such as think)
+    tool_call     id (call_1, call_2, ... in stream order, unless the model
+                  gave one), name, arguments (always a JSON object),
+                  format (the syntax the call came in), repaired (true when
+                  JSON repair changed the model's text)
+    final_answer  content
+    parse_error   error (what was wrong, in words a model can act on),
+                  raw (the text that failed), offset (its byte offset),
+                  format (the syntax it was written in, when known)
+
+Call ids go on counting across files: the first call of the second file
+follows the last call of the first.
+
+Every syntax is looked for unless --format names one. JSON that is not
+strictly valid (single quotes, a trailing comma, a missing brace) is
+repaired where that is safe, and the call is marked "repaired": true;
+with --no-repair it is a parse_error instead.
+
+A parse_error is data, not a failure: parse exits 0, so a loop can show
+the model its mistake. With --fail, parse exits 1 when it wrote any
+parse_error, as a CI check wants.`
+
+const parseExample = `  # a model's raw output, saved to a file
+  toolcall parse reply.txt
+
+  # events as the tokens arrive from llama-server, mlx_lm.server or vLLM
+  # (with "stream": true in req.json; without it, the response JSON)
+  curl -sN http://127.0.0.1:8080/v1/chat/completions -d @req.json | toolcall parse
+
+  # only the calls
+  toolcall parse reply.txt | jq -c 'select(.type == "tool_call")'
+
+  # look for Qwen3-Coder XML calls only
+  toolcall parse --format qwen3_coder reply.txt
+
+  # the syntaxes parse knows, and the models that write them
+  toolcall parse --list-formats
+
+  # in CI: fail when any call in the saved outputs could not be parsed
+  toolcall parse --fail outputs/*.txt > events.jsonl`
+
+// stdinHint is said on stderr when parse would read a terminal.
+const stdinHint = "toolcall: reading model output from stdin (paste it, then Ctrl-D); see 'toolcall parse --help'"
+
+type parseOptions struct {
+	format      formatValue // --format
+	noRepair    bool        // --no-repair
+	fail        bool        // --fail
+	listFormats bool        // --list-formats
+
+	// stream is parse.Stream; tests replace it.
+	stream func(context.Context, io.Reader, io.Writer, parse.Options) (parse.Stats, error)
+	// isTerminal reports whether a reader is a terminal; tests replace it.
+	isTerminal func(io.Reader) bool
+}
+
+func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	opts := parseOptions{stream: parse.Stream, isTerminal: isTerminal}
+	cmd := &cobra.Command{
+		Use:     "parse [<file>...]",
+		Short:   "Turn model output into text, reasoning and tool_call events",
+		Long:    parseLong,
+		Example: parseExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.listFormats {
+				if len(args) > 0 {
+					return usage(errors.New("--list-formats takes no files"))
+				}
+				return listFormats(stdout)
+			}
+			ins, closeAll, err := openInputs(stdin, args)
+			if err != nil {
+				return err
+			}
+			defer closeAll()
+			return opts.run(cmd.Context(), ins, stdout, stderr)
+		},
+	}
+	flags := cmd.Flags()
+	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
+	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
+	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
+	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
+	noEnv(flags, "list-formats")
+	if err := cmd.RegisterFlagCompletionFunc("format", completeFormat); err != nil {
+		panic(err) // the flag is defined just above
+	}
+	return cmd
+}
+
+// run parses each input in turn into stdout.
+func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer) error {
+	var total parse.Stats
+	for _, in := range ins {
+		if in.name == "" && o.isTerminal(in.r) {
+			fmt.Fprintln(stderr, stdinHint)
+		}
+		st, err := o.stream(ctx, in.r, stdout, parse.Options{
+			Format:   string(o.format),
+			NoRepair: o.noRepair,
+			FirstID:  total.Calls,
+		})
+		total.Events += st.Events
+		total.Calls += st.Calls
+		total.Errors += st.Errors
+		if err != nil {
+			var perr *fs.PathError
+			if in.name != "" && !errors.As(err, &perr) { // a PathError names the file already
+				return fmt.Errorf("%s: %w", in.name, err)
+			}
+			return err
+		}
+	}
+	if o.fail && total.Errors > 0 {
+		s := "s"
+		if total.Errors == 1 {
+			s = ""
+		}
+		fmt.Fprintf(stderr, "toolcall: %d parse error%s\n", total.Errors, s)
+		return errReported
+	}
+	return nil
+}
+
+// listFormats writes the formats parse knows as an aligned table.
+func listFormats(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, f := range parse.Formats() {
+		fmt.Fprintf(tw, "%s\t%s\n", f.ID, f.Models)
+	}
+	return tw.Flush()
+}
+
+// formatValue is the value of --format: empty, or the ID of a format.
+type formatValue string
+
+func (v *formatValue) String() string { return string(*v) }
+func (v *formatValue) Type() string   { return "name" }
+
+func (v *formatValue) Set(s string) error {
+	if s == "" {
+		*v = ""
+		return nil
+	}
+	var ids []string
+	for _, f := range parse.Formats() {
+		if f.ID == s {
+			*v = formatValue(s)
+			return nil
+		}
+		ids = append(ids, f.ID)
+	}
+	return fmt.Errorf("unknown format; want one of %s", strings.Join(ids, ", "))
+}
+
+// completeFormat completes --format with the format ids, each described by
+// the models that write it.
+func completeFormat(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var cs []cobra.Completion
+	for _, f := range parse.Formats() {
+		if strings.HasPrefix(f.ID, toComplete) {
+			cs = append(cs, cobra.CompletionWithDesc(f.ID, f.Models))
+		}
+	}
+	return cs, cobra.ShellCompDirectiveNoFileComp
+}

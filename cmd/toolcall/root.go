@@ -1,0 +1,107 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// The root command's Long is rootDescription, then exitStatusText and
+// environmentText under headings. The man pages carry the last two as the
+// EXIT STATUS and ENVIRONMENT sections of every page (see docs_test.go).
+const rootDescription = `toolcall gives text-only language models (MLX, llama.cpp, vLLM, Ollama, any
+OpenAI-compatible server, or any command that prints text) tool use from the
+shell. Each subcommand is a pipeline stage: it reads model output or JSON
+from files or standard input and writes JSONL to standard output, one
+complete JSON object per line, each with a "type", written the moment it is
+complete.
+
+The events written by parse, with their fields beyond "type":
+
+    text          content: prose outside any call
+    reasoning     content (a <think>-style block, never searched for calls),
+                  format
+    tool_call     id, name, arguments (always an object), format, repaired
+    final_answer  content
+    parse_error   error, raw (the text that failed), offset, format
+
+Problems with the model's output are data in the stream, not failures, so
+a loop can show the model its mistake.`
+
+const exitStatusText = `    0    the command did its job (parse errors are events, not failures)
+    1    the program failed, or --fail was given and an error event was written
+    2    the invocation is wrong: a bad flag, argument, environment variable
+         or input file; one line on standard error says which
+    130  interrupted with Ctrl-C
+    141  standard output was closed early, as in "toolcall parse | head -1"`
+
+const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
+and the flag's name in upper case with dashes as underscores, for example
+TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
+line wins. --help, --version and --list-formats have no variable.`
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "toolcall",
+		Short: "Tool use for text-only language models, from the shell",
+		Long:  rootDescription + "\n\nExit status:\n\n" + exitStatusText + "\n\nEnvironment:\n\n" + environmentText,
+		// Runnable, so that an unknown command is a usage error (exit 2)
+		// rather than cobra's plain error.
+		Args: rootArgs,
+		RunE: func(*cobra.Command, []string) error {
+			return usage(errors.New("missing command"))
+		},
+		// The environment fills in flags not given on the command line.
+		// Cobra runs only the nearest PersistentPreRunE, so a subcommand
+		// must not define one of its own.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return applyEnv(cmd.Flags(), os.LookupEnv)
+		},
+		SuggestionsMinimumDistance: 2, // cobra's default, which SuggestionsFor does not apply
+		Version:                    versionString(),
+		SilenceErrors:              true, // execute prints errors
+		SilenceUsage:               true, // a failure is not a reason to show usage
+		DisableAutoGenTag:          true, // man pages stay the same from one run to the next
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.SetVersionTemplate("toolcall {{.Version}}\n")
+	// Defined here rather than by cobra, to have no -v shorthand.
+	root.Flags().Bool("version", false, "print the version and exit")
+
+	root.AddCommand(
+		newParseCmd(stdin, stdout, stderr),
+		newVersionCmd(stdout),
+	)
+	// Cobra adds these two only when it executes; adding them now makes
+	// the tree the man pages are built from the tree users run.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	return root
+}
+
+// rootArgs rejects an unknown command, suggesting a close name.
+func rootArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		return &usageError{err: fmt.Errorf("unknown command %q, did you mean %q?", args[0], s[0])}
+	}
+	return usage(fmt.Errorf("unknown command %q", args[0]))
+}
+
+// usageArgs makes the failures of check usage errors.
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usage(err)
+		}
+		return nil
+	}
+}

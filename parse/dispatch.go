@@ -1,0 +1,371 @@
+package parse
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// handler parses the block that starts with a marker at buf[i]; j is just
+// past the marker's fixed text. It returns where the block ends.
+type handler func(p *Parser, i, j int, eof bool) (end int, st status, err error)
+
+// marker is a fixed string that starts a block.
+type marker struct {
+	tok string
+	h   handler
+	// formats are those the block can produce; a forced --format turns
+	// off markers that cannot produce it. Empty means always on
+	// (reasoning, end-of-turn tokens).
+	formats []string
+}
+
+// angleMarkers start with '<', bracketMarkers with '['. They are sorted
+// longest first, so <tool_calls> wins over <tool_call>.
+var angleMarkers, bracketMarkers []marker
+
+func init() {
+	reason := func(closers ...string) handler {
+		return func(p *Parser, i, j int, eof bool) (int, status, error) {
+			return p.openReasoning(j, "think", closers)
+		}
+	}
+	skip := func(p *Parser, i, j int, eof bool) (int, status, error) { return j, matched, nil }
+	section := func(format string) handler {
+		return func(p *Parser, i, j int, eof bool) (int, status, error) {
+			if !p.allowed(format) {
+				return 0, noMatch, nil
+			}
+			if err := p.flushText(i); err != nil {
+				return 0, 0, err
+			}
+			p.section = format
+			return j, matched, nil
+		}
+	}
+	endSection := func(p *Parser, i, j int, eof bool) (int, status, error) {
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		p.section = ""
+		return j, matched, nil
+	}
+	stray := func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }
+	answer := func(closers ...string) handler {
+		return func(p *Parser, i, j int, eof bool) (int, status, error) {
+			if err := p.flushText(i); err != nil {
+				return 0, 0, err
+			}
+			p.mode, p.closers, p.reasonFormat = modeAnswer, closers, FormatCommandR7B
+			return j, matched, nil
+		}
+	}
+
+	angleMarkers = []marker{
+		// Reasoning (FORMATS.md §5 rule 1).
+		{"<think>", reason("</think>", "<|tool_calls_section_begin|>"), nil},
+		{"<thinking>", reason("</thinking>"), nil},
+		{"<seed:think>", reason("</seed:think>"), nil},
+		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
+		{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
+		{"<|channel>", (*Parser).gemmaChannel, nil},
+		{"</think>", stray, nil},
+		{"</thinking>", stray, nil},
+		{"</seed:think>", stray, nil},
+		{"<|END_THINKING|>", stray, nil},
+		{"<|inner_suffix|>", stray, nil},
+		{"<channel|>", stray, nil},
+		{"<|START_RESPONSE|>", answer("<|END_RESPONSE|>"), nil},
+		{"<|END_RESPONSE|>", skip, nil},
+
+		// End-of-turn and other control tokens servers leave in the text
+		// when they do not skip special tokens. They are not prose.
+		{"<|eot_id|>", skip, nil},
+		{"<|eom_id|>", skip, nil},
+		{"<|im_end|>", skip, nil},
+		{"<|im_start|>assistant\n", skip, nil},
+		{"<|end|>", skip, nil},
+		{"<|return|>", skip, nil},
+		{"<|call|>", skip, nil},
+		{"<|endoftext|>", skip, nil},
+		{"<|end_of_text|>", skip, nil},
+		{"<|END_OF_TURN_TOKEN|>", skip, nil},
+		{"<|assistant_end|>", skip, nil},
+		{"<|observation|>", skip, nil},
+		{"<seed:eos>", skip, nil},
+		{"<end_of_turn>", skip, nil},
+		{"</s>", skip, nil},
+		{"</tool_call>", skip, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
+		{"<|tool_call_end|>", skip, []string{FormatLFM2, FormatKimiK2}},
+		{"<|python_end|>", skip, []string{FormatPythonic}},
+		// Closing tokens of call blocks. A block ends where its payload
+		// does, so a closer that arrives in a later piece of input is
+		// dropped here rather than shown as prose.
+		{"</function>", skip, []string{FormatFunctionTag, FormatQwen3Coder}},
+		{"</function_call>", skip, []string{FormatGranite20B}},
+		{"</TOOLCALL>", skip, []string{FormatNemotron}},
+		{"<|END_ACTION|>", skip, []string{FormatCommandR7B}},
+		{"<|tools_suffix|>", skip, []string{FormatApertus}},
+		{"<|action_end|>", skip, []string{FormatInternLM2}},
+		{"<end_function_call>", skip, []string{FormatFunctionGemma}},
+		{"<tool_call|>", skip, []string{FormatGemma4}},
+		{"</seed:tool_call>", skip, []string{FormatSeedOSS}},
+		{"</longcat_tool_call>", skip, []string{FormatHermes}},
+		{"</function_calls>", skip, []string{FormatOlmo3}},
+
+		// Call sections: their own separators are not prose.
+		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
+		{"<|tool_calls_section_end|>", endSection, nil},
+		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
+		{"</minimax:tool_call>", endSection, nil},
+		{"<tool_calls>", section(FormatToolCallsArray), []string{FormatToolCallsArray, FormatMiniMaxM1}},
+		{"</tool_calls>", endSection, nil},
+		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</｜DSML｜function_calls>", endSection, nil},
+
+		// Calls.
+		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
+		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
+		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
+		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
+		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag}},
+		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
+		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic}},
+		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
+		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2}},
+		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
+		{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
+		{"<function_call>", jsonBlock("</function_call>", FormatGranite20B), []string{FormatGranite20B}},
+		{"<TOOLCALL>", jsonBlock("</TOOLCALL>", FormatNemotron), []string{FormatNemotron}},
+		{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
+		{"<|action_start|><|plugin|>", jsonBlock("<|action_end|>", FormatInternLM2), []string{FormatInternLM2}},
+		{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
+		{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
+		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
+		{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
+		{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
+		{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
+		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
+		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
+		{"<|start|>", (*Parser).harmony, []string{FormatHarmony}},
+		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
+	}
+	bracketMarkers = []marker{
+		{"[THINK]", reason("[/THINK]"), nil},
+		{"[/THINK]", stray, nil},
+		{"[TOOL_CALLS]", (*Parser).mistral, []string{FormatMistral, FormatMistralV11}},
+	}
+	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {
+		sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
+	}
+}
+
+// allowed reports whether format may be emitted under --format.
+func (p *Parser) allowed(format string) bool {
+	return p.opts.Format == "" || p.opts.Format == format
+}
+
+func (m *marker) on(p *Parser) bool {
+	if p.opts.Format == "" || m.formats == nil {
+		return true
+	}
+	for _, f := range m.formats {
+		if f == p.opts.Format {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch decides what the trigger byte at buf[i] starts.
+func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	switch p.buf[i] {
+	case '<':
+		return p.matchMarker(angleMarkers, i, eof)
+	case '[':
+		end, st, err := p.matchMarker(bracketMarkers, i, eof)
+		if st != noMatch || err != nil {
+			return end, st, err
+		}
+		return p.bracket(i, eof)
+	case '{':
+		if p.section != "" || p.atLineStart(i) {
+			return p.bareJSON(i, eof)
+		}
+	case '>':
+		return p.functionary(i, eof)
+	case '`':
+		return p.backtick(i, eof)
+	}
+	return 0, noMatch, nil
+}
+
+// matchMarker finds the longest marker at buf[i] and runs its handler. A
+// prefix of a marker at the end of the input so far waits for more.
+func (p *Parser) matchMarker(ms []marker, i int, eof bool) (int, status, error) {
+	rest := p.buf[i:]
+	partial := false
+	for k := range ms {
+		m := &ms[k]
+		if len(rest) > 1 && len(m.tok) > 1 && rest[1] != m.tok[1] {
+			continue
+		}
+		if len(rest) >= len(m.tok) {
+			if string(rest[:len(m.tok)]) != m.tok || !m.on(p) {
+				continue
+			}
+			end, st, err := m.h(p, i, i+len(m.tok), eof)
+			if st == noMatch && err == nil {
+				continue
+			}
+			return end, st, err
+		} else if !eof && string(rest) == m.tok[:len(rest)] {
+			partial = true
+		}
+	}
+	if partial {
+		return 0, needMore, nil
+	}
+	return 0, noMatch, nil
+}
+
+// atLineStart reports whether only spaces (and one ';') separate buf[i] from the start
+// of its line, the start of the input, or the end of the last block.
+func (p *Parser) atLineStart(i int) bool {
+	semicolon := false
+	for j := i - 1; ; j-- {
+		if j < p.lineAt {
+			return true
+		}
+		switch p.buf[j] {
+		case ' ', '\t':
+			continue
+		case ';':
+			// Llama 3 separates parallel calls with ';'.
+			if semicolon {
+				return false
+			}
+			semicolon = true
+			continue
+		case '\n', '\r':
+			return true
+		}
+		return false
+	}
+}
+
+// openReasoning starts a think block after flushing the prose before it.
+func (p *Parser) openReasoning(j int, format string, closers []string) (int, status, error) {
+	if err := p.flushText(p.pos); err != nil {
+		return 0, 0, err
+	}
+	p.mode, p.closers, p.reasonFormat = modeReasoning, closers, format
+	return j, matched, nil
+}
+
+// strayCloser handles a closing think tag with no opening one. Templates
+// that open the think block in the prompt (Qwen3 thinking, DeepSeek R1)
+// make the output start inside reasoning: when nothing but text came
+// before, that text was reasoning. Otherwise the tag is dropped.
+func (p *Parser) strayCloser(i, j int) (int, status, error) {
+	if !p.written && p.mode == modeProse {
+		text := p.buf[p.seg:i]
+		p.seg = i
+		if len(bytes.TrimSpace(text)) > 0 {
+			if err := p.put(tools.TypeReasoning, text, "think"); err != nil {
+				return 0, 0, err
+			}
+		}
+	} else if err := p.flushText(i); err != nil {
+		return 0, 0, err
+	}
+	return j, matched, nil
+}
+
+// scanClosed scans reasoning or an answer block for its closer. It
+// reports done when the block ended (or the input did).
+func (p *Parser) scanClosed(eof bool) (bool, error) {
+	for {
+		first := p.closers[0][0]
+		i := -1
+		for _, c := range p.closers {
+			if c[0] != first {
+				first = 0
+			}
+		}
+		if first != 0 {
+			i = p.indexFrom(first, p.pos)
+		} else {
+			i = p.nextTrigger(p.pos)
+		}
+		if i < 0 {
+			p.pos = len(p.buf)
+			return false, p.splitLongMode()
+		}
+		p.pos = i
+		if err := p.splitLongMode(); err != nil {
+			return false, err
+		}
+		rest := p.buf[i:]
+		for _, c := range p.closers {
+			if bytes.HasPrefix(rest, []byte(c)) {
+				if err := p.flushMode(i, true); err != nil {
+					return false, err
+				}
+				end := i + len(c)
+				if c == "<|tool_calls_section_begin|>" {
+					end = i // the Kimi section ends reasoning and is parsed as calls
+				}
+				p.mode, p.closers = modeProse, nil
+				p.pos, p.seg, p.lineAt = end, end, end
+				return true, nil
+			}
+			if !eof && len(rest) < len(c) && bytes.HasPrefix([]byte(c), rest) {
+				return false, nil
+			}
+		}
+		p.pos = i + 1
+	}
+}
+
+func (p *Parser) splitLongMode() error {
+	if p.mode == modeAnswer {
+		return nil // one final_answer event; bounded by maxBlock below
+	}
+	return p.splitLong(p.mode)
+}
+
+// indexFrom finds byte c at or after from using the trigger cache when c is
+// a trigger byte.
+func (p *Parser) indexFrom(c byte, from int) int {
+	if k := bytes.IndexByte([]byte(triggers), c); k >= 0 {
+		for {
+			i := p.nextTrigger(from)
+			if i < 0 || p.buf[i] == c {
+				return i
+			}
+			from = i + 1
+		}
+	}
+	if j := bytes.IndexByte(p.buf[from:], c); j >= 0 {
+		return from + j
+	}
+	return -1
+}
+
+// gemmaChannel opens Gemma 4's thought channel: <|channel>thought\n…<channel|>.
+func (p *Parser) gemmaChannel(i, j int, eof bool) (int, status, error) {
+	rest := p.buf[j:]
+	const label = "thought"
+	if len(rest) < len(label)+1 && !eof && bytes.HasPrefix([]byte(label+"\n"), rest) {
+		return 0, needMore, nil
+	}
+	if bytes.HasPrefix(rest, []byte(label)) {
+		j += len(label)
+		if j < len(p.buf) && p.buf[j] == '\n' {
+			j++
+		}
+	}
+	return p.openReasoning(j, FormatGemma4, []string{"<channel|>"})
+}

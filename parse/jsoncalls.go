@@ -1,0 +1,428 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// skipSpace returns the first position at or after j that is not
+// whitespace.
+func (p *Parser) skipSpace(j int) int {
+	for j < len(p.buf) {
+		switch p.buf[j] {
+		case ' ', '\t', '\n', '\r':
+			j++
+			continue
+		}
+		break
+	}
+	return j
+}
+
+// hasPrefixAt reports whether buf[j:] starts with s; partial is true when
+// the buffer ends inside a prefix of s.
+func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
+	rest := p.buf[j:]
+	if len(rest) >= len(s) {
+		return string(rest[:len(s)]) == s, false
+	}
+	return false, string(rest) == s[:len(rest)]
+}
+
+// jsonEnd finds the end of the lenient JSON value that starts at buf[j]
+// ('{' or '['). It resumes where the last call for the same j stopped, so a
+// value arriving in many pieces is scanned once. complete is false when the
+// input ends inside it (at EOF, end is then the end of the input).
+func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
+	if p.scanFrom != j {
+		p.scanner.reset(python)
+		p.scanFrom = j
+	}
+	n, done := p.scanner.scan(p.buf[j:])
+	if done {
+		return j + n, true
+	}
+	return len(p.buf), false
+}
+
+// candidate is one call found in a JSON value.
+type candidate struct {
+	id, name string
+	args     gjson.Result
+	format   string
+	final    bool // a final_answer, not a call; content in args
+	end      int  // end of the candidate in the transcoded JSON
+	named    bool // a name key was present, even if empty
+}
+
+// decodeJSON transcodes buf[j:end] to strict JSON in p.scratch. A syntax
+// error comes back as a message for a parse_error.
+func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
+	out, res, err := appendJSON(p.scratch[:0], p.buf[j:end], p.opts.NoRepair, false)
+	p.scratch = out[:0]
+	return out, res, err
+}
+
+// jsonCalls decodes the JSON value at buf[j:end] and emits the calls in it.
+// i is the block start for errors. inMarker says an explicit tool marker
+// came before it, so any object is meant as a call; otherwise only
+// call-shaped objects are (FORMATS.md §5 rule 3) and ok is false when there
+// are none, leaving the text as prose.
+func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool, err error) {
+	out, res, err := p.decodeJSON(j, end)
+	if err != nil {
+		var se *syntaxError
+		if !inMarker && !(errors.As(err, &se) && se.Truncated && looksLikeCall(p.buf[j:end])) {
+			return false, nil
+		}
+		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
+	}
+	v := parseJSON(out)
+	cands := p.candidates(v, inMarker, format, p.cands[:0])
+	p.cands = cands[:0]
+	if len(cands) == 0 {
+		if !inMarker {
+			return false, nil
+		}
+		return true, p.fail(i, end, format, fmt.Sprintf("expected a tool call object like {\"name\": ..., \"arguments\": {...}}, got %s", describeJSON(out)))
+	}
+	for _, c := range cands {
+		if !p.allowed(c.format) {
+			return false, nil
+		}
+	}
+	raw := p.buf[i:end]
+	for _, c := range cands {
+		// At the end of a cut-off output only closers of the envelope
+		// may be supplied: a call whose arguments were not finished (or
+		// not begun) is reported, never completed by guesswork.
+		if res.truncated && c.end > res.cut && (!c.args.Exists() || c.args.Index+len(c.args.Raw) > res.cut) {
+			if err := p.fail(i, end, c.format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", c.name)); err != nil {
+				return true, err
+			}
+			continue
+		}
+		if c.final {
+			content := rawOf(out, c.args)
+			if c.args.Type == gjson.String {
+				content = []byte(c.args.Str)
+			}
+			if err := p.put(tools.TypeFinalAnswer, content, c.format); err != nil {
+				return true, err
+			}
+			continue
+		}
+		args := []byte(nil)
+		if c.args.Exists() {
+			args = rawOf(out, c.args)
+		}
+		if err := p.emitCall(c.id, c.name, args, c.format, res.repaired || res.truncated, p.base+int64(i), raw); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// parseJSON reads strict JSON without copying it: the results point into b,
+// which must not change while they are in use.
+func parseJSON(b []byte) gjson.Result {
+	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+// rawOf returns the bytes of a value parsed from b by parseJSON.
+func rawOf(b []byte, v gjson.Result) []byte {
+	if v.Index > 0 || len(v.Raw) > 0 && v.Index == 0 && len(b) >= len(v.Raw) && string(b[:len(v.Raw)]) == v.Raw {
+		return b[v.Index : v.Index+len(v.Raw)]
+	}
+	return []byte(v.Raw)
+}
+
+// looksLikeCall reports whether a JSON prefix starts like a call object, so
+// that a cut-off one is reported rather than passed as prose.
+func looksLikeCall(b []byte) bool {
+	b = bytes.TrimLeft(b, "[{ \t\r\n")
+	for _, k := range []string{`"name"`, `"type"`, `"function"`, `"tool_name"`, `"tool_call"`, `"tool_calls"`, `'name'`} {
+		if bytes.HasPrefix(b, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Parser) jsonErrorMessage(err error, j int) string {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		if se.Truncated {
+			return fmt.Sprintf("tool call cut off at byte %d: %s", p.base+int64(j+se.Offset), se.Msg)
+		}
+		return fmt.Sprintf("invalid JSON in tool call at byte %d: %s", p.base+int64(j+se.Offset), se.Msg)
+	}
+	return err.Error()
+}
+
+// candidates collects the calls in a JSON value: a call object, an array of
+// them, or one of the envelopes models imitate.
+func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []candidate) []candidate {
+	if v.IsArray() {
+		for _, e := range v.Array() {
+			n := len(dst)
+			dst = p.candidates(e, inMarker, format, dst)
+			if len(dst) == n && !inMarker {
+				return dst[:0] // an array that is not all calls is data
+			}
+		}
+		return dst
+	}
+	if !v.IsObject() {
+		return dst
+	}
+	c := candidate{format: format, end: v.Index + len(v.Raw)}
+	var typ string
+	var fn, content, wrapped, wrappedList gjson.Result
+	keys := 0
+	v.ForEach(func(k, val gjson.Result) bool {
+		keys++
+		switch k.Str {
+		case "name", "tool_name":
+			if val.Type == gjson.String {
+				c.name, c.named = strings.Clone(val.Str), true
+			}
+		case "function":
+			if val.IsObject() {
+				fn = val
+			} else if val.Type == gjson.String {
+				c.name, c.named = strings.Clone(val.Str), true
+			}
+		case "arguments", "parameters":
+			c.args = val
+		case "id":
+			if val.Type == gjson.String {
+				c.id = strings.Clone(val.Str)
+			}
+		case "type":
+			typ = val.Str
+		case "content", "response":
+			content = val
+		case "tool_call":
+			wrapped = val
+		case "tool_calls":
+			wrappedList = val
+		}
+		return true
+	})
+	bare := !inMarker
+	switch {
+	case typ == tools.TypeToolCall:
+		if bare {
+			c.format = FormatJSONL
+		}
+		return append(dst, c)
+	case typ == tools.TypeFinalAnswer && content.Exists():
+		c.final, c.args = true, content
+		if bare {
+			c.format = FormatJSONL
+		}
+		return append(dst, c)
+	case fn.Exists():
+		c.name = strings.Clone(fn.Get("name").Str)
+		c.named = true
+		c.args = fn.Get("arguments")
+		if !c.args.Exists() {
+			c.args = fn.Get("parameters")
+		}
+		if bare {
+			c.format = FormatOpenAIEnvelope
+		}
+		return append(dst, c)
+	case wrapped.IsObject() && keys == 1:
+		f := format
+		if bare {
+			f = FormatLlamaCppGeneric
+		}
+		return p.candidates(wrapped, true, f, dst)
+	case wrappedList.IsArray() && keys <= 2 && !c.named:
+		for _, e := range wrappedList.Array() {
+			f := format
+			if bare {
+				f = FormatLlamaCppGeneric
+				if e.Get("function").IsObject() {
+					f = FormatOpenAIEnvelope
+				}
+			}
+			dst = p.candidates(e, true, f, dst)
+		}
+		return dst
+	case bare && keys == 1 && content.Type == gjson.String && v.Get("response").Exists():
+		c.final, c.args, c.format = true, content, FormatLlamaCppGeneric
+		return append(dst, c)
+	case c.named && (c.args.Exists() || inMarker):
+		if bare && format == "" {
+			c.format = FormatLlama3JSON
+		}
+		c.id = p.keepID(c.format, c.id)
+		return append(dst, c)
+	case inMarker && format == FormatApertus && keys == 1:
+		// Apertus writes {"NAME": {args}}.
+		v.ForEach(func(k, val gjson.Result) bool {
+			c.name, c.named, c.args = strings.Clone(k.Str), true, val
+			return false
+		})
+		return append(dst, c)
+	case inMarker:
+		c.id = ""
+		return append(dst, c) // no name: reported as such
+	}
+	return dst
+}
+
+// keepID keeps a model's call id only where it is the model's to give
+// (FORMATS.md §5 rule 4: Mistral ids and Command R tool_call_id are
+// dropped, so ids stay call_N).
+func (p *Parser) keepID(format, id string) string {
+	switch format {
+	case FormatJSONL, FormatOpenAIEnvelope, FormatNative:
+		return id
+	}
+	return ""
+}
+
+// jsonBlock handles a marker followed by a JSON object or array of calls
+// (Granite, Nemotron, Apertus, Command R7B, InternLM2, granite-20b). The
+// closing token is optional: the JSON's own end ends the block.
+func jsonBlock(closer, format string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k == len(p.buf) {
+			if eof {
+				return j, matched, p.fail(i, k, format, "tool call marker with nothing after it: the output ended before the call")
+			}
+			return 0, needMore, nil
+		}
+		if c := p.buf[k]; c != '{' && c != '[' {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		ok, err := p.jsonCalls(i, k, end, true, format)
+		if !ok || err != nil {
+			return 0, noMatch, err
+		}
+		return p.closeBlock(end, closer), matched, nil
+	}
+}
+
+// closeBlock consumes an optional closing token after a block when it is
+// already in the buffer; a closer that arrives later is dropped as a stray
+// token, so the call is emitted without waiting for it.
+func (p *Parser) closeBlock(end int, closer string) int {
+	if closer == "" {
+		return end
+	}
+	k := p.skipSpace(end)
+	if ok, _ := p.hasPrefixAt(k, closer); ok {
+		return k + len(closer)
+	}
+	return end
+}
+
+// tagBlock handles <tool_call>-style markers, whose body is a JSON call
+// (Hermes), a Qwen3-Coder <function=…> block, a GLM name with
+// <arg_key>/<arg_value> pairs, or a Granite JSON array.
+func tagBlock(closer, format string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k == len(p.buf) {
+			if eof {
+				return 0, noMatch, nil
+			}
+			return 0, needMore, nil
+		}
+		switch p.buf[k] {
+		case '{', '[':
+			f := format
+			if p.buf[k] == '[' && format == FormatHermes {
+				f = FormatGranite
+			}
+			if !p.allowed(f) {
+				return 0, noMatch, nil
+			}
+			end, complete := p.jsonEnd(k, false)
+			if !complete && !eof {
+				return 0, needMore, nil
+			}
+			ok, err := p.jsonCalls(i, k, end, true, f)
+			if !ok || err != nil {
+				return 0, noMatch, err
+			}
+			return p.closeBlock(end, closer), matched, nil
+		case '<':
+			ok, partial := p.hasPrefixAt(k, "<function=")
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if !ok {
+				return 0, noMatch, nil
+			}
+			f := FormatQwen3Coder
+			if format == FormatSeedOSS {
+				f = FormatSeedOSS
+			}
+			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f)
+			if st != matched || err != nil {
+				return end, st, err
+			}
+			return p.closeBlock(end, closer), matched, nil
+		}
+		if format != FormatHermes {
+			return 0, noMatch, nil
+		}
+		return p.glmCall(i, k, eof, closer)
+	}
+}
+
+// bareJSON handles a JSON value with no marker before it: at the start of a
+// line (Llama 3 JSON, the JSONL protocol, envelopes, xLAM arrays) or inside
+// an open call section. A value that is not a call is prose, and is
+// skipped whole so the objects inside it are not mistaken for calls.
+func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
+	end, complete := p.jsonEnd(i, false)
+	if !complete {
+		if !eof {
+			return 0, needMore, nil
+		}
+		if !looksLikeCall(p.buf[i:end]) {
+			return 0, noMatch, nil
+		}
+	}
+	format := ""
+	inMarker := false
+	switch p.section {
+	case FormatToolCallsArray:
+		format, inMarker = FormatToolCallsArray, true
+		if p.buf[i] == '{' {
+			format = FormatMiniMaxM1
+		}
+	case "":
+		if p.buf[i] == '[' {
+			format = FormatXLAM
+		}
+	default:
+		return 0, noMatch, nil
+	}
+	ok, err := p.jsonCalls(i, i, end, inMarker, format)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		return end, prose, nil
+	}
+	return end, matched, nil
+}

@@ -1,0 +1,150 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func addLenientSeeds(f *testing.F, add func(src string, py bool)) {
+	for _, tc := range repairCases {
+		add(tc.in, tc.py)
+	}
+	for _, tc := range errCases {
+		add(tc.in, tc.py)
+	}
+	for _, tc := range truncCases {
+		add(tc.in, false)
+	}
+	for _, tc := range scanCases {
+		add(tc.in, tc.py)
+	}
+	for _, v := range callObjects {
+		add(v, false)
+		add(v[:len(v)/2], false)
+	}
+}
+
+func decodeNumbers(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("decode %q: %v", b, err)
+	}
+	return v
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	addLenientSeeds(f, func(src string, py bool) {
+		f.Add([]byte(src), false, py)
+		f.Add([]byte(src), true, py)
+	})
+	f.Fuzz(func(t *testing.T, src []byte, strict, python bool) {
+		dst := []byte("dst")
+		out, res, err := appendJSON(dst, src, strict, python)
+		if err != nil {
+			var se *syntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("error %T %v, want *syntaxError", err, err)
+			}
+			if string(out) != "dst" {
+				t.Fatalf("dst changed on error: %q", out)
+			}
+			if se.Offset < 0 || se.Offset > len(src) || se.Msg == "" {
+				t.Fatalf("error %+v for %d bytes", se, len(src))
+			}
+			if json.Valid(src) && utf8.Valid(src) {
+				t.Fatalf("valid JSON %q refused: %v", src, err)
+			}
+			if _, _, serr := appendJSON(nil, src, true, python); !strict && serr == nil {
+				t.Fatalf("appendJSON(%q): lenient refuses (%v), strict accepts", src, err)
+			}
+			return
+		}
+		if !bytes.HasPrefix(out, []byte("dst")) {
+			t.Fatalf("dst prefix lost: %q", out)
+		}
+		out = out[3:]
+		// encoding/json stops at 10,000 levels; fuzz inputs stay far below.
+		if !json.Valid(out) {
+			t.Fatalf("appendJSON(%q) = %q: invalid JSON", src, out)
+		}
+		if res.n <= 0 || res.n > len(src) || res.cut < 0 || res.cut > len(out) {
+			t.Fatalf("appendJSON(%q) = %q %+v: n or cut out of range", src, out, res)
+		}
+		if res.truncated {
+			if strict || res.n != len(src) || !res.repaired {
+				t.Fatalf("appendJSON(%q, strict=%v) = %q %+v: bad truncation", src, strict, out, res)
+			}
+			if strings.Trim(string(out[res.cut:]), "]}") != "" || res.cut == len(out) {
+				t.Fatalf("appendJSON(%q) = %q %+v: added more than closers", src, out, res)
+			}
+		} else if res.cut != len(out) {
+			t.Fatalf("appendJSON(%q) = %q %+v: cut inside a complete value", src, out, res)
+		}
+		if strict && res.repaired {
+			t.Fatalf("strict appendJSON(%q) = %q repaired", src, out)
+		}
+		if !res.repaired {
+			// Nothing repaired: the input was JSON, and out is it compacted.
+			var c bytes.Buffer
+			if err := json.Compact(&c, src[:res.n]); err != nil {
+				t.Fatalf("appendJSON(%q) = %q not repaired, but the input is not JSON: %v", src, out, err)
+			}
+			if !bytes.Equal(c.Bytes(), out) {
+				t.Fatalf("appendJSON(%q) = %q, compact input %q", src, out, c.Bytes())
+			}
+		}
+		if !strict {
+			// Strict mode accepts exactly the unrepaired reads.
+			sout, _, serr := appendJSON(nil, src, true, python)
+			if res.repaired != (serr != nil) || serr == nil && !bytes.Equal(sout, out) {
+				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.repaired, sout, serr)
+			}
+		}
+		if json.Valid(src) && utf8.Valid(src) {
+			if res.repaired || res.truncated || len(bytes.TrimSpace(src[res.n:])) != 0 {
+				t.Fatalf("valid JSON %q read as %q %+v", src, out, res)
+			}
+			if a, b := decodeNumbers(t, src), decodeNumbers(t, out); !reflect.DeepEqual(a, b) {
+				t.Fatalf("valid JSON %q read as %q: %v != %v", src, out, a, b)
+			}
+		}
+	})
+}
+
+func FuzzJSONScanner(f *testing.F) {
+	addLenientSeeds(f, func(src string, py bool) {
+		f.Add([]byte(src), py, uint8(1))
+		f.Add([]byte(src), py, uint8(7))
+	})
+	f.Fuzz(func(t *testing.T, src []byte, python bool, chunk uint8) {
+		end, done := scanAll(src, python)
+		if end < 0 || end > len(src) || !done && end != 0 {
+			t.Fatalf("scan(%q) = %d, %v", src, end, done)
+		}
+		sizes := []int{1 + int(chunk%16), 1 + int(chunk/16)}
+		if e, d := scanChunks(src, python, sizes); e != end || d != done {
+			t.Fatalf("scan(%q) in chunks %v = %d, %v; all at once %d, %v", src, sizes, e, d, end, done)
+		}
+		if len(src) == 0 || !(src[0] == '{' || src[0] == '[' || src[0] == '(' && python) {
+			return
+		}
+		_, res, err := appendJSON(nil, src, false, python)
+		if err != nil {
+			return
+		}
+		if res.truncated && done {
+			t.Fatalf("scan(%q) = %d, done; appendJSON needed closers", src, end)
+		}
+		if !res.truncated && (!done || end != res.n) {
+			t.Fatalf("scan(%q) = %d, %v; appendJSON n = %d", src, end, done, res.n)
+		}
+	})
+}

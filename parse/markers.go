@@ -1,0 +1,792 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// needOrNot is what a handler returns when the buffer ends early: wait for
+// more input, or at the end of input decide it was not a marker.
+func needOrNot(eof bool) (int, status, error) {
+	if eof {
+		return 0, noMatch, nil
+	}
+	return 0, needMore, nil
+}
+
+// bracket handles a '[' that is not [TOOL_CALLS] or [THINK]: Phi-4 and
+// FireFunction's functools[…], a JSON array in a call section, an xLAM
+// array of calls or a pythonic list on a line of its own.
+func (p *Parser) bracket(i int, eof bool) (int, status, error) {
+	const ft = "functools"
+	if i >= len(ft) && string(p.buf[i-len(ft):i]) == ft && i-len(ft) >= p.seg {
+		format := FormatPhi4Mini
+		start := i - len(ft)
+		if start > p.seg && p.buf[start-1] == ' ' {
+			format, start = FormatFireFunction, start-1
+		}
+		if !p.allowed(format) {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(i, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		p.blockStart = start
+		ok, err := p.jsonCalls(start, i, end, true, format)
+		if !ok || err != nil {
+			p.blockStart = i
+			return 0, noMatch, err
+		}
+		return end, matched, nil
+	}
+	if p.section != "" {
+		return p.bareJSON(i, eof)
+	}
+	if !p.atLineStart(i) {
+		return 0, noMatch, nil
+	}
+	k := p.skipSpace(i + 1)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	switch {
+	case p.buf[k] == '{':
+		return p.bareJSON(i, eof)
+	case isIdentByte(p.buf[k], true):
+		if !p.allowed(FormatPythonic) {
+			return 0, noMatch, nil
+		}
+		return p.pyList(i, i, eof, FormatPythonic, true)
+	}
+	return 0, noMatch, nil
+}
+
+// mistral handles [TOOL_CALLS]: a JSON array of calls (v0.3, Nemo) or,
+// from v11 on, NAME[ARGS]{…} with an optional [CALL_ID]id.
+func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
+	k := p.skipSpace(j)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if c := p.buf[k]; c == '[' || c == '{' {
+		if !p.allowed(FormatMistral) {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		ok, err := p.jsonCalls(i, k, end, true, FormatMistral)
+		if !ok || err != nil {
+			return 0, noMatch, err
+		}
+		return end, matched, nil
+	}
+	if !p.allowed(FormatMistralV11) {
+		return 0, noMatch, nil
+	}
+	e, _ := p.firstOf(k, "[ARGS]", "[CALL_ID]", "{")
+	if e < 0 || e-k > 256 {
+		if e < 0 && !eof && len(p.buf)-k < 256 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	name := bytes.TrimSpace(p.buf[k:e])
+	if len(name) == 0 || bytes.ContainsAny(name, " \n{}[]") {
+		return 0, noMatch, nil
+	}
+	b := e
+	if ok, _ := p.hasPrefixAt(b, "[CALL_ID]"); ok {
+		a := p.indexAt(b, "[ARGS]")
+		if a < 0 {
+			return needOrNot(eof)
+		}
+		b = a
+	}
+	if ok, _ := p.hasPrefixAt(b, "[ARGS]"); ok {
+		b += len("[ARGS]")
+	}
+	b = p.skipSpace(b)
+	if b >= len(p.buf) {
+		if eof {
+			return len(p.buf), matched, p.fail(i, len(p.buf), FormatMistralV11, fmt.Sprintf("call to %q has no arguments: the output ended after [ARGS]; send the whole call again", name))
+		}
+		return 0, needMore, nil
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, string(name), FormatMistralV11, "")
+}
+
+// functionary handles Functionary v3.2's >>>NAME\n{…}; >>>all\n is prose
+// and >>>python\n is code for a python tool.
+func (p *Parser) functionary(i int, eof bool) (int, status, error) {
+	ok, partial := p.hasPrefixAt(i, ">>>")
+	if !ok {
+		if partial && !eof {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	if !p.allowed(FormatFunctionary) {
+		return 0, noMatch, nil
+	}
+	k := i + 3
+	n := k
+	for n < len(p.buf) && isIdentByte(p.buf[n], n == k) {
+		n++
+	}
+	if n >= len(p.buf) || n == k {
+		if n >= len(p.buf) && !eof && n-k < 128 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	if p.buf[n] != '\n' {
+		return 0, noMatch, nil
+	}
+	name := string(p.buf[k:n])
+	switch name {
+	case "all":
+		return n + 1, matched, nil
+	case "python":
+		e := p.indexAt(n+1, ">>>")
+		if e < 0 {
+			if !eof {
+				return 0, needMore, nil
+			}
+			e = len(p.buf)
+		}
+		var a argsBuilder
+		a.reset()
+		a.key([]byte("code"))
+		a.buf = tools.AppendBytes(a.buf, p.buf[n+1:e])
+		return e, matched, p.emitCall("", name, a.done(), FormatFunctionary, false, p.base+int64(i), p.buf[i:e])
+	}
+	b := p.skipSpace(n + 1)
+	if b >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, name, FormatFunctionary, "")
+}
+
+// functionaryStart handles the first call of a Functionary v3.2 output:
+// its template ends the prompt with ">>>", so the output starts with the
+// name line. Only "all" and a name followed by a JSON object count.
+func (p *Parser) functionaryStart(eof bool) (int, status, error) {
+	if !p.allowed(FormatFunctionary) || p.base != 0 {
+		return 0, noMatch, nil
+	}
+	n := 0
+	for n < len(p.buf) && n < 64 && isIdentByte(p.buf[n], n == 0) {
+		n++
+	}
+	if n == len(p.buf) && n < 64 && !eof {
+		return 0, needMore, nil
+	}
+	if n == 0 || n >= len(p.buf) || p.buf[n] != '\n' {
+		return 0, noMatch, nil
+	}
+	if string(p.buf[:n]) == "all" {
+		return n + 1, matched, nil
+	}
+	b := p.skipSpace(n + 1)
+	if b >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	p.blockStart = 0
+	return p.namedJSON(0, b, end, string(p.buf[:n]), FormatFunctionary, "")
+}
+
+// gigaChat handles "function call<|role_sep|>\n{…}".
+func (p *Parser) gigaChat(i, j int, eof bool) (int, status, error) {
+	const prefix = "function call"
+	start := i - len(prefix)
+	if start < p.seg || string(p.buf[start:i]) != prefix {
+		return 0, noMatch, nil
+	}
+	k := p.skipSpace(j)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[k] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(k, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	p.blockStart = start
+	ok, err := p.jsonCalls(start, k, end, true, FormatGigaChat3)
+	if !ok || err != nil {
+		p.blockStart = i
+		return 0, noMatch, err
+	}
+	return end, matched, nil
+}
+
+// kimiCall handles Kimi K2's
+// <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>.
+func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
+	const argBegin = "<|tool_call_argument_begin|>"
+	e := p.indexAt(j, argBegin)
+	if e < 0 || e-j > 512 {
+		if e < 0 && !eof && len(p.buf)-j < 512 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	name := bytes.TrimSpace(p.buf[j:e])
+	name = bytes.TrimPrefix(name, []byte("functions."))
+	if c := bytes.LastIndexByte(name, ':'); c >= 0 {
+		name = name[:c]
+	}
+	k := p.skipSpace(e + len(argBegin))
+	if k >= len(p.buf) {
+		if eof {
+			return len(p.buf), matched, p.fail(i, len(p.buf), FormatKimiK2, fmt.Sprintf("call to %q has no arguments: the output ended after <|tool_call_argument_begin|>; send the whole call again", name))
+		}
+		return 0, needMore, nil
+	}
+	if p.buf[k] != '{' {
+		return len(p.buf), matched, p.fail(i, min(len(p.buf), k+64), FormatKimiK2, fmt.Sprintf("call to %q: arguments must be a JSON object after <|tool_call_argument_begin|>", name))
+	}
+	end, complete := p.jsonEnd(k, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, k, end, string(name), FormatKimiK2, "<|tool_call_end|>")
+}
+
+// pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
+// or a built-in tool call brave_search.call(query="…").
+func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
+	k := p.skipSpace(j)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[k] == '{' {
+		if !p.allowed(FormatLlama3JSON) {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		ok, err := p.jsonCalls(i, k, end, true, FormatLlama3JSON)
+		if !ok || err != nil {
+			return 0, noMatch, err
+		}
+		return end, matched, nil
+	}
+	if !isIdentByte(p.buf[k], true) || !p.allowed(FormatLlama3Builtin) {
+		return 0, noMatch, nil
+	}
+	var a argsBuilder
+	name, end, st, perr := p.pyCall(k, eof, &a)
+	switch {
+	case st != matched:
+		return 0, st, nil
+	case perr != nil:
+		stop := perr.at
+		if perr.cut {
+			stop = len(p.buf)
+		}
+		return stop, matched, p.fail(i, stop, FormatLlama3Builtin, perr.msg)
+	}
+	name = bytes.TrimSuffix(name, []byte(".call"))
+	return end, matched, p.emitCall("", string(name), a.done(), FormatLlama3Builtin, a.repaired, p.base+int64(i), p.buf[i:end])
+}
+
+// fullwidthName reads a DeepSeek-style special token <｜…｜> at buf[i] and
+// returns its name with the spelling variants models produce folded
+// together: "tool▁calls▁begin", "tool calls begin" and "tool_calls_begin"
+// all come back as "tool_calls_begin".
+func (p *Parser) fullwidthName(i int) (name string, end int, st status) {
+	const open, closeTok = "<｜", "｜>"
+	limit := min(len(p.buf), i+96)
+	e := bytes.Index(p.buf[i+len(open):limit], []byte(closeTok))
+	if e < 0 {
+		if limit == len(p.buf) {
+			return "", 0, needMore
+		}
+		return "", 0, noMatch
+	}
+	raw := p.buf[i+len(open) : i+len(open)+e]
+	raw = bytes.ReplaceAll(raw, []byte("▁"), []byte("_"))
+	raw = bytes.ReplaceAll(raw, []byte(" "), []byte("_"))
+	return string(raw), i + len(open) + e + len(closeTok), matched
+}
+
+// fullwidthToken handles DeepSeek R1 / V3.1 and Step3 tokens.
+func (p *Parser) fullwidthToken(i, j int, eof bool) (int, status, error) {
+	name, end, st := p.fullwidthName(i)
+	if st == needMore {
+		return needOrNot(eof)
+	}
+	if st != matched {
+		return 0, noMatch, nil
+	}
+	switch name {
+	case "tool_calls_begin":
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		p.section = FormatDeepSeekR1
+		return end, matched, nil
+	case "tool_calls_end":
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		p.section = ""
+		return end, matched, nil
+	case "tool_call_begin":
+		return p.deepseekCall(i, end, eof)
+	case "tool_call_end", "tool_sep", "end_of_sentence", "Assistant", "begin_of_sentence", "tool_outputs_end":
+		return end, matched, nil
+	}
+	return 0, noMatch, nil
+}
+
+// deepseekCall parses one call after <｜tool▁call▁begin｜>:
+//
+//	function<｜tool▁sep｜>NAME\n```json\n{…}\n```   DeepSeek R1
+//	NAME<｜tool▁sep｜>{…}                           DeepSeek V3.1
+//	function<｜tool_sep｜><steptml:invoke …>…        Step3
+func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
+	s := p.indexAt(j, "<｜")
+	if s < 0 || s-j > 256 {
+		if s < 0 && !eof && len(p.buf)-j < 256 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	sep, k, st := p.fullwidthName(s)
+	if st != matched {
+		return needOrNot(eof)
+	}
+	if sep != "tool_sep" {
+		return 0, noMatch, nil
+	}
+	left := bytes.TrimSpace(p.buf[j:s])
+	if string(left) == "function" {
+		if ok, partial := p.hasPrefixAt(k, "<steptml:invoke name="); ok || partial {
+			if partial {
+				return needOrNot(eof)
+			}
+			if !p.allowed(FormatStep3) {
+				return 0, noMatch, nil
+			}
+			return invokeBlock(xmlStep3)(p, i, k+len("<steptml:invoke name="), eof)
+		}
+		if !p.allowed(FormatDeepSeekR1) {
+			return 0, noMatch, nil
+		}
+		nl := bytes.IndexAny(p.buf[k:min(len(p.buf), k+256)], "\n`{")
+		if nl < 0 {
+			if !eof && len(p.buf)-k < 256 {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		name := bytes.TrimSpace(p.buf[k : k+nl])
+		b := p.skipSpace(k + nl)
+		if ok, partial := p.hasPrefixAt(b, "```"); ok {
+			b += 3
+			for b < len(p.buf) && p.buf[b] != '\n' && p.buf[b] != '{' {
+				b++
+			}
+			b = p.skipSpace(b)
+		} else if partial && !eof {
+			return 0, needMore, nil
+		}
+		if b >= len(p.buf) {
+			if eof {
+				return len(p.buf), matched, p.fail(i, len(p.buf), FormatDeepSeekR1, fmt.Sprintf("call to %q has no arguments: the output ended; send the whole call again", name))
+			}
+			return 0, needMore, nil
+		}
+		if p.buf[b] != '{' {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(b, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		// Wait for the fence's closing ``` so that it is not read as
+		// the start of a new fence.
+		if c := p.skipSpace(end); !eof && (c == len(p.buf) || len(p.buf)-c < 3 && bytes.HasPrefix([]byte("```"), p.buf[c:])) {
+			return 0, needMore, nil
+		}
+		return p.namedJSON(i, b, end, string(name), FormatDeepSeekR1, "```")
+	}
+	if !p.allowed(FormatDeepSeekV31) {
+		return 0, noMatch, nil
+	}
+	b := p.skipSpace(k)
+	if b >= len(p.buf) {
+		if eof {
+			return len(p.buf), matched, p.fail(i, len(p.buf), FormatDeepSeekV31, fmt.Sprintf("call to %q has no arguments: the output ended; send the whole call again", left))
+		}
+		return 0, needMore, nil
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, string(left), FormatDeepSeekV31, "")
+}
+
+// harmony handles gpt-oss messages: a header up to <|message|> naming the
+// channel and, for a call, the recipient (to=functions.NAME), then the body
+// up to <|call|>, <|end|> or <|return|>. analysis is reasoning, final is
+// the answer, commentary to a function is a call.
+func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
+	const msg = "<|message|>"
+	h := p.indexAt(j, msg)
+	if h < 0 || h-j > 512 {
+		if h < 0 && !eof && len(p.buf)-j < 512 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	header := p.buf[i:h]
+	channel := ""
+	if c := bytes.Index(header, []byte("<|channel|>")); c >= 0 {
+		f := bytes.Fields(header[c+len("<|channel|>"):])
+		if len(f) > 0 {
+			channel = string(bytes.SplitN(f[0], []byte("<|"), 2)[0])
+		}
+	}
+	recipient := ""
+	if t := bytes.Index(header, []byte("to=")); t >= 0 {
+		r := header[t+3:]
+		if e := bytes.IndexAny(r, " <"); e >= 0 {
+			r = r[:e]
+		}
+		recipient = string(bytes.TrimPrefix(r, []byte("functions.")))
+	}
+	b := h + len(msg)
+	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>")
+	end := e
+	if e < 0 {
+		if !eof {
+			return 0, needMore, nil
+		}
+		e, end = len(p.buf), len(p.buf)
+	} else {
+		for _, t := range []string{"<|call|>", "<|end|>", "<|return|>"} {
+			if bytes.HasPrefix(p.buf[e:], []byte(t)) {
+				end = e + len(t)
+			}
+		}
+	}
+	body := p.buf[b:e]
+	switch {
+	case recipient != "":
+		k := p.skipSpace(b)
+		if k >= e || p.buf[k] != '{' {
+			return end, matched, p.fail(i, e, FormatHarmony, fmt.Sprintf("call to %q: the message body must be a JSON object of arguments", recipient))
+		}
+		je, complete := p.jsonEnd(k, false)
+		if !complete || je > e {
+			je = e
+		}
+		_, st, err := p.namedJSON(i, k, je, recipient, FormatHarmony, "")
+		return end, st, err
+	case channel == "analysis":
+		return end, matched, p.put(tools.TypeReasoning, body, FormatHarmony)
+	case channel == "final":
+		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatHarmony)
+	}
+	// commentary without a recipient: a preamble to the user.
+	if err := p.flushText(i); err != nil {
+		return 0, 0, err
+	}
+	p.ev = Event{Type: tools.TypeText, Content: body}
+	p.written = true
+	return end, matched, p.emit(&p.ev)
+}
+
+// gemmaCall handles FunctionGemma's <start_function_call>call:NAME{k:<escape>v<escape>}
+// and Gemma 4's <|tool_call>call:NAME{k:<|"|>v<|"|>}: keys are bare and
+// strings are delimited by a token instead of quotes.
+func gemmaCall(closer, format string) handler {
+	delim := "<escape>"
+	if format == FormatGemma4 {
+		delim = `<|"|>`
+	}
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		ok, partial := p.hasPrefixAt(k, "call:")
+		if !ok {
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		k += len("call:")
+		ob := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '{')
+		if ob < 0 {
+			if !eof && len(p.buf)-k < 256 {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		name := bytes.TrimSpace(p.buf[k : k+ob])
+		b := k + ob
+		// Rewrite delimited strings as JSON strings, then parse the rest
+		// as lenient JSON (bare keys are one of its repairs).
+		var lenient []byte
+		depth := 0
+		end := -1
+		for n := b; n < len(p.buf); {
+			if bytes.HasPrefix(p.buf[n:], []byte(delim)) {
+				s := n + len(delim)
+				e := bytes.Index(p.buf[s:], []byte(delim))
+				if e < 0 {
+					break
+				}
+				lenient = tools.AppendBytes(lenient, p.buf[s:s+e])
+				n = s + e + len(delim)
+				continue
+			}
+			c := p.buf[n]
+			switch c {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			lenient = append(lenient, c)
+			n++
+			if depth == 0 {
+				end = n
+				break
+			}
+		}
+		if end < 0 {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before its closing '}'; send the whole call again", name))
+		}
+		out, res, err := appendJSON(nil, lenient, false, false)
+		if err != nil || res.truncated {
+			msg := fmt.Sprintf("call to %q: arguments are not readable", name)
+			if err != nil {
+				msg = fmt.Sprintf("%s: %v", msg, err)
+			}
+			return p.closeBlock(end, closer), matched, p.fail(i, end, format, msg)
+		}
+		// Bare keys are this format's syntax, not a repair.
+		return p.closeBlock(end, closer), matched, p.emitCall("", string(name), out, format, false, p.base+int64(i), p.buf[i:end])
+	}
+}
+
+// backtick handles code fences and inline code. A fence whose body is JSON
+// tool calls is a call (json_fenced, or Command R's "Action: ```json");
+// any other fence, and inline code, is prose in which nothing is a call.
+func (p *Parser) backtick(i int, eof bool) (int, status, error) {
+	n := i
+	for n < len(p.buf) && p.buf[n] == '`' {
+		n++
+	}
+	if n == len(p.buf) && !eof {
+		return 0, needMore, nil
+	}
+	ticks := n - i
+	action := false
+	actionAt := i
+	if ticks >= 3 && !p.atLineStart(i) {
+		line := p.buf[p.lineStartOf(i):i]
+		action = bytes.HasSuffix(bytes.TrimSpace(line), []byte("Action:"))
+		if !action {
+			return p.inlineCode(i, ticks, eof)
+		}
+		actionAt = i - len(line) + bytes.LastIndex(line, []byte("Action:"))
+	}
+	if ticks < 3 {
+		return p.inlineCode(i, ticks, eof)
+	}
+	nl := bytes.IndexByte(p.buf[n:min(len(p.buf), n+128)], '\n')
+	if nl < 0 {
+		if !eof && len(p.buf)-n < 128 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	lang := string(bytes.ToLower(bytes.TrimSpace(p.buf[n : n+nl])))
+	body := n + nl + 1
+	switch lang {
+	case "xml", "tool_call", "tool_code", "tool_calls":
+		// Markers inside are scanned as usual.
+		return body, prose, nil
+	case "", "json", "jsonl", "json5", "javascript", "js":
+		k := p.skipSpace(body)
+		if k >= len(p.buf) {
+			return needOrNot(eof)
+		}
+		if c := p.buf[k]; c == '{' || c == '[' {
+			if action {
+				p.blockStart = actionAt // "Action:" belongs to the call
+			}
+			end, st, err := p.fencedJSON(i, k, eof, action)
+			if st != noMatch || err != nil {
+				return end, st, err
+			}
+		}
+	}
+	p.mode = modeFence
+	return body, prose, nil
+}
+
+// lineStartOf returns the start of the line holding buf[i].
+func (p *Parser) lineStartOf(i int) int {
+	s := bytes.LastIndexByte(p.buf[:i], '\n') + 1
+	return max(s, p.seg)
+}
+
+// inlineCode skips `code` up to its closing backticks on the same line.
+func (p *Parser) inlineCode(i, ticks int, eof bool) (int, status, error) {
+	s := i + ticks
+	limit := min(len(p.buf), s+4096)
+	for k := s; k < limit; k++ {
+		switch p.buf[k] {
+		case '\n':
+			return s, prose, nil
+		case '`':
+			e := k
+			for e < len(p.buf) && p.buf[e] == '`' {
+				e++
+			}
+			if e-k == ticks {
+				return e, prose, nil
+			}
+			k = e - 1
+		}
+	}
+	if limit == len(p.buf) && !eof {
+		return 0, needMore, nil
+	}
+	return s, prose, nil
+}
+
+// fencedJSON reads the JSON values in a fence from buf[k]; when they are
+// all calls (or a final answer) they are emitted and the fence consumed.
+func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
+	type value struct{ start, end int }
+	var vals []value
+	j := k
+	for {
+		j = p.skipSpace(j)
+		if j >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			break
+		}
+		if ok, partial := p.hasPrefixAt(j, "```"); ok || partial && !eof {
+			if partial {
+				return 0, needMore, nil
+			}
+			break
+		}
+		if c := p.buf[j]; c != '{' && c != '[' {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(j, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		vals = append(vals, value{j, end})
+		p.scanFrom = -1
+		j = end
+	}
+	format := FormatJSONFenced
+	if action {
+		format = FormatCommandRAction
+	}
+	// Only a fence whose every value is a call is taken: a code sample
+	// or a data object makes the whole fence prose.
+	for _, v := range vals {
+		out, _, err := p.decodeJSON(v.start, v.end)
+		if err != nil {
+			if looksLikeCall(p.buf[v.start:v.end]) {
+				continue // reported below as a broken call
+			}
+			return 0, noMatch, nil
+		}
+		if len(p.candidates(parseJSON(out), false, format, nil)) == 0 {
+			return 0, noMatch, nil
+		}
+	}
+	for _, v := range vals {
+		f := format
+		if _, err := p.jsonCalls(i, v.start, v.end, false, f); err != nil {
+			return 0, 0, err
+		}
+	}
+	end := p.skipSpace(j)
+	if ok, _ := p.hasPrefixAt(end, "```"); ok {
+		end += 3
+	} else {
+		end = j
+	}
+	return end, matched, nil
+}
+
+// scanFence passes a code fence through as prose up to its closing fence.
+func (p *Parser) scanFence(eof bool) (bool, error) {
+	for {
+		i := p.indexFrom('`', p.pos)
+		if i < 0 {
+			p.pos = len(p.buf)
+			return false, p.splitLong(modeFence)
+		}
+		p.pos = i
+		if err := p.splitLong(modeFence); err != nil {
+			return false, err
+		}
+		ok, partial := p.hasPrefixAt(i, "```")
+		if partial && !eof {
+			return false, nil
+		}
+		if ok && p.atLineStart(i) {
+			e := i + 3
+			for e < len(p.buf) && p.buf[e] == '`' {
+				e++
+			}
+			p.mode = modeProse
+			p.pos = e
+			return true, nil
+		}
+		p.pos = i + 1
+	}
+}

@@ -1,0 +1,64 @@
+package parse
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// FuzzParse checks the parser's promises on any input: it never panics,
+// every line it writes is a JSON object of a known type, the events do not
+// depend on where the input is split, and a call written back in the JSONL
+// protocol parses to the same call.
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/formats/*.txt")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b, uint16(len(b)/2))
+		}
+	}
+	for _, s := range []string{
+		"", "<", "<tool_call>", "<tool_call>{", "[f(a=1)", "```json\n{", "<think>", "</think>x",
+		"{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"c\"}]}}",
+		"<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+	} {
+		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
+		whole := parseAll(t, in, Options{}, nil)
+		checkEvents(t, whole)
+		cut := int(split) % (len(in) + 1)
+		if got := parseAll(t, in, Options{}, []int{max(cut, 1), len(in)}); got != whole {
+			t.Fatalf("split at %d changes the events:\nwhole:\n%s\nsplit:\n%s", cut, whole, got)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(whole), "\n") {
+			if !strings.Contains(line, `"type":"tool_call"`) {
+				continue
+			}
+			var c struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal([]byte(line), &c); err != nil {
+				t.Fatal(err)
+			}
+			call := tools.Call{ID: "x", Name: c.Name, Arguments: c.Arguments}
+			again := parseAll(t, append(call.AppendJSON(nil), '\n'), Options{}, nil)
+			var back struct {
+				Type      string          `json:"type"`
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimSpace(again)), &back); err != nil {
+				t.Fatalf("re-emitted call %s parses to %q: %v", line, again, err)
+			}
+			if back.Type != tools.TypeToolCall || back.Name != c.Name || string(back.Arguments) != string(c.Arguments) {
+				t.Fatalf("call %s re-emitted parses back to %s", line, again)
+			}
+		}
+	})
+}

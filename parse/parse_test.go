@@ -1,0 +1,316 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolcall/toolcall/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// parseAll runs model text through a Parser in pieces of the given sizes
+// (cycled; nil means all at once) and returns the JSONL it writes.
+func parseAll(t testing.TB, in []byte, opts Options, sizes []int) string {
+	t.Helper()
+	var out []byte
+	p, err := NewParser(opts, func(e *Event) error {
+		out = e.AppendJSON(out)
+		out = append(out, '\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; len(in) > 0; n++ {
+		k := len(in)
+		if len(sizes) > 0 {
+			k = min(k, sizes[n%len(sizes)])
+		}
+		if _, err := p.Write(in[:k]); err != nil {
+			t.Fatal(err)
+		}
+		in = in[k:]
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// checkEvents fails unless every line is one JSON object with a known type.
+func checkEvents(t testing.TB, out string) {
+	t.Helper()
+	known := map[string]bool{tools.TypeText: true, tools.TypeReasoning: true, tools.TypeToolCall: true, tools.TypeFinalAnswer: true, tools.TypeParseError: true}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var ev struct {
+			Type      string          `json:"type"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("output line is not JSON: %v\n%s", err, line)
+		}
+		if !known[ev.Type] {
+			t.Fatalf("output line has unknown type %q: %s", ev.Type, line)
+		}
+		if ev.Type == tools.TypeToolCall && (len(ev.Arguments) == 0 || ev.Arguments[0] != '{') {
+			t.Fatalf("tool_call arguments are not an object: %s", line)
+		}
+	}
+}
+
+// TestFormats parses every fixture in testdata/formats and compares the
+// events with the golden .jsonl beside it. Run with -update to rewrite them,
+// then review the diff against testdata/formats/EXPECTED.md.
+func TestFormats(t *testing.T) {
+	files, err := filepath.Glob("testdata/formats/*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/formats")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".txt")
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := parseAll(t, in, Options{}, nil)
+			checkEvents(t, got)
+			golden := strings.TrimSuffix(file, ".txt") + ".jsonl"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./parse -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s: events differ from %s (-want +got):\n%s", file, golden, diff)
+			}
+		})
+	}
+}
+
+// TestChunking feeds every fixture in pieces of many sizes: the events must
+// not depend on where the input was cut.
+func TestChunking(t *testing.T) {
+	files, _ := filepath.Glob("testdata/formats/*.txt")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := parseAll(t, in, Options{}, nil)
+		sizes := [][]int{{1}, {2}, {3}, {7}, {64}}
+		for range 4 {
+			s := make([]int, 16)
+			for k := range s {
+				s[k] = 1 + rng.IntN(40)
+			}
+			sizes = append(sizes, s)
+		}
+		for _, s := range sizes {
+			if got := parseAll(t, in, Options{}, s); got != want {
+				t.Errorf("%s in pieces of %v:\n%s", file, s, cmp.Diff(want, got))
+				break
+			}
+		}
+	}
+}
+
+// TestTruncation cuts a stream of calls at every byte: complete calls before
+// the cut survive, the cut one is a parse_error or is left whole, and no
+// call is ever invented with arguments the model did not finish.
+func TestTruncation(t *testing.T) {
+	inputs := map[string]string{
+		"hermes":      "Checking.\n<tool_call>{\"name\":\"a\",\"arguments\":{\"x\":1}}</tool_call>\n<tool_call>{\"name\":\"b\",\"arguments\":{\"s\":\"hi there\",\"n\":[1,2]}}</tool_call>",
+		"qwen3_coder": "<tool_call>\n<function=a>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=b>\n<parameter=s>\nhi there\n</parameter>\n</function>\n</tool_call>",
+		"jsonl":       "{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"x\":1}}\n{\"type\":\"tool_call\",\"name\":\"b\",\"arguments\":{\"s\":\"hi there\"}}",
+		"pythonic":    "[a(x=1), b(s='hi there', n=[1, 2])]",
+		"kimi":        "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\":1}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{\"s\":\"hi there\"}<|tool_call_end|><|tool_calls_section_end|>",
+		"mistral_v11": "[TOOL_CALLS]a[ARGS]{\"x\":1}[TOOL_CALLS]b[ARGS]{\"s\":\"hi there\"}",
+	}
+	wantArgs := map[string]string{"a": `{"x":1}`, "b": `{"s":"hi there","n":[1,2]}`}
+	for name, in := range inputs {
+		for cut := 0; cut <= len(in); cut++ {
+			out := parseAll(t, []byte(in[:cut]), Options{}, nil)
+			checkEvents(t, out)
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				var ev struct {
+					Type      string          `json:"type"`
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				}
+				if line == "" {
+					continue
+				}
+				if err := json.Unmarshal([]byte(line), &ev); err != nil {
+					t.Fatal(err)
+				}
+				if ev.Type != tools.TypeToolCall {
+					continue
+				}
+				want := wantArgs[ev.Name]
+				if name != "hermes" && name != "pythonic" && ev.Name == "b" {
+					want = `{"s":"hi there"}`
+				}
+				if string(ev.Arguments) != want {
+					t.Errorf("%s cut at %d: call %s has arguments %s, want %s (never a guessed payload)\n%q", name, cut, ev.Name, ev.Arguments, want, in[:cut])
+				}
+			}
+			if cut == len(in) {
+				if n := strings.Count(out, `"type":"tool_call"`); n != 2 {
+					t.Errorf("%s whole: %d calls, want 2:\n%s", name, n, out)
+				}
+			}
+		}
+	}
+}
+
+// TestStreaming feeds bytes through a pipe slowly: the first call must come
+// out before the input ends.
+func TestStreaming(t *testing.T) {
+	pr, pw := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		_, err := Stream(context.Background(), pr, outW, Options{})
+		outW.CloseWithError(err)
+	}()
+	first := "I'll look it up.\n<tool_call>{\"name\":\"lookup\",\"arguments\":{\"q\":\"go\"}}</tool_call>\n"
+	go func() {
+		for i := 0; i < len(first); i += 5 {
+			pw.Write([]byte(first[i:min(len(first), i+5)]))
+		}
+		// The rest of the output has not been written yet.
+	}()
+	lines := bufio.NewScanner(outR)
+	deadline := time.AfterFunc(10*time.Second, func() { pw.CloseWithError(io.ErrUnexpectedEOF) })
+	defer deadline.Stop()
+	var got []string
+	for lines.Scan() {
+		got = append(got, lines.Text())
+		if strings.Contains(lines.Text(), `"tool_call"`) {
+			break
+		}
+	}
+	want := []string{
+		`{"type":"text","content":"I'll look it up.\n"}`,
+		`{"type":"tool_call","id":"call_1","name":"lookup","arguments":{"q":"go"},"format":"hermes"}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("events before the input ended (-want +got):\n%s", diff)
+	}
+	pw.Write([]byte("Done."))
+	pw.Close()
+	rest, _ := io.ReadAll(outR)
+	if string(rest) != "{\"type\":\"text\",\"content\":\"\\nDone.\"}\n" {
+		t.Errorf("after the end: %q", rest)
+	}
+}
+
+// TestPartialMarker holds back a marker split across writes.
+func TestPartialMarker(t *testing.T) {
+	in := "Hi <tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>"
+	for cut := 1; cut < len(in); cut++ {
+		got := parseAll(t, []byte(in), Options{}, []int{cut, len(in)})
+		want := "{\"type\":\"text\",\"content\":\"Hi \"}\n{\"type\":\"tool_call\",\"id\":\"call_1\",\"name\":\"f\",\"arguments\":{},\"format\":\"hermes\"}\n"
+		if got != want {
+			t.Errorf("split at %d:\n%s", cut, cmp.Diff(want, got))
+		}
+	}
+}
+
+// TestLongProse checks that prose is split into bounded events at line
+// ends, independently of the write size.
+func TestLongProse(t *testing.T) {
+	line := "The quick brown fox jumps over the lazy dog.\n"
+	in := []byte(strings.Repeat(line, 3*openingSplit/len(line)))
+	a := parseAll(t, in, Options{}, nil)
+	b := parseAll(t, in, Options{}, []int{4096})
+	if a != b {
+		t.Fatal("prose events depend on the write size")
+	}
+	var total int
+	for _, l := range strings.Split(strings.TrimSpace(a), "\n") {
+		var ev Event
+		var e struct{ Content string }
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatal(err)
+		}
+		_ = ev
+		if len(e.Content) > 2*openingSplit {
+			t.Errorf("a text event of %d bytes", len(e.Content))
+		}
+		total += len(e.Content)
+	}
+	if total != len(in) {
+		t.Errorf("text events hold %d bytes, want %d", total, len(in))
+	}
+}
+
+func TestCases(t *testing.T) {
+	tests := []struct {
+		name, in string
+		opts     Options
+		want     []string
+	}{
+		{"forced open think", "thinking...</think>\n\n<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", Options{}, []string{
+			`{"type":"reasoning","content":"thinking...","format":"think"}`,
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{},"format":"hermes"}`,
+		}},
+		{"data object is prose", "{\"name\":\"Alice\",\"role\":\"admin\"}\n", Options{}, []string{
+			`{"type":"text","content":"{\"name\":\"Alice\",\"role\":\"admin\"}\n"}`,
+		}},
+		{"inline code mention", "Use `<tool_call>` tags.", Options{}, []string{
+			"{\"type\":\"text\",\"content\":\"Use `<tool_call>` tags.\"}",
+		}},
+		{"no repair", "<tool_call>{'name':'f','arguments':{}}</tool_call>", Options{NoRepair: true}, nil},
+		{"forced format ignores others", "<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", Options{Format: FormatMistral}, []string{
+			`{"type":"text","content":"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>"}`,
+		}},
+		{"double encoded", `{"name":"f","arguments":"{\"a\":1}"}`, Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"llama3_json"}`,
+		}},
+		{"first id", "<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", Options{FirstID: 4}, []string{
+			`{"type":"tool_call","id":"call_5","name":"f","arguments":{},"format":"hermes"}`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseAll(t, []byte(tt.in), tt.opts, nil)
+			checkEvents(t, got)
+			if tt.want == nil {
+				if !strings.Contains(got, `"parse_error"`) {
+					t.Errorf("want a parse_error, got:\n%s", got)
+				}
+				return
+			}
+			if diff := cmp.Diff(strings.Join(tt.want, "\n")+"\n", got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+var _ = bytes.Equal

@@ -1,0 +1,503 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Limits that keep memory bounded whatever the model writes.
+const (
+	// textSplit is where a long run of prose or reasoning is cut into
+	// several events: at the first newline after this many bytes, or hard
+	// at twice as many. The cut depends only on the text, never on how the
+	// input was chunked, so output is deterministic.
+	textSplit = 64 << 10
+	// openingSplit is textSplit before any event has been written: a
+	// forced-open reasoning block (a </think> with no <think>) turns all
+	// the text before it into reasoning, so the parser waits longer before
+	// committing to prose.
+	openingSplit = 1 << 20
+	// maxBlock bounds one tool call, think block header or JSON object;
+	// past it the marker is taken as prose.
+	maxBlock = 64 << 20
+	// maxRaw bounds the raw text quoted in a parse_error.
+	maxRaw = 4 << 10
+)
+
+// mode is what the bytes at the scan position are.
+type mode int
+
+const (
+	modeProse     mode = iota
+	modeReasoning      // inside a think block; closer names its end
+	modeFence          // inside a fenced code block that holds no calls
+	modeAnswer         // inside an explicit final-answer block
+)
+
+// triggers are the bytes at which something other than prose can start.
+// Everything else is copied through, found with bytes.IndexByte.
+const triggers = "<[{>`"
+
+var errClosed = errors.New("parse: write after close")
+
+// Parser turns model text into events as it arrives. Write it the model's
+// output in pieces of any size; Close it at the end of the output. It calls
+// emit for each event, in order, the moment the event is complete.
+//
+// A Parser is not safe for concurrent use.
+type Parser struct {
+	opts Options
+	emit func(*Event) error
+	ev   Event // reused for every emit
+
+	buf  []byte
+	base int64 // stream offset of buf[0]
+	pos  int   // bytes before pos are decided
+	seg  int   // start of the pending prose, reasoning or answer text
+	// lineAt is the end of the last block consumed: the position right
+	// after it counts as the start of a line, as does the start of input.
+	lineAt int
+
+	mode         mode
+	closers      []string // modeReasoning, modeAnswer: the tokens that end the block
+	reasonFormat string
+	// section is the format whose call section is open (Kimi, DeepSeek,
+	// MiniMax M2, <tool_calls>): inside it, JSON may start anywhere and
+	// the section's own separators are not prose.
+	section string
+
+	// next caches, per trigger byte, its next position at or after
+	// searched[k]; -1 when there is none before searched[k].
+	next     [len(triggers)]int
+	searched [len(triggers)]int
+
+	// blockStart is where the block being parsed starts, including any
+	// text before its marker that belongs to it ("function call" before
+	// GigaChat's <|role_sep|>); prose before it is flushed first.
+	blockStart int
+
+	nextID   int
+	written  bool // an event other than leading text has been emitted, or text was flushed
+	closed   bool
+	started  bool // the start of the output has been looked at
+	scratch  []byte
+	cands    []candidate
+	args     argsBuilder // tagged arguments being assembled
+	scanner  jsonScanner
+	scanFrom int // the block start scanner state belongs to; -1 when none
+	err      error
+}
+
+// NewParser returns a Parser that calls emit for each event. The Event
+// passed to emit, and the slices in it, are only valid during the call.
+func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
+	if opts.Format != "" && !knownFormat(opts.Format) {
+		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
+	}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1}
+	p.resetTriggers()
+	return p, nil
+}
+
+// Calls returns how many tool calls have been emitted.
+func (p *Parser) Calls() int { return p.nextID - p.opts.FirstID }
+
+// Write parses the next piece of model output.
+func (p *Parser) Write(b []byte) (int, error) {
+	if p.closed {
+		return 0, errClosed
+	}
+	if p.err != nil {
+		return 0, p.err
+	}
+	p.compact()
+	p.buf = append(p.buf, b...)
+	p.err = p.run(false)
+	return len(b), p.err
+}
+
+// WriteReasoning emits reasoning a server has already separated from the
+// content (reasoning_content, thinking), after any prose before it.
+func (p *Parser) WriteReasoning(b []byte) error {
+	if p.err != nil {
+		return p.err
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	// Prose decided so far goes first; a partial marker stays pending.
+	if p.mode == modeProse {
+		if err := p.flushText(p.pos); err != nil {
+			return err
+		}
+	}
+	return p.put(tools.TypeReasoning, b, "")
+}
+
+// NativeCall emits a call the model server parsed itself. args is the raw
+// JSON value it gave: an object, a string holding one, or nothing.
+func (p *Parser) NativeCall(id, name string, args []byte) error {
+	if p.err != nil {
+		return p.err
+	}
+	if p.mode == modeProse {
+		if err := p.flushText(p.pos); err != nil {
+			return err
+		}
+	}
+	return p.emitCall(id, name, bytes.TrimSpace(args), FormatNative, false, p.base+int64(p.pos), args)
+}
+
+// Close parses what is left at the end of the output: a partial marker
+// becomes prose, an unfinished call a parse_error, an unclosed think block
+// reasoning.
+func (p *Parser) Close() error {
+	if p.closed {
+		return p.err
+	}
+	p.closed = true
+	if p.err != nil {
+		return p.err
+	}
+	p.err = p.run(true)
+	if p.err == nil {
+		p.err = p.flushMode(len(p.buf), true)
+	}
+	return p.err
+}
+
+// compact drops the decided bytes from the front of the buffer once they
+// are a large part of it, so the buffer stays near the largest pending
+// event.
+func (p *Parser) compact() {
+	keep := min(p.seg, p.lineAt)
+	if p.scanFrom >= 0 {
+		keep = min(keep, p.scanFrom)
+	}
+	// Moving the pending bytes costs their length, so wait until a lot is
+	// decided: then the copy is small next to the bytes it frees.
+	if keep == 0 || keep < len(p.buf) && keep < 256<<10 {
+		return
+	}
+	n := copy(p.buf, p.buf[keep:])
+	p.buf = p.buf[:n]
+	p.base += int64(keep)
+	p.pos -= keep
+	p.seg -= keep
+	p.lineAt -= keep
+	if p.scanFrom >= 0 {
+		p.scanFrom -= keep
+	}
+	for k := range p.next {
+		if p.next[k] >= 0 {
+			p.next[k] -= keep
+		}
+		p.searched[k] -= keep
+		if p.searched[k] < 0 {
+			p.searched[k], p.next[k] = 0, -1
+		}
+	}
+}
+
+func (p *Parser) resetTriggers() {
+	for k := range p.next {
+		p.next[k], p.searched[k] = -1, 0
+	}
+}
+
+// nextTrigger returns the position of the first trigger byte at or after
+// from, or -1. Each byte of input is searched at most once per trigger.
+func (p *Parser) nextTrigger(from int) int {
+	best := -1
+	for k := 0; k < len(triggers); k++ {
+		if p.next[k] >= 0 && p.next[k] < from || p.searched[k] < from {
+			p.next[k], p.searched[k] = -1, from
+		}
+		if p.next[k] < 0 && p.searched[k] < len(p.buf) {
+			if j := bytes.IndexByte(p.buf[p.searched[k]:], triggers[k]); j >= 0 {
+				p.next[k] = p.searched[k] + j
+			}
+			p.searched[k] = len(p.buf)
+			if p.next[k] >= 0 {
+				p.searched[k] = p.next[k]
+			}
+		}
+		if n := p.next[k]; n >= 0 && (best < 0 || n < best) {
+			best = n
+		}
+	}
+	return best
+}
+
+// status is what a block handler found.
+type status int
+
+const (
+	matched  status = iota // the block was consumed; end says how far
+	noMatch                // not a marker after all: the byte is prose
+	needMore               // the input ends inside the block; try again with more
+	prose                  // prose up to end (inline code, a JSON data object)
+)
+
+// run scans from pos as far as the buffered input allows.
+func (p *Parser) run(eof bool) error {
+	if !p.started {
+		end, st, err := p.functionaryStart(eof)
+		if err != nil || st == needMore {
+			return err
+		}
+		p.started = true
+		if st == matched {
+			p.pos, p.seg, p.lineAt = end, end, end
+		}
+	}
+	for {
+		switch p.mode {
+		case modeFence:
+			if done, err := p.scanFence(eof); err != nil || !done {
+				return err
+			}
+			continue
+		case modeReasoning, modeAnswer:
+			if done, err := p.scanClosed(eof); err != nil || !done {
+				return err
+			}
+			continue
+		}
+		i := p.nextTrigger(p.pos)
+		if i < 0 {
+			p.pos = len(p.buf)
+			return p.splitLong(modeProse)
+		}
+		p.pos = i
+		if err := p.splitLong(modeProse); err != nil {
+			return err
+		}
+		p.blockStart = i
+		end, st, err := p.dispatch(i, eof)
+		if err != nil {
+			return err
+		}
+		switch st {
+		case needMore:
+			if len(p.buf)-i > maxBlock {
+				p.pos = i + 1
+				continue
+			}
+			return nil
+		case noMatch:
+			p.pos = i + 1
+		case prose:
+			p.pos = end
+		case matched:
+			if p.mode == modeProse {
+				if err := p.flushText(p.blockStart); err != nil {
+					return err
+				}
+			}
+			p.pos = end
+			p.seg = end
+			p.lineAt = end
+			p.scanFrom = -1
+		}
+	}
+}
+
+// splitLong emits the pending text once it is long, so that memory stays
+// bounded on a long answer. The cut is at a newline when there is one.
+func (p *Parser) splitLong(m mode) error {
+	for {
+		limit := textSplit
+		if !p.written && m == modeProse {
+			limit = openingSplit
+		}
+		if p.pos-p.seg < limit {
+			return nil
+		}
+		cut := -1
+		if j := bytes.IndexByte(p.buf[p.seg+limit:p.pos], '\n'); j >= 0 {
+			cut = p.seg + limit + j + 1
+		} else if p.pos-p.seg >= 2*limit {
+			cut = p.seg + 2*limit
+			for cut > p.seg && !utf8.RuneStart(p.buf[cut]) {
+				cut--
+			}
+		} else {
+			return nil
+		}
+		if err := p.flushMode(cut, false); err != nil {
+			return err
+		}
+	}
+}
+
+// flushMode emits the pending text of the current mode up to end.
+func (p *Parser) flushMode(end int, final bool) error {
+	switch p.mode {
+	case modeReasoning:
+		if end > p.seg {
+			if err := p.put(tools.TypeReasoning, p.buf[p.seg:end], p.reasonFormat); err != nil {
+				return err
+			}
+		}
+		p.seg = end
+	case modeAnswer:
+		if final {
+			if err := p.put(tools.TypeFinalAnswer, p.buf[p.seg:end], p.reasonFormat); err != nil {
+				return err
+			}
+			p.seg = end
+		}
+	default:
+		return p.flushText(end)
+	}
+	return nil
+}
+
+// flushText emits buf[seg:end] as a text event, unless it is only
+// whitespace between blocks.
+func (p *Parser) flushText(end int) error {
+	if end <= p.seg {
+		return nil
+	}
+	text := p.buf[p.seg:end]
+	p.seg = end
+	// Whitespace between blocks is layout, not prose; so is the ';'
+	// between Llama 3 calls.
+	if len(bytes.TrimSpace(text)) == 0 || p.written && len(bytes.Trim(text, " \t\r\n;")) == 0 {
+		return nil
+	}
+	if p.section != "" && len(bytes.Trim(text, " \t\r\n,;")) == 0 {
+		return nil
+	}
+	p.written = true
+	return p.put(tools.TypeText, text, "")
+}
+
+// flushBlock emits the prose before the block being parsed, so that
+// events come out in the order of the text.
+func (p *Parser) flushBlock() error {
+	if p.mode == modeProse && p.seg < p.blockStart && p.blockStart <= p.pos {
+		return p.flushText(p.blockStart)
+	}
+	return nil
+}
+
+// put emits a content event.
+func (p *Parser) put(typ string, content []byte, format string) error {
+	if typ != tools.TypeText {
+		if err := p.flushBlock(); err != nil {
+			return err
+		}
+		p.written = true
+	}
+	p.ev = Event{Type: typ, Content: content, Format: format}
+	return p.emit(&p.ev)
+}
+
+// fail emits a parse_error for the block at buf[start:end].
+func (p *Parser) fail(start, end int, format, msg string) error {
+	if err := p.flushBlock(); err != nil {
+		return err
+	}
+	p.written = true
+	raw := p.buf[start:end]
+	if len(raw) > maxRaw {
+		raw = raw[:maxRaw]
+	}
+	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: p.base + int64(start), Format: format}
+	return p.emit(&p.ev)
+}
+
+// emitCall normalizes one call and emits it, or a parse_error when its
+// arguments are not an object. raw is the model's text for the call, for
+// the error.
+func (p *Parser) emitCall(id, name string, args []byte, format string, repaired bool, offset int64, raw []byte) error {
+	if err := p.flushBlock(); err != nil {
+		return err
+	}
+	p.written = true
+	p.nextID++
+	if id == "" {
+		id = "call_" + strconv.Itoa(p.nextID)
+	}
+	obj, rep, err := p.argumentsObject(args)
+	if err != nil {
+		if len(raw) > maxRaw {
+			raw = raw[:maxRaw]
+		}
+		msg := fmt.Sprintf("call to %q: %v", name, err)
+		if name == "" {
+			msg = err.Error()
+		}
+		p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if name == "" {
+		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repaired || rep}}
+	return p.emit(&p.ev)
+}
+
+// argumentsObject turns the model's arguments value into a JSON object:
+// missing or null is {}, a JSON-encoded string is decoded (twice at most,
+// for double-encoded arguments), anything else that is not an object is an
+// error.
+func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
+	repaired := false
+	for range 3 {
+		args = bytes.TrimSpace(args)
+		if len(args) == 0 || string(args) == "null" {
+			return []byte("{}"), repaired, nil
+		}
+		switch args[0] {
+		case '{':
+			return args, repaired, nil
+		case '"':
+			var s string
+			if err := json.Unmarshal(args, &s); err != nil {
+				return nil, false, fmt.Errorf("arguments string is not a valid JSON string: %v", err)
+			}
+			s2 := []byte(s)
+			if len(bytes.TrimSpace(s2)) == 0 {
+				return []byte("{}"), repaired, nil
+			}
+			out, res, err := appendJSON(nil, s2, p.opts.NoRepair, false)
+			if err != nil {
+				return nil, false, fmt.Errorf("arguments string does not hold a JSON object: %v", err)
+			}
+			if res.truncated || res.n < len(bytes.TrimRight(s2, " \t\r\n")) {
+				return nil, false, fmt.Errorf("arguments string does not hold one complete JSON object")
+			}
+			repaired = repaired || res.repaired
+			args = out
+		default:
+			return nil, false, fmt.Errorf("arguments must be a JSON object, got %s", describeJSON(args))
+		}
+	}
+	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
+}
+
+// describeJSON names the kind of a JSON value for error messages.
+func describeJSON(v []byte) string {
+	switch {
+	case len(v) == 0:
+		return "nothing"
+	case v[0] == '[':
+		return "an array"
+	case v[0] == '"':
+		return "a string"
+	case v[0] == 't' || v[0] == 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}

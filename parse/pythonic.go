@@ -1,0 +1,315 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Pythonic calls: [get_weather(city="Paris"), f(a=1)] (Llama 3.2/4,
+// ToolACE, LFM2), one call per line (Olmo 3), and Llama 3.1's built-in
+// brave_search.call(query="x"). Arguments are keyword arguments with Python
+// or JSON literal values (FORMATS.md §5 rule 6).
+
+func isIdentByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && (c >= '0' && c <= '9' || c == '.' || c == '-')
+}
+
+// pyError is a pythonic call that cannot be read.
+type pyError struct {
+	at  int
+	msg string
+	cut bool // the input ended inside the call
+}
+
+// pyCall parses NAME(key=value, …) at buf[k]. ok is false (with a nil
+// error) when the text there is not a call at all.
+func (p *Parser) pyCall(k int, eof bool, a *argsBuilder) (name []byte, end int, st status, perr *pyError) {
+	j := k
+	for j < len(p.buf) && isIdentByte(p.buf[j], j == k) {
+		j++
+	}
+	if j == len(p.buf) && !eof {
+		return nil, 0, needMore, nil
+	}
+	if j == k {
+		return nil, 0, noMatch, nil
+	}
+	if j >= len(p.buf) {
+		if eof {
+			return nil, 0, noMatch, nil
+		}
+		return nil, 0, needMore, nil
+	}
+	if p.buf[j] != '(' {
+		return nil, 0, noMatch, nil
+	}
+	name = p.buf[k:j]
+	a.reset()
+	j++
+	for n := 0; ; n++ {
+		j = p.skipSpace(j)
+		if j >= len(p.buf) {
+			return p.pyCut(eof, name, k)
+		}
+		if p.buf[j] == ')' {
+			return name, j + 1, matched, nil
+		}
+		if n > 0 {
+			if p.buf[j] != ',' {
+				return name, 0, matched, &pyError{at: j, msg: fmt.Sprintf("expected ',' or ')' in the call to %s, found %q", name, clip(p.buf[j:], 10))}
+			}
+			j = p.skipSpace(j + 1)
+			if j >= len(p.buf) {
+				return p.pyCut(eof, name, k)
+			}
+			if p.buf[j] == ')' {
+				return name, j + 1, matched, nil
+			}
+		}
+		ks := j
+		for j < len(p.buf) && isIdentByte(p.buf[j], j == ks) && p.buf[j] != '.' && p.buf[j] != '-' {
+			j++
+		}
+		key := p.buf[ks:j]
+		j = p.skipSpace(j)
+		if j >= len(p.buf) {
+			return p.pyCut(eof, name, k)
+		}
+		if len(key) == 0 || p.buf[j] != '=' {
+			return name, 0, matched, &pyError{at: ks, msg: fmt.Sprintf("the call to %s has a positional argument; pass every argument by name, as key=value", name)}
+		}
+		j = p.skipSpace(j + 1)
+		if j >= len(p.buf) {
+			return p.pyCut(eof, name, k)
+		}
+		ve, st := p.pyValueEnd(j, eof)
+		if st == needMore {
+			return nil, 0, needMore, nil
+		}
+		if st != matched {
+			return p.pyCut(true, name, k)
+		}
+		a.key(key)
+		out, res, err := appendJSON(a.buf, p.buf[j:ve], p.opts.NoRepair, true)
+		if err != nil || res.truncated || res.n != len(bytes.TrimRight(p.buf[j:ve], " \t\r\n")) {
+			msg := fmt.Sprintf("the value of %s in the call to %s is not a literal", key, name)
+			if err != nil {
+				msg = fmt.Sprintf("%s: %v", msg, err)
+			}
+			return name, 0, matched, &pyError{at: j, msg: msg}
+		}
+		// Python literals (True, 'x', (1, 2)) are this syntax, not a
+		// repair.
+		a.buf = out
+		j = ve
+	}
+}
+
+func (p *Parser) pyCut(eof bool, name []byte, k int) ([]byte, int, status, *pyError) {
+	if !eof {
+		return nil, 0, needMore, nil
+	}
+	return name, 0, matched, &pyError{at: k, cut: true, msg: fmt.Sprintf("the call to %s was cut off before its closing ')'; send the whole call again", name)}
+}
+
+// pyValueEnd finds the end of a Python literal at buf[j]: a string, a
+// bracketed value, or a bare word or number running to ',' or ')'.
+func (p *Parser) pyValueEnd(j int, eof bool) (int, status) {
+	switch c := p.buf[j]; c {
+	case '"', '\'':
+		for k := j + 1; k < len(p.buf); k++ {
+			switch p.buf[k] {
+			case '\\':
+				k++
+			case c:
+				return k + 1, matched
+			}
+		}
+	case '[', '{', '(':
+		end, complete := p.jsonEnd(j, true)
+		if complete {
+			return end, matched
+		}
+	default:
+		for k := j; k < len(p.buf); k++ {
+			if c := p.buf[k]; c == ',' || c == ')' {
+				return k, matched
+			}
+		}
+	}
+	if eof {
+		return 0, noMatch
+	}
+	return 0, needMore
+}
+
+// pyList parses [call, call, …] at buf[k] ('[').
+func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (int, status, error) {
+	var calls []pyCallOut
+	var a argsBuilder
+	j := k + 1
+	for n := 0; ; n++ {
+		j = p.skipSpace(j)
+		if j >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			if n == 0 {
+				return 0, noMatch, nil
+			}
+			break // a complete call list missing its ']': the envelope
+		}
+		if p.buf[j] == ']' && n > 0 {
+			j++
+			break
+		}
+		if n > 0 {
+			if p.buf[j] != ',' {
+				if n == 0 {
+					return 0, noMatch, nil
+				}
+				return j, matched, p.fail(i, j, format, fmt.Sprintf("expected ',' or ']' after a call in the list, found %q", clip(p.buf[j:], 10)))
+			}
+			j = p.skipSpace(j + 1)
+		}
+		name, end, st, perr := p.pyCall(j, eof, &a)
+		switch {
+		case st == needMore:
+			return 0, needMore, nil
+		case st == noMatch:
+			return 0, noMatch, nil
+		case perr != nil:
+			if err := p.emitPyCalls(i, format, calls); err != nil {
+				return 0, 0, err
+			}
+			stop := len(p.buf)
+			if !perr.cut {
+				stop = perr.at
+			}
+			return stop, matched, p.fail(i, stop, format, perr.msg)
+		}
+		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repaired})
+		j = end
+	}
+	if wantLineEnd {
+		e := j
+		for e < len(p.buf) && (p.buf[e] == ' ' || p.buf[e] == '\t' || p.buf[e] == '\r') {
+			e++
+		}
+		if e < len(p.buf) && p.buf[e] != '\n' {
+			return 0, noMatch, nil
+		}
+		if e == len(p.buf) && !eof {
+			return 0, needMore, nil
+		}
+	}
+	return j, matched, p.emitPyCalls(i, format, calls)
+}
+
+// pyCallOut is a parsed pythonic call waiting to be emitted.
+type pyCallOut struct {
+	name, args []byte
+	rep        bool
+}
+
+func (p *Parser) emitPyCalls(i int, format string, calls []pyCallOut) error {
+	for _, c := range calls {
+		if err := p.emitCall("", string(c.name), c.args, format, c.rep, p.base+int64(i), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pythonicBlock handles markers around pythonic calls: Llama 4's
+// <|python_start|>, LFM2's <|tool_call_start|> (also with a JSON array
+// inside) and Olmo 3's <function_calls> with one call per line.
+func pythonicBlock(closer, format string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		var end int
+		var st status
+		var err error
+		switch {
+		case p.buf[k] == '[':
+			if b := p.skipSpace(k + 1); b < len(p.buf) && p.buf[b] == '{' || b >= len(p.buf) && !eof {
+				if b >= len(p.buf) {
+					return 0, needMore, nil
+				}
+				e, complete := p.jsonEnd(k, false)
+				if !complete && !eof {
+					return 0, needMore, nil
+				}
+				ok, err := p.jsonCalls(i, k, e, true, format)
+				if !ok || err != nil {
+					return 0, noMatch, err
+				}
+				return p.closeBlock(e, closer), matched, nil
+			}
+			end, st, err = p.pyList(i, k, eof, format, false)
+		case isIdentByte(p.buf[k], true):
+			end, st, err = p.pyLines(i, k, eof, format, closer)
+		default:
+			return 0, noMatch, nil
+		}
+		if st != matched || err != nil {
+			return end, st, err
+		}
+		return p.closeBlock(end, closer), matched, nil
+	}
+}
+
+// pyLines parses calls separated by newlines or commas up to closer.
+func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status, error) {
+	var a argsBuilder
+	var calls []pyCallOut
+	j := k
+	for {
+		j = p.skipSpace(j)
+		for j < len(p.buf) && p.buf[j] == ',' {
+			j = p.skipSpace(j + 1)
+		}
+		if j >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			break
+		}
+		if ok, partial := p.hasPrefixAt(j, closer); ok || partial && !eof {
+			if partial {
+				return 0, needMore, nil
+			}
+			break
+		}
+		name, end, st, perr := p.pyCall(j, eof, &a)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if st == noMatch || perr != nil {
+			if len(calls) == 0 && perr == nil {
+				return 0, noMatch, nil
+			}
+			if err := p.emitPyCalls(i, format, calls); err != nil {
+				return 0, 0, err
+			}
+			stop := j
+			msg := fmt.Sprintf("expected a call like name(key=value) in the %s block, found %q", format, clip(p.buf[j:], 20))
+			if perr != nil {
+				msg, stop = perr.msg, perr.at
+				if perr.cut {
+					stop = len(p.buf)
+				}
+			}
+			return stop, matched, p.fail(i, stop, format, msg)
+		}
+		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repaired})
+		j = end
+	}
+	return j, matched, p.emitPyCalls(i, format, calls)
+}

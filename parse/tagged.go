@@ -1,0 +1,459 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Formats that put each argument in tags of its own (Qwen3-Coder, GLM,
+// MiniMax M2, Step3, DeepSeek DSML) write values as bare text. They are
+// parsed here into a JSON object, the values typed by FORMATS.md §5 rule 5.
+
+// argsBuilder writes a JSON object one member at a time.
+type argsBuilder struct {
+	buf      []byte
+	repaired bool
+}
+
+func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired = false }
+
+func (a *argsBuilder) key(k []byte) {
+	if len(a.buf) > 1 {
+		a.buf = append(a.buf, ',')
+	}
+	a.buf = tools.AppendBytes(a.buf, bytes.TrimSpace(k))
+	a.buf = append(a.buf, ':')
+}
+
+func (a *argsBuilder) done() []byte { return append(a.buf, '}') }
+
+// value appends a tagged value. typ is the parameter's schema type when
+// known; forceString is DSML's string="true".
+func (a *argsBuilder) value(v []byte, typ string, forceString, strict bool) {
+	// Templates put the value on lines of its own: strip one newline each side.
+	if len(v) > 0 && v[0] == '\n' {
+		v = v[1:]
+	} else if len(v) > 1 && v[0] == '\r' && v[1] == '\n' {
+		v = v[2:]
+	}
+	if n := len(v); n > 0 && v[n-1] == '\n' {
+		v = v[:n-1]
+		if n := len(v); n > 0 && v[n-1] == '\r' {
+			v = v[:n-1]
+		}
+	}
+	if forceString || typ == "string" {
+		a.buf = tools.AppendBytes(a.buf, v)
+		return
+	}
+	t := bytes.TrimSpace(v)
+	// A JSON number, literal, object or array when the text is exactly
+	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
+	// models write. Anything else, a quoted JSON string included, is the
+	// raw text (FORMATS.md §5 rule 5).
+	if len(t) > 0 && jsonStart[t[0]] {
+		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
+			a.buf = out
+			return
+		}
+		if t[0] == '{' || t[0] == '[' {
+			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
+				a.buf = out
+				a.repaired = a.repaired || res.repaired
+				return
+			}
+		}
+	}
+	a.buf = tools.AppendBytes(a.buf, v)
+}
+
+// jsonStart marks the bytes a JSON value can start with, to skip trying
+// to read plain text as JSON.
+var jsonStart = [256]bool{'{': true, '[': true, '-': true, 't': true, 'f': true, 'n': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
+
+// paramType asks the schema lookup for a parameter's type.
+func (p *Parser) paramType(tool string, param []byte) string {
+	if p.opts.ParamType == nil {
+		return ""
+	}
+	return p.opts.ParamType(tool, string(bytes.TrimSpace(param)))
+}
+
+// indexAt finds s in buf at or after j.
+func (p *Parser) indexAt(j int, s string) int {
+	if k := bytes.Index(p.buf[j:], []byte(s)); k >= 0 {
+		return j + k
+	}
+	return -1
+}
+
+// firstOf finds the earliest of several tokens at or after j, returning its
+// position and which one; -1 when none is there. It walks the first bytes of
+// the tokens, so it costs the distance to the match, not to the end of the
+// buffer.
+func (p *Parser) firstOf(j int, toks ...string) (int, int) {
+	for k := j; k < len(p.buf); k++ {
+		n := bytes.IndexByte(p.buf[k:], toks[0][0])
+		same := true
+		for _, t := range toks[1:] {
+			if t[0] != toks[0][0] {
+				same = false
+			}
+		}
+		if !same {
+			n = bytes.IndexAny(p.buf[k:], firstBytes(toks))
+		}
+		if n < 0 {
+			return -1, -1
+		}
+		k += n
+		for w, t := range toks {
+			if bytes.HasPrefix(p.buf[k:], []byte(t)) {
+				return k, w
+			}
+		}
+	}
+	return -1, -1
+}
+
+func firstBytes(toks []string) string {
+	b := make([]byte, 0, len(toks))
+	for _, t := range toks {
+		b = append(b, t[0])
+	}
+	return string(b)
+}
+
+// qwenFunction parses a Qwen3-Coder function block after "<function=":
+// NAME>, then <parameter=KEY>value</parameter> pairs, then </function>. A
+// JSON body instead of parameters is the Functionary v3.1 form.
+func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, error) {
+	gt := bytes.IndexByte(p.buf[j:min(len(p.buf), j+256)], '>')
+	if gt < 0 {
+		if !eof && len(p.buf)-j < 256 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	name := bytes.TrimSpace(p.buf[j : j+gt])
+	if len(name) == 0 || bytes.ContainsAny(name, "<\n") {
+		return 0, noMatch, nil
+	}
+	k := p.skipSpace(j + gt + 1)
+	if k < len(p.buf) && p.buf[k] == '{' {
+		if !p.allowed(FormatFunctionTag) {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		return p.namedJSON(i, k, end, string(name), FormatFunctionTag, "</function>")
+	}
+	if !p.allowed(format) {
+		return 0, noMatch, nil
+	}
+	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>"}
+	return p.taggedArgs(i, k, eof, string(name), format, d)
+}
+
+// namedJSON emits a call whose name came from a tag and whose arguments are
+// the JSON value at buf[k:end].
+func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, status, error) {
+	out, res, err := p.decodeJSON(k, end)
+	switch {
+	case err != nil:
+		err = p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
+	case res.truncated:
+		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
+	default:
+		err = p.emitCall("", name, out, format, res.repaired, p.base+int64(i), p.buf[i:end])
+	}
+	return p.closeBlock(end, closer), matched, err
+}
+
+// xmlDialect names the tags of one tagged-arguments format.
+type xmlDialect struct {
+	format     string
+	invoke     string // the invoke tag's name, for attribute forms
+	paramOpen  string // up to the parameter name
+	paramClose string
+	close      string // ends the call
+	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
+}
+
+var (
+	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+)
+
+// invokeBlock handles <invoke name="N"> forms.
+func invokeBlock(d *xmlDialect) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		name, k, st := p.attrValue(j, eof)
+		if st != matched {
+			return 0, st, nil
+		}
+		gt := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '>')
+		if gt < 0 {
+			if !eof && len(p.buf)-k < 256 {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		return p.taggedArgs(i, k+gt+1, eof, string(name), d.format, d)
+	}
+}
+
+// attrValue reads a quoted (or bare) attribute value at buf[j].
+func (p *Parser) attrValue(j int, eof bool) ([]byte, int, status) {
+	if j >= len(p.buf) {
+		if eof {
+			return nil, 0, noMatch
+		}
+		return nil, 0, needMore
+	}
+	q := p.buf[j]
+	if q != '"' && q != '\'' {
+		// name=value> without quotes
+		e := bytes.IndexAny(p.buf[j:min(len(p.buf), j+256)], " >")
+		if e < 0 {
+			if !eof && len(p.buf)-j < 256 {
+				return nil, 0, needMore
+			}
+			return nil, 0, noMatch
+		}
+		return p.buf[j : j+e], j + e, matched
+	}
+	e := bytes.IndexByte(p.buf[j+1:min(len(p.buf), j+257)], q)
+	if e < 0 {
+		if !eof && len(p.buf)-j < 257 {
+			return nil, 0, needMore
+		}
+		return nil, 0, noMatch
+	}
+	return p.buf[j+1 : j+1+e], j + e + 2, matched
+}
+
+// taggedArgs parses parameters from buf[k] until the dialect's closing tag
+// and emits the call. A value is cut off when the input ends inside it: that
+// is a parse_error, never a guessed value. A missing closing tag at the end
+// of the input only loses the envelope, and the call stands.
+func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDialect) (int, status, error) {
+	a := &p.args
+	a.reset()
+	for {
+		k = p.skipSpace(k)
+		if k >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			// Without its closing tag nothing says the argument list was
+			// complete (FORMATS.md §5 rule 8).
+			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, d.close))
+		}
+		if ok, partial := p.hasPrefixAt(k, d.close); ok {
+			end := k + len(d.close)
+			return end, matched, p.emitCall("", name, a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
+		} else if partial && !eof {
+			return 0, needMore, nil
+		}
+		ok, partial := p.hasPrefixAt(k, d.paramOpen)
+		if partial {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, d.close))
+		}
+		if !ok {
+			// Anything else ends the call: a closer of the wrapper or
+			// the next call. Missing </function> is repaired.
+			if eof || bytes.HasPrefix(p.buf[k:], []byte("</")) || bytes.HasPrefix(p.buf[k:], []byte("<")) {
+				a.repaired = true
+				return k, matched, p.emitCall("", name, a.done(), format, true, p.base+int64(i), p.buf[i:k])
+			}
+			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, clip(p.buf[k:], 20), d.paramOpen, d.paramClose))
+		}
+		k += len(d.paramOpen)
+		var key []byte
+		forceString := false
+		if d.attrs {
+			v, after, st := p.attrValue(k, eof)
+			if st != matched {
+				if st == noMatch && eof {
+					return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
+				}
+				return 0, st, nil
+			}
+			key = v
+			gt := bytes.IndexByte(p.buf[after:min(len(p.buf), after+256)], '>')
+			if gt < 0 {
+				if !eof {
+					return 0, needMore, nil
+				}
+				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
+			}
+			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
+			k = after + gt + 1
+		} else {
+			gt := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '>')
+			if gt < 0 {
+				if !eof {
+					return 0, needMore, nil
+				}
+				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
+			}
+			key = bytes.Trim(p.buf[k:k+gt], `"' `)
+			k += gt + 1
+		}
+		// The value runs to its closing tag; a model that forgets it is
+		// saved by the next parameter or the end of the call.
+		e, which := p.firstOf(k, d.paramClose, d.paramOpen, d.close)
+		if e < 0 {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
+		}
+		a.key(key)
+		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair)
+		if which == 0 {
+			k = e + len(d.paramClose)
+		} else {
+			a.repaired = true
+			k = e
+		}
+	}
+}
+
+// glmCall parses GLM's NAME<arg_key>k</arg_key><arg_value>v</arg_value>…
+// body inside <tool_call>.
+func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error) {
+	e, _ := p.firstOf(k, "<arg_key>", closer, "\n")
+	if e < 0 {
+		if !eof && len(p.buf)-k < 256 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	name := bytes.TrimSpace(p.buf[k:e])
+	if len(name) == 0 || len(name) > 128 || bytes.ContainsAny(name, " {}<>\"") {
+		return 0, noMatch, nil
+	}
+	format := FormatGLM47
+	if p.buf[e] == '\n' {
+		format = FormatGLM45
+	}
+	if !p.allowed(format) {
+		return 0, noMatch, nil
+	}
+	a := &p.args
+	a.reset()
+	j := e
+	for {
+		j = p.skipSpace(j)
+		if j >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return j, matched, p.fail(i, j, format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, closer))
+		}
+		if ok, partial := p.hasPrefixAt(j, closer); ok {
+			end := j + len(closer)
+			return end, matched, p.emitCall("", string(name), a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
+		} else if partial && !eof {
+			return 0, needMore, nil
+		}
+		ok, partial := p.hasPrefixAt(j, "<arg_key>")
+		if partial && !eof {
+			return 0, needMore, nil
+		}
+		if !ok {
+			if len(a.buf) == 1 {
+				return 0, noMatch, nil
+			}
+			return j, matched, p.emitCall("", string(name), a.done(), format, true, p.base+int64(i), p.buf[i:j])
+		}
+		ke := p.indexAt(j, "</arg_key>")
+		if ke < 0 {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name))
+		}
+		key := p.buf[j+len("<arg_key>") : ke]
+		vs := p.skipSpace(ke + len("</arg_key>"))
+		ok, partial = p.hasPrefixAt(vs, "<arg_value>")
+		if !ok {
+			if partial || vs >= len(p.buf) {
+				if !eof {
+					return 0, needMore, nil
+				}
+			}
+			return len(p.buf), matched, p.fail(i, max(vs, len(p.buf)), format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
+		}
+		vs += len("<arg_value>")
+		ve := p.indexAt(vs, "</arg_value>")
+		if ve < 0 {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
+		}
+		a.key(key)
+		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair)
+		j = ve + len("</arg_value>")
+	}
+}
+
+// functionTag handles <function=NAME> and <function name="NAME"> with no
+// wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose
+// <tool_call> the model left out.
+func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
+	if bytes.HasPrefix(p.buf[i:], []byte("<function name=")) {
+		name, k, st := p.attrValue(j, eof)
+		if st != matched {
+			return 0, st, nil
+		}
+		if k >= len(p.buf) {
+			if eof {
+				return 0, noMatch, nil
+			}
+			return 0, needMore, nil
+		}
+		if p.buf[k] != '>' {
+			return 0, noMatch, nil
+		}
+		b := p.skipSpace(k + 1)
+		if b >= len(p.buf) {
+			if eof {
+				return 0, noMatch, nil
+			}
+			return 0, needMore, nil
+		}
+		if p.buf[b] != '{' {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(b, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		return p.namedJSON(i, b, end, string(name), FormatFunctionTag, "</function>")
+	}
+	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder)
+	if st == matched && err == nil {
+		end = p.closeBlock(end, "</tool_call>")
+	}
+	return end, st, err
+}
+
+func clip(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
