@@ -383,13 +383,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				continue
 			}
-			if gap && !p.strict {
+			if gap && !p.strict && c != '-' && c != '+' {
 				// A missing comma is inserted when whitespace separates two
 				// values. In an object the next token must then be a key and a
 				// ':' must follow it, which confirms the reading. In an array a
 				// string next to another value on the same line may instead be
 				// one string with an unescaped quote ("say "hi" now"), so
-				// there it takes a newline.
+				// there it takes a newline. Never before a sign: [1 -2] is a
+				// subtraction in both Python and JavaScript.
 				if kind == rpObject {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
 						p.repaired = true
@@ -417,6 +418,8 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			msg := "expected ',' or '" + string(kindCloser(kind)) + "' after " + what + ", found " + describeByte(src, i)
 			if isCloseBracket(c) {
 				msg += "; the innermost open bracket is '" + string(kindOpener(kind)) + "'"
+			} else if gap && (c == '-' || c == '+') {
+				msg += "; without a ',' the sign reads as arithmetic"
 			} else if lastStr && !gap {
 				msg += "; if the string before it was meant to contain a '\"', escape it as \\\""
 			}

@@ -313,4 +313,41 @@ func TestCases(t *testing.T) {
 	}
 }
 
-var _ = bytes.Equal
+
+
+// TestInputs runs whole responses and event streams (testdata/input)
+// through Stream and compares the events with the goldens in
+// testdata/input/golden.
+func TestInputs(t *testing.T) {
+	files, _ := filepath.Glob("testdata/input/*.*")
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var out bytes.Buffer
+			if _, err := Stream(context.Background(), f, &out, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			checkEvents(t, out.String())
+			golden := filepath.Join("testdata/input/golden", name+".jsonl")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./parse -update)", err)
+			}
+			if diff := cmp.Diff(string(want), out.String()); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", file, diff)
+			}
+		})
+	}
+}

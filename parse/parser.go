@@ -82,16 +82,18 @@ type Parser struct {
 	// GigaChat's <|role_sep|>); prose before it is flushed first.
 	blockStart int
 
-	nextID   int
-	written  bool // an event other than leading text has been emitted, or text was flushed
-	closed   bool
-	started  bool // the start of the output has been looked at
-	scratch  []byte
-	cands    []candidate
-	args     argsBuilder // tagged arguments being assembled
-	scanner  jsonScanner
-	scanFrom int // the block start scanner state belongs to; -1 when none
-	err      error
+	nextID  int
+	written bool // an event other than leading text has been emitted, or text was flushed
+	closed  bool
+	started bool // the start of the output has been looked at
+	scratch []byte
+	// reasoning gathers what WriteReasoning was given, until it is emitted.
+	reasoning []byte
+	cands     []candidate
+	args      argsBuilder // tagged arguments being assembled
+	scanner   jsonScanner
+	scanFrom  int // the block start scanner state belongs to; -1 when none
+	err       error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
@@ -116,6 +118,10 @@ func (p *Parser) Write(b []byte) (int, error) {
 	if p.err != nil {
 		return 0, p.err
 	}
+	if err := p.flushServerReasoning(); err != nil {
+		p.err = err
+		return 0, err
+	}
 	p.compact()
 	p.buf = append(p.buf, b...)
 	p.err = p.run(false)
@@ -137,7 +143,23 @@ func (p *Parser) WriteReasoning(b []byte) error {
 			return err
 		}
 	}
-	return p.put(tools.TypeReasoning, b, "")
+	// Servers stream reasoning a token at a time: gather it into one
+	// event, written when something else arrives (or it grows long).
+	p.reasoning = append(p.reasoning, b...)
+	if len(p.reasoning) >= textSplit {
+		return p.flushServerReasoning()
+	}
+	return nil
+}
+
+// flushServerReasoning emits the reasoning gathered by WriteReasoning.
+func (p *Parser) flushServerReasoning() error {
+	if len(p.reasoning) == 0 {
+		return nil
+	}
+	err := p.put(tools.TypeReasoning, p.reasoning, FormatNative)
+	p.reasoning = p.reasoning[:0]
+	return err
 }
 
 // NativeCall emits a call the model server parsed itself. args is the raw
@@ -151,7 +173,21 @@ func (p *Parser) NativeCall(id, name string, args []byte) error {
 			return err
 		}
 	}
-	return p.emitCall(id, name, bytes.TrimSpace(args), FormatNative, false, p.base+int64(p.pos), args)
+	if err := p.flushServerReasoning(); err != nil {
+		return err
+	}
+	args = bytes.TrimSpace(args)
+	if len(args) > 0 && args[0] == '{' {
+		// Servers pretty-print objects; an event is one line.
+		out, _, err := appendJSON(nil, args, true, false)
+		if err != nil {
+			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: the server sent arguments that are not valid JSON: %v", name, err), Raw: clip(args, maxRaw), Offset: p.base + int64(p.pos), Format: FormatNative}
+			p.written = true
+			return p.emit(&p.ev)
+		}
+		args = out
+	}
+	return p.emitCall(id, name, args, FormatNative, false, p.base+int64(p.pos), args)
 }
 
 // Close parses what is left at the end of the output: a partial marker
@@ -163,6 +199,9 @@ func (p *Parser) Close() error {
 	}
 	p.closed = true
 	if p.err != nil {
+		return p.err
+	}
+	if p.err = p.flushServerReasoning(); p.err != nil {
 		return p.err
 	}
 	p.err = p.run(true)
@@ -423,10 +462,6 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 		return err
 	}
 	p.written = true
-	p.nextID++
-	if id == "" {
-		id = "call_" + strconv.Itoa(p.nextID)
-	}
 	obj, rep, err := p.argumentsObject(args)
 	if err != nil {
 		if len(raw) > maxRaw {
@@ -442,6 +477,10 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	if name == "" {
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
+	}
+	p.nextID++
+	if id == "" {
+		id = "call_" + strconv.Itoa(p.nextID)
 	}
 	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repaired || rep}}
 	return p.emit(&p.ev)
