@@ -313,8 +313,6 @@ func TestCases(t *testing.T) {
 	}
 }
 
-
-
 // TestInputs runs whole responses and event streams (testdata/input)
 // through Stream and compares the events with the goldens in
 // testdata/input/golden.
