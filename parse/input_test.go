@@ -450,6 +450,9 @@ func TestUnpackChunking(t *testing.T) {
 		t.Fatal("no fixtures", err)
 	}
 	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue // golden/ holds the events parse makes of each fixture
+		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

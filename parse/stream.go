@@ -48,8 +48,10 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 	}
 	s.p = p
 	err = unpack(r, s)
-	if err == nil {
-		err = p.Close()
+	// Whatever went wrong with the input, what arrived before it is
+	// parsed and written.
+	if cerr := p.Close(); err == nil {
+		err = cerr
 	}
 	if ferr := s.flush(); err == nil {
 		err = ferr
