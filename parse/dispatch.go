@@ -32,6 +32,15 @@ func init() {
 		}
 	}
 	skip := func(p *Parser, i, j int, eof bool) (int, status, error) { return j, matched, nil }
+	// closer drops the closing tag of a call block that came in a later
+	// piece of input than the call. Anywhere else the tag is prose.
+	closer := func(p *Parser, i, j int, eof bool) (int, status, error) {
+		if p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+			return 0, noMatch, nil
+		}
+		p.afterCall = j
+		return j, matched, nil
+	}
 	section := func(format string) handler {
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
 			if !p.allowed(format) {
@@ -64,7 +73,7 @@ func init() {
 
 	angleMarkers = []marker{
 		// Reasoning (FORMATS.md §5 rule 1).
-		{"<think>", reason("</think>", "<|tool_calls_section_begin|>"), nil},
+		{"<think>", reason("</think>"), nil},
 		{"<thinking>", reason("</thinking>"), nil},
 		{"<seed:think>", reason("</seed:think>"), nil},
 		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
@@ -94,25 +103,26 @@ func init() {
 		{"<|assistant_end|>", skip, nil},
 		{"<|observation|>", skip, nil},
 		{"<seed:eos>", skip, nil},
+		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
 		{"</s>", skip, nil},
-		{"</tool_call>", skip, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
-		{"<|tool_call_end|>", skip, []string{FormatLFM2, FormatKimiK2}},
-		{"<|python_end|>", skip, []string{FormatPythonic}},
+		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
+		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
+		{"<|python_end|>", closer, []string{FormatPythonic}},
 		// Closing tokens of call blocks. A block ends where its payload
 		// does, so a closer that arrives in a later piece of input is
 		// dropped here rather than shown as prose.
-		{"</function>", skip, []string{FormatFunctionTag, FormatQwen3Coder}},
-		{"</function_call>", skip, []string{FormatGranite20B}},
-		{"</TOOLCALL>", skip, []string{FormatNemotron}},
-		{"<|END_ACTION|>", skip, []string{FormatCommandR7B}},
-		{"<|tools_suffix|>", skip, []string{FormatApertus}},
-		{"<|action_end|>", skip, []string{FormatInternLM2}},
-		{"<end_function_call>", skip, []string{FormatFunctionGemma}},
-		{"<tool_call|>", skip, []string{FormatGemma4}},
-		{"</seed:tool_call>", skip, []string{FormatSeedOSS}},
-		{"</longcat_tool_call>", skip, []string{FormatHermes}},
-		{"</function_calls>", skip, []string{FormatOlmo3}},
+		{"</function>", closer, []string{FormatFunctionTag, FormatQwen3Coder}},
+		{"</function_call>", closer, []string{FormatGranite20B}},
+		{"</TOOLCALL>", closer, []string{FormatNemotron}},
+		{"<|END_ACTION|>", closer, []string{FormatCommandR7B}},
+		{"<|tools_suffix|>", closer, []string{FormatApertus}},
+		{"<|action_end|>", closer, []string{FormatInternLM2}},
+		{"<end_function_call>", closer, []string{FormatFunctionGemma}},
+		{"<tool_call|>", closer, []string{FormatGemma4}},
+		{"</seed:tool_call>", closer, []string{FormatSeedOSS}},
+		{"</longcat_tool_call>", closer, []string{FormatHermes}},
+		{"</function_calls>", closer, []string{FormatOlmo3}},
 
 		// Call sections: their own separators are not prose.
 		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
@@ -314,9 +324,6 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 					return false, err
 				}
 				end := i + len(c)
-				if c == "<|tool_calls_section_begin|>" {
-					end = i // the Kimi section ends reasoning and is parsed as calls
-				}
 				p.mode, p.closers = modeProse, nil
 				p.pos, p.seg, p.lineAt = end, end, end
 				return true, nil

@@ -235,6 +235,9 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 		c.args = fn.Get("arguments")
 		if !c.args.Exists() {
 			c.args = fn.Get("parameters")
+			if bare && isDefinition(fn, c.args) {
+				return dst
+			}
 		}
 		if bare {
 			c.format = FormatOpenAIEnvelope
@@ -258,10 +261,13 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 			dst = p.candidates(e, true, f, dst)
 		}
 		return dst
-	case bare && keys == 1 && content.Type == gjson.String && v.Get("response").Exists():
+	case bare && keys == 1 && content.Type == gjson.String && v.Get("response").Exists() && p.outputStart:
 		c.final, c.args, c.format = true, content, FormatLlamaCppGeneric
 		return append(dst, c)
 	case c.named && (c.args.Exists() || inMarker):
+		if bare && (p.explicitOnly || isDefinition(v, c.args)) {
+			return dst
+		}
 		if bare && format == "" {
 			c.format = FormatLlama3JSON
 		}
@@ -279,6 +285,16 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 		return append(dst, c) // no name: reported as such
 	}
 	return dst
+}
+
+// isDefinition reports whether an object that names a function is its
+// definition rather than a call: a description beside parameters that are
+// a JSON Schema. Catalogs and API examples are full of them.
+func isDefinition(obj, params gjson.Result) bool {
+	if !obj.Get("description").Exists() || !params.IsObject() {
+		return false
+	}
+	return params.Get("type").Str == "object" && (params.Get("properties").IsObject() || params.Get("required").IsArray())
 }
 
 // keepID keeps a model's call id only where it is the model's to give
@@ -381,7 +397,7 @@ func tagBlock(closer, format string) handler {
 			}
 			return p.closeBlock(end, closer), matched, nil
 		}
-		if format != FormatHermes {
+		if format != FormatHermes || k != j {
 			return 0, noMatch, nil
 		}
 		return p.glmCall(i, k, eof, closer)
@@ -404,6 +420,20 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	}
 	format := ""
 	inMarker := false
+	// Bare JSON counts when it starts the output; after prose only when
+	// nothing but more calls follows it (FORMATS.md §5 rule 2). The JSONL
+	// protocol and the envelopes name themselves, and count anywhere.
+	p.explicitOnly = false
+	p.outputStart = !p.prose && len(bytes.TrimSpace(p.buf[p.seg:i])) == 0
+	if p.section == "" && !p.outputStart {
+		k := p.skipSpace(end)
+		switch {
+		case k == len(p.buf) && !eof:
+			return 0, needMore, nil
+		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])):
+			p.explicitOnly = true
+		}
+	}
 	switch p.section {
 	case FormatToolCallsArray:
 		format, inMarker = FormatToolCallsArray, true
@@ -418,6 +448,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 		return 0, noMatch, nil
 	}
 	ok, err := p.jsonCalls(i, i, end, inMarker, format)
+	p.explicitOnly, p.outputStart = false, false
 	if err != nil {
 		return 0, 0, err
 	}

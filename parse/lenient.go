@@ -23,7 +23,8 @@ package parse
 //     (\d → \\d, C:\Users → C:\\Users), as Python reads it: in model output
 //     such escapes are regexes and Windows paths far more often than JS's
 //     "drop the backslash" intent;
-//   - a missing comma where whitespace separates two values (see rpNext);
+//   - a missing comma where whitespace separates two values, except where
+//     that could be one string with a stray quote or arithmetic (see rpNext);
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
 //   - python: tuples (1, 2) → [1,2], u'' strings, adjacent strings
@@ -329,6 +330,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
 	keyOff := 0      // where the current key starts
 	commaOff := 0    // where the last ',' is
+	valOff := 0      // where the last scalar value starts
 	var err error
 	for {
 		gap, nl := false, false
@@ -340,6 +342,10 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 		}
 		if i >= n {
+			if state == rpNext && lastStr && p.python {
+				// Python would join a string that followed to this one.
+				return dst, repairResult{}, p.cut(valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
+			}
 			return p.eof(dst, start, stack, state, keyOff, commaOff)
 		}
 		c := src[i]
@@ -402,6 +408,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					}
 				} else if startsValue(c, p.python) && (nl || (!lastStr && c != '"' && c != '\'')) {
 					p.repaired = true
+					if kind == rpTuple {
+						stack[len(stack)-1] = rpTupleComma
+					}
 					dst = append(dst, ',')
 					state = rpElem
 					commaOff = -1
@@ -537,6 +546,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				continue
 			}
 			lastStr = false
+			valOff = i
 			switch {
 			case c == '{':
 				stack = append(stack, rpObject)
@@ -1016,6 +1026,9 @@ func (p *repairer) word(dst []byte, i int) ([]byte, int, error) {
 func (p *repairer) wordError(off int, w []byte, end int) error {
 	src := p.src
 	if end == len(src) {
+		if p.python && len(w) == 1 && (w[0] == 'u' || w[0] == 'U') {
+			return p.cut(off, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+		}
 		for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
 			if len(w) < len(lit) && string(w) == lit[:len(w)] {
 				return p.cut(off, "the JSON ends inside the literal '"+lit+"': "+cutOffAdvice)

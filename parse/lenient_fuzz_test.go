@@ -27,6 +27,10 @@ func addLenientSeeds(f *testing.F, add func(src string, py bool)) {
 		add(v, false)
 		add(v[:len(v)/2], false)
 	}
+	for _, v := range pyObjects {
+		add(v, true)
+		add(v[:len(v)/2], true)
+	}
 }
 
 func decodeNumbers(t *testing.T, b []byte) any {
@@ -108,6 +112,9 @@ func FuzzAppendJSON(f *testing.F) {
 				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.repaired, sout, serr)
 			}
 		}
+		if !res.truncated && bytes.ContainsAny(bytes.TrimLeft(src, " \t\r\n")[:1], "{[(") {
+			checkPrefixes(t, src[:res.n], out, python)
+		}
 		if json.Valid(src) && utf8.Valid(src) {
 			if res.repaired || res.truncated || len(bytes.TrimSpace(src[res.n:])) != 0 {
 				t.Fatalf("valid JSON %q read as %q %+v", src, out, res)
@@ -147,4 +154,22 @@ func FuzzJSONScanner(f *testing.F) {
 			t.Fatalf("scan(%q) = %d, %v; appendJSON n = %d", src, end, done, res.n)
 		}
 	})
+}
+
+// checkPrefixes: a container read whole as out is read, cut anywhere, as a
+// prefix of out plus closers, or refused as cut; never as something else.
+func checkPrefixes(t *testing.T, src, out []byte, python bool) {
+	for _, k := range []int{len(src) - 1, len(src) / 2, len(src) / 3, 2 * len(src) / 3} {
+		got, res, err := appendJSON(nil, src[:k], false, python)
+		if err != nil {
+			var se *syntaxError
+			if !errors.As(err, &se) || !se.Truncated {
+				t.Fatalf("appendJSON(%q) = %q, but its prefix %q: %v, not a Truncated error", src, out, src[:k], err)
+			}
+			continue
+		}
+		if !res.truncated || !bytes.HasPrefix(out, got[:res.cut]) || strings.Trim(string(got[res.cut:]), "]}") != "" {
+			t.Fatalf("appendJSON(%q) = %q, but its prefix %q = %q %+v", src, out, src[:k], got, res)
+		}
+	}
 }

@@ -127,6 +127,7 @@ var repairCases = []struct {
 	{`(1, 2)`, true, `[1,2]`, true},
 	{`()`, true, `[]`, true},
 	{`(1,)`, true, `[1]`, true},
+	{`(1 2)`, true, `[1,2]`, true},
 	{`{'a': (1, 'b'), 'c': None}`, true, `{"a":[1,"b"],"c":null}`, true},
 	{`{'a': [1, (2, (3, 4))]}`, true, `{"a":[1,[2,[3,4]]]}`, true},
 	{`['a' 'b']`, true, `["ab"]`, true},
@@ -325,6 +326,9 @@ var errCases = []struct {
 	{`"abc`, false, false, 0, true, "inside a string"},
 	{`{"a":1 "b`, false, false, 7, true, "inside a string"},
 	{`("a", 1`, true, false, 6, true, "inside a number"},
+	{`['a' 'b'`, true, false, 1, true, "which Python would join"},
+	{`{'k': 'v' `, true, false, 6, true, "which Python would join"},
+	{`[u`, true, false, 1, true, "inside a string"},
 
 	// Strict mode: every repair is refused where it would apply.
 	{`'abc'`, false, true, 0, false, "single-quoted string"},
@@ -387,16 +391,25 @@ var callObjects = []string{
 	`{"s": "日本語 \u00e9 \n", "nested": {"a": [[], {}, [0.5, 10]], "b": false}}`,
 }
 
+// pyObjects are Python literals, as pythonic calls write their arguments.
+var pyObjects = []string{
+	`{'city': 'Paris', 'days': (1, 2), 'ok': True, 'none': None, 'q': "it's", 'n': -3.5, 'l': [(1,), ()]}`,
+}
+
 func TestAppendJSONEveryPrefix(t *testing.T) {
-	for _, v := range callObjects {
-		want, _, err := appendJSON(nil, []byte(v), true, false)
+	for _, v := range append(callObjects, pyObjects...) {
+		py := v[1] == '\''
+		want, _, err := appendJSON(nil, []byte(v), !py, py)
 		if err != nil {
-			t.Fatalf("strict appendJSON(%q): %v", v, err)
+			t.Fatalf("appendJSON(%q): %v", v, err)
 		}
 		for k := 0; k <= len(v); k++ {
 			p := v[:k]
 			for _, strict := range []bool{false, true} {
-				got, res, err := appendJSON(nil, []byte(p), strict, false)
+				if strict && py {
+					continue
+				}
+				got, res, err := appendJSON(nil, []byte(p), strict, py)
 				if err != nil {
 					var se *syntaxError
 					if !errors.As(err, &se) || !se.Truncated {
@@ -411,7 +424,7 @@ func TestAppendJSONEveryPrefix(t *testing.T) {
 					t.Errorf("strict prefix %q = %s; want an error", p, got)
 				}
 				if k == len(v) {
-					if string(got) != string(want) || res.truncated || res.repaired {
+					if string(got) != string(want) || res.truncated || res.repaired != py {
 						t.Errorf("whole %q = %s %+v", p, got, res)
 					}
 					continue

@@ -193,18 +193,29 @@ func (p *Parser) functionaryStart(eof bool) (int, status, error) {
 	if !p.allowed(FormatFunctionary) || p.base != 0 {
 		return 0, noMatch, nil
 	}
-	n := 0
-	for n < len(p.buf) && n < 64 && isIdentByte(p.buf[n], n == 0) {
+	s := p.pos // past a byte order mark
+	n := s
+	for n < len(p.buf) && n-s < 64 && isIdentByte(p.buf[n], n == s) {
 		n++
 	}
-	if n == len(p.buf) && n < 64 && !eof {
+	if n == len(p.buf) && n-s < 64 && !eof {
 		return 0, needMore, nil
 	}
-	if n == 0 || n >= len(p.buf) || p.buf[n] != '\n' {
+	if n == s || n >= len(p.buf) || p.buf[n] != '\n' {
 		return 0, noMatch, nil
 	}
-	if string(p.buf[:n]) == "all" {
+	name := p.buf[s:n]
+	forced := p.opts.Format == FormatFunctionary
+	if string(name) == "all" {
+		if !forced {
+			return 0, noMatch, nil
+		}
 		return n + 1, matched, nil
+	}
+	// Unless forced, only a snake_case tool name counts: a first line of
+	// "Sure" or "assistant" before some JSON is prose.
+	if !forced && !snakeCase(name) {
+		return 0, noMatch, nil
 	}
 	b := p.skipSpace(n + 1)
 	if b >= len(p.buf) {
@@ -217,8 +228,24 @@ func (p *Parser) functionaryStart(eof bool) (int, status, error) {
 	if !complete && !eof {
 		return 0, needMore, nil
 	}
-	p.blockStart = 0
-	return p.namedJSON(0, b, end, string(p.buf[:n]), FormatFunctionary, "")
+	p.blockStart = s
+	return p.namedJSON(s, b, end, string(name), FormatFunctionary, "")
+}
+
+// snakeCase reports whether name looks like a tool name: lower case words
+// joined by underscores.
+func snakeCase(name []byte) bool {
+	under := false
+	for _, c := range name {
+		switch {
+		case c == '_':
+			under = true
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		default:
+			return false
+		}
+	}
+	return under && name[0] != '_'
 }
 
 // gigaChat handles "function call<|role_sep|>\n{…}".
@@ -648,7 +675,7 @@ func (p *Parser) backtick(i int, eof bool) (int, status, error) {
 	case "xml", "tool_call", "tool_code", "tool_calls":
 		// Markers inside are scanned as usual.
 		return body, prose, nil
-	case "", "json", "jsonl", "json5", "javascript", "js":
+	case "", "json", "jsonl", "json5":
 		k := p.skipSpace(body)
 		if k >= len(p.buf) {
 			return needOrNot(eof)
@@ -663,7 +690,7 @@ func (p *Parser) backtick(i int, eof bool) (int, status, error) {
 			}
 		}
 	}
-	p.mode = modeFence
+	p.mode, p.fenceTicks = modeFence, ticks
 	return body, prose, nil
 }
 
@@ -743,8 +770,14 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 			}
 			return 0, noMatch, nil
 		}
-		if len(p.candidates(parseJSON(out), false, format, nil)) == 0 {
+		cands := p.candidates(parseJSON(out), false, format, nil)
+		if len(cands) == 0 {
 			return 0, noMatch, nil
+		}
+		for _, c := range cands {
+			if !p.allowed(c.format) {
+				return 0, noMatch, nil
+			}
 		}
 	}
 	for _, v := range vals {
@@ -783,9 +816,16 @@ func (p *Parser) scanFence(eof bool) (bool, error) {
 			for e < len(p.buf) && p.buf[e] == '`' {
 				e++
 			}
-			p.mode = modeProse
+			if e == len(p.buf) && !eof {
+				return false, nil
+			}
+			if e-i >= p.fenceTicks {
+				p.mode = modeProse
+				p.pos = e
+				return true, nil
+			}
 			p.pos = e
-			return true, nil
+			continue
 		}
 		p.pos = i + 1
 	}

@@ -295,6 +295,44 @@ func TestCases(t *testing.T) {
 		{"first id", "<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>", Options{FirstID: 4}, []string{
 			`{"type":"tool_call","id":"call_5","name":"f","arguments":{},"format":"hermes"}`,
 		}},
+		{"one word first line is prose", "Sure\n{\"city\": \"Paris\"}", Options{}, []string{
+			`{"type":"text","content":"Sure\n{\"city\": \"Paris\"}"}`,
+		}},
+		{"tag names in prose", "Wrap calls in <tool_call> and </tool_call> tags.", Options{}, []string{
+			`{"type":"text","content":"Wrap calls in <tool_call> and </tool_call> tags."}`,
+		}},
+		{"fence under another format stays prose", "```json\n{\"name\":\"a\",\"arguments\":{}}\n```", Options{Format: FormatHermes}, []string{
+			"{\"type\":\"text\",\"content\":\"```json\\n{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\\n```\"}",
+		}},
+		{"closing tag inside a tagged value", "<tool_call>\n<function=write>\n<parameter=s>\nx = \"</parameter>\"\n</parameter>\n</function>\n</tool_call>", Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"write","arguments":{"s":"x = \"</parameter>\""},"format":"qwen3_coder"}`,
+		}},
+		{"tool definition is not a call", "```json\n{\"type\":\"function\",\"function\":{\"name\":\"w\",\"description\":\"d\",\"parameters\":{\"type\":\"object\",\"properties\":{}}}}\n```", Options{}, []string{
+			"{\"type\":\"text\",\"content\":\"```json\\n{\\\"type\\\":\\\"function\\\",\\\"function\\\":{\\\"name\\\":\\\"w\\\",\\\"description\\\":\\\"d\\\",\\\"parameters\\\":{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{}}}}\\n```\"}",
+		}},
+		{"json line between prose is prose", "It returns\n{\"name\":\"a\",\"arguments\":{}}\nas you see.", Options{}, []string{
+			`{"type":"text","content":"It returns\n{\"name\":\"a\",\"arguments\":{}}\nas you see."}`,
+		}},
+		{"json line closing the output is a call", "Calling:\n{\"name\":\"a\",\"arguments\":{}}\n", Options{}, []string{
+			`{"type":"text","content":"Calling:\n"}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"llama3_json"}`,
+		}},
+		{"byte order mark", "\xef\xbb\xbf{\"name\":\"a\",\"parameters\":{\"x\":1}}", Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"x":1},"format":"llama3_json"}`,
+		}},
+		{"markdown link at line start", "[len(obj)](https://go.dev) explains it.", Options{}, []string{
+			`{"type":"text","content":"[len(obj)](https://go.dev) explains it."}`,
+		}},
+		{"empty think block", "<think>\n\n</think>\n\nHello!", Options{}, []string{
+			`{"type":"text","content":"\n\nHello!"}`,
+		}},
+		{"longer fence holds a shorter one", "````markdown\n```json\n{\"name\":\"a\",\"arguments\":{}}\n```\n````", Options{}, []string{
+			"{\"type\":\"text\",\"content\":\"````markdown\\n```json\\n{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\\n```\\n````\"}",
+		}},
+		{"think hides a call section", "<think>maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no</think>ok", Options{}, []string{
+			`{"type":"reasoning","content":"maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no","format":"think"}`,
+			`{"type":"text","content":"ok"}`,
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/tools"
@@ -65,6 +66,7 @@ type Parser struct {
 	lineAt int
 
 	mode         mode
+	fenceTicks   int      // modeFence: backticks of the opening fence
 	closers      []string // modeReasoning, modeAnswer: the tokens that end the block
 	reasonFormat string
 	// section is the format whose call section is open (Kimi, DeepSeek,
@@ -86,7 +88,23 @@ type Parser struct {
 	written bool // an event other than leading text has been emitted, or text was flushed
 	closed  bool
 	started bool // the start of the output has been looked at
-	scratch []byte
+	// prose is set once a text event with more than whitespace is out:
+	// from then on, bare JSON must be the rest of the output to be a call.
+	prose bool
+	// explicitOnly limits bare JSON to the forms that say they are calls
+	// (the JSONL protocol, envelopes), not plain {"name", "arguments"}.
+	explicitOnly bool
+	// outputStart: the bare JSON being read is the first thing in the
+	// output, where llama.cpp's {"response": …} is the answer.
+	outputStart bool
+	// calls counts tool_call and parse_error events; afterCall is the end
+	// of the last block that wrote one, where a late closing tag is dropped.
+	calls     int
+	afterCall int
+	// modelIDs holds the ids of the form call_N that the model gave, so
+	// that numbered ids never repeat one.
+	modelIDs map[string]bool
+	scratch  []byte
 	// reasoning gathers what WriteReasoning was given, until it is emitted.
 	reasoning []byte
 	cands     []candidate
@@ -102,7 +120,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if opts.Format != "" && !knownFormat(opts.Format) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1}
 	p.resetTriggers()
 	return p, nil
 }
@@ -230,6 +248,9 @@ func (p *Parser) compact() {
 	p.pos -= keep
 	p.seg -= keep
 	p.lineAt -= keep
+	if p.afterCall >= 0 {
+		p.afterCall -= keep
+	}
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
 	}
@@ -286,6 +307,16 @@ const (
 
 // run scans from pos as far as the buffered input allows.
 func (p *Parser) run(eof bool) error {
+	if !p.started && p.base == 0 {
+		// A byte order mark is not part of the output.
+		const bom = "\xef\xbb\xbf"
+		if len(p.buf) < len(bom) && !eof && bytes.HasPrefix([]byte(bom), p.buf) {
+			return nil
+		}
+		if bytes.HasPrefix(p.buf, []byte(bom)) && p.pos == 0 {
+			p.pos, p.seg, p.lineAt = len(bom), len(bom), len(bom)
+		}
+	}
 	if !p.started {
 		end, st, err := p.functionaryStart(eof)
 		if err != nil || st == needMore {
@@ -319,6 +350,7 @@ func (p *Parser) run(eof bool) error {
 			return err
 		}
 		p.blockStart = i
+		calls := p.calls
 		end, st, err := p.dispatch(i, eof)
 		if err != nil {
 			return err
@@ -344,6 +376,9 @@ func (p *Parser) run(eof bool) error {
 			p.seg = end
 			p.lineAt = end
 			p.scanFrom = -1
+			if p.calls > calls {
+				p.afterCall = end
+			}
 		}
 	}
 }
@@ -380,7 +415,7 @@ func (p *Parser) splitLong(m mode) error {
 func (p *Parser) flushMode(end int, final bool) error {
 	switch p.mode {
 	case modeReasoning:
-		if end > p.seg {
+		if len(bytes.TrimSpace(p.buf[p.seg:end])) > 0 {
 			if err := p.put(tools.TypeReasoning, p.buf[p.seg:end], p.reasonFormat); err != nil {
 				return err
 			}
@@ -416,6 +451,7 @@ func (p *Parser) flushText(end int) error {
 		return nil
 	}
 	p.written = true
+	p.prose = true
 	return p.put(tools.TypeText, text, "")
 }
 
@@ -446,6 +482,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 		return err
 	}
 	p.written = true
+	p.calls++
 	raw := p.buf[start:end]
 	if len(raw) > maxRaw {
 		raw = raw[:maxRaw]
@@ -462,6 +499,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 		return err
 	}
 	p.written = true
+	p.calls++
 	obj, rep, err := p.argumentsObject(args)
 	if err != nil {
 		if len(raw) > maxRaw {
@@ -481,6 +519,15 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	p.nextID++
 	if id == "" {
 		id = "call_" + strconv.Itoa(p.nextID)
+		// Never reuse an id the model gave to another call.
+		for n := 2; p.modelIDs[id]; n++ {
+			id = "call_" + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)
+		}
+	} else if strings.HasPrefix(id, "call_") {
+		if p.modelIDs == nil {
+			p.modelIDs = make(map[string]bool)
+		}
+		p.modelIDs[id] = true
 	}
 	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repaired || rep}}
 	return p.emit(&p.ev)
@@ -492,7 +539,14 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 // error.
 func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
 	repaired := false
-	for range 3 {
+	for level := range 3 {
+		if level == 2 {
+			// A string that held a string: encoded twice.
+			if p.opts.NoRepair {
+				return nil, false, fmt.Errorf("arguments are a JSON string encoded twice; write them as a JSON object")
+			}
+			repaired = true
+		}
 		args = bytes.TrimSpace(args)
 		if len(args) == 0 || string(args) == "null" {
 			return []byte("{}"), repaired, nil

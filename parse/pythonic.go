@@ -90,7 +90,9 @@ func (p *Parser) pyCall(k int, eof bool, a *argsBuilder) (name []byte, end int, 
 			return p.pyCut(true, name, k)
 		}
 		a.key(key)
-		out, res, err := appendJSON(a.buf, p.buf[j:ve], p.opts.NoRepair, true)
+		// Python literal syntax is this format's own, so --no-repair does
+		// not apply to it.
+		out, res, err := appendJSON(a.buf, p.buf[j:ve], false, true)
 		if err != nil || res.truncated || res.n != len(bytes.TrimRight(p.buf[j:ve], " \t\r\n")) {
 			msg := fmt.Sprintf("the value of %s in the call to %s is not a literal", key, name)
 			if err != nil {
@@ -178,13 +180,22 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 			return 0, needMore, nil
 		case st == noMatch:
 			return 0, noMatch, nil
+		case perr != nil && wantLineEnd && !perr.cut:
+			// A bare [..] that does not read as calls is prose: a
+			// markdown link like [len(obj)](https://…).
+			return 0, noMatch, nil
 		case perr != nil:
 			if err := p.emitPyCalls(i, format, calls); err != nil {
 				return 0, 0, err
 			}
 			stop := len(p.buf)
 			if !perr.cut {
-				stop = perr.at
+				// Skip the rest of the list, so it is not read as prose.
+				if e, complete := p.jsonEnd(k, true); complete {
+					stop = e
+				} else {
+					stop = perr.at
+				}
 			}
 			return stop, matched, p.fail(i, stop, format, perr.msg)
 		}

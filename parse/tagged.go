@@ -270,10 +270,17 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, d.close))
 		}
 		if !ok {
+			// A tag that starts neither parameters nor a closing tag is
+			// prose that mentions it: "<function=name> followed by JSON".
+			if len(a.buf) == 1 {
+				return 0, noMatch, nil
+			}
 			// Anything else ends the call: a closer of the wrapper or
 			// the next call. Missing </function> is repaired.
-			if eof || bytes.HasPrefix(p.buf[k:], []byte("</")) || bytes.HasPrefix(p.buf[k:], []byte("<")) {
-				a.repaired = true
+			if eof || bytes.HasPrefix(p.buf[k:], []byte("<")) {
+				if p.opts.NoRepair {
+					return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q has no %s", name, d.close))
+				}
 				return k, matched, p.emitCall("", name, a.done(), format, true, p.base+int64(i), p.buf[i:k])
 			}
 			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, clip(p.buf[k:], 20), d.paramOpen, d.paramClose))
@@ -310,23 +317,56 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			key = bytes.Trim(p.buf[k:k+gt], `"' `)
 			k += gt + 1
 		}
-		// The value runs to its closing tag; a model that forgets it is
-		// saved by the next parameter or the end of the call.
-		e, which := p.firstOf(k, d.paramClose, d.paramOpen, d.close)
-		if e < 0 {
-			if !eof {
-				return 0, needMore, nil
+		// The value runs to its closing tag. A model that forgot it is
+		// saved by a next parameter or the end of the call on a line of
+		// its own, before any closing tag.
+		e, st := p.closingTag(k, d.paramClose, eof)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if m, _ := p.firstOf(k, "\n"+d.paramOpen, "\n"+d.close); m >= 0 && (st != matched || m < e) {
+			if p.opts.NoRepair {
+				return m, matched, p.fail(i, m, format, fmt.Sprintf("call to %q: the value of %q has no %s", name, key, d.paramClose))
 			}
+			a.key(key)
+			a.value(p.buf[k:m+1], p.paramType(name, key), forceString, p.opts.NoRepair)
+			a.repaired = true
+			k = m + 1
+			continue
+		}
+		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
 		}
 		a.key(key)
 		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair)
-		if which == 0 {
-			k = e + len(d.paramClose)
-		} else {
-			a.repaired = true
-			k = e
+		k = e + len(d.paramClose)
+	}
+}
+
+// closingTag finds the tag that closes a tagged value starting at k: the
+// first occurrence followed by nothing but space before the next tag (or
+// the end of the input), so a value may contain the tag's text, as code
+// that writes this very format does.
+func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
+	for {
+		e := p.indexAt(k, tag)
+		if e < 0 {
+			if !eof {
+				return 0, needMore
+			}
+			return 0, noMatch
 		}
+		n := p.skipSpace(e + len(tag))
+		if n == len(p.buf) {
+			if !eof {
+				return 0, needMore
+			}
+			return e, matched
+		}
+		if p.buf[n] == '<' {
+			return e, matched
+		}
+		k = e + 1
 	}
 }
 
@@ -340,9 +380,16 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		}
 		return 0, noMatch, nil
 	}
-	name := bytes.TrimSpace(p.buf[k:e])
-	if len(name) == 0 || len(name) > 128 || bytes.ContainsAny(name, " {}<>\"") {
+	// The name follows the tag directly and is one identifier: "<tool_call>
+	// and </tool_call> tags" in prose is not a call to "and".
+	name := p.buf[k:e]
+	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) {
 		return 0, noMatch, nil
+	}
+	for _, c := range name {
+		if !isIdentByte(c, false) {
+			return 0, noMatch, nil
+		}
 	}
 	format := FormatGLM47
 	if p.buf[e] == '\n' {
@@ -397,11 +444,11 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			return len(p.buf), matched, p.fail(i, max(vs, len(p.buf)), format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
 		}
 		vs += len("<arg_value>")
-		ve := p.indexAt(vs, "</arg_value>")
-		if ve < 0 {
-			if !eof {
-				return 0, needMore, nil
-			}
+		ve, st := p.closingTag(vs, "</arg_value>", eof)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
 		a.key(key)
