@@ -169,6 +169,24 @@ func init() {
 	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {
 		sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
 	}
+	angleIndex = indexMarkers(angleMarkers)
+	bracketIndex = indexMarkers(bracketMarkers)
+}
+
+// markerIndex lists, for each possible second byte, the markers that have
+// it, longest first, so a '<' in prose is checked against a few markers
+// rather than all of them.
+type markerIndex [256][]*marker
+
+var angleIndex, bracketIndex *markerIndex
+
+func indexMarkers(ms []marker) *markerIndex {
+	var ix markerIndex
+	for k := range ms {
+		c := ms[k].tok[1]
+		ix[c] = append(ix[c], &ms[k])
+	}
+	return &ix
 }
 
 // allowed reports whether format may be emitted under --format.
@@ -192,9 +210,9 @@ func (m *marker) on(p *Parser) bool {
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 	switch p.buf[i] {
 	case '<':
-		return p.matchMarker(angleMarkers, i, eof)
+		return p.matchMarker(angleIndex, i, eof)
 	case '[':
-		end, st, err := p.matchMarker(bracketMarkers, i, eof)
+		end, st, err := p.matchMarker(bracketIndex, i, eof)
 		if st != noMatch || err != nil {
 			return end, st, err
 		}
@@ -213,14 +231,16 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 
 // matchMarker finds the longest marker at buf[i] and runs its handler. A
 // prefix of a marker at the end of the input so far waits for more.
-func (p *Parser) matchMarker(ms []marker, i int, eof bool) (int, status, error) {
+func (p *Parser) matchMarker(ix *markerIndex, i int, eof bool) (int, status, error) {
 	rest := p.buf[i:]
-	partial := false
-	for k := range ms {
-		m := &ms[k]
-		if len(rest) > 1 && len(m.tok) > 1 && rest[1] != m.tok[1] {
-			continue
+	if len(rest) < 2 {
+		if eof {
+			return 0, noMatch, nil
 		}
+		return 0, needMore, nil
+	}
+	partial := false
+	for _, m := range ix[rest[1]] {
 		if len(rest) >= len(m.tok) {
 			if string(rest[:len(m.tok)]) != m.tok || !m.on(p) {
 				continue

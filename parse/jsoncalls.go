@@ -41,6 +41,14 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 // input ends inside it (at EOF, end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 	if p.scanFrom != j {
+		// Most values arrive whole: transcoding finds the end and does the
+		// work decodeJSON needs in the same pass.
+		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
+		p.scratch = out[:0]
+		if err == nil && !res.truncated {
+			p.decoded = decoded{start: j, end: j + res.n, python: python, out: out, res: res}
+			return j + res.n, true
+		}
 		p.scanner.reset(python)
 		p.scanFrom = j
 	}
@@ -49,6 +57,15 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		return j + n, true
 	}
 	return len(p.buf), false
+}
+
+// decoded is a value jsonEnd already transcoded into p.scratch, for the
+// decodeJSON call that usually follows it.
+type decoded struct {
+	start, end int
+	python     bool
+	out        []byte
+	res        repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -64,6 +81,11 @@ type candidate struct {
 // decodeJSON transcodes buf[j:end] to strict JSON in p.scratch. A syntax
 // error comes back as a message for a parse_error.
 func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
+	if d := p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
+		p.decoded = decoded{}
+		return d.out, d.res, nil
+	}
+	p.decoded = decoded{}
 	out, res, err := appendJSON(p.scratch[:0], p.buf[j:end], p.opts.NoRepair, false)
 	p.scratch = out[:0]
 	return out, res, err

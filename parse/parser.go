@@ -111,6 +111,7 @@ type Parser struct {
 	args      argsBuilder // tagged arguments being assembled
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
+	decoded   decoded
 	err       error
 }
 
