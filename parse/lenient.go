@@ -380,6 +380,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				continue
 			}
+			if p.python && lastStr && p.uAtEnd(i) {
+				return dst, repairResult{}, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+			}
 			if q := p.strAt(i); q >= 0 && p.python && lastStr {
 				// Python joins adjacent string literals.
 				p.repaired = true
@@ -441,6 +444,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpValue
 				lastStr = false
 				continue
+			}
+			if p.python && lastStr && p.uAtEnd(i) {
+				return dst, repairResult{}, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
 			}
 			if q := p.strAt(i); q >= 0 && p.python && lastStr {
 				p.repaired = true
@@ -593,11 +599,42 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i))
 			}
 			if len(stack) == 0 {
+				if lastStr && p.python {
+					// A top-level python string goes on through adjacent
+					// literals: f(a='x' 'y') passes 'xy'.
+					return p.joinStrings(dst, i, start)
+				}
 				return dst, repairResult{n: i, cut: len(dst) - start}, nil
 			}
 			state = rpNext
 		}
 	}
+}
+
+// joinStrings appends to the top-level string that ends at i (dst ends with
+// its closing quote) the string literals that follow it, python style.
+func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, error) {
+	for {
+		// Look past whitespace and comments without taking them: what
+		// follows may be the caller's.
+		repaired := p.repaired
+		k, _, _, _ := p.space(i) // python is never strict: no error
+		q := -1
+		if k < len(p.src) {
+			q = p.strAt(k)
+		}
+		if q < 0 {
+			p.repaired = repaired
+			break
+		}
+		p.repaired = true
+		var err error
+		dst = dst[:len(dst)-1]
+		if dst, i, err = p.str(dst, q+1, p.src[q], q); err != nil {
+			return dst, repairResult{}, err
+		}
+	}
+	return dst, repairResult{n: i, cut: len(dst) - start}, nil
 }
 
 // eof ends the value at the end of the input: closes the open brackets when
@@ -768,7 +805,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			}
 		case c < 0x20:
 			if p.strict {
-				return dst, i, p.fail(i, "raw control character "+describeByte(src, i)+" in a string; write it as an escape such as \\n")
+				return dst, i, p.fail(i, "a raw control character ("+describeByte(src, i)+") in a string; write it as an escape such as \\n")
 			}
 			p.repaired = true
 			dst = append(dst, src[run:i]...)
@@ -1071,6 +1108,12 @@ func (p *repairer) strAt(i int) int {
 		return i + 1
 	}
 	return -1
+}
+
+// uAtEnd reports whether src[i] is a u that ends the input: maybe the
+// prefix of a string cut off.
+func (p *repairer) uAtEnd(i int) bool {
+	return i == len(p.src)-1 && (p.src[i] == 'u' || p.src[i] == 'U')
 }
 
 // pyStrPrefix reports whether w is a Python string prefix other than u.

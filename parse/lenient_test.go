@@ -136,6 +136,8 @@ var repairCases = []struct {
 	{`{'k' "ey": 'v' u'w'}`, true, `{"key":"vw"}`, true},
 	{`[u'x', U"y"]`, true, `["x","y"]`, true},
 	{`{u'k': 1}`, true, `{"k":1}`, true},
+	{`'a' "b"` + "\n u'c'", true, `"abc"`, true},
+	{`"a" # c`, true, `"a"`, false},
 	{`[True, None, 'it\'s']`, true, `[true,null,"it's"]`, true},
 	{`{"cmd": "ls -la", "n": 1}`, true, `{"cmd":"ls -la","n":1}`, false},
 }
@@ -329,6 +331,8 @@ var errCases = []struct {
 	{`['a' 'b'`, true, false, 1, true, "which Python would join"},
 	{`{'k': 'v' `, true, false, 6, true, "which Python would join"},
 	{`[u`, true, false, 1, true, "inside a string"},
+	{`{''u`, true, false, 3, true, "inside a string"},
+	{`['a' U`, true, false, 5, true, "inside a string"},
 
 	// Strict mode: every repair is refused where it would apply.
 	{`'abc'`, false, true, 0, false, "single-quoted string"},
@@ -338,7 +342,7 @@ var errCases = []struct {
 	{`{"a":1,}`, false, true, 6, false, "trailing comma"},
 	{"// c\n[1]", false, true, 0, false, "comments are not allowed"},
 	{"[1 # c\n]", false, true, 3, false, "comments are not allowed"},
-	{"[\"a\nb\"]", false, true, 3, false, "raw control character a newline"},
+	{"[\"a\nb\"]", false, true, 3, false, "a raw control character (a newline) in a string"},
 	{`["\'"]`, false, true, 2, false, "invalid escape '\\''"},
 	{`["\q"]`, false, true, 2, false, "invalid escape '\\q'"},
 	{`["\x41"]`, false, true, 2, false, "invalid escape '\\x'"},
