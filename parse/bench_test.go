@@ -92,3 +92,35 @@ func benchStream(b *testing.B, in []byte) {
 func BenchmarkStreamProse(b *testing.B)  { benchStream(b, proseWithCalls(8<<20, 1<<20)) }
 func BenchmarkStreamHermes(b *testing.B) { benchStream(b, denseHermes(8<<20)) }
 func BenchmarkStreamJSONL(b *testing.B)  { benchStream(b, denseJSONL(8<<20)) }
+
+// A long call streamed a token (8 bytes) at a time, as SSE deltas arrive:
+// the work must stay linear in its size.
+func BenchmarkParseTokens(b *testing.B) {
+	body := strings.Repeat("fmt.Println(\"line\") // a line of the file being written\n", 4<<10)
+	cases := map[string]string{
+		"qwen3_coder": "<tool_call>\n<function=write_file>\n<parameter=path>\nmain.go\n</parameter>\n<parameter=content>\n" + body + "</parameter>\n</function>\n</tool_call>",
+		"hermes":      "<tool_call>{\"name\":\"write_file\",\"arguments\":{\"path\":\"main.go\",\"content\":" + strings.ReplaceAll(fmt.Sprintf("%q", body), "\\n", "\\n") + "}}</tool_call>",
+		"harmony":     "<|channel|>analysis<|message|>" + body + "<|end|>",
+	}
+	for name, in := range cases {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				calls := 0
+				p, _ := NewParser(Options{}, func(e *Event) error {
+					if e.Type == "tool_call" || e.Type == "reasoning" {
+						calls++
+					}
+					return nil
+				})
+				for off := 0; off < len(in); off += 8 {
+					p.Write([]byte(in[off:min(len(in), off+8)]))
+				}
+				p.Close()
+				if calls == 0 {
+					b.Fatal("no event")
+				}
+			}
+		})
+	}
+}

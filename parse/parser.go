@@ -101,6 +101,9 @@ type Parser struct {
 	// of the last block that wrote one, where a late closing tag is dropped.
 	calls     int
 	afterCall int
+	// waitAt is a block start that needed more input when the buffer was
+	// waitLen long; -1 when none.
+	waitAt, waitLen int
 	// modelIDs holds the ids of the form call_N that the model gave, so
 	// that numbered ids never repeat one.
 	modelIDs map[string]bool
@@ -121,7 +124,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if opts.Format != "" && !knownFormat(opts.Format) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1}
 	p.resetTriggers()
 	return p, nil
 }
@@ -252,6 +255,10 @@ func (p *Parser) compact() {
 	if p.afterCall >= 0 {
 		p.afterCall -= keep
 	}
+	if p.waitAt >= 0 {
+		p.waitAt -= keep
+		p.waitLen -= keep
+	}
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
 	}
@@ -350,18 +357,26 @@ func (p *Parser) run(eof bool) error {
 		if err := p.splitLong(modeProse); err != nil {
 			return err
 		}
+		// A large block that arrives a token at a time is not parsed again
+		// for every token: only once it has grown by an eighth, which keeps
+		// the total work linear. Small blocks are parsed on every write.
+		if !eof && i == p.waitAt && len(p.buf)-i > 4<<10 && len(p.buf) < p.waitLen+(p.waitLen-i)/8 {
+			return nil
+		}
 		p.blockStart = i
 		calls := p.calls
 		end, st, err := p.dispatch(i, eof)
 		if err != nil {
 			return err
 		}
+		p.waitAt = -1
 		switch st {
 		case needMore:
 			if len(p.buf)-i > maxBlock {
 				p.pos = i + 1
 				continue
 			}
+			p.waitAt, p.waitLen = i, len(p.buf)
 			return nil
 		case noMatch:
 			p.pos = i + 1
