@@ -105,8 +105,15 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		}
 		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
 	}
-	v := parseJSON(out)
-	cands := p.candidates(v, inMarker, format, p.cands[:0])
+	var cands []candidate
+	if c, ok := p.flatCall(out, inMarker, format); ok {
+		cands = p.cands[:0]
+		if c.named || c.format == FormatJSONL {
+			cands = append(cands, c)
+		}
+	} else {
+		cands = p.candidates(parseJSON(out), inMarker, format, p.cands[:0])
+	}
 	p.cands = cands[:0]
 	if len(cands) == 0 {
 		if !inMarker {

@@ -104,6 +104,10 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
+	idBuf           []byte
+	// lastName is the last tool name read; models call the same tools
+	// again and again, so it saves a string per call.
+	lastName string
 	// modelIDs holds the ids of the form call_N that the model gave, so
 	// that numbered ids never repeat one.
 	modelIDs map[string]bool
@@ -534,7 +538,8 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	}
 	p.nextID++
 	if id == "" {
-		id = "call_" + strconv.Itoa(p.nextID)
+		p.idBuf = strconv.AppendInt(append(p.idBuf[:0], "call_"...), int64(p.nextID), 10)
+		id = string(p.idBuf)
 		// Never reuse an id the model gave to another call.
 		for n := 2; p.modelIDs[id]; n++ {
 			id = "call_" + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)

@@ -1,0 +1,156 @@
+package parse
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// flatCall reads the common call object, {"name": …, "arguments": {…}}
+// with perhaps "type": "tool_call" and "id", straight from the compact
+// JSON the repairer wrote, without building gjson results for every
+// member. Anything else (envelopes, definitions, escaped keys) returns
+// ok false, and candidates reads it in full. It decides exactly as
+// candidates would.
+func (p *Parser) flatCall(out []byte, inMarker bool, format string) (c candidate, ok bool) {
+	if len(out) < 2 || out[0] != '{' {
+		return c, false
+	}
+	c.format = format
+	c.end = len(out)
+	var typ []byte
+	i := 1
+	for i < len(out) && out[i] != '}' {
+		if out[i] == ',' {
+			i++
+		}
+		ke := stringEnd(out, i)
+		if ke < 0 || ke >= len(out) || out[ke] != ':' {
+			return c, false
+		}
+		key := out[i+1 : ke-1]
+		vs := ke + 1
+		ve := valueEnd(out, vs)
+		if ve < 0 {
+			return c, false
+		}
+		val := out[vs:ve]
+		switch string(key) {
+		case "name", "tool_name":
+			if !plainString(val) {
+				return c, false
+			}
+			c.name, c.named = p.intern(val[1:len(val)-1]), true
+		case "arguments", "parameters":
+			if c.args.Exists() {
+				return c, false
+			}
+			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafe.String(unsafe.SliceData(val), len(val)), Index: vs}
+		case "id":
+			if !plainString(val) {
+				return c, false
+			}
+			c.id = string(val[1 : len(val)-1])
+		case "type":
+			if !plainString(val) {
+				return c, false
+			}
+			typ = val[1 : len(val)-1]
+		default:
+			return c, false // description, function, content, …: read in full
+		}
+		i = ve
+	}
+	bare := !inMarker
+	switch {
+	case string(typ) == tools.TypeToolCall:
+		if bare {
+			c.format = FormatJSONL
+		}
+		return c, true
+	case typ != nil:
+		return c, false
+	case c.named && (c.args.Exists() || inMarker):
+		if bare && p.explicitOnly {
+			return candidate{}, true // not a call: candidates would find none
+		}
+		if bare && format == "" {
+			c.format = FormatLlama3JSON
+		}
+		c.id = p.keepID(c.format, c.id)
+		return c, true
+	}
+	return c, false
+}
+
+// intern returns b as a string, reusing the last one when it is the same.
+func (p *Parser) intern(b []byte) string {
+	if string(b) != p.lastName {
+		p.lastName = string(b)
+	}
+	return p.lastName
+}
+
+// plainString reports whether v is a JSON string with no escapes in it.
+func plainString(v []byte) bool {
+	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0
+}
+
+// stringEnd returns the index just past the JSON string starting at b[i],
+// or -1.
+func stringEnd(b []byte, i int) int {
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	// Keys and names are short: a plain loop beats IndexByte's call.
+	for k := i + 1; k < len(b); k++ {
+		switch b[k] {
+		case '\\':
+			k++
+		case '"':
+			return k + 1
+		}
+	}
+	return -1
+}
+
+// valueEnd returns the index just past the strict compact JSON value at
+// b[i], or -1.
+func valueEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for k := i; k < len(b); k++ {
+			switch b[k] {
+			case '"':
+				e := stringEnd(b, k)
+				if e < 0 {
+					return -1
+				}
+				k = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return k + 1
+				}
+			}
+		}
+		return -1
+	}
+	for k := i; k < len(b); k++ {
+		switch b[k] {
+		case ',', '}', ']':
+			return k
+		}
+	}
+	return len(b)
+}
