@@ -60,6 +60,8 @@ fuzz: FUZZTIME = 5m
 ## bench: every benchmark, with allocations
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	@echo "toolcall's JSON repair against kaptinlin/jsonrepair (testdata/repairbench):"
+	cd testdata/repairbench && $(GO) test -run '^$$' -bench . -benchmem
 
 ## generate: rewrite man/ and completions/ from the command tree
 generate:

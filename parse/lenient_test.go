@@ -7,7 +7,6 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
-	"time"
 )
 
 // repairCases read successfully; want is the exact output.
@@ -496,34 +495,6 @@ func TestAppendJSONDeep(t *testing.T) {
 	var se *syntaxError
 	if !errors.As(err, &se) || se.Offset != depth {
 		t.Errorf("deep mismatch: %v", err)
-	}
-}
-
-// Time grows linearly with depth: ten times deeper may not cost more than
-// about ten times as long (the bound is loose to stay clear of noise).
-func TestAppendJSONDeepLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	measure := func(depth int) time.Duration {
-		src := deep(`{"a":[`, `1]`, "", depth)
-		dst := make([]byte, 0, 4*len(src))
-		best := time.Duration(1 << 62)
-		for range 5 {
-			t0 := time.Now()
-			if _, _, err := appendJSON(dst, src, false, false); err != nil {
-				t.Fatal(err)
-			}
-			best = min(best, time.Since(t0))
-		}
-		return best
-	}
-	small, large := measure(20000), measure(200000)
-	if large > 40*small+time.Millisecond {
-		t.Errorf("depth 20000: %v, depth 200000: %v: not linear", small, large)
-	}
-	if large > time.Second {
-		t.Errorf("depth 200000 took %v", large)
 	}
 }
 
