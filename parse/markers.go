@@ -110,21 +110,7 @@ func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
 	if ok, _ := p.hasPrefixAt(b, "[ARGS]"); ok {
 		b += len("[ARGS]")
 	}
-	b = p.skipSpace(b)
-	if b >= len(p.buf) {
-		if eof {
-			return len(p.buf), matched, p.fail(i, len(p.buf), FormatMistralV11, fmt.Sprintf("call to %q has no arguments: the output ended after [ARGS]; send the whole call again", name))
-		}
-		return 0, needMore, nil
-	}
-	if p.buf[b] != '{' {
-		return 0, noMatch, nil
-	}
-	end, complete := p.jsonEnd(b, false)
-	if !complete && !eof {
-		return 0, needMore, nil
-	}
-	return p.namedJSON(i, b, end, string(name), FormatMistralV11, "")
+	return p.namedArgs(i, b, eof, string(name), FormatMistralV11, "")
 }
 
 // functionary handles Functionary v3.2's >>>NAME\n{…}; >>>all\n is prose
@@ -172,18 +158,7 @@ func (p *Parser) functionary(i int, eof bool) (int, status, error) {
 		a.buf = tools.AppendBytes(a.buf, p.buf[n+1:e])
 		return e, matched, p.emitCall("", name, a.done(), FormatFunctionary, false, p.base+int64(i), p.buf[i:e])
 	}
-	b := p.skipSpace(n + 1)
-	if b >= len(p.buf) {
-		return needOrNot(eof)
-	}
-	if p.buf[b] != '{' {
-		return 0, noMatch, nil
-	}
-	end, complete := p.jsonEnd(b, false)
-	if !complete && !eof {
-		return 0, needMore, nil
-	}
-	return p.namedJSON(i, b, end, name, FormatFunctionary, "")
+	return p.namedArgs(i, n+1, eof, name, FormatFunctionary, "")
 }
 
 // functionaryStart handles the first call of a Functionary v3.2 output:
@@ -217,19 +192,13 @@ func (p *Parser) functionaryStart(eof bool) (int, status, error) {
 	if !forced && !snakeCase(name) {
 		return 0, noMatch, nil
 	}
-	b := p.skipSpace(n + 1)
-	if b >= len(p.buf) {
+	if b := p.skipSpace(n + 1); b >= len(p.buf) {
 		return needOrNot(eof)
-	}
-	if p.buf[b] != '{' {
+	} else if p.buf[b] != '{' {
 		return 0, noMatch, nil
 	}
-	end, complete := p.jsonEnd(b, false)
-	if !complete && !eof {
-		return 0, needMore, nil
-	}
 	p.blockStart = s
-	return p.namedJSON(s, b, end, string(name), FormatFunctionary, "")
+	return p.namedArgs(s, n+1, eof, string(name), FormatFunctionary, "")
 }
 
 // snakeCase reports whether name looks like a tool name: lower case words
@@ -291,21 +260,7 @@ func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
 	if c := bytes.LastIndexByte(name, ':'); c >= 0 {
 		name = name[:c]
 	}
-	k := p.skipSpace(e + len(argBegin))
-	if k >= len(p.buf) {
-		if eof {
-			return len(p.buf), matched, p.fail(i, len(p.buf), FormatKimiK2, fmt.Sprintf("call to %q has no arguments: the output ended after <|tool_call_argument_begin|>; send the whole call again", name))
-		}
-		return 0, needMore, nil
-	}
-	if p.buf[k] != '{' {
-		return len(p.buf), matched, p.fail(i, min(len(p.buf), k+64), FormatKimiK2, fmt.Sprintf("call to %q: arguments must be a JSON object after <|tool_call_argument_begin|>", name))
-	}
-	end, complete := p.jsonEnd(k, false)
-	if !complete && !eof {
-		return 0, needMore, nil
-	}
-	return p.namedJSON(i, k, end, string(name), FormatKimiK2, "<|tool_call_end|>")
+	return p.namedArgs(i, e+len(argBegin), eof, string(name), FormatKimiK2, "<|tool_call_end|>")
 }
 
 // pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
@@ -473,21 +428,7 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 	if !p.allowed(FormatDeepSeekV31) {
 		return 0, noMatch, nil
 	}
-	b := p.skipSpace(k)
-	if b >= len(p.buf) {
-		if eof {
-			return len(p.buf), matched, p.fail(i, len(p.buf), FormatDeepSeekV31, fmt.Sprintf("call to %q has no arguments: the output ended; send the whole call again", left))
-		}
-		return 0, needMore, nil
-	}
-	if p.buf[b] != '{' {
-		return 0, noMatch, nil
-	}
-	end, complete := p.jsonEnd(b, false)
-	if !complete && !eof {
-		return 0, needMore, nil
-	}
-	return p.namedJSON(i, b, end, string(left), FormatDeepSeekV31, "")
+	return p.namedArgs(i, k, eof, string(left), FormatDeepSeekV31, "")
 }
 
 // harmony handles gpt-oss messages: a header up to <|message|> naming the

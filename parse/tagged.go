@@ -175,6 +175,28 @@ func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, sta
 	return p.closeBlock(end, closer), matched, err
 }
 
+// namedArgs handles what follows a call's name in the formats that write
+// it before a JSON object of arguments: space, then the object. Nothing
+// after the name at the end of the output is a cut-off call; anything but
+// an object means the marker was prose after all.
+func (p *Parser) namedArgs(i, b int, eof bool, name, format, closer string) (int, status, error) {
+	b = p.skipSpace(b)
+	if b >= len(p.buf) {
+		if !eof {
+			return 0, needMore, nil
+		}
+		return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q has no arguments: the output ended after its name; send the whole call again", name))
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, name, format, closer)
+}
+
 // xmlDialect names the tags of one tagged-arguments format.
 type xmlDialect struct {
 	format     string
@@ -475,21 +497,12 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		if p.buf[k] != '>' {
 			return 0, noMatch, nil
 		}
-		b := p.skipSpace(k + 1)
-		if b >= len(p.buf) {
-			if eof {
-				return 0, noMatch, nil
-			}
-			return 0, needMore, nil
-		}
-		if p.buf[b] != '{' {
+		if b := p.skipSpace(k + 1); b >= len(p.buf) {
+			return needOrNot(eof)
+		} else if p.buf[b] != '{' {
 			return 0, noMatch, nil
 		}
-		end, complete := p.jsonEnd(b, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		return p.namedJSON(i, b, end, string(name), FormatFunctionTag, "</function>")
+		return p.namedArgs(i, k+1, eof, string(name), FormatFunctionTag, "</function>")
 	}
 	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder)
 	if st == matched && err == nil {
