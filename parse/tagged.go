@@ -463,7 +463,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 					return 0, needMore, nil
 				}
 			}
-			return len(p.buf), matched, p.fail(i, max(vs, len(p.buf)), format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
+			return vs, matched, p.fail(i, vs, format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
 		}
 		vs += len("<arg_value>")
 		ve, st := p.closingTag(vs, "</arg_value>", eof)
