@@ -56,7 +56,7 @@ func (p *Parser) pyCall(k int, eof bool, a *argsBuilder) (name []byte, end int, 
 		}
 		if n > 0 {
 			if p.buf[j] != ',' {
-				return name, 0, matched, &pyError{at: j, msg: fmt.Sprintf("expected ',' or ')' in the call to %s, found %q", name, clip(p.buf[j:], 10))}
+				return name, 0, matched, &pyError{at: j, msg: fmt.Sprintf("expected ',' or ')' in the call to %s, found %q", name, firstChar(p.buf[j:]))}
 			}
 			j = p.skipSpace(j + 1)
 			if j >= len(p.buf) {
@@ -170,7 +170,7 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 				if n == 0 {
 					return 0, noMatch, nil
 				}
-				return j, matched, p.fail(i, j, format, fmt.Sprintf("expected ',' or ']' after a call in the list, found %q", clip(p.buf[j:], 10)))
+				return j, matched, p.fail(i, j, format, fmt.Sprintf("expected ',' or ']' after a call in the list, found %q", firstChar(p.buf[j:])))
 			}
 			j = p.skipSpace(j + 1)
 		}
@@ -310,7 +310,7 @@ func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status
 				return 0, 0, err
 			}
 			stop := j
-			msg := fmt.Sprintf("expected a call like name(key=value) in the %s block, found %q", format, clip(p.buf[j:], 20))
+			msg := fmt.Sprintf("expected a call like name(key=value) in the %s block, found %q", format, firstChar(p.buf[j:]))
 			if perr != nil {
 				msg, stop = perr.msg, perr.at
 				if perr.cut {

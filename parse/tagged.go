@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -305,7 +306,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				}
 				return k, matched, p.emitCall("", name, a.done(), format, true, p.base+int64(i), p.buf[i:k])
 			}
-			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, clip(p.buf[k:], 20), d.paramOpen, d.paramClose))
+			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
 		k += len(d.paramOpen)
 		var key []byte
@@ -509,6 +510,16 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		end = p.closeBlock(end, "</tool_call>")
 	}
 	return end, st, err
+}
+
+// firstChar is the character at the start of b, for "found …" in messages:
+// one character, so the message does not depend on how much input has
+// arrived.
+func firstChar(b []byte) string {
+	if len(b) == 0 || b[0] >= utf8.RuneSelf {
+		return "a non-ASCII character" // which may not have arrived whole
+	}
+	return string(b[:1])
 }
 
 func clip(b []byte, n int) []byte {
