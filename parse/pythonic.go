@@ -185,17 +185,21 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 			// markdown link like [len(obj)](https://…).
 			return 0, noMatch, nil
 		case perr != nil:
-			if err := p.emitPyCalls(i, format, calls); err != nil {
-				return 0, 0, err
-			}
 			stop := len(p.buf)
 			if !perr.cut {
 				// Skip the rest of the list, so it is not read as prose.
-				if e, complete := p.jsonEnd(k, true); complete {
+				e, complete := p.jsonEnd(k, true)
+				switch {
+				case complete:
 					stop = e
-				} else {
+				case !eof:
+					return 0, needMore, nil
+				default:
 					stop = perr.at
 				}
+			}
+			if err := p.emitPyCalls(i, format, calls); err != nil {
+				return 0, 0, err
 			}
 			return stop, matched, p.fail(i, stop, format, perr.msg)
 		}
