@@ -248,7 +248,7 @@ func (p *Parser) gigaChat(i, j int, eof bool) (int, status, error) {
 // <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>.
 func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
 	const argBegin = "<|tool_call_argument_begin|>"
-	e := p.indexAt(j, argBegin)
+	e := p.indexWithin(j, argBegin, 512)
 	if e < 0 || e-j > 512 {
 		if e < 0 && !eof && len(p.buf)-j < 512 {
 			return 0, needMore, nil
@@ -359,7 +359,7 @@ func (p *Parser) fullwidthToken(i, j int, eof bool) (int, status, error) {
 //	NAME<｜tool▁sep｜>{…}                           DeepSeek V3.1
 //	function<｜tool_sep｜><steptml:invoke …>…        Step3
 func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
-	s := p.indexAt(j, "<｜")
+	s := p.indexWithin(j, "<｜", 256)
 	if s < 0 || s-j > 256 {
 		if s < 0 && !eof && len(p.buf)-j < 256 {
 			return 0, needMore, nil
@@ -437,7 +437,7 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 // the answer, commentary to a function is a call.
 func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 	const msg = "<|message|>"
-	h := p.indexAt(j, msg)
+	h := p.indexWithin(j, msg, 512)
 	if h < 0 || h-j > 512 {
 		if h < 0 && !eof && len(p.buf)-j < 512 {
 			return 0, needMore, nil

@@ -91,6 +91,16 @@ func (p *Parser) indexAt(j int, s string) int {
 	return -1
 }
 
+// indexWithin finds s in buf at or after j, looking at most limit bytes
+// ahead, so a header that never ends costs the limit, not the input.
+func (p *Parser) indexWithin(j int, s string, limit int) int {
+	end := min(len(p.buf), j+limit+len(s))
+	if k := bytes.Index(p.buf[j:end], []byte(s)); k >= 0 {
+		return j + k
+	}
+	return -1
+}
+
 // firstOf finds the earliest of several tokens at or after j, returning its
 // position and which one; -1 when none is there. It walks the first bytes of
 // the tokens, so it costs the distance to the match, not to the end of the
