@@ -211,7 +211,6 @@ func (p *Parser) namedArgs(i, b int, eof bool, name, format, closer string) (int
 // xmlDialect names the tags of one tagged-arguments format.
 type xmlDialect struct {
 	format     string
-	invoke     string // the invoke tag's name, for attribute forms
 	paramOpen  string // up to the parameter name
 	paramClose string
 	close      string // ends the call
