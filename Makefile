@@ -17,7 +17,7 @@ FUZZTIME ?= 10s
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean
+.PHONY: all build test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -56,6 +56,10 @@ fuzz-short fuzz:
 	done
 
 fuzz: FUZZTIME = 5m
+
+## lint: staticcheck, pinned (downloaded by the go command on first use)
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
 
 ## bench: every benchmark, with allocations
 bench:
