@@ -49,6 +49,8 @@ import (
 	"fmt"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // jsonScanner finds where a lenient JSON value ends in a stream that arrives
@@ -380,17 +382,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				continue
 			}
-			if p.python && lastStr && p.uAtEnd(i) {
-				return dst, repairResult{}, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
-			}
-			if q := p.strAt(i); q >= 0 && p.python && lastStr {
-				// Python joins adjacent string literals.
-				p.repaired = true
-				dst = dst[:len(dst)-1]
-				if dst, i, err = p.str(dst, q+1, src[q], q); err != nil {
+			if p.python && lastStr {
+				var joined bool
+				if dst, i, joined, err = p.joinNext(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
-				continue
+				if joined {
+					continue
+				}
 			}
 			if gap && !p.strict && c != '-' && c != '+' {
 				// A missing comma is inserted when whitespace separates two
@@ -445,16 +444,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				lastStr = false
 				continue
 			}
-			if p.python && lastStr && p.uAtEnd(i) {
-				return dst, repairResult{}, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
-			}
-			if q := p.strAt(i); q >= 0 && p.python && lastStr {
-				p.repaired = true
-				dst = dst[:len(dst)-1]
-				if dst, i, err = p.str(dst, q+1, src[q], q); err != nil {
+			if p.python && lastStr {
+				var joined bool
+				if dst, i, joined, err = p.joinNext(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
-				continue
+				if joined {
+					continue
+				}
 			}
 			msg := "expected ':' after object key, found " + describeByte(src, i)
 			if lastStr && !gap {
@@ -735,6 +732,22 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 	return i, gap, nl, nil
 }
 
+// joinNext continues the string just written to dst with one that
+// starts at i, as Python joins adjacent string literals ('a' 'b' is "ab").
+// It also reports a u prefix cut off by the end of the input.
+func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
+	if p.uAtEnd(i) {
+		return dst, i, false, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+	}
+	q := p.strAt(i)
+	if q < 0 {
+		return dst, i, false, nil
+	}
+	p.repaired = true
+	dst, i, err := p.str(dst[:len(dst)-1], q+1, p.src[q], q)
+	return dst, i, true, err
+}
+
 // strStart reads the string whose opening quote is at i.
 func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 	q := p.src[i]
@@ -809,16 +822,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			}
 			p.repaired = true
 			dst = append(dst, src[run:i]...)
-			switch c {
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', lenientHex[c>>4], lenientHex[c&0xF])
-			}
+			dst = tools.AppendControl(dst, c)
 			i++
 			run = i
 		default: // not ASCII
@@ -1225,8 +1229,6 @@ func describeByte(src []byte, i int) string {
 	return "'" + string(r) + "'"
 }
 
-const lenientHex = "0123456789abcdef"
-
 // jsonEscape: the bytes after a backslash that make a JSON escape, but for u.
 var jsonEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
@@ -1266,3 +1268,5 @@ func sqMask(w uint64) uint64 {
 	sq := w ^ ('\'' * lsb8)
 	return dqMask(w) | ^((sq&low78)+low78|sq)&msb8
 }
+
+const lenientHex = "0123456789abcdef"
