@@ -1,0 +1,75 @@
+package tools
+
+import "strconv"
+
+// Observation is what a call produced, as the model will see it: a
+// tool_observation event (DESIGN.md §2). validate writes one for a call it
+// refuses; exec writes one for every call it runs.
+type Observation struct {
+	ID, Name string
+	// Content is the text the model reads: the tool's output, or what was
+	// wrong and how to fix it.
+	Content string
+	IsError bool
+	Error   *ToolError // nil unless IsError
+	// ExitCode and DurationMS are set when a tool ran.
+	ExitCode   *int
+	DurationMS *int64
+	// Truncated is true when output was cut to the output limit; Ref then
+	// names where the whole output was saved.
+	Truncated bool
+	Ref       string
+}
+
+// ToolError says what kind of failure an observation reports, for scripts
+// and for the loop; Observation.Content carries the words for the model.
+type ToolError struct {
+	Kind    ErrorKind
+	Message string
+	// Details is raw JSON (an object or array), or nil.
+	Details []byte
+}
+
+// AppendJSON appends o as a tool_observation event, without the trailing
+// newline, keys in the order of DESIGN.md §2. Optional fields are left out
+// when zero; is_error is always written so a reader need not assume it.
+func (o *Observation) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"tool_observation","id":`...)
+	dst = AppendString(dst, o.ID)
+	dst = append(dst, `,"name":`...)
+	dst = AppendString(dst, o.Name)
+	dst = append(dst, `,"content":`...)
+	dst = AppendString(dst, o.Content)
+	if o.IsError {
+		dst = append(dst, `,"is_error":true`...)
+	} else {
+		dst = append(dst, `,"is_error":false`...)
+	}
+	if e := o.Error; e != nil {
+		dst = append(dst, `,"error":{"kind":`...)
+		dst = AppendString(dst, string(e.Kind))
+		dst = append(dst, `,"message":`...)
+		dst = AppendString(dst, e.Message)
+		if len(e.Details) > 0 {
+			dst = append(dst, `,"details":`...)
+			dst = append(dst, e.Details...)
+		}
+		dst = append(dst, '}')
+	}
+	if o.ExitCode != nil {
+		dst = append(dst, `,"exit_code":`...)
+		dst = strconv.AppendInt(dst, int64(*o.ExitCode), 10)
+	}
+	if o.DurationMS != nil {
+		dst = append(dst, `,"duration_ms":`...)
+		dst = strconv.AppendInt(dst, *o.DurationMS, 10)
+	}
+	if o.Truncated {
+		dst = append(dst, `,"truncated":true`...)
+	}
+	if o.Ref != "" {
+		dst = append(dst, `,"ref":`...)
+		dst = AppendString(dst, o.Ref)
+	}
+	return append(dst, '}')
+}

@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// kwKind says what the value of a JSON Schema keyword holds, so a walk over
+// a schema can tell subschemas from property names and from instance data.
+type kwKind uint8
+
+const (
+	kwOther      kwKind = iota // an annotation, an assertion, or an unknown keyword
+	kwSchema                   // one subschema (or, for items, a list of them)
+	kwSchemaList               // a list of subschemas
+	kwSchemaMap                // an object of names (never keywords) to subschemas
+	kwData                     // instance values: never a schema, never walked
+)
+
+// keywordKind classifies the keywords of drafts 4 to 2020-12 that hold
+// subschemas or data; a switch, because it runs for every key of every schema.
+func keywordKind(k string) kwKind {
+	switch k {
+	case "items", "additionalItems", "additionalProperties", "unevaluatedItems",
+		"unevaluatedProperties", "contains", "propertyNames", "not", "if", "then",
+		"else", "contentSchema":
+		return kwSchema
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		return kwSchemaList
+	case "properties", "patternProperties", "$defs", "definitions",
+		"dependentSchemas", "dependencies":
+		return kwSchemaMap
+	case "const", "enum", "default", "examples":
+		return kwData
+	}
+	return kwOther
+}
+
+// schemaWalk visits every keyword of every schema object under a root. With
+// unknown set it also walks the object and array values of keywords it does
+// not know, as if they were schemas: a local $ref may point anywhere in the
+// document ("#/x-extra/thing"), and a compiler then compiles what it finds
+// there, so a check for refs must look there too.
+type schemaWalk struct {
+	unknown   bool
+	inUnknown int      // how many unknown keywords the walk is inside
+	path      []string // JSON pointer tokens of the schema being visited
+	visit     func(w *schemaWalk, key string, v gjson.Result)
+}
+
+func (w *schemaWalk) schema(r gjson.Result) {
+	if !r.IsObject() {
+		return // true, false, or not a schema at all
+	}
+	r.ForEach(func(k, v gjson.Result) bool {
+		key := k.Str
+		w.visit(w, key, v)
+		switch keywordKind(key) {
+		case kwSchema, kwSchemaList:
+			w.path = append(w.path, key)
+			w.sub(v)
+			w.path = w.path[:len(w.path)-1]
+		case kwSchemaMap:
+			if v.IsObject() {
+				w.path = append(w.path, key)
+				v.ForEach(func(name, sub gjson.Result) bool {
+					w.path = append(w.path, name.Str)
+					w.sub(sub)
+					w.path = w.path[:len(w.path)-1]
+					return true
+				})
+				w.path = w.path[:len(w.path)-1]
+			}
+		case kwOther:
+			if w.unknown && (v.IsObject() || v.IsArray()) {
+				w.path = append(w.path, key)
+				w.inUnknown++
+				w.sub(v)
+				w.inUnknown--
+				w.path = w.path[:len(w.path)-1]
+			}
+		}
+		return true
+	})
+}
+
+// sub walks a value that is a schema or a list of schemas; "items" is either,
+// depending on the draft, so every schema keyword accepts both.
+func (w *schemaWalk) sub(v gjson.Result) {
+	if v.IsArray() {
+		i := 0
+		v.ForEach(func(_, e gjson.Result) bool {
+			w.path = append(w.path, strconv.Itoa(i))
+			w.schema(e)
+			w.path = w.path[:len(w.path)-1]
+			i++
+			return true
+		})
+		return
+	}
+	w.schema(v)
+}
+
+// pointer is the JSON pointer of the schema being visited, plus key.
+func (w *schemaWalk) pointer(key string) string {
+	var b strings.Builder
+	for _, t := range w.path {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(t))
+	}
+	b.WriteByte('/')
+	b.WriteString(escapePointer(key))
+	return b.String()
+}
+
+func escapePointer(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+// CheckRefs reports every reference in schema that leaves the document:
+// "$ref", "$dynamicRef" and "$recursiveRef" values must start with "#"
+// (a JSON pointer or an anchor within the sidecar). Nothing is ever fetched,
+// so a remote or file reference could never resolve; saying so at load time
+// beats a compile error later.
+//
+// Refs are found by walking the schema's structure: a property that happens
+// to be named "$ref" (a key of "properties") is a name, not a reference, and
+// the instance values of "const", "enum", "default" and "examples" are data.
+// Unknown keywords are walked too, since a local ref may point into them.
+//
+// "$id" is allowed, even an absolute URL: it only names a resource. A ref
+// starting with "#" resolves within the resource that holds it, which is
+// part of the sidecar, so an "$id" cannot make a local ref reach out. The
+// schema compiler refuses to load any URL as well, so this check is the
+// friendly message, not the only guard.
+func CheckRefs(schema []byte) error {
+	if !gjson.ValidBytes(schema) {
+		return errors.New("schema is not valid JSON")
+	}
+	return errors.Join(inspectSchema(gjson.ParseBytes(schema)).refErrs...)
+}
+
+// schemaFacts is what one walk over a schema finds: the references that
+// leave the document (see CheckRefs) and the BFCL/Gorilla type names to map
+// (see mapTypes), outside unknown keywords, which are kept verbatim.
+type schemaFacts struct {
+	refErrs []error
+	mapped  map[string]bool
+}
+
+// inspectSchema walks a sidecar's schema once for everything loading
+// checks, since the walk is most of the cost of reading a sidecar.
+func inspectSchema(schema gjson.Result) schemaFacts {
+	var f schemaFacts
+	noteType := func(t gjson.Result) {
+		if t.Type == gjson.String && !standardType(t.Str) {
+			if _, ok := bfclTypes[t.Str]; ok {
+				if f.mapped == nil {
+					f.mapped = map[string]bool{}
+				}
+				f.mapped[t.Str] = true
+			}
+		}
+	}
+	w := &schemaWalk{unknown: true}
+	w.visit = func(w *schemaWalk, key string, v gjson.Result) {
+		switch key {
+		case "type":
+			if w.inUnknown > 0 {
+				return
+			}
+			if v.IsArray() {
+				v.ForEach(func(_, t gjson.Result) bool { noteType(t); return true })
+			} else {
+				noteType(v)
+			}
+			return
+		case "$ref", "$dynamicRef", "$recursiveRef":
+		default:
+			return
+		}
+		if v.Type != gjson.String {
+			f.refErrs = append(f.refErrs, fmt.Errorf("%s at %s must be a string, found %s", key, w.pointer(key), describe(v)))
+			return
+		}
+		if strings.HasPrefix(v.Str, "#") {
+			return
+		}
+		f.refErrs = append(f.refErrs, fmt.Errorf("%s %q at %s leaves the sidecar: remote and file references are not allowed and nothing is fetched; move the definition under \"$defs\" and refer to it as \"#/$defs/NAME\"",
+			key, v.Str, w.pointer(key)))
+	}
+	w.schema(schema)
+	return f
+}
+
+// describe names the kind of a JSON value, for messages.
+func describe(v gjson.Result) string {
+	switch v.Type {
+	case gjson.String:
+		return fmt.Sprintf("the string %q", v.Str)
+	case gjson.Number:
+		return "the number " + v.Raw
+	case gjson.True, gjson.False:
+		return v.Raw
+	case gjson.Null:
+		return "null"
+	}
+	if v.IsArray() {
+		return "an array"
+	}
+	if v.IsObject() {
+		return "an object"
+	}
+	return "nothing"
+}

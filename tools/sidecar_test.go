@@ -1,0 +1,223 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestParseSidecarGolden parses every sidecar in testdata/sidecars and
+// compares the tool, warnings and errors with <case>.golden.
+func TestParseSidecarGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "sidecars", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sidecars in testdata/sidecars: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tool, warns, err := ParseSidecar(filepath.ToSlash(file), data)
+			got := describeResult(tool, warns, err)
+			golden := strings.TrimSuffix(file, ".json") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", file, diff)
+			}
+			if strings.HasPrefix(name, "err_") != (tool == nil) {
+				t.Errorf("%s: cases named err_* must fail and only they: tool=%v err=%v", file, tool != nil, err)
+			}
+		})
+	}
+}
+
+// describeResult writes what ParseSidecar returned as stable text, one
+// field a line.
+func describeResult(t *Tool, warns []string, err error) string {
+	var b strings.Builder
+	line := func(k string, v any) { fmt.Fprintf(&b, "%s: %v\n", k, v) }
+	if t != nil {
+		line("name", t.Name)
+		if t.Title != "" {
+			line("title", t.Title)
+		}
+		line("description", t.Description)
+		line("dialect", t.Dialect)
+		line("input_schema", string(t.InputSchema))
+		if t.OutputSchema != nil {
+			line("output_schema", string(t.OutputSchema))
+		}
+		if t.Annotations != nil {
+			line("annotations", string(t.Annotations))
+		}
+		line("safe", t.Safe)
+		if t.Command != "" {
+			line("command", t.Command)
+		}
+		if t.Timeout != 0 {
+			line("timeout", t.Timeout)
+		}
+		if t.StrictSet {
+			line("strict", t.Strict)
+		}
+		if t.AllowNoSchema {
+			line("no_schema_mode", t.NoSchemaMode)
+		}
+		for _, l := range []struct {
+			k string
+			v []string
+		}{{"tag", t.Tags}, {"requires", t.Requires}, {"platform", t.Platforms}, {"env", t.Env}} {
+			for _, v := range l.v {
+				line(l.k, v)
+			}
+		}
+		for _, ex := range t.Examples {
+			line("example", string(ex))
+		}
+	}
+	for _, w := range warns {
+		line("warning", w)
+	}
+	if err != nil {
+		for _, e := range unjoin(err) {
+			line("error", e)
+		}
+	}
+	return b.String()
+}
+
+// The errors a user meets most, each naming the file and what to do.
+func TestParseSidecarErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, sidecar string
+		want          []string // substrings of the error
+	}{
+		{"no schema", `{"description":"d"}`, []string{"x.json: ", `no "input_schema"`, "allow_no_schema", "read-only, human-approval, full"}},
+		{"bad mode", `{"description":"d","allow_no_schema":true,"no_schema_mode":"sometimes"}`, []string{`"sometimes" is not one of read-only, human-approval, full`}},
+		{"opt out without mode", `{"description":"d","allow_no_schema":true}`, []string{`needs "no_schema_mode"`}},
+		{"remote ref", `{"description":"d","input_schema":{"properties":{"a":{"$ref":"http://example.com/a"}}}}`, []string{`"http://example.com/a" at /properties/a/$ref`, "nothing is fetched", "$defs"}},
+		{"file ref", `{"description":"d","input_schema":{"allOf":[{"$ref":"defs.json"}]}}`, []string{`"defs.json" at /allOf/0/$ref`}},
+		{"bad name", `{"name":"a/b","description":"d","input_schema":{}}`, []string{`tool name "a/b" is not valid`}},
+		{"long name", `{"name":"` + strings.Repeat("a", 129) + `","description":"d","input_schema":{}}`, []string{"is not valid"}},
+		{"array root", `{"description":"d","input_schema":{"type":"array"}}`, []string{`must describe an object`, `"array"`}},
+		{"two aliases", `{"description":"d","parameters":{},"input_schema":{}}`, []string{`"parameters" and "input_schema" given together`}},
+		{"alias in and beside function", `{"type":"function","function":{"name":"f","parameters":{}},"inputSchema":{}}`, []string{"given together"}},
+		{"not an object", `[1,2]`, []string{"must be a JSON object"}},
+		{"empty", ``, []string{"empty"}},
+		{"syntax", "{\n\"a\": 1,\n}", []string{"line 3, column 1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool, _, err := ParseSidecar("dir/x.json", []byte(tc.sidecar))
+			if err == nil {
+				t.Fatalf("no error; tool %+v", tool)
+			}
+			if tool != nil {
+				t.Errorf("a tool came back with the error")
+			}
+			var se *SidecarError
+			if !errors.As(err, &se) || se.File != "dir/x.json" {
+				t.Errorf("error %v is not a *SidecarError naming dir/x.json", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseSidecarDefaults(t *testing.T) {
+	tool, warns, err := ParseSidecar("/tools/lookup.json", []byte(`{"description":"Find.","input_schema":{"type":"object"},"timeout":90}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+	if tool.Name != "lookup" || !tool.Safe || tool.Timeout != 90*time.Second || tool.Dialect != DialectToolcall {
+		t.Errorf("got name %q safe %v timeout %v dialect %q; want lookup, true, 1m30s, toolcall", tool.Name, tool.Safe, tool.Timeout, tool.Dialect)
+	}
+	if string(tool.InputSchema) != `{"type":"object"}` {
+		t.Errorf("schema %s", tool.InputSchema)
+	}
+}
+
+// Mapping BFCL types must leave the order of keys and everything it does
+// not map alone, whitespace aside.
+func TestMapTypesKeepsOrder(t *testing.T) {
+	in := `{"required": ["b","a"], "type": "dict", "properties": {"z": {"description": "d", "type": "float", "x-note": {"type": "dict"}}, "a": {"type": "any", "enum": [1]}}}`
+	tool, warns, err := ParseSidecar("f.json", []byte(`{"description":"d","parameters":`+in+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"required":["b","a"],"type":"object","properties":{"z":{"description":"d","type":"number","x-note":{"type":"dict"}},"a":{"enum":[1]}}}`
+	if string(tool.InputSchema) != want {
+		t.Errorf("got  %s\nwant %s", tool.InputSchema, want)
+	}
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "f.json: ") || !strings.Contains(warns[0], "dict -> object") || !strings.Contains(warns[0], "float -> number") {
+		t.Errorf("want one warning naming f.json and the mappings, got %q", warns)
+	}
+	if tool.Dialect != DialectBFCL {
+		t.Errorf("dialect %q, want bfcl", tool.Dialect)
+	}
+}
+
+func TestCheckRefs(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		bad    []string // pointers of the refs reported
+	}{
+		{`{"$ref":"#/$defs/a","$defs":{"a":{"type":"string"}}}`, nil},
+		{`{"$dynamicRef":"#node"}`, nil},
+		{`{"properties":{"$ref":{"type":"string"}}}`, nil},                                  // a property named $ref
+		{`{"properties":{"$ref":{"$ref":"a.json"}}}`, []string{"/properties/$ref/$ref"}},    // its schema is still checked
+		{`{"default":{"$ref":"http://x"},"enum":[{"$ref":"y"}],"const":{"$ref":"z"}}`, nil}, // data
+		{`{"$ref":"http://example.com/s"}`, []string{"/$ref"}},
+		{`{"items":[{"$ref":"a.json"},{"$ref":"#"}]}`, []string{"/items/0/$ref"}},
+		{`{"x-vendor":{"deep":{"$ref":"file:///etc/passwd"}}}`, []string{"/x-vendor/deep/$ref"}},
+		{`{"patternProperties":{"a/b":{"$recursiveRef":"other"}}}`, []string{"/patternProperties/a~1b/$recursiveRef"}},
+		{`{"$ref":""}`, []string{"/$ref"}},
+	} {
+		err := CheckRefs([]byte(tc.schema))
+		var got []string
+		if err != nil {
+			for _, e := range unjoin(err) {
+				_, after, _ := strings.Cut(e.Error(), " at ")
+				ptr, _, _ := strings.Cut(after, " ")
+				got = append(got, ptr)
+			}
+		}
+		if diff := cmp.Diff(tc.bad, got); diff != "" {
+			t.Errorf("CheckRefs(%s) (-want +got):\n%s", tc.schema, diff)
+		}
+	}
+}
+
+func BenchmarkParseSidecar(b *testing.B) {
+	data := []byte(`{"name":"math.hypot","description":"Calculate the Euclidean norm.","parameters":{"type":"dict","properties":{"x":{"type":"integer","description":"The x-coordinate value."},"y":{"type":"integer","description":"The y-coordinate value."},"z":{"type":"integer","description":"Optional. The z-coordinate value. Default is 0."}},"required":["x","y"]}}`)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, _, err := ParseSidecar("math.hypot.json", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

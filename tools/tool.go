@@ -1,0 +1,72 @@
+package tools
+
+import (
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// The modes under which a tool registered without a schema may be called
+// (sidecar "no_schema_mode"; DESIGN.md §3, seed 004).
+const (
+	NoSchemaReadOnly      = "read-only"      // runs; meant for tools without side effects
+	NoSchemaHumanApproval = "human-approval" // runs only once a person approves it
+	NoSchemaFull          = "full"           // runs unchecked
+)
+
+// Sidecar dialects: the shapes of definition a sidecar may be written in.
+const (
+	DialectToolcall  = "toolcall"  // ours: input_schema (or the parameters/inputSchema aliases)
+	DialectOpenAI    = "openai"    // {"type":"function","function":{name, description, parameters}}
+	DialectAnthropic = "anthropic" // {name, description, input_schema}
+	DialectMCP       = "mcp"       // {name, description, inputSchema, outputSchema, annotations}
+	DialectBFCL      = "bfcl"      // Gorilla/BFCL: "type": "dict", "float", Java and JS type names
+)
+
+// Tool is one tool: its definition, read from a sidecar, and the executable
+// that runs it. A Tool is safe for concurrent use once loaded.
+type Tool struct {
+	Name        string
+	Title       string // MCP title, when the sidecar has one
+	Description string
+	// InputSchema is the canonical JSON Schema of the arguments, kept as the
+	// sidecar wrote it apart from the documented dialect mapping. It is nil
+	// for a tool registered without a schema (AllowNoSchema).
+	InputSchema  []byte
+	OutputSchema []byte // MCP outputSchema, verbatim; nil when absent
+	Annotations  []byte // MCP annotations, verbatim; nil when absent
+
+	// Command is the path of the executable that runs the tool.
+	Command string
+	// Safe is false for a tool with side effects, which runs only with
+	// consent (--allow-unsafe, or a yes at the terminal).
+	Safe    bool
+	Tags    []string
+	Timeout time.Duration // 0: the caller's default
+	// Examples are argument objects that show how to call the tool; each
+	// must validate against InputSchema.
+	Examples [][]byte
+	// Strict is OpenAI's strict mode, passed through when StrictSet.
+	Strict, StrictSet bool
+
+	AllowNoSchema bool
+	NoSchemaMode  string // one of the NoSchema constants when AllowNoSchema
+
+	Requires  []string // commands that must be on PATH
+	Platforms []string // GOOS or GOOS/GOARCH values the tool runs on; empty: all
+	Env       []string // names of environment variables passed through to the tool
+
+	// File is the sidecar's path, for messages; Dialect the shape it was
+	// written in.
+	File    string
+	Dialect string
+	// Unavailable says why the tool is not advertised on this machine (a
+	// required command missing, another platform, no executable); empty
+	// when it is available.
+	Unavailable string
+
+	compileOnce sync.Once
+	schema      *jsonschema.Schema
+	schemaErr   error
+}

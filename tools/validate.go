@@ -1,0 +1,392 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// ToolSet is where validate looks tools up; catalog.Catalog implements it.
+type ToolSet interface {
+	// Lookup finds a tool by its name or an alias (such as the
+	// provider-safe name a catalog gave it).
+	Lookup(name string) (*Tool, bool)
+	// Names lists every tool's name, sorted, for suggestions.
+	Names() []string
+}
+
+// ValidateOptions configures Validate.
+type ValidateOptions struct {
+	Policy Policy
+	// Coerce converts strings that spell exactly what the schema wants
+	// ("42" for an integer); see CheckArguments.
+	Coerce bool
+	// Warn, when set, hears about input lines that are not events, and
+	// (once per tool) about a schema that does not compile, with the line
+	// number.
+	Warn func(line int, err error)
+}
+
+// ValidateStats counts what Validate saw.
+type ValidateStats struct {
+	Events int // input lines that were events, calls included
+	Calls  int // tool_call events
+	Failed int // calls answered with an error observation
+}
+
+// listToolsUpTo is how many tools an unknown-tool observation still lists
+// by name; a longer list would drown the suggestions.
+const listToolsUpTo = 20
+
+// maxReportedErrors caps the schema errors one observation carries; a
+// thousand-item array of wrong types does not need a thousand lines.
+const maxReportedErrors = 50
+
+// Validate reads events from r and writes them to w, checking each
+// tool_call (DESIGN.md §2, §4): the tool must exist and be available, the
+// policy must permit it, and its arguments must pass its schema. A call
+// that passes is written again with its tool's canonical name, normalized
+// arguments and "validated"; one that fails is replaced by a
+// tool_observation with is_error, addressed to the model. Every other
+// event is copied unchanged. Input lines that are not JSON objects with a
+// string "type" go to opts.Warn and are skipped.
+//
+// Fields of a tool_call other than id, name, arguments, format and
+// repaired are not carried over: the call is written afresh, so that the
+// output of validate is the same whatever an earlier stage added (running
+// validate twice gives the same result). A call without an id gets
+// call_N, N counting the calls in this stream. An observation takes its id
+// and name from the call, the name as the model wrote it (an alias, or an
+// unknown name), so that it answers that call.
+//
+// Kinds: unknown_tool (no such tool, or not available here), permission
+// (the policy refuses it), validation (the arguments fail the schema), and
+// execution for a fault in the tool's definition that the model cannot fix
+// by changing its call: a schema that does not compile, or no schema
+// without a no_schema_mode.
+//
+// Each output line goes out in one Write. Validate stops at the end of r,
+// on a read or write error, or when ctx is done (between lines).
+func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ValidateOptions) (ValidateStats, error) {
+	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}}
+	err := ReadLines(r, func(line []byte, n int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return v.line(line, n)
+	})
+	var werr *writeError
+	switch {
+	case err == nil:
+	case errors.As(err, &werr):
+		err = fmt.Errorf("writing events: %w", werr.err)
+	case errors.Is(err, ctx.Err()):
+	default:
+		err = fmt.Errorf("reading events: %w", err)
+	}
+	return v.stats, err
+}
+
+type validator struct {
+	set    ToolSet
+	opts   ValidateOptions
+	w      io.Writer
+	buf    []byte
+	stats  ValidateStats
+	warned map[*Tool]bool // tools whose schema error was reported already
+}
+
+// writeError marks an error from the output, to tell it from a read error.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+
+func (v *validator) warn(n int, err error) {
+	if v.opts.Warn != nil {
+		v.opts.Warn(n, err)
+	}
+}
+
+// emit writes v.buf plus a newline in one Write.
+func (v *validator) emit() error {
+	v.buf = append(v.buf, '\n')
+	if _, err := v.w.Write(v.buf); err != nil {
+		return &writeError{err}
+	}
+	return nil
+}
+
+func (v *validator) line(line []byte, n int) error {
+	typ, err := eventType(line)
+	if err != nil {
+		v.warn(n, err)
+		return nil
+	}
+	v.stats.Events++
+	if typ != TypeToolCall {
+		v.buf = append(v.buf[:0], line...)
+		return v.emit()
+	}
+	v.stats.Calls++
+	v.buf = v.call(v.buf[:0], line, n)
+	return v.emit()
+}
+
+// eventType returns the "type" of an event line, or says why the line is
+// not an event.
+func eventType(line []byte) (string, error) {
+	if !gjson.ValidBytes(line) {
+		var x any
+		err := json.Unmarshal(line, &x)
+		if err == nil { // gjson and encoding/json disagree: say something useful anyway
+			err = errors.New("unreadable JSON")
+		}
+		return "", fmt.Errorf("not an event: the line is not valid JSON (%v)", err)
+	}
+	doc := gjson.ParseBytes(line)
+	if !doc.IsObject() {
+		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", withArticle(jsonKind(doc)))
+	}
+	t := doc.Get("type")
+	if t.Type != gjson.String {
+		if !t.Exists() {
+			return "", errors.New(`not an event: the object has no "type"`)
+		}
+		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, withArticle(jsonKind(t)))
+	}
+	return t.Str, nil
+}
+
+// call checks one tool_call line and appends what replaces it.
+func (v *validator) call(dst, line []byte, n int) []byte {
+	var c Call
+	var args []byte
+	hasName := false
+	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			if val.Type == gjson.String {
+				c.ID = val.Str
+			}
+		case "name":
+			if val.Type == gjson.String {
+				c.Name, hasName = val.Str, true
+			}
+		case "arguments":
+			args = []byte(val.Raw)
+		case "format":
+			if val.Type == gjson.String {
+				c.Format = val.Str
+			}
+		case "repaired":
+			c.Repaired = val.Type == gjson.True
+		}
+		return true
+	})
+	if c.ID == "" {
+		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
+	}
+	fail := func(kind ErrorKind, message, content string, details []byte) []byte {
+		v.stats.Failed++
+		o := Observation{ID: c.ID, Name: c.Name, Content: content, IsError: true,
+			Error: &ToolError{Kind: kind, Message: message, Details: details}}
+		return o.AppendJSON(dst)
+	}
+
+	// a. The tool must exist and be available here.
+	t, ok := v.set.Lookup(c.Name)
+	if !hasName || !ok {
+		msg, details := v.unknown(c.Name, hasName)
+		return fail(KindUnknownTool, msg, msg, details)
+	}
+	if t.Unavailable != "" {
+		msg, details := v.unavailable(c.Name, t)
+		return fail(KindUnknownTool, msg, msg, details)
+	}
+	// b. The policy must permit it.
+	if why := v.opts.Policy.Permit(t); why != "" {
+		return fail(KindPermission, why, why+". Do not call it again; use another tool or answer without it.", nil)
+	}
+	// A tool without a schema needs a no-schema mode; the loader enforces
+	// this, and so do we for tools made some other way (fail closed).
+	if t.InputSchema == nil && (!t.AllowNoSchema || !validNoSchemaMode(t.NoSchemaMode)) {
+		msg := fmt.Sprintf("tool %q has no input schema and no valid no_schema_mode, so it cannot be called", t.Name)
+		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
+	}
+	// c. The arguments must pass the schema.
+	checked, err := t.CheckArguments(args, v.opts.Coerce)
+	if err != nil {
+		// A schema that does not compile is the tool's fault, not the
+		// model's: kind execution, as for a tool that fails when run. The
+		// model cannot fix it by changing its call, and is told so.
+		if !v.warned[t] {
+			v.warned[t] = true
+			v.warn(n, err)
+		}
+		msg := fmt.Sprintf("tool %q cannot be called: its input schema does not compile", t.Name)
+		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
+	}
+	if len(checked.Errors) > 0 {
+		msg, content, details := validationReport(t.Name, checked.Errors)
+		return fail(KindValidation, msg, content, details)
+	}
+	// d. Pass the call on, under the tool's own name.
+	c.Name = t.Name
+	c.Arguments = checked.Arguments
+	dst = c.AppendJSON(dst)
+	dst = dst[:len(dst)-1] // reopen the object
+	if checked.Validated {
+		dst = append(dst, `,"validated":true`...)
+	} else {
+		dst = append(dst, `,"validated":false,"no_schema_mode":`...)
+		dst = AppendString(dst, t.NoSchemaMode)
+	}
+	if len(checked.Coerced) > 0 {
+		dst = append(dst, `,"coerced":[`...)
+		for i, co := range checked.Coerced {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"pointer":`...)
+			dst = AppendString(dst, co.Pointer)
+			dst = append(dst, `,"from":`...)
+			dst = AppendString(dst, co.From)
+			dst = append(dst, `,"to":`...)
+			dst = append(dst, co.To...)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}')
+}
+
+func validNoSchemaMode(m string) bool {
+	return m == NoSchemaReadOnly || m == NoSchemaHumanApproval || m == NoSchemaFull
+}
+
+// available lists the names of the tools that can be called here.
+func (v *validator) available() []string {
+	var out []string
+	for _, name := range v.set.Names() {
+		if t, ok := v.set.Lookup(name); ok && t.Unavailable == "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// unknown words the observation for a call to a tool that does not exist.
+func (v *validator) unknown(name string, hasName bool) (string, []byte) {
+	names := v.available()
+	var sb strings.Builder
+	var sugg []string
+	if hasName {
+		sugg = Suggest(name, names)
+		fmt.Fprintf(&sb, "Unknown tool %s.", quoteText(name))
+	} else {
+		sb.WriteString(`The call has no tool name: give the tool to call in "name".`)
+	}
+	writeChoices(&sb, sugg, names)
+	return sb.String(), suggestionDetails(sugg)
+}
+
+// unavailable words the observation for a tool that exists but cannot run
+// on this machine.
+func (v *validator) unavailable(name string, t *Tool) (string, []byte) {
+	names := v.available()
+	sugg := Suggest(name, names)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Tool %s is not available here: %s.", quoteText(name), strings.TrimSuffix(t.Unavailable, "."))
+	writeChoices(&sb, sugg, names)
+	return sb.String(), suggestionDetails(sugg)
+}
+
+// writeChoices adds the "did you mean" names and, for a short catalog,
+// every tool that can be called.
+func writeChoices(sb *strings.Builder, sugg, names []string) {
+	if len(sugg) > 0 {
+		fmt.Fprintf(sb, " Did you mean %s?", joinOr(sugg))
+	}
+	switch {
+	case len(names) == 0:
+		sb.WriteString(" No tools are available.")
+	case len(names) <= listToolsUpTo:
+		fmt.Fprintf(sb, " Available tools: %s.", strings.Join(names, ", "))
+	}
+}
+
+// joinOr quotes names and joins them with commas and a final "or".
+func joinOr(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteText(n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// suggestionDetails is the details object of an unknown_tool error.
+func suggestionDetails(sugg []string) []byte {
+	d := []byte(`{"suggestions":[`)
+	for i, s := range sugg {
+		if i > 0 {
+			d = append(d, ',')
+		}
+		d = AppendString(d, s)
+	}
+	return append(d, "]}"...)
+}
+
+// validationReport words the observation for arguments that fail the
+// schema: a one-line message, the text for the model listing every error
+// (up to maxReportedErrors), and the errors as a details array.
+func validationReport(tool string, errs []SchemaError) (string, string, []byte) {
+	shown := errs
+	if len(shown) > maxReportedErrors {
+		shown = shown[:maxReportedErrors]
+	}
+	noun := "error"
+	if len(errs) > 1 {
+		noun = "errors"
+	}
+	msg := fmt.Sprintf("arguments of tool %q do not match its schema (%d %s): %s", tool, len(errs), noun, errs[0].Message)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "The arguments for tool %s do not match its input schema:\n", quoteText(tool))
+	for _, e := range shown {
+		sb.WriteString("- ")
+		sb.WriteString(e.Message)
+		sb.WriteByte('\n')
+	}
+	if len(errs) > len(shown) {
+		fmt.Fprintf(&sb, "- … and %d more errors\n", len(errs)-len(shown))
+	}
+	sb.WriteString("Fix the arguments and call the tool again.")
+
+	d := []byte{'['}
+	for i, e := range shown {
+		if i > 0 {
+			d = append(d, ',')
+		}
+		d = append(d, `{"pointer":`...)
+		d = AppendString(d, e.Pointer)
+		d = append(d, `,"keyword":`...)
+		d = AppendString(d, e.Keyword)
+		d = append(d, `,"expected":`...)
+		d = AppendString(d, e.Expected)
+		d = append(d, `,"got":`...)
+		d = AppendString(d, e.Got)
+		d = append(d, `,"message":`...)
+		d = AppendString(d, e.Message)
+		d = append(d, '}')
+	}
+	d = append(d, ']')
+	return msg, sb.String(), d
+}
