@@ -1,0 +1,100 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Problem is one thing wrong with a tools directory, for catalog --check.
+type Problem struct {
+	File    string // the sidecar, or the directory
+	Tool    string // the tool's name, when known
+	Message string
+}
+
+// String is "file: tool: message", or "file: message" without a tool.
+func (p Problem) String() string {
+	if p.Tool == "" {
+		return p.File + ": " + p.Message
+	}
+	return p.File + ": " + p.Tool + ": " + p.Message
+}
+
+// Check lints the tool directories dirs and keeps going past every problem,
+// so one run lists them all: unreadable directories, invalid sidecars
+// (remote refs and bad names included), schemas that do not compile,
+// executables missing, not executable or ambiguous, duplicate names, and
+// examples that fail their own schema. Tools that are fine but cannot run
+// here (a required command missing, another platform) are not problems;
+// they come back in skipped, with the reason. Both lists are in directory
+// order, then by file name. Sidecar warnings go to opts.Warn.
+func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
+	s := scan(dirs, opts)
+	for _, d := range s.dirErrs {
+		problems = append(problems, Problem{File: d.dir, Message: strings.TrimPrefix(d.err.Error(), "tools directory "+d.dir+": ")})
+	}
+	// Compiling is the slow part, and every tool's schema is touched.
+	found := make([][]Problem, len(s.entries))
+	parallel(len(s.entries), func(i int) { found[i] = s.entries[i].problems() })
+	for i, e := range s.entries {
+		warn(opts, e.warns...)
+		problems = append(problems, found[i]...)
+		if e.tool != nil && e.skip != "" {
+			skipped = append(skipped, Problem{File: e.file, Tool: e.tool.Name, Message: e.skip})
+		}
+	}
+	return problems, skipped
+}
+
+// problems lists what is wrong with one sidecar and its tool.
+func (e *entry) problems() []Problem {
+	var ps []Problem
+	if e.err != nil {
+		for _, err := range unjoin(e.err) {
+			var se *tools.SidecarError
+			if errors.As(err, &se) {
+				ps = append(ps, Problem{File: se.File, Tool: se.Tool, Message: se.Err.Error()})
+			} else {
+				ps = append(ps, Problem{File: e.file, Message: err.Error()})
+			}
+		}
+		return ps
+	}
+	t := e.tool
+	add := func(msg string) { ps = append(ps, Problem{File: e.file, Tool: t.Name, Message: msg}) }
+	for _, msg := range []string{e.exeErr, e.dup, e.missing} {
+		if msg != "" {
+			add(msg)
+		}
+	}
+	if t.InputSchema == nil {
+		return ps // registered without a schema on purpose: nothing to compile
+	}
+	if _, err := t.Compile(); err != nil {
+		add(strings.TrimPrefix(err.Error(), e.file+": "))
+		return ps
+	}
+	for i, ex := range t.Examples {
+		checked, err := t.CheckArguments(ex, false)
+		if err != nil {
+			add(fmt.Sprintf("example %d cannot be checked: %v", i+1, err))
+			continue
+		}
+		for _, se := range checked.Errors {
+			// The message starts with the pointer.
+			add(fmt.Sprintf("example %d does not match the schema: %s (fix the example or the schema)", i+1, se.Message))
+		}
+	}
+	return ps
+}
+
+// unjoin splits an errors.Join result into its parts.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

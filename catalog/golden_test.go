@@ -1,0 +1,5 @@
+package catalog
+
+import "flag"
+
+var update = flag.Bool("update", false, "rewrite golden files")

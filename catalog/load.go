@@ -1,0 +1,395 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// LoadOptions are the parts of the machine Load looks at, so tests can
+// stand in for them.
+type LoadOptions struct {
+	// Warn receives each warning (a missing description, a dialect
+	// mapping, a tool without an executable), naming its file; nil drops
+	// them.
+	Warn func(string)
+	// LookPath finds a command a sidecar "requires"; nil: exec.LookPath.
+	LookPath func(string) (string, error)
+	// GOOS and GOARCH are the platform checked against "platforms"; ""
+	// means this machine's.
+	GOOS, GOARCH string
+}
+
+// Load reads the tool directories dirs, in order, and returns the catalog
+// of every tool in them. Each directory is flat: every *.json file in it is
+// a sidecar, and the tool's executable sits beside it (see findExecutable).
+// A tool that cannot run here (no executable, a required command missing,
+// another platform) is loaded with Unavailable saying why, and a warning.
+//
+// Any invalid sidecar, unreadable directory, duplicate name or ambiguous
+// executable makes Load fail; the error joins every problem, each naming
+// its file, so all of them can be fixed in one go.
+func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
+	s := scan(dirs, opts)
+	var errs []error
+	for _, d := range s.dirErrs {
+		errs = append(errs, d.err)
+	}
+	var ts []*tools.Tool
+	for _, e := range s.entries {
+		warn(opts, e.warns...)
+		if e.err != nil {
+			errs = append(errs, e.err)
+			continue
+		}
+		if e.exeErr != "" {
+			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.exeErr)})
+			continue
+		}
+		if e.dup != "" {
+			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.dup)})
+			continue
+		}
+		if e.missing != "" {
+			warn(opts, fmt.Sprintf("tool %q is not available: %s", e.tool.Name, e.missing))
+		}
+		ts = append(ts, e.tool)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return New(ts), nil
+}
+
+func warn(opts LoadOptions, msgs ...string) {
+	if opts.Warn == nil {
+		return
+	}
+	for _, m := range msgs {
+		opts.Warn(m)
+	}
+}
+
+// entry is one sidecar found in a tools directory, and what loading it
+// found out.
+type entry struct {
+	file  string   // the sidecar's path, as the directory was given
+	dir   string   // the directory, as given
+	cands []string // names of the files beside it that may be its executable
+
+	tool  *tools.Tool // nil when the sidecar is invalid
+	warns []string
+	err   error // the sidecar is invalid: joined *tools.SidecarError
+
+	exeErr  string // more than one executable: an error
+	missing string // no usable executable: the tool is unavailable
+	skip    string // a required command or the platform is missing
+	dup     string // another sidecar already has the tool's name
+}
+
+// scanned is everything scan found, in a fixed order: directories as given,
+// files by name within each.
+type scanned struct {
+	dirErrs []dirError
+	entries []*entry
+}
+
+type dirError struct {
+	dir string
+	err error
+}
+
+// scan lists the directories, then reads and checks every sidecar in
+// parallel, keeping the results in directory order.
+func scan(dirs []string, opts LoadOptions) *scanned {
+	s := &scanned{}
+	listed := map[string]bool{}
+	for _, dir := range dirs {
+		// A directory given twice (TOOLCALL_TOOLS and --tools, say) is
+		// read once, as PATH would be, rather than clash with itself.
+		if abs, err := filepath.Abs(dir); err == nil {
+			if listed[abs] {
+				continue
+			}
+			listed[abs] = true
+		}
+		es, err := listDir(dir)
+		if err != nil {
+			s.dirErrs = append(s.dirErrs, dirError{dir, err})
+			continue
+		}
+		s.entries = append(s.entries, es...)
+	}
+	parallel(len(s.entries), func(i int) { s.entries[i].load() })
+
+	// The rest is cheap and order-dependent: it runs in one goroutine.
+	goos, goarch := opts.GOOS, opts.GOARCH
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	lookPath := opts.LookPath
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	found := map[string]bool{} // each required command is looked up once
+	seen := map[string]string{}
+	for _, e := range s.entries {
+		t := e.tool
+		if t == nil {
+			continue
+		}
+		if first, ok := seen[t.Name]; ok {
+			e.dup = fmt.Sprintf("tool name %q is also defined in %s; names must be unique across all tools directories, so rename one (set \"name\" in its sidecar)", t.Name, first)
+			continue
+		}
+		seen[t.Name] = e.file
+		e.skip = platformReason(t.Platforms, goos, goarch)
+		if e.skip == "" {
+			for _, r := range t.Requires {
+				ok, known := found[r]
+				if !known {
+					_, err := lookPath(r)
+					ok = err == nil
+					found[r] = ok
+				}
+				if !ok {
+					e.skip = fmt.Sprintf("requires %s, not found on PATH", r)
+					break
+				}
+			}
+		}
+		switch {
+		case e.skip != "":
+			t.Unavailable = e.skip
+		case e.missing != "":
+			t.Unavailable = e.missing
+		}
+	}
+	return s
+}
+
+// listDir reads one tools directory and pairs each sidecar with the files
+// that could be its executable.
+func listDir(dir string) ([]*entry, error) {
+	des, err := readDir(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == dir {
+			err = pe.Err // the path is in the message already
+		}
+		return nil, fmt.Errorf("tools directory %s: %w (check --tools and TOOLCALL_TOOLS)", dir, err)
+	}
+	es := make([]*entry, 0, len(des)/2)
+	byStem := make(map[string]*entry, len(des)/2)
+	for _, de := range des {
+		name := de.Name()
+		// Hidden files are editor backups and the like, and
+		// subdirectories are not searched: the folder is flat.
+		if strings.HasPrefix(name, ".") || de.IsDir() || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		e := &entry{file: filepath.Join(dir, name), dir: dir}
+		es = append(es, e)
+		byStem[strings.TrimSuffix(name, ".json")] = e
+	}
+	// A file is the executable of the sidecar whose stem is its whole
+	// name (get_weather), or else its name less one extension
+	// (get_weather.py). With math.json and math.factorial.json side by
+	// side, the file math.factorial belongs to the second.
+	for _, de := range des {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") || de.IsDir() || strings.HasSuffix(name, ".json") {
+			continue
+		}
+		e := byStem[name]
+		if e == nil {
+			if ext := filepath.Ext(name); ext != "" && ext != name {
+				e = byStem[strings.TrimSuffix(name, ext)]
+			}
+		}
+		if e != nil {
+			e.cands = append(e.cands, name)
+		}
+	}
+	slices.SortFunc(es, func(a, b *entry) int { return strings.Compare(a.file, b.file) })
+	return es, nil
+}
+
+// readDir lists dir unsorted: listDir sorts only the sidecars, half the
+// entries of a typical directory.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// buffers are reused between sidecars: ParseSidecar keeps nothing of the
+// bytes it is given.
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// readFile reads path into *buf, growing it as needed. Unlike os.ReadFile
+// it allocates nothing for the common small sidecar, and skips the stat
+// call that sizes the buffer.
+func readFile(path string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			*buf = b
+			return b, nil
+		}
+		if err != nil {
+			*buf = b
+			return nil, err
+		}
+	}
+}
+
+// load reads and parses the sidecar and finds its executable.
+func (e *entry) load() {
+	buf := buffers.Get().(*[]byte)
+	defer buffers.Put(buf)
+	data, err := readFile(e.file, buf)
+	if err != nil {
+		e.err = &tools.SidecarError{File: e.file, Err: fmt.Errorf("cannot read the sidecar: %w", err)}
+		return
+	}
+	e.tool, e.warns, e.err = tools.ParseSidecar(e.file, data)
+	if e.err != nil {
+		e.tool = nil
+		return
+	}
+	e.findExecutable()
+}
+
+// findExecutable sets the tool's Command to the path of its executable,
+// under the directory as the user gave it, so that a listing is the same
+// on every machine that has the project (see commandPath): the sidecar's "command" (relative to the sidecar's
+// directory), else the one executable file among the candidates. It
+// records why there is none, or that there are two.
+func (e *entry) findExecutable() {
+	t := e.tool
+	noExe := func(why string) { e.missing = "no executable beside " + e.file + ": " + why }
+	if t.Command != "" {
+		p := t.Command
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.dir, p)
+		}
+		if why := notExecutable(p); why != "" {
+			noExe(fmt.Sprintf("\"command\" %q %s", t.Command, why))
+		}
+		t.Command = commandPath(p)
+		return
+	}
+	var exes, others []string
+	for _, c := range e.cands {
+		if notExecutable(filepath.Join(e.dir, c)) == "" {
+			exes = append(exes, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	switch {
+	case len(exes) == 1:
+		t.Command = commandPath(filepath.Join(e.dir, exes[0]))
+	case len(exes) > 1:
+		e.exeErr = fmt.Sprintf("more than one executable could run tool %q: %s; keep one, or say which in the sidecar's \"command\"",
+			t.Name, strings.Join(exes, " and "))
+	case len(others) > 0:
+		noExe(fmt.Sprintf("%s is not executable (chmod +x %s)", others[0], filepath.Join(filepath.Dir(e.file), others[0])))
+	default:
+		stem := strings.TrimSuffix(filepath.Base(e.file), ".json")
+		noExe(fmt.Sprintf("add an executable named %s or %s.EXT (such as %s.py), or set \"command\" in the sidecar", stem, stem, stem))
+	}
+}
+
+// notExecutable says why path cannot be run as a tool, or "" when it can.
+func notExecutable(path string) string {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case err != nil:
+		return fmt.Sprintf("cannot be read: %v", err)
+	case !fi.Mode().IsRegular():
+		return "is not a regular file"
+	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
+		return "is not executable (chmod +x it)"
+	}
+	return ""
+}
+
+// platformReason says why a tool for platforms does not run on goos/goarch,
+// or "" when it does. Entries are GOOS or GOOS/GOARCH.
+func platformReason(platforms []string, goos, goarch string) string {
+	if len(platforms) == 0 {
+		return ""
+	}
+	here := goos + "/" + goarch
+	if slices.Contains(platforms, goos) || slices.Contains(platforms, here) {
+		return ""
+	}
+	return fmt.Sprintf("runs on %s only, this is %s", strings.Join(platforms, ", "), here)
+}
+
+// parallel calls fn(0) ... fn(n-1) on up to GOMAXPROCS goroutines. Each
+// call writes only its own slot, so results stay in order.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// commandPath cleans p and keeps a relative path relative, written with a
+// directory ("./get_weather") so that running it never searches PATH.
+func commandPath(p string) string {
+	p = filepath.Clean(p)
+	if !filepath.IsAbs(p) && !strings.ContainsRune(p, filepath.Separator) {
+		p = "." + string(filepath.Separator) + p
+	}
+	return p
+}

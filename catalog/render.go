@@ -1,0 +1,348 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// The output formats of Render.
+const (
+	FormatJSONL     = "jsonl"
+	FormatOpenAI    = "openai"
+	FormatAnthropic = "anthropic"
+	FormatOllama    = "ollama"
+	FormatMCP       = "mcp"
+	FormatPrompt    = "prompt"
+)
+
+// The styles of the prompt format: the syntax the model is told to call
+// tools in.
+const (
+	StyleJSONL    = "jsonl"
+	StyleXML      = "xml"
+	StyleMarkdown = "markdown"
+)
+
+// Formats lists the output formats, the default first; Styles the prompt
+// styles, the default first.
+var (
+	Formats = []string{FormatJSONL, FormatOpenAI, FormatAnthropic, FormatOllama, FormatMCP, FormatPrompt}
+	Styles  = []string{StyleJSONL, StyleXML, StyleMarkdown}
+)
+
+// RenderOptions says how Render writes the tools.
+type RenderOptions struct {
+	Format string // one of Formats; "" is jsonl
+	Style  string // one of Styles, for the prompt format; "" is jsonl
+	// PageSize > 0 makes the mcp format list that many tools and give a
+	// nextCursor when more follow; Cursor, from a previous nextCursor,
+	// says where to go on.
+	PageSize int
+	Cursor   string
+}
+
+// openObject stands in for the schema of a tool registered without one
+// where a provider requires a schema (openai, anthropic, ollama, mcp): any
+// object. The call is still marked validated: false by validate.
+const openObject = `{"type":"object"}`
+
+// Render writes picked in the format opts ask for. Every format is
+// deterministic, compact JSON with keys in a fixed order (or, for prompt,
+// plain text), and every line ends with a newline.
+//
+//   - jsonl: one tool event per line, keys in this order: type, name,
+//     title*, description, input_schema (null for a tool without a schema),
+//     command, safe, tags, timeout*, output_schema*, annotations*,
+//     examples*, no_schema_mode*, then score and reason when the tools were
+//     ranked. Keys marked * appear only when the tool has them.
+//   - openai: one line, the Chat Completions "tools" array:
+//     {"type":"function","function":{"name","description","parameters","strict"*}}.
+//   - anthropic: one line, an array of {"name","description","input_schema"}.
+//   - ollama: one line, an array like openai's, without strict.
+//   - mcp: one line, a tools/list result:
+//     {"tools":[{"name","title"*,"description","inputSchema","outputSchema"*,"annotations"}],"nextCursor"*}.
+//   - prompt: the system-prompt text for a model without native tool calls
+//     (see prompt.go).
+//
+// openai and anthropic get the provider-safe name (Catalog.ProviderName);
+// the others the tool's own name. Schemas are written as the sidecar had
+// them, with the insignificant white space removed; a tool without one gets
+// {"type":"object"} in the formats that require a schema. mcp annotations
+// are the sidecar's when it had them, else made from the tool's safe flag
+// and network tag.
+func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error {
+	format := opts.Format
+	if format == "" {
+		format = FormatJSONL
+	}
+	if !slices.Contains(Formats, format) {
+		return fmt.Errorf("unknown format %q: use one of %s", opts.Format, strings.Join(Formats, ", "))
+	}
+	if format != FormatMCP && (opts.PageSize != 0 || opts.Cursor != "") {
+		return fmt.Errorf("a page size or cursor applies only to the mcp format, not %s", format)
+	}
+	if opts.PageSize < 0 {
+		return fmt.Errorf("page size %d is negative: give 0 (no pages) or more", opts.PageSize)
+	}
+	var b []byte
+	switch format {
+	case FormatJSONL:
+		for _, r := range picked {
+			b = appendToolEvent(b, r)
+			b = append(b, '\n')
+		}
+	case FormatOpenAI, FormatOllama:
+		b = append(b, '[')
+		for i, r := range picked {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			name := r.Tool.Name
+			if format == FormatOpenAI {
+				name = providerName(c, r.Tool)
+			}
+			b = append(b, `{"type":"function","function":{"name":`...)
+			b = tools.AppendString(b, name)
+			b = append(b, `,"description":`...)
+			b = tools.AppendString(b, r.Tool.Description)
+			b = append(b, `,"parameters":`...)
+			b = appendSchema(b, r.Tool.InputSchema, openObject)
+			if format == FormatOpenAI && r.Tool.StrictSet {
+				b = append(b, `,"strict":`...)
+				b = strconv.AppendBool(b, r.Tool.Strict)
+			}
+			b = append(b, "}}"...)
+		}
+		b = append(b, "]\n"...)
+	case FormatAnthropic:
+		b = append(b, '[')
+		for i, r := range picked {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = tools.AppendString(b, providerName(c, r.Tool))
+			b = append(b, `,"description":`...)
+			b = tools.AppendString(b, r.Tool.Description)
+			b = append(b, `,"input_schema":`...)
+			b = appendSchema(b, r.Tool.InputSchema, openObject)
+			b = append(b, '}')
+		}
+		b = append(b, "]\n"...)
+	case FormatMCP:
+		var err error
+		if b, err = appendMCP(b, picked, opts); err != nil {
+			return err
+		}
+	case FormatPrompt:
+		style := opts.Style
+		if style == "" {
+			style = StyleJSONL
+		}
+		if !slices.Contains(Styles, style) {
+			return fmt.Errorf("unknown prompt style %q: use one of %s", opts.Style, strings.Join(Styles, ", "))
+		}
+		b = appendPrompt(b, picked, style)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+func providerName(c *Catalog, t *tools.Tool) string {
+	if c == nil {
+		return t.Name
+	}
+	return c.ProviderName(t)
+}
+
+// appendToolEvent appends r as a tool event (key order at Render).
+func appendToolEvent(b []byte, r Ranked) []byte {
+	t := r.Tool
+	b = append(b, `{"type":"tool","name":`...)
+	b = tools.AppendString(b, t.Name)
+	if t.Title != "" {
+		b = append(b, `,"title":`...)
+		b = tools.AppendString(b, t.Title)
+	}
+	b = append(b, `,"description":`...)
+	b = tools.AppendString(b, t.Description)
+	b = append(b, `,"input_schema":`...)
+	b = appendSchema(b, t.InputSchema, "null")
+	b = append(b, `,"command":`...)
+	b = tools.AppendString(b, t.Command)
+	b = append(b, `,"safe":`...)
+	b = strconv.AppendBool(b, t.Safe)
+	b = append(b, `,"tags":`...)
+	b = appendStrings(b, t.Tags)
+	if t.Timeout > 0 {
+		b = append(b, `,"timeout":`...)
+		b = tools.AppendString(b, t.Timeout.String())
+	}
+	if len(t.OutputSchema) > 0 {
+		b = append(b, `,"output_schema":`...)
+		b = tools.AppendCompact(b, t.OutputSchema)
+	}
+	if len(t.Annotations) > 0 {
+		b = append(b, `,"annotations":`...)
+		b = tools.AppendCompact(b, t.Annotations)
+	}
+	if len(t.Examples) > 0 {
+		b = append(b, `,"examples":[`...)
+		for i, e := range t.Examples {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = tools.AppendCompact(b, e)
+		}
+		b = append(b, ']')
+	}
+	if t.InputSchema == nil && t.NoSchemaMode != "" {
+		b = append(b, `,"no_schema_mode":`...)
+		b = tools.AppendString(b, t.NoSchemaMode)
+	}
+	if r.Scored {
+		b = append(b, `,"score":`...)
+		b = strconv.AppendFloat(b, r.Score, 'f', -1, 64)
+		b = append(b, `,"reason":`...)
+		b = tools.AppendString(b, r.Reason)
+	}
+	return append(b, '}')
+}
+
+// appendMCP appends a tools/list result, paginated as opts ask.
+func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
+	page, next := picked, ""
+	if opts.PageSize > 0 || opts.Cursor != "" {
+		names := make([]string, len(picked))
+		for i, r := range picked {
+			names[i] = r.Tool.Name
+		}
+		off := 0
+		if opts.Cursor != "" {
+			var err error
+			if off, err = decodeCursor(opts.Cursor, names); err != nil {
+				return nil, err
+			}
+		}
+		end := len(picked)
+		if opts.PageSize > 0 && off+opts.PageSize < end {
+			end = off + opts.PageSize
+			next = encodeCursor(end, names)
+		}
+		page = picked[off:end]
+	}
+	b = append(b, `{"tools":[`...)
+	for i, r := range page {
+		t := r.Tool
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = tools.AppendString(b, t.Name)
+		if t.Title != "" {
+			b = append(b, `,"title":`...)
+			b = tools.AppendString(b, t.Title)
+		}
+		b = append(b, `,"description":`...)
+		b = tools.AppendString(b, t.Description)
+		b = append(b, `,"inputSchema":`...)
+		b = appendSchema(b, t.InputSchema, openObject)
+		if len(t.OutputSchema) > 0 {
+			b = append(b, `,"outputSchema":`...)
+			b = tools.AppendCompact(b, t.OutputSchema)
+		}
+		b = append(b, `,"annotations":`...)
+		b = appendAnnotations(b, t)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if next != "" {
+		b = append(b, `,"nextCursor":`...)
+		b = tools.AppendString(b, next)
+	}
+	return append(b, "}\n"...), nil
+}
+
+// appendAnnotations appends the tool's MCP annotations: the sidecar's, or
+// readOnlyHint/destructiveHint from safe and openWorldHint from the
+// network tag.
+func appendAnnotations(b []byte, t *tools.Tool) []byte {
+	if len(t.Annotations) > 0 {
+		return tools.AppendCompact(b, t.Annotations)
+	}
+	if t.Safe {
+		b = append(b, `{"readOnlyHint":true`...)
+	} else {
+		b = append(b, `{"readOnlyHint":false,"destructiveHint":true`...)
+	}
+	if slices.Contains(t.Tags, tools.TagNetwork) {
+		b = append(b, `,"openWorldHint":true`...)
+	}
+	return append(b, '}')
+}
+
+// ErrBadCursor is the error of a cursor that is not a nextCursor of the
+// same listing.
+var ErrBadCursor = errors.New("bad cursor")
+
+// An mcp cursor is base64url("<offset>.<check>"), the check being the first
+// 8 hex digits of the SHA-256 of the offset and the names of the whole
+// listing. A cursor thus works only for the listing it came from: if the
+// tools or the selection change, the client is told to start again rather
+// than being given a page that skips or repeats tools.
+func encodeCursor(off int, names []string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(off) + "." + cursorCheck(off, names)))
+}
+
+func decodeCursor(cursor string, names []string) (int, error) {
+	bad := fmt.Errorf("%w %q: it is not a nextCursor from this tool list (the tools or the selection changed, or it was cut); list again without a cursor", ErrBadCursor, cursor)
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return 0, bad
+	}
+	offText, check, ok := strings.Cut(string(raw), ".")
+	off, err := strconv.Atoi(offText)
+	if !ok || err != nil || off <= 0 || off >= len(names) || check != cursorCheck(off, names) {
+		return 0, bad
+	}
+	return off, nil
+}
+
+func cursorCheck(off int, names []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d", off)
+	for _, n := range names {
+		h.Write([]byte{0})
+		h.Write([]byte(n))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// appendStrings appends ss as a JSON array ([] when empty).
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = tools.AppendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendSchema appends schema compacted, or ifNone when there is none.
+func appendSchema(b, schema []byte, ifNone string) []byte {
+	if len(schema) == 0 {
+		return append(b, ifNone...)
+	}
+	return tools.AppendCompact(b, schema)
+}

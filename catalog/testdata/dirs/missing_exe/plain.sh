@@ -1,0 +1,2 @@
+#!/bin/sh
+# NOEXEC: the test leaves this file without its executable bit.
