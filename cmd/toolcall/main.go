@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 // Exit codes, documented in the root command's help, the man pages and
@@ -71,7 +72,10 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if uerr.help && cmd != nil {
 			fmt.Fprintf(stderr, "toolcall: %v (see '%s --help')\n", err, cmd.CommandPath())
 		} else {
-			fmt.Fprintf(stderr, "toolcall: %v\n", err)
+			// A load error may list several files, one per line.
+			for _, line := range strings.Split(err.Error(), "\n") {
+				fmt.Fprintf(stderr, "toolcall: %s\n", line)
+			}
 		}
 		return exitUsage
 	default:

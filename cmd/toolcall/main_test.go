@@ -183,7 +183,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "complete-commands",
 			args:     []string{"__complete", ""},
-			stdoutRE: `^completion\t.*\nhelp\t.*\nparse\t.*\nversion\t.*\n:4\n`,
+			stdoutRE: `^catalog\t.*\ncompletion\t.*\nhelp\t.*\nparse\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
 			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
 		},
 		{
@@ -336,7 +336,7 @@ func TestParseRun(t *testing.T) {
 			o.stream = fake.stream
 			o.isTerminal = func(io.Reader) bool { return tt.terminal }
 			var stdout, stderr bytes.Buffer
-			err := o.run(context.Background(), tt.ins, &stdout, &stderr)
+			err := o.run(context.Background(), tt.ins, &stdout, &stderr, nil)
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("run: err = %v, want %v", err, tt.wantErr)
 			}

@@ -79,6 +79,7 @@ const parseExample = `  # a model's raw output, saved to a file
 const stdinHint = "toolcall: reading model output from stdin (paste it, then Ctrl-D); see 'toolcall parse --help'"
 
 type parseOptions struct {
+	tools       toolsFlags  // --tools
 	format      formatValue // --format
 	noRepair    bool        // --no-repair
 	fail        bool        // --fail
@@ -104,15 +105,25 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				}
 				return listFormats(stdout)
 			}
+			var paramType func(tool, param string) string
+			if len(opts.tools.dirs) > 0 {
+				c, err := opts.tools.load(stderr)
+				if err != nil {
+					return err
+				}
+				paramType = c.ParamType
+			}
 			ins, closeAll, err := openInputs(stdin, args)
 			if err != nil {
 				return err
 			}
 			defer closeAll()
-			return opts.run(cmd.Context(), ins, stdout, stderr)
+			return opts.run(cmd.Context(), ins, stdout, stderr, paramType)
 		},
 	}
 	flags := cmd.Flags()
+	opts.tools.addDirs(flags)
+	must(cmd.MarkFlagDirname("tools"))
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
@@ -125,16 +136,19 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 }
 
 // run parses each input in turn into stdout.
-func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer) error {
+// paramType, when not nil, types the values of XML-style calls by the
+// tools' schemas.
+func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, paramType func(tool, param string) string) error {
 	var total parse.Stats
 	for _, in := range ins {
 		if in.name == "" && o.isTerminal(in.r) {
 			fmt.Fprintln(stderr, stdinHint)
 		}
 		st, err := o.stream(ctx, in.r, stdout, parse.Options{
-			Format:   string(o.format),
-			NoRepair: o.noRepair,
-			FirstID:  total.Calls,
+			Format:    string(o.format),
+			NoRepair:  o.noRepair,
+			FirstID:   total.Calls,
+			ParamType: paramType,
 		})
 		total.Events += st.Events
 		total.Calls += st.Calls

@@ -17,31 +17,47 @@ OpenAI-compatible server, or any command that prints text) tool use from the
 shell. Each subcommand is a pipeline stage: it reads model output or JSON
 from files or standard input and writes JSONL to standard output, one
 complete JSON object per line, each with a "type", written the moment it is
-complete.
+complete. A stage passes the lines it does not own through unchanged:
 
-The events written by parse, with their fields beyond "type":
+    toolcall parse reply.txt | toolcall validate --tools ./tools
 
-    text          content: prose outside any call
-    reasoning     content (a <think>-style block, never searched for calls),
-                  format
-    tool_call     id, name, arguments (always an object), format, repaired
-    final_answer  content
-    parse_error   error, raw (the text that failed), offset, format
+Tools are executables with a JSON sidecar holding their schema, in one or
+more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
+them, validate checks calls against them.
+
+The events, with their fields beyond "type":
+
+    tool              name, description, input_schema, command, safe, tags,
+                      timeout; score and reason when ranked (catalog)
+    text              content: prose outside any call (parse)
+    reasoning         content (a <think>-style block, never searched for
+                      calls), format (parse)
+    tool_call         id, name, arguments (always an object), format,
+                      repaired (parse); validated, no_schema_mode, coerced
+                      (validate)
+    final_answer      content (parse)
+    parse_error       error, raw (the text that failed), offset, format
+                      (parse)
+    tool_observation  id, name, content (what the model will read),
+                      is_error, error {kind, message, details} (validate)
 
 Problems with the model's output are data in the stream, not failures, so
 a loop can show the model its mistake.`
 
-const exitStatusText = `    0    the command did its job (parse errors are events, not failures)
+const exitStatusText = `    0    the command did its job (parse errors and failed calls are events,
+         not failures)
     1    the program failed, or --fail was given and an error event was written
     2    the invocation is wrong: a bad flag, argument, environment variable
-         or input file; one line on standard error says which
+         or input file, an unreadable tools directory or an invalid sidecar;
+         standard error says which, and how to fix it
     130  interrupted with Ctrl-C
     141  standard output was closed early, as in "toolcall parse | head -1"`
 
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
 TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
-line wins. --help, --version and --list-formats have no variable.`
+line wins. TOOLCALL_TOOLS holds a colon-separated list of tool directories,
+like PATH. --help, --version, --list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
@@ -75,7 +91,9 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.Flags().Bool("version", false, "print the version and exit")
 
 	root.AddCommand(
+		newCatalogCmd(stdin, stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
+		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),
 	)
 	// Cobra adds these two only when it executes; adding them now makes

@@ -22,5 +22,11 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		// $EXAMPLES is the bundled example tools directory.
+		Setup: func(env *testscript.Env) error {
+			dir, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "tools"))
+			env.Setenv("EXAMPLES", dir)
+			return err
+		},
 	})
 }

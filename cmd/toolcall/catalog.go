@@ -1,0 +1,283 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/catalog"
+)
+
+const catalogLong = `Catalog reads tool directories and writes the tools in them: as tool
+events, as the tools array of the OpenAI, Anthropic or Ollama APIs, as an MCP
+tools/list result, or as the block of a system prompt that teaches a
+text-only model to call them.
+
+A tool is an executable and a JSON sidecar beside it: get_weather (or
+get_weather.py, any language) and get_weather.json. The sidecar holds the
+tool's description and the JSON Schema of its arguments, in our shape or as
+an OpenAI, Anthropic, MCP or BFCL definition dropped in as it is:
+
+    {"description": "Current weather for a city.",
+     "input_schema": {"type": "object",
+                      "properties": {"city": {"type": "string"}},
+                      "required": ["city"]},
+     "safe": true, "timeout": "20s", "tags": ["weather", "network"],
+     "examples": [{"arguments": {"city": "Paris"}}]}
+
+A sidecar without a schema is an error (fail closed) unless it says
+"allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
+or full. A $ref must point inside the sidecar (#/$defs/...); nothing is
+ever fetched. "requires": ["jq"] and "platforms": ["linux"] keep a tool out
+of the catalog where it cannot run; --check says why.
+
+Tools marked "safe": false are left out unless --allow-unsafe is given;
+--local-only leaves out tools tagged "network"; --allow, --deny and --tag
+choose by name and tag.
+
+With --query, or a request on standard input ({"query": ...}, {"prompt":
+...}, a user message, or {"messages": [...]}), the tools are ranked for it
+with BM25 over their names, descriptions, tags and argument names, and the
+best --max (default 3) scoring at least --min-score are written, each with
+its score (0 to 1) and the terms that matched. --scorer runs a command of
+your own instead: it reads {"query", "tools"} as JSON on stdin and prints
+{"scores": [{"name", "score", "reason"}]}; if it fails or takes longer than
+--scorer-timeout, BM25 ranks instead and a warning says why.
+
+OpenAI and Anthropic accept only names of letters, digits, _ and -, at most
+64 of them. For those formats a name such as math.factorial is written as
+math_factorial (with _2, _3 ... when that is taken, and a hash when it is
+too long); validate and exec map such a name back to the tool.
+
+--check lints every sidecar instead: schemas that do not compile, missing
+or non-executable programs, bad or duplicate names, examples that fail
+their own schema, remote $refs. It lists each problem with its file on
+standard error and exits 1 if there is any.`
+
+const catalogExample = `  # every tool, one tool event per line
+  toolcall catalog --tools ./tools
+
+  # the tools array for a chat completion request
+  toolcall catalog --tools ./tools --format openai
+
+  # the three tools that best fit a request, as a system prompt
+  toolcall catalog --tools ./tools --query "weather in Paris" --format prompt
+
+  # the same, with calls written as <tool_call> tags
+  toolcall catalog --tools ./tools --format prompt --style xml < request.json
+
+  # in CI: lint the tool directories
+  toolcall catalog --tools ./tools --check`
+
+type catalogOptions struct {
+	tools         toolsFlags
+	format        choice // --format
+	style         choice // --style
+	pageSize      int
+	cursor        string
+	tags          []string
+	query         string
+	max           int
+	minScore      float64
+	scorer        string
+	scorerTimeout time.Duration
+	check         bool
+
+	isTerminal func(io.Reader) bool
+}
+
+func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	opts := catalogOptions{
+		format:     choice{value: "jsonl", choices: catalog.Formats},
+		style:      choice{value: "jsonl", choices: catalog.Styles},
+		isTerminal: isTerminal,
+	}
+	cmd := &cobra.Command{
+		Use:     "catalog",
+		Short:   "List, rank and render tools for a prompt or a model API",
+		Long:    catalogLong,
+		Example: catalogExample,
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return opts.run(cmd, stdin, stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	opts.tools.addDirs(fs)
+	fs.Var(&opts.format, "format", "write the tools as `name`: "+strings.Join(catalog.Formats, ", "))
+	fs.Var(&opts.style, "style", "with --format prompt, how the model is told to write calls: "+strings.Join(catalog.Styles, ", "))
+	fs.IntVar(&opts.pageSize, "page-size", 0, "with --format mcp, at most `n` tools per page, with a nextCursor for the next")
+	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named")
+	opts.tools.addPolicy(fs)
+	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these tags (repeatable, comma-separated)")
+	fs.StringVar(&opts.query, "query", "", "rank the tools for this request (default: a request read from stdin, if any)")
+	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
+	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
+	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
+	fs.DurationVar(&opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
+	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
+	noEnv(fs, "check")
+	must(cmd.MarkFlagDirname("tools"))
+	must(cmd.RegisterFlagCompletionFunc("format", opts.format.complete))
+	must(cmd.RegisterFlagCompletionFunc("style", opts.style.complete))
+	return cmd
+}
+
+func (o *catalogOptions) run(cmd *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.check {
+		return o.runCheck(stderr)
+	}
+	flags := cmd.Flags()
+	if flags.Changed("style") && o.format.value != "prompt" {
+		return usage(errors.New("--style applies to --format prompt only"))
+	}
+	if (flags.Changed("page-size") || flags.Changed("cursor")) && o.format.value != "mcp" {
+		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
+	}
+	if o.max < 0 || o.pageSize < 0 {
+		return usage(errors.New("--max and --page-size take a number of tools, 0 or more"))
+	}
+	if o.minScore < 0 || o.minScore > 1 {
+		return usage(fmt.Errorf("--min-score %g is outside 0 to 1", o.minScore))
+	}
+	policy, err := o.tools.policy()
+	if err != nil {
+		return err
+	}
+	c, err := o.tools.load(stderr)
+	if err != nil {
+		return err
+	}
+	query := o.query
+	if !flags.Changed("query") && !o.isTerminal(stdin) {
+		if query, err = readRequest(stdin); err != nil {
+			return err
+		}
+	}
+	max := o.max
+	if !flags.Changed("max") && query != "" {
+		max = 3
+	}
+	picked, err := c.Select(cmd.Context(), catalog.Selection{
+		Policy:        policy,
+		Tags:          o.tags,
+		Query:         query,
+		Max:           max,
+		MinScore:      o.minScore,
+		Scorer:        strings.Fields(o.scorer),
+		ScorerTimeout: o.scorerTimeout,
+		Warn:          warnTo(stderr),
+	})
+	if err != nil {
+		return err
+	}
+	err = catalog.Render(stdout, c, picked, catalog.RenderOptions{
+		Format:   o.format.value,
+		Style:    o.style.value,
+		PageSize: o.pageSize,
+		Cursor:   o.cursor,
+	})
+	if errors.Is(err, catalog.ErrBadCursor) {
+		return usage(err)
+	}
+	return err
+}
+
+// maxRequest bounds the request catalog reads from stdin.
+const maxRequest = 16 << 20
+
+// readRequest reads the optional request on stdin and returns its query;
+// empty input is no query.
+func readRequest(stdin io.Reader) (string, error) {
+	data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
+	if err != nil {
+		return "", fmt.Errorf("reading the request on stdin: %w", err)
+	}
+	if len(data) > maxRequest {
+		return "", usage(fmt.Errorf("the request on stdin is over %d MiB; pass the query with --query", maxRequest>>20))
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return "", nil
+	}
+	q, err := catalog.RequestQuery(data)
+	if err != nil {
+		return "", usage(fmt.Errorf("the request on stdin: %w", err))
+	}
+	return q, nil
+}
+
+// runCheck lints the tool directories.
+func (o *catalogOptions) runCheck(stderr io.Writer) error {
+	if len(o.tools.dirs) == 0 {
+		return errNoTools
+	}
+	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{})
+	for _, p := range skipped {
+		fmt.Fprintf(stderr, "%s (not advertised)\n", p)
+	}
+	for _, p := range problems {
+		fmt.Fprintln(stderr, p)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d problem%s\n", len(problems), plural(len(problems)))
+		return errReported
+	}
+	return nil
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// must panics on an error that only a bug in the command's definition can
+// cause, such as completing a flag that does not exist.
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// noArgs rejects arguments as a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage(fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args[0]))
+	}
+	return nil
+}
+
+// choice is the value of a flag that takes one of a fixed set of words.
+type choice struct {
+	value   string
+	choices []string
+}
+
+func (c *choice) String() string { return c.value }
+func (c *choice) Type() string   { return "name" }
+
+func (c *choice) Set(s string) error {
+	for _, v := range c.choices {
+		if v == s {
+			c.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(c.choices, ", "))
+}
+
+func (c *choice) complete(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, v := range c.choices {
+		if strings.HasPrefix(v, toComplete) {
+			out = append(out, v)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// toolsFlags are the flags of every command that reads tool directories:
+// where the tools are, and the policy that says which may be called.
+type toolsFlags struct {
+	dirs        dirList  // --tools
+	allow       []string // --allow
+	deny        []string // --deny
+	allowUnsafe bool     // --allow-unsafe
+	localOnly   bool     // --local-only
+	approve     []string // --approve
+}
+
+// addDirs defines --tools alone, for commands that read tools but apply no
+// policy.
+func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
+	fs.Var(&f.dirs, "tools", "read tools from `dir` (repeatable; a colon-separated list like PATH also works)")
+}
+
+// addPolicy defines the policy flags.
+func (f *toolsFlags) addPolicy(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&f.allow, "allow", nil, "only these tools may be used: names or globs like 'git_*' (repeatable, comma-separated)")
+	fs.StringSliceVar(&f.deny, "deny", nil, "these tools may not be used: names or globs (repeatable, comma-separated; wins over --allow)")
+	fs.BoolVar(&f.allowUnsafe, "allow-unsafe", false, "let tools marked \"safe\": false (side effects) be used")
+	fs.BoolVar(&f.localOnly, "local-only", false, "leave out tools tagged \"network\"")
+	fs.StringSliceVar(&f.approve, "approve", nil, "approve these tools (names or globs) for this run: unsafe ones, and those registered with no_schema_mode human-approval")
+}
+
+// policy returns the policy the flags describe, or a usage error for a
+// malformed glob.
+func (f *toolsFlags) policy() (tools.Policy, error) {
+	for _, list := range [][]string{f.allow, f.deny, f.approve} {
+		for _, p := range list {
+			if err := tools.CheckPattern(p); err != nil {
+				return tools.Policy{}, usage(err)
+			}
+		}
+	}
+	return tools.Policy{
+		Allow:       f.allow,
+		Deny:        f.deny,
+		AllowUnsafe: f.allowUnsafe,
+		LocalOnly:   f.localOnly,
+		Approved:    f.approve,
+	}, nil
+}
+
+// errNoTools is the usage error of a command that needs tools and got none.
+var errNoTools = usage(errors.New("no tools: give --tools DIR, or set TOOLCALL_TOOLS to a colon-separated list of directories"))
+
+// load reads the tool directories. A problem with them is a usage error
+// (exit 2) that names each file; warnings go to stderr.
+func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
+	if len(f.dirs) == 0 {
+		return nil, errNoTools
+	}
+	c, err := catalog.Load(f.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	return c, nil
+}
+
+// warnTo returns a function that writes warnings to stderr, one line each.
+func warnTo(stderr io.Writer) func(string) {
+	return func(msg string) { fmt.Fprintf(stderr, "toolcall: warning: %s\n", msg) }
+}
+
+// dirList is the value of --tools: directories, given one per flag or
+// several separated by colons as in PATH and TOOLCALL_TOOLS.
+type dirList []string
+
+func (d *dirList) String() string { return strings.Join(*d, string(os.PathListSeparator)) }
+func (d *dirList) Type() string   { return "dir" }
+
+func (d *dirList) Set(s string) error {
+	for _, dir := range strings.Split(s, string(os.PathListSeparator)) {
+		if dir != "" {
+			*d = append(*d, dir)
+		}
+	}
+	return nil
+}

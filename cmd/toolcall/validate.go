@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+const validateLong = `Validate checks every tool_call event against the schema of its tool, so
+that nothing runs with arguments the tool does not accept. It reads events
+(the output of toolcall parse) from each <file>, or standard input, and
+writes every line that is not a tool_call through unchanged and in order.
+
+Each call is checked in this order, and the first failure becomes a
+tool_observation with "is_error": true and an error of one of these kinds:
+
+    unknown_tool  no tool of that name (or it cannot run on this machine);
+                  the message suggests the nearest names
+    permission    the policy forbids it: --allow, --deny, --local-only, a
+                  tool marked "safe": false without --allow-unsafe, or a
+                  tool in no_schema_mode human-approval without --approve
+    validation    the arguments do not match the schema; every error is
+                  listed with its JSON pointer, the schema keyword, what was
+                  expected and what was given, worded so the model can fix
+                  its call
+
+Arguments given as a JSON string are decoded once, and null is taken as {}.
+With --coerce, a string where the schema asks for a number, boolean or null
+and whose text is exactly one ("42", "true") is converted, and the call lists
+it under "coerced".
+
+A call that passes is written again with "validated": true. A tool
+registered without a schema passes with "validated": false and its
+"no_schema_mode".
+
+A line that is not a JSON event is reported on standard error with its line
+number and skipped; the stream goes on. Validation failures are data:
+validate exits 0 unless --fail is given and a call failed.`
+
+const validateExample = `  # parse a reply and check its calls
+  toolcall parse reply.txt | toolcall validate --tools ./tools
+
+  # only the failures, as the model will see them
+  toolcall parse reply.txt | toolcall validate --tools ./tools |
+    jq -r 'select(.type == "tool_observation") | .content'
+
+  # in CI: fail when a saved transcript holds a bad call
+  toolcall validate --tools ./tools --fail events.jsonl > /dev/null`
+
+type validateOptions struct {
+	tools  toolsFlags
+	coerce bool
+	fail   bool
+
+	isTerminal func(io.Reader) bool
+}
+
+// validateHint is said on stderr when validate would read a terminal.
+const validateHint = "toolcall: reading events from stdin (the output of toolcall parse; Ctrl-D ends); see 'toolcall validate --help'"
+
+func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	opts := validateOptions{isTerminal: isTerminal}
+	cmd := &cobra.Command{
+		Use:     "validate [<file>...]",
+		Short:   "Check tool calls against their schemas and the policy",
+		Long:    validateLong,
+		Example: validateExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			policy, err := opts.tools.policy()
+			if err != nil {
+				return err
+			}
+			c, err := opts.tools.load(stderr)
+			if err != nil {
+				return err
+			}
+			ins, closeAll, err := openInputs(stdin, args)
+			if err != nil {
+				return err
+			}
+			defer closeAll()
+			var failed int
+			for _, in := range ins {
+				if in.name == "" && opts.isTerminal(in.r) {
+					fmt.Fprintln(stderr, validateHint)
+				}
+				name := in.name
+				if name == "" {
+					name = "stdin"
+				}
+				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
+					Policy: policy,
+					Coerce: opts.coerce,
+					Warn: func(line int, err error) {
+						fmt.Fprintf(stderr, "toolcall: %s:%d: %v; line skipped\n", name, line, err)
+					},
+				})
+				failed += st.Failed
+				if err != nil {
+					var perr *fs.PathError
+					if in.name != "" && !errors.As(err, &perr) {
+						return fmt.Errorf("%s: %w", in.name, err)
+					}
+					return err
+				}
+			}
+			if opts.fail && failed > 0 {
+				fmt.Fprintf(stderr, "toolcall: %d call%s failed validation\n", failed, plural(failed))
+				return errReported
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	opts.tools.addDirs(fs)
+	opts.tools.addPolicy(fs)
+	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
+	must(cmd.MarkFlagDirname("tools"))
+	return cmd
+}
