@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 // testDir copies testdata/dirs/name into a temporary directory and sets
@@ -273,20 +274,7 @@ func TestCheck(t *testing.T) {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	got := strings.ReplaceAll(b.String(), root, "DIR")
-	golden := filepath.Join("testdata", "dirs", "check.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("check (-want +got):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "dirs", "check.golden"), []byte(got))
 }
 
 // The directories that load cleanly have nothing to report.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -270,7 +271,7 @@ func TestRankGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	checkGolden(t, filepath.Join("testdata", "rank", "queries.golden"), out.Bytes())
+	golden.Check(t, filepath.Join("testdata", "rank", "queries.golden"), out.Bytes())
 }
 
 // TestIndexParallel: indexing split over CPUs gives exactly what one pass

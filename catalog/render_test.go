@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -71,27 +71,6 @@ func allRanked(c *Catalog) []Ranked {
 	return rs
 }
 
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./catalog -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
-}
-
 func render(t *testing.T, c *Catalog, picked []Ranked, opts RenderOptions) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -122,7 +101,7 @@ func TestRenderGolden(t *testing.T) {
 			if !bytes.HasSuffix(got, []byte("\n")) {
 				t.Errorf("output does not end with a newline")
 			}
-			checkGolden(t, filepath.Join("testdata", "render", tc.name+".golden"), got)
+			golden.Check(t, filepath.Join("testdata", "render", tc.name+".golden"), got)
 			// The same input gives the same bytes.
 			if again := render(t, c, allRanked(c), tc.opts); !bytes.Equal(got, again) {
 				t.Errorf("second render differs")
@@ -132,7 +111,7 @@ func TestRenderGolden(t *testing.T) {
 	for _, style := range Styles {
 		t.Run("prompt_empty_"+style, func(t *testing.T) {
 			got := render(t, c, nil, RenderOptions{Format: FormatPrompt, Style: style})
-			checkGolden(t, filepath.Join("testdata", "render", "prompt_empty_"+style+".golden"), got)
+			golden.Check(t, filepath.Join("testdata", "render", "prompt_empty_"+style+".golden"), got)
 		})
 	}
 }
@@ -337,7 +316,7 @@ func TestRenderMCPPages(t *testing.T) {
 			t.Fatal(err)
 		}
 		if page == 1 {
-			checkGolden(t, filepath.Join("testdata", "render", "mcp_page1.golden"), out)
+			golden.Check(t, filepath.Join("testdata", "render", "mcp_page1.golden"), out)
 		}
 		for _, tl := range got.Tools {
 			names = append(names, tl.Name)

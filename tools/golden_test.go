@@ -1,5 +1,5 @@
 package tools
 
-import "flag"
+import "github.com/toolcall/toolcall/internal/golden"
 
-var update = flag.Bool("update", false, "rewrite golden files")
+var update = golden.Update

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 // TestParseSidecarGolden parses every sidecar in testdata/sidecars and
@@ -28,20 +29,7 @@ func TestParseSidecarGolden(t *testing.T) {
 			}
 			tool, warns, err := ParseSidecar(filepath.ToSlash(file), data)
 			got := describeResult(tool, warns, err)
-			golden := strings.TrimSuffix(file, ".json") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", file, diff)
-			}
+			golden.Check(t, strings.TrimSuffix(file, ".json")+".golden", []byte(got))
 			if strings.HasPrefix(name, "err_") != (tool == nil) {
 				t.Errorf("%s: cases named err_* must fail and only they: tool=%v err=%v", file, tool != nil, err)
 			}

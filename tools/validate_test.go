@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 // fakeSet is a ToolSet made of Tool literals, with aliases like the
@@ -198,20 +199,7 @@ func TestValidateGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := runValidate(t, input, c.opts)
-			golden := filepath.Join("testdata", "validate", c.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", golden, diff)
-			}
+			golden.Check(t, filepath.Join("testdata", "validate", c.name+".golden"), []byte(got))
 		})
 	}
 }
