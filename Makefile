@@ -86,12 +86,18 @@ install: build
 	install -m 0644 completions/_$(PROG) $(SHAREDIR)/zsh/site-functions/_$(PROG)
 	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
 
-## demo: parse every model output in testdata/demo and show the events
+## demo: list the example tools in testdata/tools, rank them for a request,
+## then parse each model output in testdata/demo and validate its calls
 demo: build
+	@echo "== toolcall catalog --tools testdata/tools"
+	@./bin/$(PROG) catalog --tools testdata/tools < /dev/null
+	@echo
+	@echo "== toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
+	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
-		echo "== $$f"; \
-		./bin/$(PROG) parse < "$$f" || exit 1; \
 		echo; \
+		echo "== toolcall parse < $$f | toolcall validate --tools testdata/tools --coerce"; \
+		./bin/$(PROG) parse < "$$f" | ./bin/$(PROG) validate --tools testdata/tools --coerce || exit 1; \
 	done
 
 ## clean: remove what build wrote
