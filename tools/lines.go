@@ -23,10 +23,24 @@ const keepLineBuffer = 1 << 20
 // ReadLines stops at the first error from fn or from r and returns it; it
 // returns nil at the end of r.
 func ReadLines(r io.Reader, fn func(line []byte, n int) error) error {
+	return readLines(r, fn, nil)
+}
+
+// readLines is ReadLines that also calls drained, when it is not nil,
+// whenever every line read so far has been handed to fn and the next read
+// may wait for input. A stage that gathers its output calls Write there:
+// one write for all the lines of a burst of input, and nothing held back
+// while the input pauses.
+func readLines(r io.Reader, fn func(line []byte, n int) error, drained func() error) error {
 	br := bufio.NewReaderSize(r, lineBufferSize)
 	var long []byte
 	n := 0
 	for {
+		if drained != nil && br.Buffered() == 0 {
+			if err := drained(); err != nil {
+				return err
+			}
+		}
 		chunk, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			long = append(long, chunk...)

@@ -71,16 +71,22 @@ const maxReportedErrors = 50
 // by changing its call: a schema that does not compile, or no schema
 // without a no_schema_mode.
 //
-// Each output line goes out in one Write. Validate stops at the end of r,
+// Output lines are whole in every Write: the lines answering one burst of
+// input go out together, as soon as the input pauses (or 64 KiB have
+// gathered), so a reader of a pipe sees each event without delay and a
+// killed process leaves no half line. Validate stops at the end of r,
 // on a read or write error, or when ctx is done (between lines).
 func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ValidateOptions) (ValidateStats, error) {
 	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}}
-	err := ReadLines(r, func(line []byte, n int) error {
+	err := readLines(r, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return v.line(line, n)
-	})
+	}, v.flush)
+	if ferr := v.flush(); err == nil {
+		err = ferr
+	}
 	var werr *writeError
 	switch {
 	case err == nil:
@@ -97,7 +103,8 @@ type validator struct {
 	set    ToolSet
 	opts   ValidateOptions
 	w      io.Writer
-	buf    []byte
+	buf    []byte // the event being written
+	out    []byte // whole lines not yet written
 	stats  ValidateStats
 	warned map[*Tool]bool // tools whose schema error was reported already
 }
@@ -113,10 +120,27 @@ func (v *validator) warn(n int, err error) {
 	}
 }
 
-// emit writes v.buf plus a newline in one Write.
+// flushSize is how much output gathers before it is written even while
+// more input is at hand.
+const flushSize = 64 << 10
+
+// emit adds v.buf as a line to the output.
 func (v *validator) emit() error {
-	v.buf = append(v.buf, '\n')
-	if _, err := v.w.Write(v.buf); err != nil {
+	v.out = append(append(v.out, v.buf...), '\n')
+	if len(v.out) >= flushSize {
+		return v.flush()
+	}
+	return nil
+}
+
+// flush writes the gathered lines in one Write.
+func (v *validator) flush() error {
+	if len(v.out) == 0 {
+		return nil
+	}
+	_, err := v.w.Write(v.out)
+	v.out = v.out[:0]
+	if err != nil {
 		return &writeError{err}
 	}
 	return nil

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -205,8 +206,8 @@ func TestValidateGolden(t *testing.T) {
 }
 
 // runValidate runs Validate over input and returns the output followed by
-// the warnings, checking on the way that every line was written in one
-// Write and is a JSON object.
+// the warnings, checking on the way that every Write holds whole lines,
+// each a JSON object.
 func runValidate(t *testing.T, input []byte, opts ValidateOptions) string {
 	t.Helper()
 	var warnings []string
@@ -218,8 +219,13 @@ func runValidate(t *testing.T, input []byte, opts ValidateOptions) string {
 		t.Fatal(err)
 	}
 	for i, l := range w.writes {
-		if !bytes.HasSuffix(l, []byte("\n")) || bytes.Count(l, []byte("\n")) != 1 {
-			t.Errorf("write %d is not exactly one line: %q", i, l)
+		if !bytes.HasSuffix(l, []byte("\n")) {
+			t.Errorf("write %d does not end a line: %q", i, l)
+		}
+		for _, line := range bytes.Split(bytes.TrimSuffix(l, []byte("\n")), []byte("\n")) {
+			if !json.Valid(line) || line[0] != '{' {
+				t.Errorf("write %d holds a line that is not a JSON object: %q", i, line)
+			}
 		}
 	}
 	var out strings.Builder
@@ -283,21 +289,61 @@ not json
 func TestValidateStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	in := strings.Repeat(`{"type":"text","content":"x"}`+"\n", 10)
-	n := 0
+	lines := 0
 	w := writerFunc(func(p []byte) (int, error) {
-		n++
-		if n == 3 {
+		lines += bytes.Count(p, []byte("\n"))
+		if lines >= 3 {
 			cancel()
 		}
 		return len(p), nil
 	})
-	_, err := Validate(ctx, strings.NewReader(in), w, testTools(), ValidateOptions{})
+	_, err := Validate(ctx, &lineReader{in: in}, w, testTools(), ValidateOptions{})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
-	if n != 3 {
-		t.Errorf("%d lines written after cancel at 3", n)
+	if lines != 3 {
+		t.Errorf("%d lines written after cancel at 3", lines)
 	}
+}
+
+// TestValidateWrites checks when output is written: each line as soon as
+// the input pauses, and a burst of input in one write of whole lines.
+func TestValidateWrites(t *testing.T) {
+	in := strings.Repeat(`{"type":"text","content":"x"}`+"\n", 10)
+	var writes []string
+	w := writerFunc(func(p []byte) (int, error) {
+		writes = append(writes, string(p))
+		return len(p), nil
+	})
+	if _, err := Validate(context.Background(), &lineReader{in: in}, w, testTools(), ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(writes) != 10 {
+		t.Errorf("a line at a time in: %d writes, want 10", len(writes))
+	}
+	writes = nil
+	if _, err := Validate(context.Background(), strings.NewReader(in), w, testTools(), ValidateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(writes) != 1 || writes[0] != in {
+		t.Errorf("a burst in: %d writes %q, want one of all the lines", len(writes), writes)
+	}
+}
+
+// lineReader gives its input one line per Read, like a slow pipe.
+type lineReader struct{ in string }
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.in == "" {
+		return 0, io.EOF
+	}
+	n := strings.IndexByte(r.in, '\n') + 1
+	if n == 0 {
+		n = len(r.in)
+	}
+	n = copy(p, r.in[:n])
+	r.in = r.in[n:]
+	return n, nil
 }
 
 type writerFunc func([]byte) (int, error)
