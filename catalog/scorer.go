@@ -40,8 +40,9 @@ func runScorer(ctx context.Context, sel *Selection, cands []*tools.Tool) ([]Rank
 	cmd.Stdin = bytes.NewReader(scorerRequest(sel.Query, cands))
 	stdout, stderr := capped{max: maxScorerOutput}, capped{max: 4096, tail: true}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// A scorer that leaves a child holding its stdout open must not keep
-	// us waiting past the timeout.
+	// On timeout the scorer's children die with it; and should one escape
+	// the group still holding stdout open, it must not keep us waiting.
+	tools.KillGroupOnCancel(cmd)
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	switch {
