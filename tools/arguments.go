@@ -841,11 +841,20 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		e.Message = fmt.Sprintf("%s: expected %s, got %s%s", p, strings.Join(types, " or "), g, typeHint(got, types))
 	case "required":
 		n := len(b.out)
+		parentLoc, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+		misspelt := b.misspeltKeys(b.schemaAt(parentLoc), got)
 		for _, name := range sv.Array() {
 			if !hasKey(got, name.Str) {
 				mp := ptr + "/" + pointerToken(name.Str)
-				b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: e.Expected,
-					Message: fmt.Sprintf("%s: required property %s is missing", mp, quoteText(name.Str))})
+				msg := fmt.Sprintf("%s: required property %s is missing", mp, quoteText(name.Str))
+				if s := Suggest(name.Str, misspelt); len(s) > 0 {
+					// Small models write repoPath or Repo_Path for
+					// repo_path; without "additionalProperties": false
+					// nothing else would tell them that key was the
+					// problem.
+					msg += fmt.Sprintf(" (the arguments have %s instead; write the name exactly as the schema does)", quoteText(s[0]))
+				}
+				b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: e.Expected, Message: msg})
 			}
 		}
 		if len(b.out) > n {
@@ -870,6 +879,19 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
 	case "enum":
 		e.Message = fmt.Sprintf("%s: %s is not one of %s", p, e.Got, e.Expected)
+		if got.Type == gjson.String {
+			// "Celsius" for "celsius", "dark-mode" for "dark_mode": name
+			// the value meant, as for a tool or property name.
+			var names []string
+			for _, v := range sv.Array() {
+				if v.Type == gjson.String {
+					names = append(names, v.Str)
+				}
+			}
+			if s := Suggest(got.Str, names); len(s) > 0 {
+				e.Message += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
+			}
+		}
 	case "const":
 		e.Message = fmt.Sprintf("%s: must be %s, got %s", p, e.Expected, g)
 	case "minimum":
@@ -995,6 +1017,25 @@ func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaE
 		return true
 	})
 	return found
+}
+
+// misspeltKeys lists the keys of obj that its schema does not declare,
+// as candidates for a required property the model wrote another way. It
+// is empty when the schema forbids other keys: those get their own
+// "not allowed; did you mean" error, which says the same.
+func (b *errorBuilder) misspeltKeys(parent, obj gjson.Result) []string {
+	if parent.Get("additionalProperties").Type == gjson.False || parent.Get("unevaluatedProperties").Type == gjson.False {
+		return nil
+	}
+	props := parent.Get("properties")
+	var out []string
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		if !hasKey(props, k.Str) {
+			out = append(out, k.Str)
+		}
+		return true
+	})
+	return out
 }
 
 // sorted returns the errors in a stable order, without repeats.
@@ -1218,13 +1259,27 @@ func describeValue(v gjson.Result) string {
 }
 
 // typeHint tells the model how to write a string that spells a value of
-// the wanted type, such as "42" where an integer is wanted.
+// the wanted type, such as "42" where an integer is wanted, or an array
+// or object it wrote as a string of JSON ("[\"a\"]"), which models often
+// do for nested values.
 func typeHint(got gjson.Result, types []string) string {
-	if got.Type != gjson.String {
-		return ""
+	if got.Type == gjson.String {
+		if to, ok := coerceString(got.Str, types); ok {
+			return fmt.Sprintf("; write %s without quotes", to)
+		}
+		inner := strings.TrimSpace(got.Str)
+		if inner != "" && (inner[0] == '[' || inner[0] == '{') && gjson.Valid(inner) {
+			if kind := jsonKind(gjson.Parse(inner)); slices.Contains(types, kind) {
+				return fmt.Sprintf("; write the %s itself, not a string holding its JSON", kind)
+			}
+		}
 	}
-	if to, ok := coerceString(got.Str, types); ok {
-		return fmt.Sprintf("; write %s without quotes", to)
+	if len(types) == 1 && types[0] == "array" && got.Exists() && !got.IsArray() {
+		// {"edits": {...}} or {"files": "a.txt"} for a list of one.
+		if raw := compactJSON(got.Raw, maxGotLen); !strings.HasSuffix(raw, "…") {
+			return fmt.Sprintf("; an array is needed even for one item: [%s]", raw)
+		}
+		return "; an array is needed even for one item: put it inside [ ]"
 	}
 	return ""
 }

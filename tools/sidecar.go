@@ -132,7 +132,12 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	}
 	root := gjson.ParseBytes(data)
 	if !root.IsObject() {
-		fail("a sidecar must be a JSON object, found %s", describe(root))
+		if root.IsArray() {
+			// An OpenAI "tools" array or a list of MCP tools, pasted whole.
+			fail("a sidecar must be a JSON object, found an array; a sidecar describes one tool, so put each tool of a list in its own NAME.json beside its executable")
+		} else {
+			fail("a sidecar must be a JSON object, found %s", describe(root))
+		}
 		return done()
 	}
 
@@ -226,7 +231,12 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null:
 		// Reported above as a schema of the wrong kind.
 	case !allow:
-		if s.schemaType.Exists() && s.properties.Exists() {
+		if tl := root.Get("tools"); tl.IsArray() && !s.name.Exists() {
+			// An MCP tools/list result, or a request body, pasted whole:
+			// "no input_schema" would send the user looking in the wrong
+			// place.
+			fail(`this file holds a list of tools ("tools": [...]); a sidecar describes one tool, so put each tool of the list in its own NAME.json beside its executable`)
+		} else if s.schemaType.Exists() && s.properties.Exists() {
 			fail(`no "input_schema": this file looks like a bare JSON Schema; put it under "input_schema" and add "description"`)
 		} else {
 			fail(`no "input_schema": every tool needs a JSON Schema of its arguments (fail closed); add one, or set "allow_no_schema": true with "no_schema_mode" one of read-only, human-approval, full`)
@@ -338,6 +348,10 @@ func checkRoot(schema gjson.Result, key string, fail func(string, ...any)) {
 	case !typ.Exists():
 	case typ.Type == gjson.String && typ.Str == "object":
 	case typ.IsArray() && slices.ContainsFunc(typ.Array(), func(t gjson.Result) bool { return t.Str == "object" }):
+	case typ.Type == gjson.String && strings.EqualFold(typ.Str, "object"):
+		// Gemini's schemas spell types in capitals (OBJECT, STRING);
+		// the advice below would be wrong for them.
+		fail(`%q has "type" %s, but JSON Schema type names are lower case: write "object" (and "string", "integer", "number", "boolean", "array" inside it)`, key, typ.Raw)
 	default:
 		fail(`%q must describe an object (tool arguments are always a JSON object), but its "type" is %s; make the value a property of an object schema`, key, typ.Raw)
 	}
