@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -52,7 +53,7 @@ var errNoTerms = errors.New("query has no terms")
 // they count toward the length of a field but match nothing.
 //
 // For each distinct query term t and tool d, with tf_f the count of t in
-// field f, len_f its length in terms and avg_f the average over the
+// field f, len_f its length in terms and avg_f the median over the
 // candidates:
 //
 //	tf'     = Σ_f weight_f · tf_f / (1 − b + b · len_f / avg_f)
@@ -75,10 +76,7 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 	ix := indexTools(q, cands)
 
 	n := float64(len(cands))
-	var avg [numFields]float64
-	for f := range avg {
-		avg[f] = float64(ix.total[f]) / n
-	}
+	avg := ix.typicalLengths()
 	df := make([]int, len(q.terms))
 	for i := range ix.hits {
 		df[ix.hits[i].term]++
@@ -211,9 +209,8 @@ type termHit struct {
 // bm25Index holds what ranking needs from the tools: field lengths and the
 // counts of the query's terms, nothing else.
 type bm25Index struct {
-	lens  [][numFields]int32
-	total [numFields]int64
-	hits  []termHit // by doc, then term
+	lens [][numFields]int32
+	hits []termHit // by doc, then term
 }
 
 // indexTools reads every candidate's fields once. Large catalogs are split
@@ -244,12 +241,25 @@ func indexTools(q *bm25Query, cands []*tools.Tool) *bm25Index {
 			ix.hits = append(ix.hits, p...)
 		}
 	}
-	for i := range ix.lens {
-		for f := range numFields {
-			ix.total[f] += int64(ix.lens[i][f])
-		}
-	}
 	return ix
+}
+
+// typicalLengths returns, for each field, the length a field is compared
+// with in length normalization: the median over the tools (at least 1),
+// where BM25 has the mean. One tool with a 5,000-word description would
+// raise the mean so far that every short description outweighs a match in
+// a name; the median does not move.
+func (ix *bm25Index) typicalLengths() [numFields]float64 {
+	var typical [numFields]float64
+	ls := make([]int32, len(ix.lens))
+	for f := range numFields {
+		for i := range ix.lens {
+			ls[i] = ix.lens[i][f]
+		}
+		slices.Sort(ls)
+		typical[f] = max(float64(ls[len(ls)/2]), 1)
+	}
+	return typical
 }
 
 // indexRange indexes cands[lo:hi], writing lens[lo:hi] and appending the

@@ -448,3 +448,23 @@ func referenceLens(props gjson.Result, depth int) (lens [numFields]int32) {
 	})
 	return lens
 }
+
+// TestRankLongDescription checks that one tool with a very long
+// description does not drown name matches in every other tool: "commit"
+// must still rank git_commit first.
+func TestRankLongDescription(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"repo_path":{"type":"string"}}}`)
+	ts := []*tools.Tool{
+		{Name: "git_commit", Description: "Record changes to the repository.", Safe: true, InputSchema: schema},
+		{Name: "git_log", Description: "Show the commit logs.", Safe: true, InputSchema: schema},
+		{Name: "git_diff", Description: "Show changes between the working tree and a commit.", Safe: true, InputSchema: schema},
+		{Name: "manual", Description: strings.Repeat("A long manual about many unrelated things and topics. ", 800), Safe: true, InputSchema: schema},
+	}
+	got, err := New(ts).Select(context.Background(), Selection{Query: "commit", Max: 3, MinScore: DefaultMinScore})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Tool.Name != "git_commit" {
+		t.Errorf("ranking for commit: %v, want git_commit first", summary(got))
+	}
+}

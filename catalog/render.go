@@ -260,7 +260,6 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 			b = append(b, `,"outputSchema":`...)
 			b = tools.AppendCompact(b, t.OutputSchema)
 		}
-		b = append(b, `,"annotations":`...)
 		b = appendAnnotations(b, t)
 		b = append(b, '}')
 	}
@@ -272,22 +271,26 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 	return append(b, "}\n"...), nil
 }
 
-// appendAnnotations appends the tool's MCP annotations: the sidecar's, or
-// readOnlyHint/destructiveHint from safe and openWorldHint from the
-// network tag.
+// appendAnnotations appends the tool's MCP annotations, with their key:
+// the sidecar's as written, or else only what the sidecar does claim:
+// destructiveHint for a tool marked "safe": false and openWorldHint for one
+// tagged network. A tool that merely did not say it has side effects is not
+// advertised as read-only, since an MCP client may trust the hint.
 func appendAnnotations(b []byte, t *tools.Tool) []byte {
 	if len(t.Annotations) > 0 {
+		b = append(b, `,"annotations":`...)
 		return tools.AppendCompact(b, t.Annotations)
 	}
-	if t.Safe {
-		b = append(b, `{"readOnlyHint":true`...)
-	} else {
-		b = append(b, `{"readOnlyHint":false,"destructiveHint":true`...)
+	unsafe, network := !t.Safe, slices.Contains(t.Tags, tools.TagNetwork)
+	switch {
+	case unsafe && network:
+		b = append(b, `,"annotations":{"destructiveHint":true,"openWorldHint":true}`...)
+	case unsafe:
+		b = append(b, `,"annotations":{"destructiveHint":true}`...)
+	case network:
+		b = append(b, `,"annotations":{"openWorldHint":true}`...)
 	}
-	if slices.Contains(t.Tags, tools.TagNetwork) {
-		b = append(b, `,"openWorldHint":true`...)
-	}
-	return append(b, '}')
+	return b
 }
 
 // ErrBadCursor is the error of a cursor that is not a nextCursor of the

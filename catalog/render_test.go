@@ -254,11 +254,15 @@ func TestRenderShapes(t *testing.T) {
 			if (tl.OutputSchema != nil) != (tool.OutputSchema != nil) {
 				t.Errorf("%s: outputSchema %s", tl.Name, tl.OutputSchema)
 			}
+			// A tool that did not say it has side effects gets no hints at
+			// all: read-only would be a claim nobody made.
 			var ann map[string]bool
-			if err := json.Unmarshal(tl.Annotations, &ann); err != nil {
-				t.Fatalf("%s: annotations %s: %v", tl.Name, tl.Annotations, err)
+			if tl.Annotations != nil {
+				if err := json.Unmarshal(tl.Annotations, &ann); err != nil {
+					t.Fatalf("%s: annotations %s: %v", tl.Name, tl.Annotations, err)
+				}
 			}
-			if ann["destructiveHint"] == tool.Safe {
+			if tool.Annotations == nil && (ann["destructiveHint"] == tool.Safe || ann["readOnlyHint"]) {
 				t.Errorf("%s (safe %v): annotations %s", tl.Name, tool.Safe, tl.Annotations)
 			}
 		}

@@ -111,6 +111,7 @@ func (c *Catalog) Select(ctx context.Context, sel Selection) ([]Ranked, error) {
 			for i, k := range order {
 				out[i] = scored[k]
 			}
+			sel.warnNone(out, len(cands))
 			return out, nil
 		}
 		if ctx.Err() != nil {
@@ -123,7 +124,18 @@ func (c *Catalog) Select(ctx context.Context, sel Selection) ([]Ranked, error) {
 		sel.warn(fmt.Sprintf("query %q has no words to rank by (only stop words or punctuation); no tools selected", sel.Query))
 		return []Ranked{}, nil
 	}
+	if err == nil {
+		sel.warnNone(ranked, len(cands))
+	}
 	return ranked, err
+}
+
+// warnNone says so when a ranking kept none of the candidates, since an
+// empty tool list would otherwise pass unnoticed into a prompt.
+func (sel *Selection) warnNone(kept []Ranked, cands int) {
+	if len(kept) == 0 {
+		sel.warn(fmt.Sprintf("no tool of %d scored %g or more for query %q; none selected (lower the minimum score, or rephrase the query)", cands, sel.MinScore, sel.Query))
+	}
 }
 
 // best returns the indexes of the tools in rs that score at least

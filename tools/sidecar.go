@@ -263,6 +263,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	}
 
 	// Safety: an explicit "safe" wins; else MCP's annotations decide.
+	openWorld := false
 	if s.annotations.Exists() && s.annotations.Type != gjson.Null {
 		if !s.annotations.IsObject() {
 			fail(`"annotations" must be an object (MCP tool annotations), found %s`, describe(s.annotations))
@@ -273,6 +274,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 			readOnly := s.annotations.Get("readOnlyHint").Type == gjson.True
 			nonDestructive := s.annotations.Get("destructiveHint").Type == gjson.False
 			t.Safe = readOnly || nonDestructive
+			openWorld = s.annotations.Get("openWorldHint").Type == gjson.True
 			if t.Title == "" {
 				if title := s.annotations.Get("title"); title.Type == gjson.String {
 					t.Title = title.Str
@@ -287,6 +289,11 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 
 	t.Timeout = timeout(s.timeout, fail)
 	t.Tags = stringList(s.tags, "tags", fail)
+	// MCP's openWorldHint says what our network tag says, so that
+	// --local-only leaves such a tool out too.
+	if openWorld && !slices.Contains(t.Tags, TagNetwork) {
+		t.Tags = append(t.Tags, TagNetwork)
+	}
 	t.Requires = stringList(s.requires, "requires", fail)
 	t.Env = stringList(s.env, "env", fail)
 	for _, name := range t.Env {

@@ -149,7 +149,7 @@ func (v *validator) flush() error {
 func (v *validator) line(line []byte, n int) error {
 	typ, err := eventType(line)
 	if err != nil {
-		v.warn(n, err)
+		v.warn(n, fmt.Errorf("%w; line skipped", err))
 		return nil
 	}
 	v.stats.Events++

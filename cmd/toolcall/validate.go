@@ -97,7 +97,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 					Policy: policy,
 					Coerce: opts.coerce,
 					Warn: func(line int, err error) {
-						fmt.Fprintf(stderr, "toolcall: %s:%d: %v; line skipped\n", name, line, err)
+						fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
 					},
 				})
 				failed += st.Failed
