@@ -113,7 +113,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&opts.pageSize, "page-size", 0, "with --format mcp, at most `n` tools per page, with a nextCursor for the next")
 	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named")
 	opts.tools.addPolicy(fs)
-	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these tags (repeatable, comma-separated)")
+	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
 	fs.StringVar(&opts.query, "query", "", "rank the tools for this request (default: a request read from stdin, if any)")
 	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
@@ -121,7 +121,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.DurationVar(&opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
 	noEnv(fs, "check")
-	must(cmd.MarkFlagDirname("tools"))
+	opts.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("format", opts.format.complete))
 	must(cmd.RegisterFlagCompletionFunc("style", opts.style.complete))
 	return cmd

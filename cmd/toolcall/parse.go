@@ -123,7 +123,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	}
 	flags := cmd.Flags()
 	opts.tools.addDirs(flags)
-	must(cmd.MarkFlagDirname("tools"))
+	opts.tools.registerCompletions(cmd, false)
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")

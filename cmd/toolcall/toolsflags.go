@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -32,11 +33,44 @@ func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
 
 // addPolicy defines the policy flags.
 func (f *toolsFlags) addPolicy(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&f.allow, "allow", nil, "only these tools may be used: names or globs like 'git_*' (repeatable, comma-separated)")
-	fs.StringSliceVar(&f.deny, "deny", nil, "these tools may not be used: names or globs (repeatable, comma-separated; wins over --allow)")
+	fs.StringSliceVar(&f.allow, "allow", nil, "only these `tools` may be used: names or globs like 'git_*' (repeatable, comma-separated)")
+	fs.StringSliceVar(&f.deny, "deny", nil, "these `tools` may not be used: names or globs (repeatable, comma-separated; wins over --allow)")
 	fs.BoolVar(&f.allowUnsafe, "allow-unsafe", false, "let tools marked \"safe\": false (side effects) be used")
 	fs.BoolVar(&f.localOnly, "local-only", false, "leave out tools tagged \"network\"")
-	fs.StringSliceVar(&f.approve, "approve", nil, "approve these tools (names or globs) for this run: unsafe ones, and those registered with no_schema_mode human-approval")
+	fs.StringSliceVar(&f.approve, "approve", nil, "approve these `tools` (names or globs) for this run: unsafe ones, and those registered with no_schema_mode human-approval")
+}
+
+// completeNames completes tool names for --allow, --deny and --approve
+// from the directories of --tools given so far, or TOOLCALL_TOOLS.
+func (f *toolsFlags) completeNames(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	dirs := f.dirs
+	if len(dirs) == 0 {
+		dirs.Set(os.Getenv(envName("tools")))
+	}
+	if len(dirs) == 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	c, err := catalog.Load(dirs, catalog.LoadOptions{})
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, t := range c.All() {
+		if strings.HasPrefix(t.Name, toComplete) {
+			out = append(out, cobra.CompletionWithDesc(t.Name, t.Description))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// registerCompletions completes the flags addDirs and addPolicy defined.
+func (f *toolsFlags) registerCompletions(cmd *cobra.Command, policy bool) {
+	must(cmd.MarkFlagDirname("tools"))
+	if policy {
+		for _, name := range []string{"allow", "deny", "approve"} {
+			must(cmd.RegisterFlagCompletionFunc(name, f.completeNames))
+		}
+	}
 }
 
 // policy returns the policy the flags describe, or a usage error for a

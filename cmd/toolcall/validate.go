@@ -121,6 +121,6 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
-	must(cmd.MarkFlagDirname("tools"))
+	opts.tools.registerCompletions(cmd, true)
 	return cmd
 }
