@@ -654,6 +654,11 @@ func (p *Parser) inlineCode(i, ticks int, eof bool) (int, status, error) {
 			for e < len(p.buf) && p.buf[e] == '`' {
 				e++
 			}
+			if e == len(p.buf) && !eof {
+				// The run may go on in the next read, and a longer run
+				// does not close the span.
+				return 0, needMore, nil
+			}
 			if e-k == ticks {
 				return e, prose, nil
 			}

@@ -198,10 +198,12 @@ func TestStreaming(t *testing.T) {
 		outW.CloseWithError(err)
 	}()
 	first := "I'll look it up.\n<tool_call>{\"name\":\"lookup\",\"arguments\":{\"q\":\"go\"}}</tool_call>\n"
+	written := make(chan struct{})
 	go func() {
 		for i := 0; i < len(first); i += 5 {
 			pw.Write([]byte(first[i:min(len(first), i+5)]))
 		}
+		close(written)
 		// The rest of the output has not been written yet.
 	}()
 	lines := bufio.NewScanner(outR)
@@ -221,6 +223,9 @@ func TestStreaming(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("events before the input ended (-want +got):\n%s", diff)
 	}
+	// The call may come out before its closing tag has been written: let
+	// the writer finish before writing the rest.
+	<-written
 	pw.Write([]byte("Done."))
 	pw.Close()
 	rest, _ := io.ReadAll(outR)
