@@ -235,7 +235,9 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 	}
 	// b. The policy must permit it.
 	if why := v.opts.Policy.Permit(t); why != "" {
-		return fail(KindPermission, why, why+". Do not call it again; use another tool or answer without it.", nil)
+		// Policy reasons start with "tool"; the model reads a sentence.
+		content := strings.ToUpper(why[:1]) + why[1:] + ". Do not call it again; use another tool or answer without it."
+		return fail(KindPermission, why, content, nil)
 	}
 	// A tool without a schema needs a no-schema mode; the loader enforces
 	// this, and so do we for tools made some other way (fail closed).
