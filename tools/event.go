@@ -31,6 +31,7 @@ const (
 	KindOutputLimit ErrorKind = "output_limit" // the tool said too much
 	KindProvider    ErrorKind = "provider"     // the model server failed
 	KindLimit       ErrorKind = "limit"        // iterations or total time used up
+	KindInterrupted ErrorKind = "interrupted"  // stopped by a signal while it ran
 )
 
 // Call is one normalized tool call: a name and an arguments object, whatever

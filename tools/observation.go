@@ -11,15 +11,34 @@ type Observation struct {
 	// wrong and how to fix it.
 	Content string
 	IsError bool
-	Error   *ToolError // nil unless IsError
-	// ExitCode and DurationMS are set when a tool ran.
+	// Status is the step's assessment (seed 002): StatusOK, StatusPartial
+	// (output cut to the limit), StatusError or StatusBlocked (refused by
+	// policy, or a dry run). Empty: not written.
+	Status string
+	Error  *ToolError // nil unless IsError
+	// Parts is the MCP content array of a result that had non-text parts
+	// (images, resources), raw JSON; Content shows each as a placeholder.
+	Parts []byte
+	// Structured is an MCP result's structuredContent, raw JSON.
+	Structured []byte
+	// ExitCode and DurationMS are set when a tool ran; Signal names the
+	// signal that ended it ("SIGKILL"), if one did.
 	ExitCode   *int
+	Signal     string
 	DurationMS *int64
 	// Truncated is true when output was cut to the output limit; Ref then
 	// names where the whole output was saved.
 	Truncated bool
 	Ref       string
 }
+
+// Observation statuses.
+const (
+	StatusOK      = "ok"
+	StatusPartial = "partial"
+	StatusError   = "error"
+	StatusBlocked = "blocked"
+)
 
 // ToolError says what kind of failure an observation reports, for scripts
 // and for the loop; Observation.Content carries the words for the model.
@@ -45,6 +64,10 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 	} else {
 		dst = append(dst, `,"is_error":false`...)
 	}
+	if o.Status != "" {
+		dst = append(dst, `,"status":`...)
+		dst = AppendString(dst, o.Status)
+	}
 	if e := o.Error; e != nil {
 		dst = append(dst, `,"error":{"kind":`...)
 		dst = AppendString(dst, string(e.Kind))
@@ -56,9 +79,21 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 		}
 		dst = append(dst, '}')
 	}
+	if len(o.Parts) > 0 {
+		dst = append(dst, `,"parts":`...)
+		dst = append(dst, o.Parts...)
+	}
+	if len(o.Structured) > 0 {
+		dst = append(dst, `,"structured_content":`...)
+		dst = append(dst, o.Structured...)
+	}
 	if o.ExitCode != nil {
 		dst = append(dst, `,"exit_code":`...)
 		dst = strconv.AppendInt(dst, int64(*o.ExitCode), 10)
+	}
+	if o.Signal != "" {
+		dst = append(dst, `,"signal":`...)
+		dst = AppendString(dst, o.Signal)
 	}
 	if o.DurationMS != nil {
 		dst = append(dst, `,"duration_ms":`...)

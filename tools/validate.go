@@ -218,7 +218,11 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 	}
 	fail := func(kind ErrorKind, message, content string, details []byte) []byte {
 		v.stats.Failed++
-		o := Observation{ID: c.ID, Name: c.Name, Content: content, IsError: true,
+		status := StatusError
+		if kind == KindPermission {
+			status = StatusBlocked
+		}
+		o := Observation{ID: c.ID, Name: c.Name, Content: content, IsError: true, Status: status,
 			Error: &ToolError{Kind: kind, Message: message, Details: details}}
 		return o.AppendJSON(dst)
 	}
