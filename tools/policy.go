@@ -28,23 +28,31 @@ const TagNetwork = "network"
 // Permit reports why t may not be called under p, or "" when it may. The
 // reason is written for the model and the person reading the transcript.
 func (p *Policy) Permit(t *Tool) string {
+	why, _ := p.check(t)
+	return why
+}
+
+// check is Permit, also saying whether a person's approval at the time of
+// the call would permit it: true for an unsafe tool and for human-approval
+// mode, false for what the allow and deny lists or --local-only forbid.
+func (p *Policy) check(t *Tool) (why string, consentable bool) {
 	if matchAny(p.Deny, t.Name) {
-		return fmt.Sprintf("tool %q is denied by policy (--deny)", t.Name)
+		return fmt.Sprintf("tool %q is denied by policy (--deny)", t.Name), false
 	}
 	if len(p.Allow) > 0 && !matchAny(p.Allow, t.Name) {
-		return fmt.Sprintf("tool %q is not in the allowed tools (--allow)", t.Name)
+		return fmt.Sprintf("tool %q is not in the allowed tools (--allow)", t.Name), false
 	}
 	if p.LocalOnly && slices.Contains(t.Tags, TagNetwork) {
-		return fmt.Sprintf("tool %q uses the network, and only local tools are allowed (--local-only)", t.Name)
+		return fmt.Sprintf("tool %q uses the network, and only local tools are allowed (--local-only)", t.Name), false
 	}
 	approved := matchAny(p.Approved, t.Name)
 	if !t.Safe && !p.AllowUnsafe && !approved {
-		return fmt.Sprintf("tool %q has side effects (safe: false) and runs only with --allow-unsafe or --approve %s", t.Name, t.Name)
+		return fmt.Sprintf("tool %q has side effects (safe: false) and runs only with --allow-unsafe or --approve %s", t.Name, t.Name), true
 	}
 	if t.InputSchema == nil && t.NoSchemaMode == NoSchemaHumanApproval && !approved {
-		return fmt.Sprintf("tool %q needs a person's approval (no_schema_mode human-approval); approve it with --approve %s", t.Name, t.Name)
+		return fmt.Sprintf("tool %q needs a person's approval (no_schema_mode human-approval); approve it with --approve %s", t.Name, t.Name), true
 	}
-	return ""
+	return "", false
 }
 
 // Listed reports whether t passes the allow and deny lists alone: what a

@@ -187,8 +187,35 @@ func eventType(line []byte) (string, error) {
 	return t.Str, nil
 }
 
+// verdict is what checking one tool_call decided: the call refused with an
+// observation, or passed with its tool and checked arguments.
+type verdict struct {
+	call    Call // ID filled in; Name the tool's own once passed
+	tool    *Tool
+	checked Checked
+	// refusal, when not nil, answers the call instead of running it.
+	refusal *Observation
+	// consent, when not empty, is why the policy refuses the call unless a
+	// person approves it (an unsafe tool, or human-approval mode); the
+	// call otherwise passed. Validate refuses such a call; exec may ask.
+	consent string
+}
+
 // call checks one tool_call line and appends what replaces it.
 func (v *validator) call(dst, line []byte, n int) []byte {
+	vd := v.check(line, n, false)
+	if vd.refusal != nil {
+		v.stats.Failed++
+		return vd.refusal.AppendJSON(dst)
+	}
+	return appendValidated(dst, &vd)
+}
+
+// check decides on one tool_call line, in the order of Validate's doc.
+// With askLater (exec, which can ask a person), a call that needs consent
+// is checked in full and passed with verdict.consent set, so that nobody
+// is asked to approve a call that would fail anyway.
+func (v *validator) check(line []byte, n int, askLater bool) verdict {
 	var c Call
 	var args []byte
 	hasName := false
@@ -216,15 +243,8 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 	if c.ID == "" {
 		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
 	}
-	fail := func(kind ErrorKind, message, content string, details []byte) []byte {
-		v.stats.Failed++
-		status := StatusError
-		if kind == KindPermission {
-			status = StatusBlocked
-		}
-		o := Observation{ID: c.ID, Name: c.Name, Content: content, IsError: true, Status: status,
-			Error: &ToolError{Kind: kind, Message: message, Details: details}}
-		return o.AppendJSON(dst)
+	fail := func(kind ErrorKind, message, content string, details []byte) verdict {
+		return verdict{call: c, refusal: refusal(c, kind, message, content, details)}
 	}
 
 	// a. The tool must exist and be available here.
@@ -237,11 +257,11 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 		msg, details := v.unavailable(c.Name, t)
 		return fail(KindUnknownTool, msg, msg, details)
 	}
-	// b. The policy must permit it.
-	if why := v.opts.Policy.Permit(t); why != "" {
-		// Policy reasons start with "tool"; the model reads a sentence.
-		content := strings.ToUpper(why[:1]) + why[1:] + ". Do not call it again; use another tool or answer without it."
-		return fail(KindPermission, why, content, nil)
+	// b. The policy must permit it; a person may still approve what needs
+	// consent, so that is decided last, once the call is otherwise good.
+	why, consentable := v.opts.Policy.check(t)
+	if why != "" && (!consentable || !askLater) {
+		return verdict{call: c, refusal: permissionRefusal(c, why)}
 	}
 	// A tool without a schema needs a no-schema mode; the loader enforces
 	// this, and so do we for tools made some other way (fail closed).
@@ -266,9 +286,33 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 		msg, content, details := validationReport(t.Name, checked.Errors)
 		return fail(KindValidation, msg, content, details)
 	}
-	// d. Pass the call on, under the tool's own name.
+	// d. The call passes, under the tool's own name.
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
+	return verdict{call: c, tool: t, checked: checked, consent: why}
+}
+
+// refusal is the observation that answers a call instead of a result.
+func refusal(c Call, kind ErrorKind, message, content string, details []byte) *Observation {
+	status := StatusError
+	if kind == KindPermission {
+		status = StatusBlocked
+	}
+	return &Observation{ID: c.ID, Name: c.Name, Content: content, IsError: true, Status: status,
+		Error: &ToolError{Kind: kind, Message: message, Details: details}}
+}
+
+// permissionRefusal refuses a call the policy does not permit.
+func permissionRefusal(c Call, why string) *Observation {
+	// Policy reasons start with "tool"; the model reads a sentence.
+	content := strings.ToUpper(why[:1]) + why[1:] + ". Do not call it again; use another tool or answer without it."
+	return refusal(c, KindPermission, why, content, nil)
+}
+
+// appendValidated appends a call that passed: the tool_call event with
+// "validated", and what coercion changed.
+func appendValidated(dst []byte, vd *verdict) []byte {
+	c, t, checked := &vd.call, vd.tool, &vd.checked
 	dst = c.AppendJSON(dst)
 	dst = dst[:len(dst)-1] // reopen the object
 	if checked.Validated {
