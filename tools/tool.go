@@ -69,4 +69,9 @@ type Tool struct {
 	compileOnce sync.Once
 	schema      *jsonschema.Schema
 	schemaErr   error
+
+	// The compiled OutputSchema (CompileOutput).
+	outOnce   sync.Once
+	outSchema *jsonschema.Schema
+	outErr    error
 }

@@ -1,0 +1,498 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Defaults of ExecOptions.
+const (
+	DefaultTimeout  = 20 * time.Second
+	DefaultParallel = 4
+)
+
+// stderrShown is how much of a failing tool's stderr an observation shows.
+const stderrShown = 4 << 10
+
+// Consent is a person's answer when asked whether a call may run.
+type Consent int
+
+const (
+	ConsentNo  Consent = iota // refuse this call
+	ConsentYes                // run this call
+	ConsentAll                // run this call and every later call of the same tool
+)
+
+// ExecOptions configures Exec.
+type ExecOptions struct {
+	Policy Policy
+	Coerce bool // as for Validate
+
+	// Timeout is the limit of a tool whose sidecar sets none
+	// (DefaultTimeout when 0); Grace the wait between SIGTERM and SIGKILL.
+	Timeout, Grace time.Duration
+	// MaxOutput is how much of a tool's stdout an observation keeps, head
+	// and tail (DefaultMaxOutput when 0).
+	MaxOutput int
+	// Scratch, when set, is the directory where the whole output of a
+	// truncated result is saved, for a later call to pass as "ref:<id>".
+	Scratch string
+	// Workdir is the tools' working directory ("" = the current one).
+	Workdir string
+	// Environ is the environment the tools' scrubbed one is taken from
+	// (os.Environ() when nil); Env names more variables to pass through.
+	Environ []string
+	Env     []string
+	// Redact adds patterns to the secrets removed from observations.
+	Redact []*regexp.Regexp
+	// Stderr, when set, receives the tools' stderr as it is written.
+	Stderr io.Writer
+	// Parallel is how many calls may run at once (DefaultParallel when
+	// 0); observations are written in input order all the same.
+	Parallel int
+	// DryRun runs nothing: each call that passes is answered with what
+	// would have been run.
+	DryRun bool
+	// Confirm, when set, asks a person whether a call the policy leaves
+	// to consent may run; when nil, such calls are refused. It is called
+	// from one goroutine at a time, in input order.
+	Confirm func(t *Tool, c *Call) Consent
+	// Warn hears about input lines that are not events, as for Validate.
+	Warn func(line int, err error)
+}
+
+// ExecStats counts what Exec saw and did.
+type ExecStats struct {
+	Events int // input lines that were events, calls included
+	Calls  int // tool_call events
+	Failed int // calls answered with an error observation
+}
+
+// Exec reads events from r and writes them to w, running each tool_call
+// (DESIGN.md §3, §6). Every call is first checked as Validate checks it; a
+// call that fails is answered with Validate's observation and never runs.
+// A call that passes is written as Validate writes it, followed by the
+// tool_observation of its run. Other events are copied unchanged, and the
+// output keeps the order of the input whatever the parallelism.
+//
+// A tool runs as its executable alone (no shell) with the arguments as one
+// line of JSON on stdin, a scrubbed environment, a time limit that kills
+// its whole process group, and its output cut to head and tail beyond
+// MaxOutput. Secrets are redacted from everything an observation shows.
+//
+// When ctx is cancelled, running tools are killed and answered with kind
+// interrupted, no new call starts, and Exec returns ctx's error once every
+// started call has its observation written.
+func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecOptions) (ExecStats, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = DefaultParallel
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ()
+	}
+	x := &executor{
+		opts:     opts,
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Warn: opts.Warn}, warned: map[*Tool]bool{}},
+		redactor: NewRedactor(opts.Environ, opts.Redact),
+		running:  make(chan struct{}, opts.Parallel),
+		approved: map[*Tool]bool{},
+	}
+
+	// Lines are read in a goroutine of their own, so that a cancelled
+	// ctx is noticed while the input is quiet.
+	lines := make(chan numberedLine, 64)
+	readErr := make(chan error, 1)
+	go func() {
+		readErr <- ReadLines(r, func(line []byte, n int) error {
+			select {
+			case lines <- numberedLine{bytes.Clone(line), n}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		close(lines)
+	}()
+
+	// Slots hold the output of each input line in order; the writer
+	// waits for each in turn. The channel's size bounds what is pending.
+	slots := make(chan *slot, 4*opts.Parallel)
+	writeErr := make(chan error, 1)
+	go func() { writeErr <- x.write(w, slots) }()
+
+	var err error
+read:
+	for {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+			break read
+		case l, ok := <-lines:
+			if !ok {
+				err = <-readErr
+				if err != nil && !errors.Is(err, ctx.Err()) {
+					err = fmt.Errorf("reading events: %w", err)
+				}
+				break read
+			}
+			s := x.line(ctx, l)
+			if s == nil {
+				continue
+			}
+			select {
+			case slots <- s:
+			case werr := <-writeErr:
+				// The writer stopped: nothing more can be written.
+				x.wg.Wait()
+				return x.stats(), werr
+			}
+		}
+	}
+	close(slots)
+	x.wg.Wait()
+	if werr := <-writeErr; werr != nil && err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return x.stats(), err
+}
+
+type numberedLine struct {
+	b []byte
+	n int
+}
+
+// slot is the output of one input line, ready once done is closed.
+type slot struct {
+	out  []byte
+	done chan struct{}
+}
+
+type executor struct {
+	opts     ExecOptions
+	v        validator // used from the reading goroutine only
+	redactor *Redactor
+	running  chan struct{} // a token per call in flight
+	wg       sync.WaitGroup
+	approved map[*Tool]bool // tools a person approved for the rest of the run
+
+	mu     sync.Mutex
+	failed int // calls whose run failed (validation failures are in v.stats)
+}
+
+func (x *executor) stats() ExecStats {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed}
+}
+
+// line turns one input line into its slot: at once for anything but a
+// call that runs, which gets a goroutine. nil: the line was skipped.
+func (x *executor) line(ctx context.Context, l numberedLine) *slot {
+	typ, err := eventType(l.b)
+	if err != nil {
+		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))
+		return nil
+	}
+	x.v.stats.Events++
+	if typ != TypeToolCall {
+		return ready(append(l.b, '\n'))
+	}
+	x.v.stats.Calls++
+	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
+	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
+		vd.refusal = permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no")
+	}
+	if vd.refusal != nil {
+		x.v.stats.Failed++
+		return ready(append(vd.refusal.AppendJSON(nil), '\n'))
+	}
+	call := append(appendValidated(nil, &vd), '\n')
+	if x.opts.DryRun {
+		o := x.dryRun(&vd)
+		return ready(append(o.AppendJSON(call), '\n'))
+	}
+
+	s := &slot{done: make(chan struct{})}
+	select {
+	case x.running <- struct{}{}:
+	case <-ctx.Done():
+		// Not started: say so rather than run it.
+		o := interrupted(&vd.call, "the call was not started: toolcall was interrupted")
+		s.out = append(o.AppendJSON(call), '\n')
+		close(s.done)
+		return s
+	}
+	x.wg.Add(1)
+	go func() {
+		defer x.wg.Done()
+		defer func() { <-x.running }()
+		o := x.run(ctx, &vd)
+		if o.IsError {
+			x.mu.Lock()
+			x.failed++
+			x.mu.Unlock()
+		}
+		s.out = append(o.AppendJSON(call), '\n')
+		close(s.done)
+	}()
+	return s
+}
+
+func ready(out []byte) *slot {
+	s := &slot{out: out, done: make(chan struct{})}
+	close(s.done)
+	return s
+}
+
+// consent asks a person about a call the policy leaves to them.
+func (x *executor) consent(vd *verdict) bool {
+	if x.approved[vd.tool] {
+		return true
+	}
+	switch x.opts.Confirm(vd.tool, &vd.call) {
+	case ConsentAll:
+		x.approved[vd.tool] = true
+		return true
+	case ConsentYes:
+		return true
+	}
+	return false
+}
+
+// write writes the slots in order, each line whole; the lines that are
+// ready together go out in one write.
+func (x *executor) write(w io.Writer, slots <-chan *slot) error {
+	var out []byte
+	flush := func() error {
+		if len(out) == 0 {
+			return nil
+		}
+		_, err := w.Write(out)
+		out = out[:0]
+		return err
+	}
+	var err error
+	for s := range slots {
+		select {
+		case <-s.done:
+		default:
+			// Show what is ready before waiting for a tool.
+			if err == nil {
+				err = flush()
+			}
+			<-s.done
+		}
+		if err == nil {
+			out = append(out, s.out...)
+			if len(out) >= flushSize || len(slots) == 0 {
+				err = flush()
+			}
+		}
+	}
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		return fmt.Errorf("writing events: %w", err)
+	}
+	return nil
+}
+
+// run runs one call that passed its checks and makes its observation.
+func (x *executor) run(ctx context.Context, vd *verdict) Observation {
+	c, t := &vd.call, vd.tool
+	o := Observation{ID: c.ID, Name: c.Name}
+	args, err := ResolveRefs(c.Arguments, x.opts.Scratch)
+	if err != nil {
+		msg := err.Error()
+		o.IsError, o.Status = true, StatusError
+		o.Content = msg + ". Fix the argument and call the tool again."
+		o.Error = &ToolError{Kind: KindValidation, Message: msg}
+		return o
+	}
+
+	spec := ProcessSpec{
+		Path:      t.Command,
+		Dir:       x.opts.Workdir,
+		Env:       Environ(x.opts.Environ, t, c.ID, x.opts.Env),
+		Stdin:     append(args, '\n'),
+		Timeout:   x.timeout(t),
+		Grace:     x.opts.Grace,
+		MaxOutput: x.opts.MaxOutput,
+		StderrTo:  x.opts.Stderr,
+	}
+	var scratch *os.File
+	if x.opts.Scratch != "" {
+		scratch, err = os.CreateTemp(x.opts.Scratch, ".output-*")
+		if err != nil {
+			return x.toolFault(o, fmt.Sprintf("cannot save the output under --scratch: %v", err))
+		}
+		defer os.Remove(scratch.Name()) // renamed away when kept
+		defer scratch.Close()
+		spec.SaveTo = scratch
+	}
+	res := RunProcess(ctx, spec)
+	o.DurationMS = ptr(res.Duration.Milliseconds())
+	if res.StartErr != nil {
+		msg := fmt.Sprintf("tool %q could not be started: %v", t.Name, res.StartErr)
+		return x.toolFault(o, msg)
+	}
+	o.ExitCode = ptr(res.ExitCode)
+	o.Signal = res.Signal
+
+	// Interpreted first and redacted after, so that base64 parts stay
+	// whole and secrets written with JSON escapes are caught too.
+	r := x.redactor.Result(InterpretOutput(t, res.Stdout, res.Truncated))
+	output := r.Content
+	stderr := x.redactor.String(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"))
+	if res.Truncated {
+		o.Truncated = true
+		if scratch != nil {
+			if ref, err := x.keep(scratch, c.ID); err == nil {
+				o.Ref = ref
+			} else {
+				output += fmt.Sprintf("\n[the whole output could not be saved: %v]", err)
+				r.Content = output
+			}
+		}
+	}
+
+	switch {
+	case res.Interrupted:
+		return withOutput(interrupted(c, fmt.Sprintf("tool %q was stopped: toolcall was interrupted", t.Name)), o, output)
+	case res.TimedOut:
+		msg := fmt.Sprintf("tool %q did not finish within %v and was stopped", t.Name, spec.Timeout)
+		o.IsError, o.Status = true, StatusError
+		o.Error = &ToolError{Kind: KindTimeout, Message: msg}
+		o.Content = msg + "." + shown("output so far", output) + shown("stderr", stderr)
+		return o
+	case res.ExitCode != 0 || res.Signal != "":
+		how := fmt.Sprintf("exit status %d", res.ExitCode)
+		if res.Signal != "" {
+			how = "killed by " + res.Signal
+		}
+		msg := fmt.Sprintf("tool %q failed (%s)", t.Name, how)
+		o.IsError, o.Status = true, StatusError
+		o.Error = &ToolError{Kind: KindExecution, Message: msg, Details: stderrDetails(stderr)}
+		o.Content = msg + "." + shown("stderr", stderr) + shown("output", output)
+		return o
+	}
+
+	o.Content, o.Parts, o.Structured = output, r.Parts, r.Structured
+	o.Status = StatusOK
+	if res.Truncated {
+		o.Status = StatusPartial
+	}
+	switch {
+	case r.IsError:
+		o.IsError, o.Status = true, StatusError
+		o.Error = &ToolError{Kind: KindExecution, Message: fmt.Sprintf("tool %q reported an error", t.Name)}
+	case r.SchemaErr != nil:
+		msg := fmt.Sprintf("tool %q returned a result that does not match its output schema: %v", t.Name, r.SchemaErr)
+		o.IsError, o.Status = true, StatusError
+		o.Error = &ToolError{Kind: KindExecution, Message: msg}
+	}
+	return o
+}
+
+// timeout is the limit of one run of t.
+func (x *executor) timeout(t *Tool) time.Duration {
+	if t.Timeout > 0 {
+		return t.Timeout
+	}
+	return x.opts.Timeout
+}
+
+// keep turns the saved output into a scratch file and returns its ref.
+func (x *executor) keep(f *os.File, callID string) (string, error) {
+	if err := f.Sync(); err != nil {
+		return "", err
+	}
+	return FinishScratch(x.opts.Scratch, f.Name(), callID, x.redactor)
+}
+
+// toolFault is an observation for a tool that could not run at all.
+func (x *executor) toolFault(o Observation, msg string) Observation {
+	o.IsError, o.Status = true, StatusError
+	o.Error = &ToolError{Kind: KindExecution, Message: msg}
+	o.Content = msg + ". This is a fault of the tool's installation, not of your call; use another tool or answer without it."
+	return o
+}
+
+// dryRun answers a call with what would have been run.
+func (x *executor) dryRun(vd *verdict) Observation {
+	c, t := &vd.call, vd.tool
+	env := Environ(x.opts.Environ, t, c.ID, x.opts.Env)
+	sort.Strings(env)
+	var b strings.Builder
+	b.WriteString("Dry run: nothing was run.")
+	if vd.consent != "" {
+		b.WriteString(" (A person would be asked first: " + vd.consent + ".)")
+	}
+	dir := x.opts.Workdir
+	if dir == "" {
+		dir = "."
+	}
+	fmt.Fprintf(&b, "\nexecutable: %s\nworking directory: %s\ntimeout: %v\nenvironment:\n", t.Command, filepath.Clean(dir), x.timeout(t))
+	for _, kv := range env {
+		b.WriteString("  " + kv + "\n")
+	}
+	b.WriteString("stdin: ")
+	b.Write(c.Arguments)
+	return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
+}
+
+// interrupted answers a call that a signal stopped.
+func interrupted(c *Call, msg string) Observation {
+	return Observation{ID: c.ID, Name: c.Name, Content: msg + ".", IsError: true, Status: StatusError,
+		Error: &ToolError{Kind: KindInterrupted, Message: msg}}
+}
+
+// withOutput gives an interrupted observation what the run had measured
+// and said.
+func withOutput(o, ran Observation, output string) Observation {
+	o.ExitCode, o.Signal, o.DurationMS, o.Truncated, o.Ref = ran.ExitCode, ran.Signal, ran.DurationMS, ran.Truncated, ran.Ref
+	o.Content += shown("output so far", output)
+	return o
+}
+
+// shown is a labelled block for an error observation, or "" when empty.
+func shown(label, text string) string {
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return ""
+	}
+	return "\n" + label + ":\n" + text
+}
+
+// stderrDetails is the details object of an execution error.
+func stderrDetails(stderr string) []byte {
+	if stderr == "" {
+		return nil
+	}
+	if len(stderr) > stderrShown {
+		stderr = stderr[len(stderr)-stderrShown:]
+	}
+	return append(AppendString([]byte(`{"stderr":`), strings.ToValidUTF8(stderr, "\uFFFD")), '}')
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// saveOutput runs FinishScratch on output as exec would: streamed into a
+// temporary file in dir first.
+func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
+	t.Helper()
+	f, err := os.CreateTemp(dir, ".output-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(output); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ref, err := FinishScratch(dir, f.Name(), callID, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(f.Name()); !os.IsNotExist(err) {
+		t.Errorf("the temporary file %s is still there", f.Name())
+	}
+	return ref
+}
+
+var refPattern = regexp.MustCompile(`^ref:[A-Za-z0-9_-]+-[0-9a-f]{8}$`)
+
+func TestFinishScratch(t *testing.T) {
+	dir := t.TempDir()
+	key := "ghp_" + fakeKey(60, 36)
+	r := NewRedactor([]string{"DB_PASSWORD=hunter22"}, nil)
+	output := strings.Repeat("row 1,2,3\n", 1000) + "token " + key + " pw hunter22\n"
+
+	ref := saveOutput(t, dir, "call_1", output, r)
+	if !refPattern.MatchString(ref) || !strings.HasPrefix(ref, "ref:call_1-") {
+		t.Errorf("ref %q", ref)
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, strings.TrimPrefix(ref, "ref:")+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := r.String(output); string(saved) != want {
+		t.Errorf("saved file is not the redacted output")
+	}
+	if bytes.Contains(saved, []byte(key)) || bytes.Contains(saved, []byte("hunter22")) {
+		t.Error("a secret reached the scratch file")
+	}
+
+	// The same call with the same output: the same ref; other output or
+	// another call: another.
+	if again := saveOutput(t, dir, "call_1", output, r); again != ref {
+		t.Errorf("same call and output gave %q, then %q", ref, again)
+	}
+	if other := saveOutput(t, dir, "call_1", output+"more", r); other == ref {
+		t.Errorf("different output, same ref %q", ref)
+	}
+	if odd := saveOutput(t, dir, "../x/y z", "out", r); !refPattern.MatchString(odd) || !strings.HasPrefix(odd, "ref:___x_y_z-") {
+		t.Errorf("call id with path characters gave %q", odd)
+	}
+	if empty := saveOutput(t, dir, "", "out", r); !strings.HasPrefix(empty, "ref:call-") {
+		t.Errorf("empty call id gave %q", empty)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestFinishScratchMissingDir(t *testing.T) {
+	_, err := FinishScratch(filepath.Join(t.TempDir(), "gone"), "/nonexistent/tmp", "c", nil)
+	if err == nil || !strings.Contains(err.Error(), "--scratch") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestResolveRefs(t *testing.T) {
+	dir := t.TempDir()
+	ref := saveOutput(t, dir, "call_7", "line \"one\"\n\tline two\\\n", nil)
+	id := strings.TrimPrefix(ref, "ref:")
+	cases := []struct{ name, in, want, err string }{
+		{name: "no refs", in: `{"a": "b", "n": [1, 2.50, null]}`, want: `{"a": "b", "n": [1, 2.50, null]}`},
+		{name: "top level", in: `{"text": "` + ref + `"}`, want: `{"text": "line \"one\"\n\tline two\\\n"}`},
+		{name: "nested, order kept", in: `{"z": 1, "list": [{"doc": "` + ref + `"}], "a": "see ` + ref + `"}`,
+			want: `{"z": 1, "list": [{"doc": "line \"one\"\n\tline two\\\n"}], "a": "see ` + ref + `"}`},
+		{name: "escaped ref", in: `{"t": "ref\u003a` + id + `"}`, want: `{"t": "line \"one\"\n\tline two\\\n"}`},
+		{name: "keys are not refs", in: `{"` + ref + `": 1}`, want: `{"` + ref + `": 1}`},
+		{name: "git HEAD is not a ref", in: `{"head": "ref: refs/heads/main"}`, want: `{"head": "ref: refs/heads/main"}`},
+		{name: "ref prefix alone", in: `{"x": "ref:"}`, want: `{"x": "ref:"}`},
+		{name: "unknown", in: `{"t": "ref:call_9-00000000"}`, err: `argument "ref:call_9-00000000" names no saved output in ` + dir + `: refs come from the "ref" of an earlier truncated output`},
+		{name: "path", in: `{"t": "ref:../../etc/passwd"}`, err: `argument "ref:../../etc/passwd" is not a ref toolcall gave`},
+		{name: "dotfile", in: `{"t": "ref:.output-123"}`, err: `is not a ref toolcall gave`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ResolveRefs([]byte(c.in), dir)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err = %v, want one containing %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestResolveRefsWithoutScratch(t *testing.T) {
+	_, err := ResolveRefs([]byte(`{"t":"ref:call_1-0123abcd"}`), "")
+	if err == nil || !strings.Contains(err.Error(), "without --scratch") {
+		t.Errorf("err = %v", err)
+	}
+	in := []byte(`{"t":"plain"}`)
+	if got, err := ResolveRefs(in, ""); err != nil || !bytes.Equal(got, in) {
+		t.Errorf("got %s, %v", got, err)
+	}
+}
+
+func TestResolveRefsTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big-01234567.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxRefSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ResolveRefs([]byte(`{"t":"ref:big-01234567"}`), dir); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A ref round trip: a saved output, with characters JSON must escape and
+// invalid UTF-8, comes back as one valid JSON string.
+func FuzzResolveRefs(f *testing.F) {
+	dir := f.TempDir()
+	for name, text := range map[string]string{
+		"a-00000001": "plain text\n",
+		"b-00000002": "quote \" backslash \\ tab \t nul \x00 bad \xff\xfe end \u2028",
+		"c-00000003": "",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(text), 0o600); err != nil {
+			f.Fatal(err)
+		}
+	}
+	for _, s := range []string{
+		`{"x":"ref:a-00000001"}`,
+		`{"x":["ref:b-00000002",{"ref:c-00000003":"ref:c-00000003"}],"y":"ref\u003aa-00000001"}`,
+		`{"x":"ref:zz-00000000"}`,
+		`{"x":"ref:../a-00000001"}`,
+		`{"x":"ref: a-00000001", "y": "\"ref:a-00000001\""}`,
+		`["ref:a-00000001", 1, true, null, "\\"]`,
+		`{"x":"ref:a-00000001`,
+		`"ref:a-00000001"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		out, err := ResolveRefs(args, dir)
+		if err != nil {
+			return
+		}
+		if !json.Valid(args) {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("valid input %q gave invalid output %q", args, out)
+		}
+		if n := countRefs(t, out); n != 0 {
+			t.Fatalf("%d refs left in %q (from %q)", n, out, args)
+		}
+		if countRefs(t, args) == 0 && !bytes.Equal(out, args) {
+			t.Fatalf("input without refs changed: %q -> %q", args, out)
+		}
+	})
+}
+
+// countRefs counts the string values of the valid JSON doc that are refs.
+func countRefs(t *testing.T, doc []byte) int {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			if _, ok := refID(v); ok {
+				n++
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return n
+}
