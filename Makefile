@@ -19,20 +19,28 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
-## build: bin/toolcall, stamped with git describe
-build:
+## build: bin/toolcall, stamped with git describe, and the example tools
+build: tools
 	$(GO) build -ldflags '$(LDFLAGS)' -o bin/$(PROG) ./cmd/$(PROG)
+
+## tools: the example tools, built from testdata/tools/src/* into
+## testdata/tools/ beside their sidecars
+# Each directory with a main.go is one tool; internal/ is shared code.
+TOOLS := $(patsubst testdata/tools/src/%/main.go,%,$(wildcard testdata/tools/src/*/main.go))
+tools:
+	$(GO) build -o testdata/tools/ ./testdata/tools/src/...
 
 ## test: vet, gofmt, the tests (with -race when cgo works), a short run of
 ## every fuzz target, and the generated-files check
 test: vet fmt-check unit fuzz-short check-generated
 
+# ./... skips testdata, so the example tools are named apart.
 vet:
-	$(GO) vet ./...
+	$(GO) vet ./... ./testdata/tools/src/...
 
 fmt-check:
 	@files=$$(gofmt -l .); \
@@ -89,8 +97,8 @@ install: build
 	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
 
 ## demo: list the example tools in testdata/tools, rank them for a request,
-## then parse each model output in testdata/demo and validate its calls
-demo: build
+## then parse each model output in testdata/demo and run its calls
+demo: build tools
 	@echo "== toolcall catalog --tools testdata/tools"
 	@./bin/$(PROG) catalog --tools testdata/tools < /dev/null
 	@echo
@@ -98,10 +106,11 @@ demo: build
 	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
 		echo; \
-		echo "== toolcall parse < $$f | toolcall validate --tools testdata/tools --coerce"; \
-		./bin/$(PROG) parse < "$$f" | ./bin/$(PROG) validate --tools testdata/tools --coerce || exit 1; \
+		echo "== toolcall parse < $$f | toolcall exec --tools testdata/tools --coerce"; \
+		./bin/$(PROG) parse < "$$f" | ./bin/$(PROG) exec --tools testdata/tools --coerce || exit 1; \
 	done
 
 ## clean: remove what build wrote
 clean:
 	rm -rf bin
+	rm -f $(addprefix testdata/tools/,$(TOOLS))

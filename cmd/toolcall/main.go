@@ -43,12 +43,18 @@ type usageError struct {
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
+// signalExit is a run stopped by a signal after it cleaned up: it exits
+// 128 + the signal's number, as a shell would report.
+type signalExit struct{ code int }
+
+func (e *signalExit) Error() string { return fmt.Sprintf("stopped by a signal (exit %d)", e.code) }
+
 // usage wraps err as a usage error that points at --help.
 func usage(err error) error { return &usageError{err: err, help: true} }
 
-// No signal handlers on purpose: Ctrl-C kills at once (the shell shows
-// 130) and a closed stdout kills with SIGPIPE (141), as a pipeline stage
-// should.
+// No signal handlers here: Ctrl-C kills at once (the shell shows 130) and
+// a closed stdout kills with SIGPIPE (141), as a pipeline stage should.
+// exec alone catches SIGINT and SIGTERM, to stop its tools first.
 func main() {
 	os.Exit(execute(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -63,9 +69,12 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	var uerr *usageError
+	var serr *signalExit
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &serr):
+		return serr.code
 	case errors.Is(err, errReported):
 		return exitFailure
 	case errors.As(err, &uerr):

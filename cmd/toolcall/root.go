@@ -92,6 +92,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 
 	root.AddCommand(
 		newCatalogCmd(stdin, stdout, stderr),
+		newExecCmd(stdin, stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -17,16 +21,65 @@ func TestMain(m *testing.M) {
 // the module. With -update, the expected output in a script is rewritten
 // where a cmp fails: review the diff before committing it.
 func TestScripts(t *testing.T) {
+	examples := buildExamples(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(moduleRoot, "testdata", "script"),
 		UpdateScripts:       *update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		// $EXAMPLES is the bundled example tools directory.
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"cmpevents": cmpEvents,
+		},
+		// $EXAMPLES is the bundled example tools directory, built.
 		Setup: func(env *testscript.Env) error {
-			dir, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "tools"))
-			env.Setenv("EXAMPLES", dir)
-			return err
+			env.Setenv("EXAMPLES", examples)
+			return nil
 		},
 	})
+}
+
+// buildExamples builds the example tools of testdata/tools into a new
+// directory beside copies of their sidecars, as make does in place.
+func buildExamples(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(moduleRoot, "testdata", "tools")
+	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./testdata/tools/src/...")
+	cmd.Dir = moduleRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the example tools: %v\n%s", err, out)
+	}
+	sidecars, err := filepath.Glob(filepath.Join(src, "*.json"))
+	if err != nil || len(sidecars) == 0 {
+		t.Fatalf("no example sidecars in %s (%v)", src, err)
+	}
+	for _, f := range sidecars {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// volatile matches the event fields that change from run to run
+// (DESIGN.md §2), which golden comparisons ignore.
+var volatile = regexp.MustCompile(`,"duration_ms":[0-9]+`)
+
+// cmpEvents is the script command "cmpevents got want": like cmpenv (want
+// may use $WORK and other variables; got may be stdout), ignoring volatile
+// fields.
+func cmpEvents(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: cmpevents got want")
+	}
+	got := volatile.ReplaceAllString(ts.ReadFile(args[0]), "")
+	want := volatile.ReplaceAllString(ts.ReadFile(args[1]), "")
+	want = os.Expand(want, ts.Getenv)
+	if got != want {
+		ts.Fatalf("%s and %s differ (duration_ms ignored):\n%s", args[0], args[1], cmp.Diff(want, got))
+	}
 }

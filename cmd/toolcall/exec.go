@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+const execLong = `Exec runs the tool calls it reads and writes what each tool said. It reads
+events (the output of toolcall parse or validate) from each <file>, or
+standard input, and writes every line that is not a tool_call through
+unchanged and in order.
+
+Each call is first checked as validate checks it; a call that fails is
+answered with validate's tool_observation and never runs. A call that
+passes is written again, as validate writes it, followed by the
+tool_observation of its run:
+
+    content      what the tool printed, as the model will read it: text,
+                 JSON, or the text of an MCP CallToolResult, whose
+                 images and resources become short placeholders (kept
+                 whole under "parts")
+    status       ok; partial (the output was cut); error; blocked (the
+                 policy refused it, or --dry-run)
+    is_error, error {kind, message, details}
+                 kind timeout, execution (non-zero exit, killed by a
+                 signal, an MCP result with isError), validation,
+                 permission, unknown_tool, or interrupted
+    exit_code, signal, duration_ms, truncated, ref
+
+How a tool runs: its executable alone, never through a shell, with the
+arguments as one line of JSON on standard input; in --workdir; with an
+environment scrubbed down to PATH, HOME, LANG, LC_*, TZ and TMPDIR, the
+variables named by --env and by the sidecar's "env", and TOOLCALL_TOOL and
+TOOLCALL_CALL_ID.
+
+Limits: a tool runs at most its sidecar's "timeout", else --timeout; then
+its whole process group gets SIGTERM, and SIGKILL after --kill-grace. Past
+--max-output bytes the observation keeps the head and the tail of the
+output and says how much was cut; with --scratch DIR the whole output is
+saved there and the observation carries "ref": "ref:<id>", which a later
+call may pass as a string argument to get the whole text. The last 4 KiB of
+stderr are shown when a tool fails; --stderr copies all of it to
+toolcall's standard error as it comes.
+
+Secrets never reach an observation: values of environment variables whose
+names look secret (KEY, TOKEN, SECRET, PASSWORD, ...), well-known
+credential patterns (OpenAI, Anthropic, GitHub, Slack, AWS, Google, bearer
+tokens, private keys) and the patterns of --redact become [REDACTED].
+
+Consent: a tool marked "safe": false, or registered with no_schema_mode
+human-approval, runs only with --allow-unsafe (or --approve NAME), or with
+--confirm when a person at the terminal answers y (yes), n (no) or a (yes
+to every call of that tool). Without a terminal, --confirm refuses.
+--dry-run runs nothing and shows, for each call, the executable,
+environment and standard input it would have used.
+
+Up to --parallel calls run at once; their observations are written in the
+order of the calls. On SIGINT or SIGTERM every running tool is killed and
+answered with kind interrupted, and exec exits 130 or 143.
+
+A failed call is data: exec exits 0 unless --fail is given and a call
+failed.`
+
+const execExample = `  # parse a reply, run its calls, show what the tools said
+  toolcall parse reply.txt | toolcall exec --tools ./tools
+
+  # see what would run, without running anything
+  toolcall parse reply.txt | toolcall exec --tools ./tools --dry-run
+
+  # ask at the terminal before a tool with side effects runs
+  toolcall parse reply.txt | toolcall exec --tools ./tools --confirm
+
+  # keep big outputs whole, for later calls to pass by reference
+  toolcall exec --tools ./tools --scratch .toolcall events.jsonl`
+
+// execHint is said on stderr when exec would read a terminal.
+const execHint = "toolcall: reading events from stdin (the output of toolcall parse; Ctrl-D ends); see 'toolcall exec --help'"
+
+type execOptions struct {
+	tools     toolsFlags
+	coerce    bool
+	fail      bool
+	timeout   time.Duration
+	grace     time.Duration
+	maxOutput byteSize
+	scratch   string
+	workdir   string
+	env       []string
+	redact    []string
+	stderr    bool
+	parallel  int
+	dryRun    bool
+	confirm   bool
+
+	isTerminal func(io.Reader) bool
+}
+
+func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput}
+	cmd := &cobra.Command{
+		Use:     "exec [<file>...]",
+		Short:   "Run tool calls safely, within limits, and write what the tools said",
+		Long:    execLong,
+		Example: execExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return opts.run(cmd.Context(), args, stdin, stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	opts.tools.addDirs(fs)
+	opts.tools.addPolicy(fs)
+	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
+	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
+	fs.DurationVar(&opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	fs.DurationVar(&opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
+	fs.Var(&opts.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
+	fs.StringVar(&opts.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.StringVar(&opts.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
+	fs.StringSliceVar(&opts.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
+	fs.StringArrayVar(&opts.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
+	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
+	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
+	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
+	opts.tools.registerCompletions(cmd, true)
+	must(cmd.MarkFlagDirname("scratch"))
+	must(cmd.MarkFlagDirname("workdir"))
+	return cmd
+}
+
+func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.parallel < 1 {
+		return usage(fmt.Errorf("--parallel %d: want 1 or more", o.parallel))
+	}
+	if o.timeout <= 0 || o.grace < 0 {
+		return usage(errors.New("--timeout must be more than 0, and --kill-grace 0 or more"))
+	}
+	var redact []*regexp.Regexp
+	for _, expr := range o.redact {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return usage(fmt.Errorf("--redact %q: %w", expr, err))
+		}
+		redact = append(redact, re)
+	}
+	for _, dir := range []struct{ flag, path string }{{"--scratch", o.scratch}, {"--workdir", o.workdir}} {
+		if dir.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(dir.path); err != nil || !fi.IsDir() {
+			return usage(fmt.Errorf("%s %s: not a directory (create it first)", dir.flag, dir.path))
+		}
+	}
+	policy, err := o.tools.policy()
+	if err != nil {
+		return err
+	}
+	c, err := o.tools.load(stderr)
+	if err != nil {
+		return err
+	}
+	ins, closeAll, err := openInputs(stdin, args)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+
+	var confirm func(*tools.Tool, *tools.Call) tools.Consent
+	if o.confirm {
+		if confirm = ttyConfirm(); confirm == nil {
+			fmt.Fprintln(stderr, "toolcall: warning: --confirm: no terminal to ask at, so calls that need consent are refused")
+		}
+	}
+	var toolStderr io.Writer
+	if o.stderr {
+		toolStderr = stderr
+	}
+
+	// SIGINT and SIGTERM stop the tools first; the exit code then says
+	// which signal it was.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var caught atomic.Value // the os.Signal that stopped the run
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught.Store(sig)
+			stop()
+		case <-done:
+		}
+	}()
+
+	var failed int
+	for _, in := range ins {
+		if in.name == "" && o.isTerminal(in.r) {
+			fmt.Fprintln(stderr, execHint)
+		}
+		name := in.name
+		if name == "" {
+			name = "stdin"
+		}
+		st, err := tools.Exec(ctx, in.r, stdout, c, tools.ExecOptions{
+			Policy:    policy,
+			Coerce:    o.coerce,
+			Timeout:   o.timeout,
+			Grace:     o.grace,
+			MaxOutput: int(o.maxOutput),
+			Scratch:   o.scratch,
+			Workdir:   o.workdir,
+			Env:       o.env,
+			Redact:    redact,
+			Stderr:    toolStderr,
+			Parallel:  o.parallel,
+			DryRun:    o.dryRun,
+			Confirm:   confirm,
+			Warn: func(line int, err error) {
+				fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
+			},
+		})
+		failed += st.Failed
+		if sig, ok := caught.Load().(os.Signal); ok {
+			code := 130
+			if sig == syscall.SIGTERM {
+				code = 143
+			}
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
+			return &signalExit{code: code}
+		}
+		if err != nil {
+			var perr *fs.PathError
+			if in.name != "" && !errors.As(err, &perr) {
+				return fmt.Errorf("%s: %w", in.name, err)
+			}
+			return err
+		}
+	}
+	if o.fail && failed > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d call%s failed\n", failed, plural(failed))
+		return errReported
+	}
+	return nil
+}
+
+// ttyConfirm returns the function that asks at the terminal, or nil when
+// there is no terminal to ask at. It reads /dev/tty, not stdin, which
+// carries the events.
+func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	tty.Close()
+	return func(t *tools.Tool, c *tools.Call) tools.Consent {
+		tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return tools.ConsentNo
+		}
+		defer tty.Close()
+		args := string(c.Arguments)
+		if len(args) > 400 {
+			args = args[:400] + "…"
+		}
+		why := "it has side effects"
+		if t.Safe {
+			why = "it needs a person's approval"
+		}
+		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n  %s\nRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, args, t.Name)
+		answer, _ := bufio.NewReader(tty).ReadString('\n')
+		switch strings.ToLower(strings.TrimSpace(answer)) {
+		case "y", "yes":
+			return tools.ConsentYes
+		case "a", "all":
+			return tools.ConsentAll
+		}
+		return tools.ConsentNo
+	}
+}
+
+// byteSize is a flag value in bytes: 16384, 16KiB, 16KB, 1MiB, 1MB.
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *byteSize) Type() string   { return "size" }
+
+func (b *byteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}}
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 || n > (1<<40)/mult {
+		return fmt.Errorf("want a size such as 16384, 16KiB or 1MB")
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
