@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -80,6 +81,10 @@ func cmpEvents(ts *testscript.TestScript, neg bool, args []string) {
 	want := volatile.ReplaceAllString(ts.ReadFile(args[1]), "")
 	want = os.Expand(want, ts.Getenv)
 	if got != want {
+		// What to paste as the new want, should the change be right.
+		paste := strings.ReplaceAll(got, ts.Getenv("WORK"), "$WORK")
+		paste = strings.ReplaceAll(paste, ts.Getenv("EXAMPLES"), "$EXAMPLES")
+		ts.Logf("new %s, if the change is right:\n%s", args[1], paste)
 		ts.Fatalf("%s and %s differ (duration_ms ignored):\n%s", args[0], args[1], cmp.Diff(want, got))
 	}
 }

@@ -1,0 +1,104 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestExecSignals sends SIGINT and SIGTERM to a toolcall exec whose tool
+// hangs: the tool must be killed, its call answered with kind
+// interrupted, and toolcall must exit 130 or 143.
+func TestExecSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "toolcall")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			writeFile(t, filepath.Join(dir, "hang.json"), `{"description":"Hangs.","input_schema":{"type":"object"}}`, 0o644)
+			writeFile(t, filepath.Join(dir, "hang"), "#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n", 0o755)
+			cmd := exec.Command(bin, "exec", "--tools", dir)
+			cmd.Stdin = strings.NewReader(`{"type":"tool_call","id":"call_1","name":"hang","arguments":{}}` + "\n")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pid := waitForPID(t, pidFile)
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("toolcall did not stop after %v", tc.sig)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tc.code {
+				t.Errorf("exit code %d, want %d; stderr:\n%s", got, tc.code, stderr.String())
+			}
+			if !strings.Contains(stdout.String(), `"kind":"interrupted"`) {
+				t.Errorf("no interrupted observation:\n%s", stdout.String())
+			}
+			if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("the tool (pid %d) still runs", pid)
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path, data string, mode os.FileMode) {
+	t.Helper()
+	syscall.ForkLock.RLock() // no fork may inherit it open: "text file busy"
+	err := os.WriteFile(path, []byte(data), mode)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitForPID waits for the tool to write its pid.
+func waitForPID(t *testing.T, file string) int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if data, err := os.ReadFile(file); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				return pid
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the tool never started")
+	return 0
+}
+
+// zombie reports whether pid has exited but not been reaped yet.
+func zombie(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
+	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
+}
