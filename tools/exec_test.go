@@ -330,3 +330,20 @@ func TestExecInterrupted(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkExecCall is one call through Exec, checks and observation
+// included; compare it with BenchmarkBareExec of the same tool for the
+// overhead per call.
+func BenchmarkExecCall(b *testing.B) {
+	tool := &Tool{Name: "ok", Command: writeTestTool(b, "ok", "echo ok\n"), Safe: true,
+		InputSchema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
+	set := execSet{"ok": tool}
+	in := callLine("call_1", "ok", `{"city":"Paris"}`)
+	opts := ExecOptions{Environ: []string{"PATH=/usr/bin:/bin", "HOME=/tmp", "API_KEY=abcdefabcdef"}}
+	for b.Loop() {
+		var out bytes.Buffer
+		if _, err := Exec(context.Background(), strings.NewReader(in), &out, set, opts); err != nil || !strings.Contains(out.String(), `"content":"ok","is_error":false,"status":"ok"`) {
+			b.Fatalf("%v: %s", err, out.String())
+		}
+	}
+}

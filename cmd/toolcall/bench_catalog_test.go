@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// The catalog and validate figures of issue 3, for the whole process as a
-// user runs it: BenchmarkProcessCatalog* time one toolcall catalog over
-// 10,000 tools (sec/op is the figure), BenchmarkProcessValidate reports
-// calls/s through toolcall validate.
+// The figures of issues 3 and 4, for the whole process as a user runs it:
+// BenchmarkProcessCatalog* time one toolcall catalog over 10,000 tools
+// (sec/op is the figure), BenchmarkProcessValidate reports calls/s through
+// toolcall validate, BenchmarkProcessExec* the calls/s and peak memory of
+// toolcall exec.
 
 var benchWords = strings.Fields(`weather forecast city temperature stock price market
 file read write directory search web page email send message calendar event
