@@ -23,7 +23,7 @@ complete. A stage passes the lines it does not own through unchanged:
 
 Tools are executables with a JSON sidecar holding their schema, in one or
 more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
-them, validate checks calls against them.
+them, validate checks calls against them, exec runs the calls that pass.
 
 The events, with their fields beyond "type":
 
@@ -39,7 +39,9 @@ The events, with their fields beyond "type":
     parse_error       error, raw (the text that failed), offset, format
                       (parse)
     tool_observation  id, name, content (what the model will read),
-                      is_error, error {kind, message, details} (validate)
+                      is_error, status, error {kind, message, details}
+                      (validate, exec); parts, structured_content,
+                      exit_code, signal, duration_ms, truncated, ref (exec)
 
 Problems with the model's output are data in the stream, not failures, so
 a loop can show the model its mistake.`
@@ -51,7 +53,9 @@ const exitStatusText = `    0    the command did its job (parse errors and faile
          or input file, an unreadable tools directory or an invalid sidecar;
          standard error says which, and how to fix it
     130  interrupted with Ctrl-C
-    141  standard output was closed early, as in "toolcall parse | head -1"`
+    141  standard output was closed early, as in "toolcall parse | head -1"
+    143  exec was stopped by SIGTERM, after it stopped its tools (130 for
+         SIGINT likewise)`
 
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
