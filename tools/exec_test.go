@@ -347,3 +347,48 @@ func BenchmarkExecCall(b *testing.B) {
 		}
 	}
 }
+
+// TestExecNoSchemaModes checks what each no-schema mode lets run.
+func TestExecNoSchemaModes(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name, mode string, safe bool) *Tool {
+		tl := shTool(t, dir, name, "echo ran")
+		tl.InputSchema, tl.AllowNoSchema, tl.NoSchemaMode, tl.Safe = nil, true, mode, safe
+		return tl
+	}
+	set := execSet{
+		"ro":     mk("ro", NoSchemaReadOnly, true),
+		"ro_bad": mk("ro_bad", NoSchemaReadOnly, false),
+		"human":  mk("human", NoSchemaHumanApproval, true),
+		"full":   mk("full", NoSchemaFull, true),
+	}
+	in := callLine("1", "ro", `{}`) + callLine("2", "ro_bad", `{}`) + callLine("3", "human", `{}`) + callLine("4", "full", `{}`)
+	for _, tc := range []struct {
+		name string
+		opts ExecOptions
+		ran  string
+	}{
+		{"no consent", ExecOptions{Policy: Policy{AllowUnsafe: true}}, "1,4"},
+		{"approved", ExecOptions{Policy: Policy{AllowUnsafe: true, Approved: []string{"*"}}}, "1,3,4"},
+		{"asked", ExecOptions{Confirm: func(*Tool, *Call) Consent { return ConsentYes }}, "1,3,4"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, err := runExec(t, context.Background(), set, in, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ran []string
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				if gjson.Get(line, "content").Str == "ran" {
+					ran = append(ran, gjson.Get(line, "id").Str)
+				}
+				if gjson.Get(line, "type").Str == TypeToolCall && gjson.Get(line, "validated").Bool() {
+					t.Errorf("a no-schema call claims validated: %s", line)
+				}
+			}
+			if got := strings.Join(ran, ","); got != tc.ran {
+				t.Errorf("ran %s, want %s\n%s", got, tc.ran, out)
+			}
+		})
+	}
+}

@@ -45,6 +45,11 @@ func (p *Policy) check(t *Tool) (why string, consentable bool) {
 	if p.LocalOnly && slices.Contains(t.Tags, TagNetwork) {
 		return fmt.Sprintf("tool %q uses the network, and only local tools are allowed (--local-only)", t.Name), false
 	}
+	// read-only mode is for tools without side effects: one marked unsafe
+	// contradicts it, and no consent can settle which is right.
+	if t.InputSchema == nil && t.NoSchemaMode == NoSchemaReadOnly && !t.Safe {
+		return fmt.Sprintf("tool %q is registered without a schema in read-only mode but is marked \"safe\": false, so it may not run; fix its sidecar", t.Name), false
+	}
 	approved := matchAny(p.Approved, t.Name)
 	if !t.Safe && !p.AllowUnsafe && !approved {
 		return fmt.Sprintf("tool %q has side effects (safe: false) and runs only with --allow-unsafe or --approve %s", t.Name, t.Name), true
