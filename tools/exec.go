@@ -368,7 +368,10 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		o.Truncated = true
 		if scratch != nil {
 			if ref, err := x.keep(scratch, c.ID); err == nil {
+				// Said in the content too: the model reads only that.
 				o.Ref = ref
+				output += fmt.Sprintf("\n[the whole output is saved: pass the string %q as an argument to give it to a tool]", ref)
+				r.Content = output
 			} else {
 				output += fmt.Sprintf("\n[the whole output could not be saved: %v]", err)
 				r.Content = output
