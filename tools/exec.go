@@ -69,6 +69,8 @@ type ExecOptions struct {
 	Confirm func(t *Tool, c *Call) Consent
 	// Warn hears about input lines that are not events, as for Validate.
 	Warn func(line int, err error)
+	// Started, when set, hears of each tool as it starts, for progress.
+	Started func(t *Tool, c *Call)
 }
 
 // ExecStats counts what Exec saw and did.
@@ -349,6 +351,9 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		defer os.Remove(scratch.Name()) // renamed away when kept
 		defer scratch.Close()
 		spec.SaveTo = scratch
+	}
+	if x.opts.Started != nil {
+		x.opts.Started(t, c)
 	}
 	res := RunProcess(ctx, spec)
 	o.DurationMS = ptr(res.Duration.Milliseconds())

@@ -1,0 +1,87 @@
+package run
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Message is one message of the conversation, as a backend sends it.
+type Message struct {
+	Role    string // "system", "user", "assistant", or "tool" (native replies)
+	Content string
+	// ToolCalls are the calls of an assistant message (native backend).
+	ToolCalls []tools.Call
+	// ToolCallID and Name answer a call in a "tool" message (native).
+	ToolCallID, Name string
+}
+
+// Request is one turn asked of a model.
+type Request struct {
+	Model       string
+	Messages    []Message
+	Stop        []string // stop sequences
+	MaxTokens   int      // 0: the server's default
+	Temperature *float64
+	// Extra is a JSON object merged into the request body (--extra).
+	Extra []byte
+	// Tools is the OpenAI tools array for the native backend; ToolChoice
+	// is "auto", "required", "none" or a tool's name ("" = not sent).
+	Tools      []byte
+	ToolChoice string
+	// Schema, when set, is a JSON Schema the reply must follow, sent as
+	// the server's schema-constrained decoding (--constrain).
+	Schema []byte
+}
+
+// Response is what a backend learned about a turn besides its text.
+type Response struct {
+	Model        string // as the server named it; "" if it did not
+	Usage        []byte // the server's usage object, raw JSON; nil if none
+	FinishReason string
+	// Stopped is true when the backend stopped reading because the sink
+	// asked it to.
+	Stopped bool
+}
+
+// Sink receives a turn as it arrives.
+type Sink interface {
+	// Text is the next piece of the reply. stop = true asks the backend to
+	// stop reading at once and close the stream: the loop has what it
+	// needs (a complete call) and the model must not go on inventing.
+	Text(b []byte) (stop bool, err error)
+	// Reasoning is reasoning the server separated from the reply
+	// (reasoning_content).
+	Reasoning(b []byte) error
+	// NativeCall is a call the server parsed itself (native backend); args
+	// is the raw JSON it gave: an object, or a string holding one.
+	NativeCall(id, name string, args []byte) (stop bool, err error)
+}
+
+// Backend asks a model for one turn.
+type Backend interface {
+	Complete(ctx context.Context, req *Request, sink Sink) (Response, error)
+}
+
+// ProviderError is a failure of the model server, after any retries.
+type ProviderError struct {
+	Status  int    // HTTP status; 0 when there was no response
+	Message string // what the server or the connection said
+	// Attempts is how many times the request was tried.
+	Attempts int
+}
+
+func (e *ProviderError) Error() string {
+	if e.Status != 0 {
+		return fmt.Sprintf("model server: HTTP %d: %s (after %d attempt%s)", e.Status, e.Message, e.Attempts, plural(e.Attempts))
+	}
+	return fmt.Sprintf("model server: %s (after %d attempt%s)", e.Message, e.Attempts, plural(e.Attempts))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

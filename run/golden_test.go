@@ -1,0 +1,5 @@
+package run
+
+import "flag"
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")

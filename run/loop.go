@@ -1,0 +1,561 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Stop reasons: the "reason" of the stop event.
+const (
+	StopFinalAnswer   = "final_answer"
+	StopMaxIterations = "max_iterations"
+	StopTimeout       = "timeout"
+	StopInterrupted   = "interrupted"
+	StopProvider      = "provider_error"
+	StopRepeated      = "repeated_call" // the same call with the same arguments again
+)
+
+// How observations go back to the model.
+const (
+	RoleUser = "user" // as a user message, in the prompt style (chat)
+	RoleTool = "tool" // as tool messages (native, and completions templates)
+)
+
+// DefaultSystem is the system text when none is given.
+const DefaultSystem = `You are a helpful assistant. Answer the user's question. When a tool can give you facts you do not have, or do work you cannot do in your head, call it; otherwise answer directly. Never invent a tool's result: wait for it.`
+
+// Options configures Loop.
+type Options struct {
+	Backend Backend
+	Model   string
+	// ObservationRole is how observations are sent back: RoleUser (chat
+	// without native tools) or RoleTool (native tools, and completions,
+	// whose templates render tool turns).
+	ObservationRole string
+	// Native sends the tools in the request (Request.Tools) instead of in
+	// the system prompt, and reads the server's own tool calls.
+	Native bool
+
+	Catalog *catalog.Catalog
+	// Policy filters the tools shown to the model; Exec.Policy is applied
+	// to the calls (the same flags set both).
+	Policy catalog.Selection
+	Pick   int    // show only the Pick tools ranked best for the request (0: all)
+	Style  string // the prompt style: jsonl, xml or markdown
+	System string // the system text before the tools (DefaultSystem when "")
+
+	Exec tools.ExecOptions
+
+	MaxIterations  int           // default 4
+	Timeout        time.Duration // the whole run; default 60s
+	MaxObservation int           // bytes of an observation given back to the model; 0: all
+	MaxTokens      int
+	Temperature    *float64
+	Extra          []byte
+	Stop           []string // stop sequences besides the style's own
+	StrictProtocol bool     // plain prose is a decode error, not the final answer
+	// ToolChoice is applied on our side: "auto" (default), "required" (a
+	// turn without a call is a decode error), "none" (no tools offered), or
+	// a tool's name (only that tool offered).
+	ToolChoice string
+	// ParallelCalls lets a turn carry several calls; when false, reading
+	// stops at the first complete call.
+	ParallelCalls bool
+	// Constrain asks the server to follow a JSON Schema of the protocol
+	// (jsonl style only).
+	Constrain bool
+
+	// Progress, when set, hears what the loop is doing, for a person.
+	Progress func(msg string)
+}
+
+// Input is what run was asked.
+type Input struct {
+	Messages []Message // the conversation so far; the last is the user's
+}
+
+// ParseInput reads run's stdin: {"prompt": …}, {"messages": […]}, or plain
+// text taken as the prompt.
+func ParseInput(data []byte) (Input, error) {
+	text := strings.TrimSpace(string(data))
+	if text == "" {
+		return Input{}, errors.New("no prompt: give the request on stdin, as text or as {\"prompt\": \"…\"} or {\"messages\": […]}")
+	}
+	if !strings.HasPrefix(text, "{") || !gjson.Valid(text) {
+		return Input{Messages: []Message{{Role: "user", Content: text}}}, nil
+	}
+	v := gjson.Parse(text)
+	if p := v.Get("prompt"); p.Type == gjson.String {
+		return Input{Messages: []Message{{Role: "user", Content: p.Str}}}, nil
+	}
+	msgs := v.Get("messages")
+	if !msgs.IsArray() {
+		return Input{}, errors.New(`the request on stdin has neither "prompt" (a string) nor "messages" (an array)`)
+	}
+	var in Input
+	for i, m := range msgs.Array() {
+		role, content := m.Get("role").Str, m.Get("content")
+		text := content.Str
+		if content.IsArray() { // [{"type":"text","text":…}]
+			var parts []string
+			for _, p := range content.Array() {
+				if p.Get("type").Str == "text" {
+					parts = append(parts, p.Get("text").Str)
+				}
+			}
+			text = strings.Join(parts, "\n")
+		}
+		switch role {
+		case "system", "user", "assistant":
+		default:
+			return Input{}, fmt.Errorf("message %d: role %q: want system, user or assistant", i+1, role)
+		}
+		in.Messages = append(in.Messages, Message{Role: role, Content: text})
+	}
+	if len(in.Messages) == 0 || in.Messages[len(in.Messages)-1].Role != "user" {
+		return Input{}, errors.New(`"messages" must end with a user message`)
+	}
+	return in, nil
+}
+
+// Result says how a run ended.
+type Result struct {
+	Reason      string // one of the Stop constants
+	Iterations  int
+	FinalAnswer string
+	Error       string // what failed, for provider_error
+}
+
+// Loop runs the conversation in until a final answer or a limit, writing
+// the transcript to w: system and user events, then per turn an assistant
+// event (the model's text as read, model, usage, duration_ms), the events
+// parse makes of it with each call validated and run as exec does it, and
+// at the end a stop event. Each event is one line, written at once.
+//
+// The error is only for failures of the transcript itself (w); how the run
+// ended is in Result and in the stop event.
+func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
+	if opts.MaxIterations <= 0 {
+		opts.MaxIterations = 4
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 60 * time.Second
+	}
+	if opts.Style == "" {
+		opts.Style = catalog.StyleJSONL
+	}
+	if opts.ObservationRole == "" {
+		opts.ObservationRole = RoleUser
+	}
+	l := &loop{opts: opts, w: w, seen: map[string]bool{}}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+
+	res, err := l.run(ctx, in)
+	if err != nil {
+		return res, err
+	}
+	ev := []byte(`{"type":"stop","reason":`)
+	ev = tools.AppendString(ev, res.Reason)
+	ev = append(ev, `,"iterations":`...)
+	ev = strconv.AppendInt(ev, int64(res.Iterations), 10)
+	if res.Error != "" {
+		ev = append(ev, `,"error":`...)
+		ev = tools.AppendString(ev, res.Error)
+	}
+	ev = append(ev, '}')
+	return res, l.write(ev)
+}
+
+type loop struct {
+	opts  Options
+	w     io.Writer
+	msgs  []Message
+	calls int // calls so far, for ids across turns
+	// providerErr is what the model server said when it failed.
+	providerErr string
+	seen        map[string]bool // name + arguments of every call so far
+}
+
+func (l *loop) progress(format string, args ...any) {
+	if l.opts.Progress != nil {
+		l.opts.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// write writes one event line.
+func (l *loop) write(ev []byte) error {
+	if _, err := l.w.Write(append(ev, '\n')); err != nil {
+		return fmt.Errorf("writing the transcript: %w", err)
+	}
+	return nil
+}
+
+func (l *loop) event(typ, content string) error {
+	ev := []byte(`{"type":`)
+	ev = tools.AppendString(ev, typ)
+	ev = append(ev, `,"content":`...)
+	ev = tools.AppendString(ev, content)
+	return l.write(append(ev, '}'))
+}
+
+func (l *loop) run(ctx context.Context, in Input) (Result, error) {
+	req, err := l.prepare(ctx, in)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	for res.Iterations = 1; res.Iterations <= l.opts.MaxIterations; res.Iterations++ {
+		l.progress("iteration %d: waiting for the model", res.Iterations)
+		reason, final, err := l.turn(ctx, req)
+		if err != nil {
+			return res, err
+		}
+		if reason != "" {
+			res.Reason, res.FinalAnswer = reason, final
+			if reason == StopProvider {
+				res.Error = l.providerErr
+			}
+			return res, nil
+		}
+	}
+	res.Iterations = l.opts.MaxIterations
+	res.Reason = StopMaxIterations
+	return res, nil
+}
+
+// prepare chooses the tools, writes the system and user events, and
+// makes the request the turns share.
+func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
+	o := &l.opts
+	var picked []catalog.Ranked
+	if o.Catalog != nil && o.ToolChoice != "none" {
+		sel := o.Policy
+		if o.ToolChoice != "" && o.ToolChoice != "auto" && o.ToolChoice != "required" {
+			sel.Policy.Allow = []string{o.ToolChoice}
+		}
+		if o.Pick > 0 {
+			sel.Query, sel.Max = lastUser(in.Messages), o.Pick
+		}
+		var err error
+		if picked, err = o.Catalog.Select(ctx, sel); err != nil {
+			return nil, fmt.Errorf("choosing the tools: %w", err)
+		}
+	}
+	system := o.System
+	if system == "" {
+		system = DefaultSystem
+	}
+	req := &Request{Model: o.Model, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Extra: o.Extra}
+	if o.Native {
+		var b bytes.Buffer
+		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatOpenAI}); err != nil {
+			return nil, err
+		}
+		if len(picked) > 0 {
+			req.Tools = bytes.TrimSpace(b.Bytes())
+			req.ToolChoice = o.ToolChoice
+		}
+	} else {
+		var b bytes.Buffer
+		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatPrompt, Style: o.Style}); err != nil {
+			return nil, err
+		}
+		system += "\n\n" + strings.TrimRight(b.String(), "\n")
+		req.Stop = append(styleStops(o.Style), o.Stop...)
+		if o.Constrain {
+			req.Schema = protocolSchema(o.Catalog, picked)
+		}
+	}
+	if len(req.Stop) == 0 {
+		req.Stop = o.Stop
+	}
+
+	msgs := in.Messages
+	if len(msgs) > 0 && msgs[0].Role == "system" {
+		system = msgs[0].Content + "\n\n" + system
+		msgs = msgs[1:]
+	}
+	if err := l.event(tools.TypeSystem, system); err != nil {
+		return nil, err
+	}
+	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
+	for _, m := range msgs {
+		if err := l.event(m.Role, m.Content); err != nil {
+			return nil, err
+		}
+		l.msgs = append(l.msgs, m)
+	}
+	return req, nil
+}
+
+// styleStops are stop sequences that end a turn where the model would
+// begin to invent a result.
+func styleStops(style string) []string {
+	switch style {
+	case catalog.StyleXML:
+		return []string{"<tool_response>"}
+	case catalog.StyleJSONL:
+		return []string{`{"type":"tool_observation"`, `{"type": "tool_observation"`}
+	}
+	return nil
+}
+
+// lastUser is the text of the last user message: the request to rank
+// tools for.
+func lastUser(msgs []Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
+// turn asks the model once and acts on what it said. A non-empty reason
+// ends the run.
+func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
+	req.Messages = l.msgs
+	sink := newTurnSink(l.calls, l.opts.ParallelCalls)
+	start := time.Now()
+	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
+	elapsed := time.Since(start)
+	if perr := sink.close(); perr != nil && cerr == nil {
+		cerr = perr
+	}
+
+	if sink.raw.Len() > 0 || len(sink.native) > 0 || cerr == nil {
+		if err := l.assistant(sink, resp, elapsed); err != nil {
+			return "", "", err
+		}
+	}
+	if cerr != nil {
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return StopTimeout, "", nil
+		case ctx.Err() != nil:
+			return StopInterrupted, "", nil
+		}
+		var pe *ProviderError
+		if !errors.As(cerr, &pe) {
+			pe = &ProviderError{Message: cerr.Error(), Attempts: 1}
+		}
+		l.progress("model server failed: %v", pe)
+		l.providerErr = pe.Error()
+		return StopProvider, "", nil
+	}
+
+	// The events go through exec's own code, as in parse | exec.
+	var events bytes.Buffer
+	for _, ev := range sink.events {
+		events.Write(ev)
+		events.WriteByte('\n')
+	}
+	var out bytes.Buffer
+	xopts := l.opts.Exec
+	if l.opts.Progress != nil {
+		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
+	}
+	_, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	if xerr != nil {
+		switch {
+		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+			return StopTimeout, "", nil
+		case ctx.Err() != nil:
+			return StopInterrupted, "", nil
+		}
+		return "", "", xerr
+	}
+	l.calls += sink.calls
+
+	// The model's turn, as it will see it next time.
+	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String(), ToolCalls: sink.native})
+
+	var obs []observation
+	repeated := false
+	for _, line := range bytes.Split(out.Bytes(), []byte("\n")) {
+		switch gjson.GetBytes(line, "type").Str {
+		case tools.TypeToolObservation:
+			obs = append(obs, observationOf(line))
+		case tools.TypeToolCall:
+			key := gjson.GetBytes(line, "name").Str + "\x00" + gjson.GetBytes(line, "arguments").Raw
+			if l.seen[key] {
+				repeated = true
+			}
+			l.seen[key] = true
+		}
+	}
+	switch {
+	case sink.final != nil:
+		return StopFinalAnswer, *sink.final, nil
+	case len(obs) > 0:
+		if err := l.giveBack(obs); err != nil {
+			return "", "", err
+		}
+		if repeated {
+			return StopRepeated, "", nil
+		}
+		return "", "", nil
+	}
+	// No call and no final answer.
+	prose := strings.TrimSpace(sink.prose.String())
+	if prose != "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
+		// Answer first: plain prose is the answer.
+		if err := l.event(tools.TypeFinalAnswer, prose); err != nil {
+			return "", "", err
+		}
+		return StopFinalAnswer, prose, nil
+	}
+	return "", "", l.decodeError(sink)
+}
+
+// assistant writes the assistant event of a turn.
+func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
+	ev := []byte(`{"type":"assistant","content":`)
+	ev = tools.AppendString(ev, sink.raw.String())
+	if len(sink.native) > 0 {
+		ev = append(ev, `,"tool_calls":[`...)
+		for i, c := range sink.native {
+			if i > 0 {
+				ev = append(ev, ',')
+			}
+			ev = append(ev, `{"id":`...)
+			ev = tools.AppendString(ev, c.ID)
+			ev = append(ev, `,"name":`...)
+			ev = tools.AppendString(ev, c.Name)
+			ev = append(ev, `,"arguments":`...)
+			ev = tools.AppendString(ev, string(c.Arguments))
+			ev = append(ev, '}')
+		}
+		ev = append(ev, ']')
+	}
+	model := resp.Model
+	if model == "" {
+		model = l.opts.Model
+	}
+	if model != "" {
+		ev = append(ev, `,"model":`...)
+		ev = tools.AppendString(ev, model)
+	}
+	if len(resp.Usage) > 0 && gjson.ValidBytes(resp.Usage) {
+		ev = append(ev, `,"usage":`...)
+		ev = tools.AppendCompact(ev, resp.Usage)
+	}
+	if resp.Stopped {
+		ev = append(ev, `,"stopped":true`...)
+	}
+	ev = append(ev, `,"duration_ms":`...)
+	ev = strconv.AppendInt(ev, elapsed.Milliseconds(), 10)
+	return l.write(append(ev, '}'))
+}
+
+// observation is what goes back to the model of one tool_observation.
+type observation struct {
+	id, name, content string
+	isError           bool
+}
+
+func observationOf(line []byte) observation {
+	v := gjson.ParseBytes(line)
+	return observation{id: v.Get("id").Str, name: v.Get("name").Str, content: v.Get("content").Str, isError: v.Get("is_error").Bool()}
+}
+
+// giveBack adds the observations to the conversation, as the style and
+// the backend expect them.
+func (l *loop) giveBack(obs []observation) error {
+	for i := range obs {
+		if m := l.opts.MaxObservation; m > 0 && len(obs[i].content) > m {
+			obs[i].content = strings.ToValidUTF8(obs[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(obs[i].content))
+		}
+	}
+	if l.opts.ObservationRole == RoleTool {
+		for _, o := range obs {
+			content := o.content
+			if l.opts.Native && o.isError {
+				content = "Error: " + content
+			}
+			l.msgs = append(l.msgs, Message{Role: "tool", Content: content, ToolCallID: o.id, Name: o.name})
+		}
+		return nil
+	}
+	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.opts.Style, obs)})
+	return nil
+}
+
+// renderObservations writes results in the syntax the prompt promised.
+func renderObservations(style string, obs []observation) string {
+	var b strings.Builder
+	for i, o := range obs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		switch style {
+		case catalog.StyleXML:
+			b.WriteString("<tool_response>\n")
+			b.Write(appendResult(nil, o))
+			b.WriteString("\n</tool_response>")
+		case catalog.StyleMarkdown:
+			b.WriteString("```json\n")
+			b.Write(appendResult(nil, o))
+			b.WriteString("\n```")
+		default:
+			line := []byte(`{"type":"tool_observation",`)
+			line = append(line, appendResult(nil, o)[1:]...)
+			b.Write(line)
+		}
+	}
+	return b.String()
+}
+
+// appendResult is one result as a JSON object.
+func appendResult(dst []byte, o observation) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = tools.AppendString(dst, o.id)
+	dst = append(dst, `,"name":`...)
+	dst = tools.AppendString(dst, o.name)
+	dst = append(dst, `,"content":`...)
+	dst = tools.AppendString(dst, o.content)
+	if o.isError {
+		dst = append(dst, `,"is_error":true`...)
+	}
+	return append(dst, '}')
+}
+
+// decodeError tells the model its turn was neither a call nor an answer,
+// as an observation in the transcript and a message in the conversation.
+func (l *loop) decodeError(sink *turnSink) error {
+	msg := "Your reply had no tool call and no final answer."
+	if sink.parseErr != "" {
+		msg = "Your tool call could not be read: " + sink.parseErr
+	}
+	switch l.opts.Style {
+	case catalog.StyleXML:
+		msg += " Call a tool with a <tool_call> block, or answer in plain text."
+	case catalog.StyleMarkdown:
+		msg += " Call a tool with a ```json block holding {\"name\": …, \"arguments\": {…}}, or answer in plain text."
+	default:
+		msg += ` Write one line of JSON: {"type":"tool_call","name":…,"arguments":{…}} or {"type":"final_answer","content":…}.`
+	}
+	o := tools.Observation{ID: "", Name: "", Content: msg, IsError: true, Status: tools.StatusError,
+		Error: &tools.ToolError{Kind: tools.KindDecode, Message: msg}}
+	if err := l.write(o.AppendJSON(nil)); err != nil {
+		return err
+	}
+	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})
+	return nil
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

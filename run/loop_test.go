@@ -1,0 +1,239 @@
+//go:build unix
+
+package run
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// scripted is a Backend that answers each turn with the next of its
+// replies, a few bytes at a time, as a streaming server would.
+type scripted struct {
+	replies []string
+	seen    [][]Message // the conversation of each turn
+	stopped []bool      // whether the loop stopped each turn early
+	err     error       // returned once the replies run out
+}
+
+func (s *scripted) Complete(ctx context.Context, req *Request, sink Sink) (Response, error) {
+	s.seen = append(s.seen, append([]Message(nil), req.Messages...))
+	if len(s.replies) == 0 {
+		if s.err != nil {
+			return Response{}, s.err
+		}
+		return Response{}, &ProviderError{Message: "no more replies", Attempts: 1}
+	}
+	reply := s.replies[0]
+	s.replies = s.replies[1:]
+	for len(reply) > 0 {
+		if err := ctx.Err(); err != nil {
+			return Response{}, err
+		}
+		n := min(7, len(reply))
+		stop, err := sink.Text([]byte(reply[:n]))
+		if err != nil {
+			return Response{}, err
+		}
+		reply = reply[n:]
+		if stop {
+			s.stopped = append(s.stopped, true)
+			return Response{Model: "scripted", Stopped: true}, nil
+		}
+	}
+	s.stopped = append(s.stopped, false)
+	return Response{Model: "scripted", Usage: []byte(`{"total_tokens":12}`)}, nil
+}
+
+// loopCatalog is a catalog of two sh tools.
+func loopCatalog(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(name, sidecar, script string) {
+		syscall.ForkLock.RLock()
+		defer syscall.ForkLock.RUnlock()
+		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(sidecar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("get_weather", `{"description":"Weather for a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`,
+		`read a; echo "18 C and rain in $(echo "$a" | sed 's/.*"city":"\([^"]*\)".*/\1/')"`)
+	write("add", `{"description":"Add two numbers.","input_schema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}`,
+		`echo 5`)
+	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func runLoop(t *testing.T, b Backend, opts Options, prompt string) (string, Result) {
+	t.Helper()
+	opts.Backend = b
+	if opts.Catalog == nil {
+		opts.Catalog = loopCatalog(t)
+	}
+	opts.Exec.Environ = []string{"PATH=" + os.Getenv("PATH")}
+	var out bytes.Buffer
+	res, err := Loop(context.Background(), Input{Messages: []Message{{Role: "user", Content: prompt}}}, &out, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), res
+}
+
+// types lists the event types of a transcript.
+func types(transcript string) string {
+	var ts []string
+	for _, line := range strings.Split(strings.TrimSpace(transcript), "\n") {
+		ts = append(ts, gjson.Get(line, "type").Str)
+	}
+	return strings.Join(ts, " ")
+}
+
+func TestLoopCallThenAnswer(t *testing.T) {
+	b := &scripted{replies: []string{
+		"Let me check.\n" + `{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}}` + "\n",
+		`{"type":"final_answer","content":"It is 18 C and raining in Oslo."}`,
+	}}
+	out, res := runLoop(t, b, Options{}, "Weather in Oslo?")
+	if res.Reason != StopFinalAnswer || res.Iterations != 2 || res.FinalAnswer != "It is 18 C and raining in Oslo." {
+		t.Errorf("result %+v", res)
+	}
+	want := "system user assistant text tool_call tool_observation assistant final_answer stop"
+	if got := types(out); got != want {
+		t.Errorf("events %s\nwant %s\n%s", got, want, out)
+	}
+	// The observation went back to the model as the protocol promised.
+	last := b.seen[1][len(b.seen[1])-1]
+	if last.Role != "user" || !strings.Contains(last.Content, `{"type":"tool_observation","id":"call_1","name":"get_weather","content":"18 C and rain in Oslo"}`) {
+		t.Errorf("observation given back as %+v", last)
+	}
+	if !strings.Contains(b.seen[0][0].Content, "### get_weather") {
+		t.Errorf("the system prompt does not list the tools:\n%s", b.seen[0][0].Content)
+	}
+}
+
+// TestLoopStopsAfterCall checks that reading stops when the model goes on
+// after its call, and that what it invented is left out.
+func TestLoopStopsAfterCall(t *testing.T) {
+	b := &scripted{replies: []string{
+		"<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Oslo\"}}\n</tool_call>\nObservation: it is sunny and 30 C in Oslo, so the answer is...",
+		"It is 18 C and raining.",
+	}}
+	out, res := runLoop(t, b, Options{Style: catalog.StyleXML}, "Weather in Oslo?")
+	if !b.stopped[0] {
+		t.Error("the loop did not stop reading after the call")
+	}
+	if strings.Contains(out, `"type":"text","content":"\nObservation`) || strings.Contains(out, "sunny and 30") && !strings.Contains(gjson.Get(strings.Split(out, "\n")[2], "content").Str, "sunny") {
+		t.Errorf("the invented observation reached the events:\n%s", out)
+	}
+	if res.Reason != StopFinalAnswer || res.FinalAnswer != "It is 18 C and raining." {
+		t.Errorf("result %+v\n%s", res, out)
+	}
+	if got := b.seen[1][len(b.seen[1])-1].Content; !strings.HasPrefix(got, "<tool_response>\n") {
+		t.Errorf("xml style observation given back as %q", got)
+	}
+}
+
+func TestLoopLimits(t *testing.T) {
+	call := func(city string) string {
+		return `{"type":"tool_call","name":"get_weather","arguments":{"city":"` + city + `"}}` + "\n"
+	}
+	t.Run("max iterations", func(t *testing.T) {
+		b := &scripted{replies: []string{call("A"), call("B"), call("C")}}
+		out, res := runLoop(t, b, Options{MaxIterations: 2}, "?")
+		if res.Reason != StopMaxIterations || res.Iterations != 2 {
+			t.Errorf("result %+v\n%s", res, out)
+		}
+	})
+	t.Run("repeated call", func(t *testing.T) {
+		b := &scripted{replies: []string{call("A"), call("A"), call("A")}}
+		_, res := runLoop(t, b, Options{}, "?")
+		if res.Reason != StopRepeated || res.Iterations != 2 {
+			t.Errorf("result %+v", res)
+		}
+	})
+	t.Run("provider error", func(t *testing.T) {
+		b := &scripted{replies: []string{call("A")}, err: &ProviderError{Status: 503, Message: "loading model", Attempts: 3}}
+		out, res := runLoop(t, b, Options{}, "?")
+		if res.Reason != StopProvider || !strings.Contains(out, `"reason":"provider_error","iterations":2,"error":"model server: HTTP 503: loading model (after 3 attempts)"`) {
+			t.Errorf("result %+v\n%s", res, out)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		b := &slow{}
+		start := time.Now()
+		_, res := runLoop(t, b, Options{Timeout: 200 * time.Millisecond}, "?")
+		if res.Reason != StopTimeout || time.Since(start) > 10*time.Second {
+			t.Errorf("result %+v after %v", res, time.Since(start))
+		}
+	})
+}
+
+type slow struct{}
+
+func (slow) Complete(ctx context.Context, _ *Request, _ Sink) (Response, error) {
+	<-ctx.Done()
+	return Response{}, ctx.Err()
+}
+
+func TestLoopProse(t *testing.T) {
+	t.Run("answer first", func(t *testing.T) {
+		out, res := runLoop(t, &scripted{replies: []string{"Paris is the capital of France."}}, Options{}, "Capital of France?")
+		if res.Reason != StopFinalAnswer || res.FinalAnswer != "Paris is the capital of France." {
+			t.Errorf("result %+v\n%s", res, out)
+		}
+		if got := types(out); got != "system user assistant text final_answer stop" {
+			t.Errorf("events %s", got)
+		}
+	})
+	t.Run("strict protocol", func(t *testing.T) {
+		b := &scripted{replies: []string{"Paris.", `{"type":"final_answer","content":"Paris."}`}}
+		out, res := runLoop(t, b, Options{StrictProtocol: true}, "Capital of France?")
+		if res.Reason != StopFinalAnswer || res.Iterations != 2 {
+			t.Errorf("result %+v\n%s", res, out)
+		}
+		if !strings.Contains(out, `"kind":"decode"`) {
+			t.Errorf("no decode error:\n%s", out)
+		}
+		if got := b.seen[1][len(b.seen[1])-1].Content; !strings.Contains(got, "no tool call and no final answer") {
+			t.Errorf("the model was told %q", got)
+		}
+	})
+}
+
+// TestLoopRefusals checks that a bad call is answered, not run, and the
+// model gets the error to correct itself.
+func TestLoopRefusals(t *testing.T) {
+	b := &scripted{replies: []string{
+		`{"type":"tool_call","name":"get_weather","arguments":{"town":"Oslo"}}` + "\n",
+		`{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}}` + "\n",
+		`{"type":"final_answer","content":"18 C."}`,
+	}}
+	out, res := runLoop(t, b, Options{}, "?")
+	if res.Reason != StopFinalAnswer || res.Iterations != 3 {
+		t.Errorf("result %+v\n%s", res, out)
+	}
+	if got := b.seen[1][len(b.seen[1])-1].Content; !strings.Contains(got, `required property \"city\" is missing`) {
+		t.Errorf("the model was told %q", got)
+	}
+	if n := strings.Count(out, `"type":"tool_observation"`); n != 2 {
+		t.Errorf("%d observations:\n%s", n, out)
+	}
+	_ = tools.TypeToolCall
+}
