@@ -18,6 +18,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -144,18 +145,21 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// prepare checks the flags, loads the tools and makes the options of
+// tools.Exec; run uses it too.
+func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Catalog, error) {
+	var none tools.ExecOptions
 	if o.parallel < 1 {
-		return usage(fmt.Errorf("--parallel %d: want 1 or more", o.parallel))
+		return none, nil, usage(fmt.Errorf("--parallel %d: want 1 or more", o.parallel))
 	}
 	if o.timeout <= 0 || o.grace < 0 {
-		return usage(errors.New("--timeout must be more than 0, and --kill-grace 0 or more"))
+		return none, nil, usage(errors.New("--timeout must be more than 0, and --kill-grace 0 or more"))
 	}
 	var redact []*regexp.Regexp
 	for _, expr := range o.redact {
 		re, err := regexp.Compile(expr)
 		if err != nil {
-			return usage(fmt.Errorf("--redact %q: %w", expr, err))
+			return none, nil, usage(fmt.Errorf("--redact %q: %w", expr, err))
 		}
 		redact = append(redact, re)
 	}
@@ -164,23 +168,17 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 			continue
 		}
 		if fi, err := os.Stat(dir.path); err != nil || !fi.IsDir() {
-			return usage(fmt.Errorf("%s %s: not a directory (create it first)", dir.flag, dir.path))
+			return none, nil, usage(fmt.Errorf("%s %s: not a directory (create it first)", dir.flag, dir.path))
 		}
 	}
 	policy, err := o.tools.policy()
 	if err != nil {
-		return err
+		return none, nil, err
 	}
 	c, err := o.tools.load(stderr)
 	if err != nil {
-		return err
+		return none, nil, err
 	}
-	ins, closeAll, err := openInputs(stdin, args)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
-
 	var confirm func(*tools.Tool, *tools.Call) tools.Consent
 	if o.confirm {
 		if confirm = ttyConfirm(); confirm == nil {
@@ -191,25 +189,40 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if o.stderr {
 		toolStderr = stderr
 	}
+	return tools.ExecOptions{
+		Policy:    policy,
+		Coerce:    o.coerce,
+		Timeout:   o.timeout,
+		Grace:     o.grace,
+		MaxOutput: int(o.maxOutput),
+		Scratch:   o.scratch,
+		Workdir:   o.workdir,
+		Env:       o.env,
+		Redact:    redact,
+		Stderr:    toolStderr,
+		Parallel:  o.parallel,
+		DryRun:    o.dryRun,
+		Confirm:   confirm,
+	}, c, nil
+}
+
+func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	xopts, c, err := o.prepare(stderr)
+	if err != nil {
+		return err
+	}
+	ins, closeAll, err := openInputs(stdin, args)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
 
 	// SIGINT and SIGTERM stop the tools first; the exit code then says
 	// which signal it was.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	var caught atomic.Value // the os.Signal that stopped the run
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case sig := <-sigs:
-			caught.Store(sig)
-			stop()
-		case <-done:
-		}
-	}()
+	caught, release := catchSignals(stop)
+	defer release()
 
 	var failed int
 	for _, in := range ins {
@@ -220,32 +233,14 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 		if name == "" {
 			name = "stdin"
 		}
-		st, err := tools.Exec(ctx, in.r, stdout, c, tools.ExecOptions{
-			Policy:    policy,
-			Coerce:    o.coerce,
-			Timeout:   o.timeout,
-			Grace:     o.grace,
-			MaxOutput: int(o.maxOutput),
-			Scratch:   o.scratch,
-			Workdir:   o.workdir,
-			Env:       o.env,
-			Redact:    redact,
-			Stderr:    toolStderr,
-			Parallel:  o.parallel,
-			DryRun:    o.dryRun,
-			Confirm:   confirm,
-			Warn: func(line int, err error) {
-				fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
-			},
-		})
+		xopts.Warn = func(line int, err error) {
+			fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
+		}
+		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
 		failed += st.Failed
 		if sig, ok := caught.Load().(os.Signal); ok {
-			code := 130
-			if sig == syscall.SIGTERM {
-				code = 143
-			}
 			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
-			return &signalExit{code: code}
+			return &signalExit{code: signalCode(sig)}
 		}
 		if err != nil {
 			var perr *fs.PathError
@@ -260,6 +255,36 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 		return errReported
 	}
 	return nil
+}
+
+// catchSignals cancels the work on SIGINT or SIGTERM (through stop) and
+// remembers which came; release stops catching.
+func catchSignals(stop func()) (caught *atomic.Value, release func()) {
+	caught = new(atomic.Value)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			caught.Store(sig)
+			stop()
+		case <-done:
+		}
+	}()
+	return caught, func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// signalCode is the exit code after a signal: 128 + its number, as a
+// shell reports it.
+func signalCode(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return 143
+	}
+	return 130
 }
 
 // ttyConfirm returns the function that asks at the terminal, or nil when

@@ -98,6 +98,7 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		newCatalogCmd(stdin, stdout, stderr),
 		newExecCmd(stdin, stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
+		newRunCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),
 	)

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/run"
+	"github.com/toolcall/toolcall/tools"
+)
+
+const runLong = `Run is the whole loop: a prompt in, a final answer out, tools called in
+between. It reads the request from the arguments, or from standard input:
+plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
+
+ 1. The system prompt is --system (or a good default) and the tools, as
+    catalog --format prompt --style STYLE writes them; with --pick N only
+    the N tools ranked best for the request.
+ 2. The model is asked, and its reply parsed as it streams in. Once a call
+    is complete and the model talks on, reading stops: it must not invent
+    the result.
+ 3. The calls are validated and run exactly as toolcall exec runs them,
+    under the same flags (--allow-unsafe, --confirm, --dry-run, --scratch,
+    ...).
+ 4. The observations go back to the model, errors included, so it can
+    correct its call; and the loop goes on.
+ 5. It ends at a final answer. Plain prose without a call is the final
+    answer, unless --strict-protocol makes it an error the model must fix.
+
+The transcript is standard output: system, user, assistant (the model's
+text, model, usage, duration_ms), then the events of parse, validate and
+exec, and last a stop event with the reason: final_answer, max_iterations,
+timeout, interrupted, provider_error or repeated_call (the same call with
+the same arguments again). --record FILE writes it to a file too.
+
+Models (--api):
+
+    chat         POST {base-url}/chat/completions; the default
+    completions  POST {base-url}/completions, the conversation rendered by
+                 --template chatml, llama3, mistral, gemma, plain or a Go
+                 text/template FILE
+    native       chat with the server's own tool calling (the "tools"
+                 parameter); validation, execution and limits are the same
+
+--base-url (OPENAI_BASE_URL; default http://127.0.0.1:8080/v1, where
+llama-server and mlx_lm.server listen) and --api-key (OPENAI_API_KEY) name
+the server. Connection failures, 429 and 5xx are retried three times with
+backoff, honouring Retry-After. --model-cmd runs a program as the model
+instead: the conversation as JSONL on its stdin, the reply on its stdout.
+--replay FILE takes the model's turns from a recorded transcript; with
+--check it runs the loop again with real tools and exits 1 with a diff if
+any event differs (duration_ms and usage aside): a golden test for CI.
+
+Exit status: 0 when a final answer was reached, 1 otherwise; 130 or 143
+when stopped by SIGINT or SIGTERM, after the tools were stopped.`
+
+const runExample = `  # against llama-server or mlx_lm.server on this machine
+  toolcall run --tools ./tools "What is the weather in Paris?"
+
+  # Ollama, or any OpenAI-compatible server
+  toolcall run --tools ./tools --base-url http://127.0.0.1:11434/v1 --model qwen3 "..."
+
+  # record a run, and check in CI that it still goes the same way
+  toolcall run --tools ./tools --record golden.jsonl "What is 17 * 25 + 3?"
+  toolcall run --tools ./tools --replay golden.jsonl --check`
+
+type runOptions struct {
+	exec execOptions // the tools, the policy and the limits of exec
+
+	api            choice
+	baseURL        string
+	apiKey         string
+	model          string
+	temperature    float64
+	extra          string
+	constrain      bool
+	template       string
+	modelCmd       string
+	replay         string
+	check          bool
+	record         string
+	system         string
+	style          choice
+	pick           int
+	maxIterations  int
+	totalTimeout   time.Duration
+	maxObservation int
+	maxTokens      int
+	strictProtocol bool
+	toolChoice     string
+	parallelCalls  bool
+	noStream       bool
+	quiet          bool
+	stop           []string // the template's stop sequences
+
+	isTerminal func(io.Reader) bool
+}
+
+func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := runOptions{
+		api:        choice{value: "chat", choices: []string{"chat", "completions", "native"}},
+		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
+		isTerminal: isTerminal,
+	}
+	o.exec.maxOutput = tools.DefaultMaxOutput
+	cmd := &cobra.Command{
+		Use:     "run [<prompt>...]",
+		Short:   "Run the whole loop against a model: prompt in, tools called, final answer out",
+		Long:    runLong,
+		Example: runExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd, args, stdin, stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	o.exec.tools.addDirs(fs)
+	o.exec.tools.addPolicy(fs)
+	fs.Var(&o.api, "api", "how to talk to the model: chat, completions or native")
+	fs.StringVar(&o.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
+	fs.StringVar(&o.apiKey, "api-key", "", "the server's API key (default $OPENAI_API_KEY)")
+	fs.StringVar(&o.model, "model", "", "the model `name` to ask for")
+	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
+	fs.StringVar(&o.extra, "extra", "", "a JSON object merged into every request body, e.g. '{\"top_k\": 20}'")
+	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl)")
+	fs.StringVar(&o.template, "template", "chatml", "with --api completions: chatml, llama3, mistral, gemma, plain, or a Go text/template `file`")
+	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
+	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
+	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
+	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
+	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
+	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
+	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
+	fs.IntVar(&o.maxIterations, "max-iterations", 4, "stop after this many model turns")
+	fs.DurationVar(&o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
+	fs.DurationVar(&o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
+	fs.IntVar(&o.maxTokens, "max-tokens", 0, "at most this many tokens per model turn (default: the server's)")
+	fs.BoolVar(&o.strictProtocol, "strict-protocol", false, "prose without a call is an error the model must correct, not the answer")
+	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
+	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
+	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&o.exec.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs")
+	fs.BoolVar(&o.exec.dryRun, "dry-run", false, "run no tool; show what each call would run")
+	fs.Var(&o.exec.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail)")
+	fs.StringVar(&o.exec.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.StringVar(&o.exec.workdir, "workdir", "", "run tools in `dir`")
+	fs.StringSliceVar(&o.exec.env, "env", nil, "pass these environment `names` to tools")
+	fs.StringArrayVar(&o.exec.redact, "redact", nil, "also redact text matching this `regexp`")
+	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	noEnv(fs, "check")
+	o.exec.tools.registerCompletions(cmd, true)
+	must(cmd.RegisterFlagCompletionFunc("api", o.api.complete))
+	must(cmd.RegisterFlagCompletionFunc("style", o.style.complete))
+	o.exec.grace = 2 * time.Second
+	return cmd
+}
+
+func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	flags := cmd.Flags()
+	if o.check && o.replay == "" {
+		return usage(errors.New("--check needs --replay FILE"))
+	}
+	if o.modelCmd != "" && o.replay != "" {
+		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
+	}
+	if o.maxIterations < 1 || o.totalTimeout <= 0 {
+		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
+	}
+	xopts, c, err := o.exec.prepare(stderr)
+	if err != nil {
+		return err
+	}
+
+	// The request: the arguments, or stdin.
+	var in run.Input
+	var recorded [][]byte
+	switch {
+	case o.replay != "" && len(args) == 0:
+		// The recording holds the request too.
+		data, err := os.ReadFile(o.replay)
+		if err != nil {
+			return &usageError{err: err}
+		}
+		if recorded, err = run.ReadTranscript(bytes.NewReader(data)); err != nil {
+			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		if in, err = inputOf(recorded); err != nil {
+			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+	case len(args) > 0:
+		in = run.Input{Messages: []run.Message{{Role: "user", Content: strings.Join(args, " ")}}}
+	default:
+		if o.isTerminal(stdin) {
+			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as arguments")
+		}
+		data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
+		if err != nil {
+			return fmt.Errorf("reading the request: %w", err)
+		}
+		if in, err = run.ParseInput(data); err != nil {
+			return usage(err)
+		}
+	}
+
+	backend, observationRole, err := o.backend(recorded)
+	if err != nil {
+		return err
+	}
+	var system string
+	if o.system != "" {
+		data, err := os.ReadFile(o.system)
+		if err != nil {
+			return &usageError{err: err}
+		}
+		system = strings.TrimSpace(string(data))
+	}
+	var extra []byte
+	if o.extra != "" {
+		if !gjson.Valid(o.extra) || !gjson.Parse(o.extra).IsObject() {
+			return usage(fmt.Errorf("--extra %q is not a JSON object", o.extra))
+		}
+		extra = []byte(o.extra)
+	}
+	var temperature *float64
+	if flags.Changed("temperature") {
+		temperature = &o.temperature
+	}
+
+	// The transcript: stdout, the record file, and for --check a copy.
+	out := stdout
+	var got bytes.Buffer
+	if o.check {
+		out = io.MultiWriter(stdout, &got)
+	}
+	if o.record != "" {
+		f, err := os.Create(o.record)
+		if err != nil {
+			return &usageError{err: err}
+		}
+		defer f.Close()
+		out = io.MultiWriter(out, f)
+	}
+
+	var progress func(string)
+	if !o.quiet && isTerminalWriter(stderr) {
+		start := time.Now()
+		progress = func(msg string) {
+			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), msg)
+		}
+	}
+
+	ctx, stop := context.WithCancel(cmd.Context())
+	defer stop()
+	caught, release := catchSignals(stop)
+	defer release()
+
+	res, err := run.Loop(ctx, in, out, run.Options{
+		Backend:         backend,
+		Model:           o.model,
+		ObservationRole: observationRole,
+		Native:          o.api.value == "native" && o.modelCmd == "" && o.replay == "",
+		Catalog:         c,
+		Policy:          catalog.Selection{Policy: xopts.Policy, MinScore: catalog.DefaultMinScore},
+		Pick:            o.pick,
+		Style:           o.style.value,
+		System:          system,
+		Exec:            xopts,
+		MaxIterations:   o.maxIterations,
+		Timeout:         o.totalTimeout,
+		MaxObservation:  o.maxObservation,
+		MaxTokens:       o.maxTokens,
+		Temperature:     temperature,
+		Extra:           extra,
+		StrictProtocol:  o.strictProtocol,
+		ToolChoice:      o.toolChoice,
+		ParallelCalls:   o.parallelCalls,
+		Constrain:       o.constrain,
+		Stop:            o.stop,
+		Progress:        progress,
+	})
+	if err != nil {
+		return err
+	}
+	if sig, ok := caught.Load().(os.Signal); ok {
+		return &signalExit{code: signalCode(sig)}
+	}
+	if o.check {
+		mine, err := run.ReadTranscript(&got)
+		if err != nil {
+			return err
+		}
+		if diff, same := run.Check(recorded, mine); !same {
+			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, diff)
+			return errReported
+		}
+		fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
+	}
+	if res.Reason != run.StopFinalAnswer {
+		if res.Error != "" {
+			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, res.Error)
+		} else {
+			fmt.Fprintf(stderr, "toolcall: no final answer: %s after %d iteration%s\n", res.Reason, res.Iterations, plural(res.Iterations))
+		}
+		return errReported
+	}
+	return nil
+}
+
+// backend makes the model backend the flags ask for, and says how it
+// wants observations back.
+func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
+	switch {
+	case o.replay != "":
+		var b bytes.Buffer
+		for _, ev := range recorded {
+			b.Write(ev)
+			b.WriteByte('\n')
+		}
+		be, err := run.NewReplay(&b)
+		if err != nil {
+			return nil, "", usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		return be, run.RoleUser, nil
+	case o.modelCmd != "":
+		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil
+	}
+	base := o.baseURL
+	if base == "" {
+		base = os.Getenv("OPENAI_BASE_URL")
+	}
+	if base == "" {
+		base = "http://127.0.0.1:8080/v1"
+	}
+	key := o.apiKey
+	if key == "" {
+		key = os.Getenv("OPENAI_API_KEY")
+	}
+	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, Stream: !o.noStream}
+	switch o.api.value {
+	case "completions":
+		tmpl, err := run.Template(o.template)
+		if err != nil {
+			return nil, "", usage(fmt.Errorf("--template: %w", err))
+		}
+		o.stop = tmpl.Stop()
+		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, nil
+	case "native":
+		return run.NewNative(hopts), run.RoleTool, nil
+	}
+	return run.NewChat(hopts), run.RoleUser, nil
+}
+
+// inputOf finds the request in a recorded transcript: its system and
+// user events before the first assistant turn. The recorded system text
+// is not reused: the loop builds it again from the tools, so a change in
+// them shows in the check.
+func inputOf(events [][]byte) (run.Input, error) {
+	var in run.Input
+	for _, ev := range events {
+		switch gjson.GetBytes(ev, "type").Str {
+		case tools.TypeUser:
+			in.Messages = append(in.Messages, run.Message{Role: "user", Content: gjson.GetBytes(ev, "content").Str})
+		case tools.TypeAssistant:
+			if len(in.Messages) > 0 {
+				return in, nil
+			}
+		}
+	}
+	if len(in.Messages) == 0 {
+		return in, errors.New("the recording has no user event to replay")
+	}
+	return in, nil
+}

@@ -1,0 +1,370 @@
+package run
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// VolatileFields are the top-level event fields a check ignores: they
+// change from run to run with the same behaviour (DESIGN.md §2).
+var VolatileFields = []string{"duration_ms", "usage"}
+
+// checkShown is how many differences a diff spells out; the counts in its
+// first line cover them all.
+const checkShown = 10
+
+// checkValueMax is how much of a differing value a diff shows.
+const checkValueMax = 100
+
+// checkAlignMax bounds the alignment table (events × events) of the part
+// where two transcripts differ; beyond it events are paired by position.
+const checkAlignMax = 1 << 22
+
+// Check compares a recorded transcript (want) with a new one (got), event
+// by event, ignoring VolatileFields and the order of keys. It returns ok
+// when they match, and otherwise a readable, deterministic diff: a summary
+// line with the counts of changed, missing and extra events, then the
+// first differences, each with its line number(s), the event's type and
+// id, and the fields that differ.
+//
+// Events are aligned as a text diff aligns lines, so one extra event in the
+// middle shows as one extra event, not as a change of every event after it.
+// A changed event is a missing and an extra one of the same type at the
+// same place.
+func Check(want, got [][]byte) (diff string, ok bool) {
+	wk := canonicalEvents(want)
+	gk := canonicalEvents(got)
+	items := alignEvents(wk, gk)
+	if len(items) == 0 {
+		return "", true
+	}
+
+	var changed, missing, extra int
+	for _, it := range items {
+		switch {
+		case it.want >= 0 && it.got >= 0:
+			changed++
+		case it.want >= 0:
+			missing++
+		default:
+			extra++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "the transcripts differ: %s changed, %d missing, %d extra (want %s, got %d)\n",
+		countOf(changed, "event"), missing, extra, countOf(len(want), "event"), len(got))
+	for n, it := range items {
+		if n == checkShown {
+			fmt.Fprintf(&b, "… and %d more difference%s not shown\n", len(items)-n, plural(len(items)-n))
+			break
+		}
+		switch {
+		case it.want >= 0 && it.got >= 0:
+			lines := fmt.Sprintf("line %d", it.want+1)
+			if it.want != it.got {
+				lines = fmt.Sprintf("want line %d, got line %d", it.want+1, it.got+1)
+			}
+			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
+			fieldDiff(&b, want[it.want], got[it.got])
+		case it.want >= 0:
+			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), clipText(want[it.want], 2*checkValueMax))
+		default:
+			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clipText(got[it.got], 2*checkValueMax))
+		}
+	}
+	fmt.Fprintf(&b, "(%s are not compared)\n", strings.Join(VolatileFields, " and "))
+	return b.String(), false
+}
+
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// diffItem is one difference: an event of want, of got, or of both (a
+// change); -1 where there is none.
+type diffItem struct{ want, got int }
+
+// canonicalEvents returns each event in a form where equal means the same
+// event: keys sorted at every level, strings re-encoded one way, volatile
+// top-level fields dropped. A line that is not JSON stays as it is.
+func canonicalEvents(events [][]byte) []string {
+	out := make([]string, len(events))
+	for i, ev := range events {
+		if !gjson.ValidBytes(ev) {
+			out[i] = "\x00" + string(ev)
+			continue
+		}
+		out[i] = string(appendCanonical(nil, gjson.ParseBytes(ev), true))
+	}
+	return out
+}
+
+func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
+	switch {
+	case v.IsObject():
+		type kv struct {
+			k string
+			v gjson.Result
+		}
+		var kvs []kv
+		v.ForEach(func(k, val gjson.Result) bool {
+			if !(top && slices.Contains(VolatileFields, k.Str)) {
+				kvs = append(kvs, kv{k.Str, val})
+			}
+			return true
+		})
+		// The last of duplicate keys wins, as in most JSON readers.
+		slices.SortStableFunc(kvs, func(a, b kv) int { return strings.Compare(a.k, b.k) })
+		dst = append(dst, '{')
+		first := true
+		for i, e := range kvs {
+			if i+1 < len(kvs) && kvs[i+1].k == e.k {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = tools.AppendString(dst, e.k)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, e.v, false)
+		}
+		return append(dst, '}')
+	case v.IsArray():
+		dst = append(dst, '[')
+		first := true
+		v.ForEach(func(_, val gjson.Result) bool {
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendCanonical(dst, val, false)
+			return true
+		})
+		return append(dst, ']')
+	case v.Type == gjson.String:
+		return tools.AppendString(dst, v.Str)
+	default:
+		return append(dst, v.Raw...)
+	}
+}
+
+// alignEvents lists the differences between two canonical transcripts,
+// in transcript order.
+func alignEvents(want, got []string) []diffItem {
+	// The common beginning and end need no table.
+	lo := 0
+	for lo < len(want) && lo < len(got) && want[lo] == got[lo] {
+		lo++
+	}
+	hw, hg := len(want), len(got)
+	for hw > lo && hg > lo && want[hw-1] == got[hg-1] {
+		hw--
+		hg--
+	}
+	w, g := want[lo:hw], got[lo:hg]
+	if len(w) == 0 && len(g) == 0 {
+		return nil
+	}
+
+	var items []diffItem
+	var dels, ins []int
+	flush := func() {
+		items = append(items, pairHunk(want, got, dels, ins)...)
+		dels, ins = dels[:0], ins[:0]
+	}
+	if len(w)*len(g) > checkAlignMax {
+		for i := 0; i < max(len(w), len(g)); i++ {
+			if i < len(w) {
+				dels = append(dels, lo+i)
+			}
+			if i < len(g) {
+				ins = append(ins, lo+i)
+			}
+		}
+		flush()
+		return items
+	}
+
+	// lcs[i][j] is the length of the longest common subsequence of w[i:]
+	// and g[j:].
+	cols := len(g) + 1
+	lcs := make([]int32, (len(w)+1)*cols)
+	for i := len(w) - 1; i >= 0; i-- {
+		for j := len(g) - 1; j >= 0; j-- {
+			if w[i] == g[j] {
+				lcs[i*cols+j] = lcs[(i+1)*cols+j+1] + 1
+			} else {
+				lcs[i*cols+j] = max(lcs[(i+1)*cols+j], lcs[i*cols+j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < len(w) || j < len(g) {
+		switch {
+		case i < len(w) && j < len(g) && w[i] == g[j]:
+			flush()
+			i++
+			j++
+		case j == len(g) || (i < len(w) && lcs[(i+1)*cols+j] >= lcs[i*cols+j+1]):
+			dels = append(dels, lo+i)
+			i++
+		default:
+			ins = append(ins, lo+j)
+			j++
+		}
+	}
+	flush()
+	return items
+}
+
+// pairHunk turns one run of missing and extra events into differences,
+// pairing a missing event with the next extra one of the same type as a
+// change, keeping both orders.
+func pairHunk(want, got []string, dels, ins []int) []diffItem {
+	var items []diffItem
+	next := 0 // first extra event not yet shown
+	for _, d := range dels {
+		typ := canonicalType(want[d])
+		match := -1
+		for k := next; k < len(ins); k++ {
+			if canonicalType(got[ins[k]]) == typ {
+				match = k
+				break
+			}
+		}
+		if match < 0 {
+			items = append(items, diffItem{want: d, got: -1})
+			continue
+		}
+		for ; next < match; next++ {
+			items = append(items, diffItem{want: -1, got: ins[next]})
+		}
+		items = append(items, diffItem{want: d, got: ins[match]})
+		next = match + 1
+	}
+	for ; next < len(ins); next++ {
+		items = append(items, diffItem{want: -1, got: ins[next]})
+	}
+	return items
+}
+
+func canonicalType(c string) string {
+	if strings.HasPrefix(c, "\x00") {
+		return "\x00"
+	}
+	return gjson.Get(c, "type").Str
+}
+
+// eventLabel names an event for a reader: its type, id and tool name.
+func eventLabel(ev []byte) string {
+	if !gjson.ValidBytes(ev) {
+		return "a line that is not JSON"
+	}
+	e := gjson.ParseBytes(ev)
+	label := e.Get("type").Str
+	if label == "" {
+		label = "event without a type"
+	}
+	if id := e.Get("id").Str; id != "" {
+		label += " " + id
+	}
+	if name := e.Get("name"); name.Type == gjson.String {
+		label += " (" + name.Str + ")"
+	}
+	return label
+}
+
+// fieldDiff writes the top-level fields that differ between two events,
+// in want's key order, then got's new keys.
+func fieldDiff(b *strings.Builder, want, got []byte) {
+	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
+		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", clipText(want, 2*checkValueMax), clipText(got, 2*checkValueMax))
+		return
+	}
+	w, g := gjson.ParseBytes(want), gjson.ParseBytes(got)
+	var keys []string
+	seen := map[string]bool{}
+	for _, e := range []gjson.Result{w, g} {
+		e.ForEach(func(k, _ gjson.Result) bool {
+			if !seen[k.Str] && !slices.Contains(VolatileFields, k.Str) {
+				seen[k.Str] = true
+				keys = append(keys, k.Str)
+			}
+			return true
+		})
+	}
+	for _, k := range keys {
+		path := gjsonKey(k)
+		wv, gv := w.Get(path), g.Get(path)
+		ws, gs := displayValue(wv), displayValue(gv)
+		if ws == gs {
+			continue
+		}
+		ws, gs = clipPair(ws, gs, checkValueMax)
+		fmt.Fprintf(b, "  %s\n    want: %s\n    got:  %s\n", k, ws, gs)
+	}
+}
+
+// gjsonKey escapes a key for use as a gjson path.
+func gjsonKey(k string) string {
+	var b strings.Builder
+	for _, r := range k {
+		if strings.ContainsRune(`.*?|#@\!=<>%`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func displayValue(v gjson.Result) string {
+	if !v.Exists() {
+		return "(absent)"
+	}
+	return string(appendCanonical(nil, v, false))
+}
+
+// clipPair shortens two differing values to about n bytes each, around
+// the first place they differ, so a long observation shows where it
+// changed rather than its unchanged beginning.
+func clipPair(a, b string, n int) (string, string) {
+	if len(a) <= n && len(b) <= n {
+		return a, b
+	}
+	d := 0
+	for d < len(a) && d < len(b) && a[d] == b[d] {
+		d++
+	}
+	start := max(0, d-n/3)
+	clip := func(s string) string {
+		if len(s) <= n {
+			return s
+		}
+		st := min(start, len(s))
+		for st > 0 && st < len(s) && s[st]&0xC0 == 0x80 {
+			st--
+		}
+		end := min(st+n, len(s))
+		for end < len(s) && s[end]&0xC0 == 0x80 {
+			end--
+		}
+		out := s[st:end]
+		if st > 0 {
+			out = "…" + out
+		}
+		if end < len(s) {
+			out += "…"
+		}
+		return fmt.Sprintf("%s (%d bytes)", out, len(s))
+	}
+	return clip(a), clip(b)
+}

@@ -1,0 +1,167 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+const (
+	backoffBase     = 500 * time.Millisecond
+	backoffCap      = 10 * time.Second
+	retryAfterLimit = 30 * time.Second
+	// maxErrorBody is how much of an error reply we read: enough for any
+	// message, not a whole HTML page.
+	maxErrorBody = 64 << 10
+	// maxMessage is how much of a server's message goes into an error.
+	maxMessage = 500
+)
+
+// backoff is the wait before attempt n+1: "full jitter" (a random time up
+// to an exponential ceiling), so clients that failed together do not all
+// come back together.
+func backoff(n int) time.Duration {
+	ceiling := backoffCap
+	if n < 8 {
+		ceiling = min(backoffBase<<(n-1), backoffCap)
+	}
+	return rand.N(ceiling + 1)
+}
+
+// retryAfter reads a Retry-After header, in seconds or as an HTTP date;
+// -1 when there is none or it cannot be read. Capped so that a server
+// asking for an hour does not hang the run.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return -1
+	}
+	var d time.Duration
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 {
+			return -1
+		}
+		d = time.Duration(min(s, int64(retryAfterLimit/time.Second))) * time.Second
+	} else if t, err := http.ParseTime(v); err == nil {
+		d = max(t.Sub(now), 0)
+	} else {
+		return -1
+	}
+	return min(d, retryAfterLimit)
+}
+
+// sleep waits d, or less if ctx ends first.
+func (b *httpBackend) sleep(ctx context.Context, d time.Duration) error {
+	if b.opts.Sleep != nil {
+		b.opts.Sleep(d)
+		return ctx.Err()
+	}
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// transient reports whether a connection failure may go away if we try
+// again: refused (the server is starting), reset or closed early (it
+// restarted, or a stale keep-alive connection), a timeout.
+func transient(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return false
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// connMessage says what went wrong with the connection, and what to check.
+func connMessage(target string, err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := "cannot reach " + target + ": " + err.Error()
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		msg += "; is the model server running, and is the base URL right?"
+	}
+	return msg
+}
+
+// errorMessage is the message of a server's error reply: the JSON shapes
+// the servers use ({"error":{"message":…}}, {"error":"…"},
+// {"message":…}, {"detail":…}), else the text itself.
+func errorMessage(status int, body []byte) string {
+	msg := ""
+	if gjson.ValidBytes(body) {
+		g := gjson.ParseBytes(body)
+		msg = jsonErrorText(g)
+	} else {
+		msg = strings.TrimSpace(string(body))
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+	}
+	msg = truncate(msg, maxMessage)
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		msg += "; check the API key (OPENAI_API_KEY)"
+	case http.StatusNotFound:
+		msg += "; check the base URL (it usually ends in /v1) and the model name"
+	}
+	return msg
+}
+
+// jsonErrorText finds the message in a JSON error object.
+func jsonErrorText(g gjson.Result) string {
+	for _, path := range []string{"error.message", "error", "message", "detail"} {
+		r := g.Get(path)
+		switch {
+		case r.Type == gjson.String:
+			if s := strings.TrimSpace(r.String()); s != "" {
+				return s
+			}
+		case r.IsObject() || r.IsArray():
+			if path != "error" { // {"error":{…}} without a message: fall through to the whole
+				return r.Raw
+			}
+		}
+	}
+	return strings.TrimSpace(g.Raw)
+}
+
+// truncate shortens s to about n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
