@@ -96,12 +96,11 @@ install: build
 	install -m 0644 completions/_$(PROG) $(SHAREDIR)/zsh/site-functions/_$(PROG)
 	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
 
-## demo: list the example tools in testdata/tools, rank them for a request,
-## then parse each model output in testdata/demo and run its calls
+## demo: the whole loop with no model server: toolcall run with the example
+## tools and a scripted model (testdata/models/demo-model), then the same
+## run replayed and checked against the bundled transcript; before it, the
+## stages one by one: catalog, and parse | exec on the outputs in testdata/demo
 demo: build tools
-	@echo "== toolcall catalog --tools testdata/tools"
-	@./bin/$(PROG) catalog --tools testdata/tools < /dev/null
-	@echo
 	@echo "== toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
 	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
@@ -109,6 +108,12 @@ demo: build tools
 		echo "== toolcall parse < $$f | toolcall exec --tools testdata/tools --coerce"; \
 		./bin/$(PROG) parse < "$$f" | ./bin/$(PROG) exec --tools testdata/tools --coerce || exit 1; \
 	done
+	@echo
+	@echo "== toolcall run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?'"
+	@./bin/$(PROG) run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?' | grep -v '"type":"system"'
+	@echo
+	@echo "== toolcall run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null"
+	@./bin/$(PROG) run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null
 
 ## clean: remove what build wrote
 clean:

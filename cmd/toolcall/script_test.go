@@ -34,7 +34,9 @@ func TestScripts(t *testing.T) {
 		// $EXAMPLES is the bundled example tools directory, built.
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
-			return nil
+			models, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "models"))
+			env.Setenv("MODELS", models)
+			return err
 		},
 	})
 }

@@ -1,0 +1,72 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+)
+
+// TestRunEqualsPipeline proves what DESIGN.md §1 promises: run writes the
+// same events for the model's turns as parse | exec does on the same
+// turns. The turns come from a run with the scripted demo model.
+func TestRunEqualsPipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the example tools")
+	}
+	examples := buildExamples(t)
+	model, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "models", "demo-model"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var transcript, stderr bytes.Buffer
+	code := execute(context.Background(), []string{"run", "--tools", examples, "--model-cmd", model, "What is the weather in Paris, in Fahrenheit?"},
+		strings.NewReader(""), &transcript, &stderr)
+	if code != 0 {
+		t.Fatalf("run exited %d: %s", code, stderr.String())
+	}
+
+	// The loop's events, and the model's turns as files.
+	dir := t.TempDir()
+	var fromRun []string
+	var turns []string
+	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
+		switch gjson.Get(line, "type").Str {
+		case "system", "user", "stop":
+		case "assistant":
+			f := filepath.Join(dir, "turn"+string(rune('0'+len(turns)))+".txt")
+			if err := os.WriteFile(f, []byte(gjson.Get(line, "content").Str), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			turns = append(turns, f)
+		default:
+			fromRun = append(fromRun, volatile.ReplaceAllString(line, ""))
+		}
+	}
+	if len(turns) < 2 {
+		t.Fatalf("the run took %d turns; want a run with calls:\n%s", len(turns), transcript.String())
+	}
+
+	// parse | exec on the same turns.
+	var events, out bytes.Buffer
+	if code := execute(context.Background(), append([]string{"parse"}, turns...), strings.NewReader(""), &events, &stderr); code != 0 {
+		t.Fatalf("parse exited %d: %s", code, stderr.String())
+	}
+	if code := execute(context.Background(), []string{"exec", "--tools", examples}, &events, &out, &stderr); code != 0 {
+		t.Fatalf("exec exited %d: %s", code, stderr.String())
+	}
+	var fromPipe []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		fromPipe = append(fromPipe, volatile.ReplaceAllString(line, ""))
+	}
+	if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
+		t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
+	}
+}
