@@ -5,6 +5,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +58,7 @@ func (s *scripted) Complete(ctx context.Context, req *Request, sink Sink) (Respo
 }
 
 // loopCatalog is a catalog of two sh tools.
-func loopCatalog(t *testing.T) *catalog.Catalog {
+func loopCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(name, sidecar, script string) {
@@ -236,4 +237,25 @@ func TestLoopRefusals(t *testing.T) {
 		t.Errorf("%d observations:\n%s", n, out)
 	}
 	_ = tools.TypeToolCall
+}
+
+// BenchmarkLoopIteration measures the loop's own cost per iteration: the
+// model answers at once with a call that is refused without running a
+// tool, so neither model nor tool time is in the figure.
+func BenchmarkLoopIteration(b *testing.B) {
+	c := loopCatalog(b)
+	const iterations = 10
+	replies := make([]string, iterations)
+	for i := range replies {
+		replies[i] = `{"type":"tool_call","name":"get_weather","arguments":{"town":"` + strings.Repeat("x", i+1) + `"}}` + "\n"
+	}
+	for b.Loop() {
+		be := &scripted{replies: append([]string(nil), replies...)}
+		res, err := Loop(context.Background(), Input{Messages: []Message{{Role: "user", Content: "Weather?"}}}, io.Discard,
+			Options{Backend: be, Catalog: c, MaxIterations: iterations})
+		if err != nil || res.Reason != StopMaxIterations {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*iterations), "µs/iteration")
 }
