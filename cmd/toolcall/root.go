@@ -23,7 +23,8 @@ complete. A stage passes the lines it does not own through unchanged:
 
 Tools are executables with a JSON sidecar holding their schema, in one or
 more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
-them, validate checks calls against them, exec runs the calls that pass.
+them, validate checks calls against them, exec runs the calls that pass,
+and run is the whole loop against a model.
 
 The events, with their fields beyond "type":
 
@@ -43,24 +44,30 @@ The events, with their fields beyond "type":
                       (validate, exec); parts, structured_content,
                       exit_code, signal, duration_ms, truncated, ref (exec)
 
+run adds system, user, assistant (content, model, usage, duration_ms) and
+stop (reason, iterations) around them.
+
 Problems with the model's output are data in the stream, not failures, so
 a loop can show the model its mistake.`
 
 const exitStatusText = `    0    the command did its job (parse errors and failed calls are events,
          not failures)
-    1    the program failed, or --fail was given and an error event was written
+    1    the program failed, or --fail was given and an error event was
+         written; for run, no final answer was reached, or --check found a
+         difference
     2    the invocation is wrong: a bad flag, argument, environment variable
          or input file, an unreadable tools directory or an invalid sidecar;
          standard error says which, and how to fix it
     130  interrupted with Ctrl-C
     141  standard output was closed early, as in "toolcall parse | head -1"
-    143  exec was stopped by SIGTERM, after it stopped its tools (130 for
-         SIGINT likewise)`
+    143  exec or run was stopped by SIGTERM, after it stopped its tools (130
+         for SIGINT likewise)`
 
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
 TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
-line wins. TOOLCALL_TOOLS holds a colon-separated list of tool directories,
+line wins. run also reads OPENAI_BASE_URL and OPENAI_API_KEY when
+--base-url and --api-key are not given. TOOLCALL_TOOLS holds a colon-separated list of tool directories,
 like PATH. --help, --version, --list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
