@@ -66,9 +66,10 @@ const exitStatusText = `    0    the command did its job (parse errors and faile
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
 TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
-line wins. run also reads OPENAI_BASE_URL and OPENAI_API_KEY when
---base-url and --api-key are not given. TOOLCALL_TOOLS holds a colon-separated list of tool directories,
-like PATH. --help, --version, --list-formats and --check have no variable.`
+line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
+directories, like PATH. run also reads OPENAI_BASE_URL and OPENAI_API_KEY
+when --base-url and --api-key are not given. --help, --version,
+--list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
