@@ -102,3 +102,53 @@ func zombie(pid int) bool {
 	rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
 	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
 }
+
+// TestRunSignals interrupts toolcall run while a tool hangs: the tool is
+// killed, the transcript ends with stop interrupted, and the exit code is
+// 130.
+func TestRunSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "toolcall")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	writeFile(t, filepath.Join(dir, "hang.json"), `{"description":"Hangs.","input_schema":{"type":"object"}}`, 0o644)
+	writeFile(t, filepath.Join(dir, "hang"), "#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n", 0o755)
+	model := filepath.Join(t.TempDir(), "model")
+	writeFile(t, model, "#!/bin/sh\ncat > /dev/null\necho '{\"type\":\"tool_call\",\"name\":\"hang\",\"arguments\":{}}'\n", 0o755)
+
+	cmd := exec.Command(bin, "run", "--tools", dir, "--model-cmd", model, "Go")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitForPID(t, pidFile)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("toolcall run did not stop after SIGINT")
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit code %d, want 130; stderr:\n%s", got, stderr.String())
+	}
+	for _, want := range []string{`"kind":"interrupted"`, `{"type":"stop","reason":"interrupted","iterations":1}`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("no %s in the transcript:\n%s", want, stdout.String())
+		}
+	}
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the tool (pid %d) still runs", pid)
+	}
+}
