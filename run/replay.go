@@ -153,3 +153,25 @@ func clipText(b []byte, n int) string {
 	}
 	return string(b[:n]) + "…"
 }
+
+// RecordedInput finds the request in a recorded transcript: its system and
+// user events before the first assistant turn. The recorded system text
+// is not reused: the loop builds it again from the tools, so a change in
+// them shows in the check.
+func RecordedInput(events [][]byte) (Input, error) {
+	var in Input
+	for _, ev := range events {
+		switch gjson.GetBytes(ev, "type").Str {
+		case tools.TypeUser:
+			in.Messages = append(in.Messages, Message{Role: "user", Content: gjson.GetBytes(ev, "content").Str})
+		case tools.TypeAssistant:
+			if len(in.Messages) > 0 {
+				return in, nil
+			}
+		}
+	}
+	if len(in.Messages) == 0 {
+		return in, errors.New("the recording has no user event to replay")
+	}
+	return in, nil
+}

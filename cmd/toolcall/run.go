@@ -194,7 +194,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		if recorded, err = run.ReadTranscript(bytes.NewReader(data)); err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
-		if in, err = inputOf(recorded); err != nil {
+		if in, err = run.RecordedInput(recorded); err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 	case len(args) > 0:
@@ -360,24 +360,3 @@ func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
 	return run.NewChat(hopts), run.RoleUser, nil
 }
 
-// inputOf finds the request in a recorded transcript: its system and
-// user events before the first assistant turn. The recorded system text
-// is not reused: the loop builds it again from the tools, so a change in
-// them shows in the check.
-func inputOf(events [][]byte) (run.Input, error) {
-	var in run.Input
-	for _, ev := range events {
-		switch gjson.GetBytes(ev, "type").Str {
-		case tools.TypeUser:
-			in.Messages = append(in.Messages, run.Message{Role: "user", Content: gjson.GetBytes(ev, "content").Str})
-		case tools.TypeAssistant:
-			if len(in.Messages) > 0 {
-				return in, nil
-			}
-		}
-	}
-	if len(in.Messages) == 0 {
-		return in, errors.New("the recording has no user event to replay")
-	}
-	return in, nil
-}
