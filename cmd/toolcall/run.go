@@ -359,4 +359,3 @@ func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
 	}
 	return run.NewChat(hopts), run.RoleUser, nil
 }
-
