@@ -380,7 +380,14 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	l.calls += sink.calls
 
 	// The model's turn, as it will see it next time.
-	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String(), ToolCalls: sink.native})
+	content := sink.raw.String()
+	switch {
+	case len(sink.native) > 0:
+		content = strings.TrimSpace(sink.prose.String())
+	case sink.calls > 0:
+		content = sink.history(l.opts.Style)
+	}
+	l.msgs = append(l.msgs, Message{Role: "assistant", Content: content, ToolCalls: sink.native})
 
 	var obs []observation
 	repeated := false

@@ -149,6 +149,12 @@ func TestLoopStopsAfterCall(t *testing.T) {
 	if got := b.seen[1][len(b.seen[1])-1].Content; !strings.HasPrefix(got, "<tool_response>\n") {
 		t.Errorf("xml style observation given back as %q", got)
 	}
+	// The model's own turn comes back whole and clean: its call, not the
+	// result it had started to invent.
+	want := "<tool_call>\n{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Oslo\"}}\n</tool_call>"
+	if got := b.seen[1][len(b.seen[1])-2]; got.Role != "assistant" || got.Content != want {
+		t.Errorf("the model's turn given back as %+v, want %q", got, want)
+	}
 }
 
 func TestLoopLimits(t *testing.T) {

@@ -456,7 +456,7 @@ func (x *exchange) end() (Response, error) {
 		return x.resp, &ProviderError{Message: "the server closed the stream before the reply was complete (no finish_reason, no [DONE])"}
 	}
 	stop, err := x.flushCalls()
-	x.resp.Stopped = stop
+	x.resp.Stopped = x.resp.Stopped || stop // it may have stopped at the finish
 	return x.resp, err
 }
 
@@ -511,7 +511,17 @@ func (x *exchange) event(ev sseEvent) (stop bool, err error) {
 	if fr := c.Get("finish_reason").String(); fr != "" {
 		x.resp.FinishReason = fr
 		// The calls are complete; the usage chunk may still follow.
-		return x.flushCalls()
+		// The model has finished, so a stop the sink asks for here cuts
+		// nothing short: read on to the usage (closing here lost the
+		// usage of every streamed native call turn). Calls after the one
+		// it stopped at are dropped, as a close would drop them; any text
+		// that still came would stop the stream in Text.
+		stop, err := x.flushCalls()
+		if stop {
+			x.sent = len(x.calls)
+			x.resp.Stopped = true
+		}
+		return false, err
 	}
 	return false, nil
 }

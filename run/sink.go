@@ -16,6 +16,7 @@ type turnSink struct {
 	parallel bool
 
 	raw      bytes.Buffer // the model's text as read
+	said     []said       // what counts of it: kept text and calls, in order
 	events   [][]byte     // parse's events, as lines
 	prose    bytes.Buffer // the text events, for an answer without protocol
 	native   []tools.Call // calls the server parsed itself
@@ -41,6 +42,7 @@ func newTurnSink(firstID int, parallel bool) *turnSink {
 func (s *turnSink) emit(e *parse.Event) error {
 	switch e.Type {
 	case tools.TypeToolCall:
+		s.said = append(s.said, said{call: &tools.Call{Name: e.Call.Name, Arguments: bytes.Clone(e.Call.Arguments)}})
 		s.calls++
 		s.afterCall = true
 		if !s.parallel {
@@ -58,6 +60,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 			return nil
 		}
 		s.prose.Write(e.Content)
+		s.said = append(s.said, said{text: string(e.Content)})
 	case tools.TypeParseError:
 		if s.parseErr == "" {
 			s.parseErr = e.Error
@@ -101,4 +104,38 @@ func (s *turnSink) close() error {
 	}
 	s.stop = stopped
 	return nil
+}
+
+// said is a piece of a turn: text, or a call.
+type said struct {
+	text string
+	call *tools.Call
+}
+
+// history is the turn as the model will see it in the conversation: its
+// text, and its calls written out whole in the style it was taught. What
+// was read may end inside a closing tag, or in the first words of an
+// invented result, where reading stopped; neither should go back to it.
+func (s *turnSink) history(style string) string {
+	var b strings.Builder
+	for _, p := range s.said {
+		if p.call == nil {
+			b.WriteString(p.text)
+			continue
+		}
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		call := tools.AppendString([]byte(`{"name":`), p.call.Name)
+		call = append(append(append(call, `,"arguments":`...), p.call.Arguments...), '}')
+		switch style {
+		case "xml":
+			b.WriteString("<tool_call>\n" + string(call) + "\n</tool_call>\n")
+		case "markdown":
+			b.WriteString("```json\n" + string(call) + "\n```\n")
+		default:
+			b.WriteString(`{"type":"tool_call",` + string(call[1:]) + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
