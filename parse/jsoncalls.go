@@ -457,7 +457,9 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
-		case k == len(p.buf) && !eof:
+		case k == len(p.buf) && !eof && !namesItself(p.buf[i:end]):
+			// What follows decides; a protocol line counts whatever
+			// follows, so it need not wait (a loop stops reading there).
 			return 0, needMore, nil
 		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])):
 			p.explicitOnly = true
@@ -485,4 +487,17 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 		return end, prose, nil
 	}
 	return end, matched, nil
+}
+
+// namesItself reports whether a JSON object says it is a call or a final
+// answer of the JSONL protocol, which counts wherever it stands.
+func namesItself(obj []byte) bool {
+	v := gjson.ParseBytes(obj)
+	switch v.Get("type").Str {
+	case tools.TypeToolCall:
+		return true
+	case tools.TypeFinalAnswer:
+		return v.Get("content").Exists()
+	}
+	return false
 }

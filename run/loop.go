@@ -69,9 +69,11 @@ type Options struct {
 	// turn without a call is a decode error), "none" (no tools offered), or
 	// a tool's name (only that tool offered).
 	ToolChoice string
-	// ParallelCalls lets a turn carry several calls; when false, reading
-	// stops at the first complete call.
-	ParallelCalls bool
+	// OneCallPerTurn stops reading at the first complete call, for
+	// servers and models that cannot make several at once; by default a
+	// turn may carry several, and reading stops when the model goes on
+	// with something else.
+	OneCallPerTurn bool
 	// Constrain asks the server to follow a JSON Schema of the protocol
 	// (jsonl style only).
 	Constrain bool
@@ -327,7 +329,7 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	sink := newTurnSink(l.calls, l.opts.ParallelCalls)
+	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)

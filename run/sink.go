@@ -16,6 +16,7 @@ type turnSink struct {
 	parallel bool
 
 	raw      bytes.Buffer // the model's text as read
+	tail     []byte       // what came after the last call, from the next piece on
 	said     []said       // what counts of it: kept text and calls, in order
 	events   [][]byte     // parse's events, as lines
 	prose    bytes.Buffer // the text events, for an answer without protocol
@@ -78,10 +79,64 @@ func (s *turnSink) Text(b []byte) (bool, error) {
 		return true, nil
 	}
 	s.raw.Write(b)
+	calls := s.calls
 	if _, err := s.p.Write(b); err != nil {
 		return true, err
 	}
+	switch {
+	case s.calls > calls:
+		// A call ended in this piece, at its last closing bracket or
+		// brace most likely: what follows that came after the call.
+		end := max(bytes.LastIndexByte(b, '}'), bytes.LastIndexByte(b, '>'), bytes.LastIndexByte(b, ']'))
+		s.tail = append(s.tail[:0], b[end+1:]...)
+		s.stop = s.stop || talksOn(s.tail)
+	case s.calls > 0 && !s.stop:
+		// The parser writes prose out late (it waits for a marker or a
+		// long run), so whether the model went on talking after its call
+		// is judged here, from the bytes that came since.
+		s.tail = append(s.tail, b...)
+		s.stop = talksOn(s.tail)
+	}
 	return s.stop, nil
+}
+
+// closers are what may follow a call before another call or the end of
+// the turn: closing tags and end-of-turn tokens.
+var closers = []string{"</tool_call>", "</tool_calls>", "</function>", "</invoke>", "</function_calls>",
+	"<|tool_call_end|>", "<|tool_calls_section_end|>", "<|eom_id|>", "<|eot_id|>", "<|im_end|>",
+	"<end_of_turn>", "</s>", "[/TOOL_CALLS]", "```", "<|end|>", "<|call|>"}
+
+// talksOn reports whether the text after a call is the model going on
+// with prose (inventing the result, say) rather than closers, space, or
+// what may be the start of another call.
+func talksOn(tail []byte) bool {
+	rest := bytes.TrimLeft(tail, " \t\r\n")
+	for len(rest) > 0 {
+		closed := false
+		for _, c := range closers {
+			switch {
+			case bytes.HasPrefix(rest, []byte(c)):
+				rest, closed = bytes.TrimLeft(rest[len(c):], " \t\r\n"), true
+			case bytes.HasPrefix([]byte(c), rest):
+				return false // a closer, maybe: wait for the rest
+			}
+			if closed {
+				break
+			}
+		}
+		if !closed {
+			break
+		}
+	}
+	if len(rest) == 0 {
+		return false
+	}
+	// Another call may be starting; the parser will tell.
+	switch rest[0] {
+	case '<', '{', '[', '`':
+		return false
+	}
+	return true
 }
 
 func (s *turnSink) Reasoning(b []byte) error {

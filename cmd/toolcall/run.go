@@ -283,7 +283,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		Extra:           extra,
 		StrictProtocol:  o.strictProtocol,
 		ToolChoice:      o.toolChoice,
-		ParallelCalls:   o.parallelCalls,
+		OneCallPerTurn:  !o.parallelCalls,
 		Constrain:       o.constrain,
 		Stop:            o.stop,
 		Progress:        progress,
