@@ -70,6 +70,11 @@ func (e *entry) problems() []Problem {
 			add(msg)
 		}
 	}
+	if t.OutputSchema != nil {
+		if _, err := t.CompileOutput(); err != nil {
+			add("output_schema: " + strings.TrimPrefix(err.Error(), e.file+": "))
+		}
+	}
 	if t.InputSchema == nil {
 		return ps // registered without a schema on purpose: nothing to compile
 	}

@@ -14,7 +14,10 @@ import (
 // member. Anything else (envelopes, definitions, escaped keys) returns
 // ok false, and candidates reads it in full. It decides exactly as
 // candidates would.
-func (p *Parser) flatCall(out []byte, inMarker bool, format string) (c candidate, ok bool) {
+//
+// last is repairResult.last: the last member's value, most often the
+// arguments, ends before the closing '}' and is not scanned again.
+func (p *Parser) flatCall(out []byte, last int, inMarker bool, format string) (c candidate, ok bool) {
 	if len(out) < 2 || out[0] != '{' {
 		return c, false
 	}
@@ -32,7 +35,10 @@ func (p *Parser) flatCall(out []byte, inMarker bool, format string) (c candidate
 		}
 		key := out[i+1 : ke-1]
 		vs := ke + 1
-		ve := valueEnd(out, vs)
+		ve := len(out) - 1
+		if i != last {
+			ve = valueEnd(out, vs)
+		}
 		if ve < 0 {
 			return c, false
 		}

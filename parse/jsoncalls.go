@@ -106,7 +106,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
 	}
 	var cands []candidate
-	if c, ok := p.flatCall(out, inMarker, format); ok {
+	if c, ok := p.flatCall(out, res.last, inMarker, format); ok {
 		cands = p.cands[:0]
 		if c.named || c.format == FormatJSONL {
 			cands = append(cands, c)

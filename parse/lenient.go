@@ -232,6 +232,11 @@ type repairResult struct {
 	// *syntaxError with Truncated set instead.
 	truncated bool
 	cut       int
+	// last is where the last member of a top-level object starts in the
+	// produced JSON (just past its '{' or its last ','), so that a caller
+	// reading the members knows the last value ends before the final '}'
+	// without scanning it; 0 when unknown or the value is not an object.
+	last int
 }
 
 // syntaxError says what was expected and what was found, in words a model
@@ -295,6 +300,7 @@ type repairer struct {
 	strict   bool
 	python   bool
 	repaired bool
+	last     int // repairResult.last, relative to the start of the output
 }
 
 // appendJSON reads one lenient JSON value from the start of src (leading
@@ -317,6 +323,7 @@ func appendJSON(dst, src []byte, strict, python bool) ([]byte, repairResult, err
 		return dst[:start], repairResult{}, err
 	}
 	res.repaired = p.repaired
+	res.last = p.last
 	return out, res, nil
 }
 
@@ -363,6 +370,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				i++
 				lastStr = false
 				if kind == rpObject {
+					if len(stack) == 1 {
+						p.last = len(dst) - start
+					}
 					state = rpKey
 				} else {
 					state = rpElem
@@ -403,6 +413,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
 						p.repaired = true
 						dst = append(dst, ',')
+						if len(stack) == 1 {
+							p.last = len(dst) - start
+						}
 						state = rpKey
 						commaOff = -1
 						lastStr = false
@@ -466,6 +479,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						return dst, repairResult{}, err
 					}
 					dst = dst[:len(dst)-1]
+					p.last = 0 // the comma it pointed past is gone
 				}
 				dst = append(dst, '}')
 				stack = stack[:len(stack)-1]
@@ -554,6 +568,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			case c == '{':
 				stack = append(stack, rpObject)
 				dst = append(dst, '{')
+				if len(stack) == 1 {
+					p.last = len(dst) - start
+				}
 				i++
 				state = rpFirstKey
 				continue
@@ -751,6 +768,13 @@ func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
 // strStart reads the string whose opening quote is at i.
 func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 	q := p.src[i]
+	if q == '"' {
+		// Most keys and values need no re-escaping: copy them whole,
+		// quotes included, without str's byte-by-byte checks.
+		if e := plainStrEnd(p.src, i+1); e > 0 {
+			return append(dst, p.src[i:e]...), e, nil
+		}
+	}
 	if q == '\'' {
 		if p.strict {
 			return dst, i, p.fail(i, "single-quoted string; JSON strings use double quotes")
@@ -759,6 +783,25 @@ func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 	}
 	dst = append(dst, '"')
 	return p.str(dst, i+1, q, i)
+}
+
+// plainStrEnd returns the index just past the closing quote of the
+// double-quoted string whose body starts at i, when nothing in the body needs
+// a look from str (no escape, control character or non-ASCII byte); else -1.
+// It reads whole words only: a string within eight bytes of the end of src
+// is left to str.
+func plainStrEnd(src []byte, i int) int {
+	for i+8 <= len(src) {
+		if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			if src[i] == '"' {
+				return i + 1
+			}
+			return -1
+		}
+		i += 8
+	}
+	return -1
 }
 
 // str copies a string body from i (just past the opening quote q at open)
