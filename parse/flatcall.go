@@ -12,14 +12,15 @@ import (
 // with perhaps "type": "tool_call" and "id", straight from the compact
 // JSON the repairer wrote, without building gjson results for every
 // member. Anything else (envelopes, definitions, escaped keys) returns
-// ok false, and candidates reads it in full. It decides exactly as
-// candidates would.
+// false, and candidates reads it in full. It decides exactly as
+// candidates would, filling in c, which must be zero. (c is a pointer into
+// Parser.cands: a candidate is large, and copying it costs time per call.)
 //
 // last is repairResult.last: the last member's value, most often the
 // arguments, ends before the closing '}' and is not scanned again.
-func (p *Parser) flatCall(out []byte, last int, inMarker bool, format string) (c candidate, ok bool) {
+func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, format string) bool {
 	if len(out) < 2 || out[0] != '{' {
-		return c, false
+		return false
 	}
 	c.format = format
 	c.end = len(out)
@@ -31,7 +32,7 @@ func (p *Parser) flatCall(out []byte, last int, inMarker bool, format string) (c
 		}
 		ke := stringEnd(out, i)
 		if ke < 0 || ke >= len(out) || out[ke] != ':' {
-			return c, false
+			return false
 		}
 		key := out[i+1 : ke-1]
 		vs := ke + 1
@@ -40,32 +41,32 @@ func (p *Parser) flatCall(out []byte, last int, inMarker bool, format string) (c
 			ve = valueEnd(out, vs)
 		}
 		if ve < 0 {
-			return c, false
+			return false
 		}
 		val := out[vs:ve]
 		switch string(key) {
 		case "name", "tool_name":
 			if !plainString(val) {
-				return c, false
+				return false
 			}
 			c.name, c.named = p.intern(val[1:len(val)-1]), true
 		case "arguments", "parameters":
 			if c.args.Exists() {
-				return c, false
+				return false
 			}
 			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafe.String(unsafe.SliceData(val), len(val)), Index: vs}
 		case "id":
 			if !plainString(val) {
-				return c, false
+				return false
 			}
 			c.id = string(val[1 : len(val)-1])
 		case "type":
 			if !plainString(val) {
-				return c, false
+				return false
 			}
 			typ = val[1 : len(val)-1]
 		default:
-			return c, false // description, function, content, …: read in full
+			return false // description, function, content, …: read in full
 		}
 		i = ve
 	}
@@ -75,20 +76,21 @@ func (p *Parser) flatCall(out []byte, last int, inMarker bool, format string) (c
 		if bare {
 			c.format = FormatJSONL
 		}
-		return c, true
+		return true
 	case typ != nil:
-		return c, false
+		return false
 	case c.named && (c.args.Exists() || inMarker):
 		if bare && p.explicitOnly {
-			return candidate{}, true // not a call: candidates would find none
+			*c = candidate{}
+			return true // not a call: candidates would find none
 		}
 		if bare && format == "" {
 			c.format = FormatLlama3JSON
 		}
 		c.id = p.keepID(c.format, c.id)
-		return c, true
+		return true
 	}
-	return c, false
+	return false
 }
 
 // intern returns b as a string, reusing the last one when it is the same.

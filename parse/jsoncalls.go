@@ -105,11 +105,10 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		}
 		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
 	}
-	var cands []candidate
-	if c, ok := p.flatCall(out, res.last, inMarker, format); ok {
-		cands = p.cands[:0]
-		if c.named || c.format == FormatJSONL {
-			cands = append(cands, c)
+	cands := append(p.cands[:0], candidate{})
+	if p.flatCall(&cands[0], out, res.last, inMarker, format) {
+		if c := &cands[0]; !c.named && c.format != FormatJSONL {
+			cands = cands[:0]
 		}
 	} else {
 		cands = p.candidates(parseJSON(out), inMarker, format, p.cands[:0])
@@ -121,13 +120,14 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		}
 		return true, p.fail(i, end, format, fmt.Sprintf("expected a tool call object like {\"name\": ..., \"arguments\": {...}}, got %s", describeJSON(out)))
 	}
-	for _, c := range cands {
-		if !p.allowed(c.format) {
+	for k := range cands {
+		if !p.allowed(cands[k].format) {
 			return false, nil
 		}
 	}
 	raw := p.buf[i:end]
-	for _, c := range cands {
+	for k := range cands {
+		c := &cands[k]
 		// At the end of a cut-off output only closers of the envelope
 		// may be supplied: a call whose arguments were not finished (or
 		// not begun) is reported, never completed by guesswork.

@@ -367,7 +367,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				dst = append(dst, ',')
 				commaOff = i
-				i++
+				i = oneSpace(src, i+1)
 				lastStr = false
 				if kind == rpObject {
 					if len(stack) == 1 {
@@ -494,7 +494,10 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			keyOff = i
 			switch {
 			case c == '"' || c == '\'':
-				if dst, i, err = p.strStart(dst, i); err != nil {
+				// Most keys need no re-escaping: they are copied whole.
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 {
+					dst, i = append(dst, src[i:e]...), e
+				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
@@ -533,6 +536,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i))
 			}
 			state = rpColon
+			if i < n && src[i] == ':' {
+				// The ':' almost always follows the key at once: take it
+				// here, as rpColon would, rather than on another turn.
+				dst = append(dst, ':')
+				i = oneSpace(src, i+1)
+				state = rpValue
+				lastStr = false
+			}
 
 		default: // rpValue, rpFirstElem, rpElem
 			if state != rpValue && (isCloseBracket(c) || c == ',') {
@@ -588,7 +599,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpFirstElem
 				continue
 			case c == '"' || c == '\'':
-				if dst, i, err = p.strStart(dst, i); err != nil {
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 {
+					dst, i = append(dst, src[i:e]...), e // as for keys
+				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
@@ -699,6 +712,18 @@ func (p *repairer) cut(off int, msg string) error {
 	return &syntaxError{Offset: off, Msg: msg, Truncated: true}
 }
 
+// oneSpace skips the single space models write after ':' and ',' when a
+// token follows it, as the loop in run would, but without calling space.
+// Only where gap does not matter: before a key or a value.
+func oneSpace(src []byte, i int) int {
+	if i+1 < len(src) && src[i] == ' ' {
+		if c := src[i+1]; c > ' ' && c != '/' && c != '#' {
+			return i + 1
+		}
+	}
+	return i
+}
+
 // space skips whitespace and comments from i. gap reports that anything was
 // skipped, nl that it held a newline (for the missing-comma rule).
 func (p *repairer) space(i int) (int, bool, bool, error) {
@@ -768,13 +793,6 @@ func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
 // strStart reads the string whose opening quote is at i.
 func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 	q := p.src[i]
-	if q == '"' {
-		// Most keys and values need no re-escaping: copy them whole,
-		// quotes included, without str's byte-by-byte checks.
-		if e := plainStrEnd(p.src, i+1); e > 0 {
-			return append(dst, p.src[i:e]...), e, nil
-		}
-	}
 	if q == '\'' {
 		if p.strict {
 			return dst, i, p.fail(i, "single-quoted string; JSON strings use double quotes")
@@ -788,18 +806,17 @@ func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 // plainStrEnd returns the index just past the closing quote of the
 // double-quoted string whose body starts at i, when nothing in the body needs
 // a look from str (no escape, control character or non-ASCII byte); else -1.
-// It reads whole words only: a string within eight bytes of the end of src
-// is left to str.
+// Such strings, most keys and values, are copied whole, quotes included,
+// without str's checks byte by byte. It reads whole words only: a string
+// within eight bytes of the end of src is left to str.
 func plainStrEnd(src []byte, i int) int {
-	for i+8 <= len(src) {
+	for ; i+8 <= len(src); i += 8 {
 		if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-			i += bits.TrailingZeros64(m) >> 3
-			if src[i] == '"' {
-				return i + 1
+			if k := i + bits.TrailingZeros64(m)>>3; src[k] == '"' {
+				return k + 1
 			}
 			return -1
 		}
-		i += 8
 	}
 	return -1
 }

@@ -104,7 +104,12 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
-	idBuf           []byte
+	// ids holds "call_N" for the numbers from idsFirst on, idEnds where
+	// each ends in it: see numberedID.
+	ids      string
+	idsFirst int
+	idEnds   [idBatch]int
+	idBuf    []byte
 	// lastName is the last tool name read; models call the same tools
 	// again and again, so it saves a string per call.
 	lastName string
@@ -538,8 +543,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	}
 	p.nextID++
 	if id == "" {
-		p.idBuf = strconv.AppendInt(append(p.idBuf[:0], "call_"...), int64(p.nextID), 10)
-		id = string(p.idBuf)
+		id = p.numberedID(p.nextID)
 		// Never reuse an id the model gave to another call.
 		for n := 2; p.modelIDs[id]; n++ {
 			id = "call_" + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)
@@ -552,6 +556,30 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	}
 	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repaired || rep}}
 	return p.emit(&p.ev)
+}
+
+// idBatch is how many call ids numberedID makes at a time.
+const idBatch = 64
+
+// numberedID returns "call_n". The ids are cut from one string made for
+// idBatch calls at a time: one allocation there instead of one per call,
+// which shows in dense calls. A kept id keeps that string (~700 bytes) alive.
+func (p *Parser) numberedID(n int) string {
+	k := n - p.idsFirst
+	if p.ids == "" || k < 0 || k >= idBatch {
+		b := p.idBuf[:0]
+		for j := range idBatch {
+			b = strconv.AppendInt(append(b, "call_"...), int64(n+j), 10)
+			p.idEnds[j] = len(b)
+		}
+		p.idBuf = b
+		p.ids, p.idsFirst, k = string(b), n, 0
+	}
+	start := 0
+	if k > 0 {
+		start = p.idEnds[k-1]
+	}
+	return p.ids[start:p.idEnds[k]]
 }
 
 // argumentsObject turns the model's arguments value into a JSON object:
