@@ -43,6 +43,9 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 	if p.scanFrom != j {
 		// Most values arrive whole: transcoding finds the end and does the
 		// work decodeJSON needs in the same pass.
+		// The transcoding overwrites p.scratch, and with it any value
+		// decoded before: that one must be decoded again if asked for.
+		p.decoded = decoded{}
 		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 		p.scratch = out[:0]
 		if err == nil && !res.truncated {
