@@ -51,7 +51,7 @@ your own instead: it reads {"query", "tools"} as JSON on stdin and prints
 OpenAI and Anthropic accept only names of letters, digits, _ and -, at most
 64 of them. For those formats a name such as math.factorial is written as
 math_factorial (with _2, _3 ... when that is taken, and a hash when it is
-too long); validate and exec map such a name back to the tool.
+too long); validate, exec and run map such a name back to the tool.
 
 --check lints every sidecar instead: schemas that do not compile, missing
 or non-executable programs, bad or duplicate names, examples that fail
