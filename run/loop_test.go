@@ -24,12 +24,14 @@ import (
 type scripted struct {
 	replies []string
 	seen    [][]Message // the conversation of each turn
+	schemas [][]byte    // the schema each turn asked the server to follow
 	stopped []bool      // whether the loop stopped each turn early
 	err     error       // returned once the replies run out
 }
 
 func (s *scripted) Complete(ctx context.Context, req *Request, sink Sink) (Response, error) {
 	s.seen = append(s.seen, append([]Message(nil), req.Messages...))
+	s.schemas = append(s.schemas, req.Schema)
 	if len(s.replies) == 0 {
 		if s.err != nil {
 			return Response{}, s.err
@@ -264,4 +266,33 @@ func BenchmarkLoopIteration(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*iterations), "µs/iteration")
+}
+
+// TestLoopPickAndConstrain checks that --pick offers only the best tools
+// for the request, and --constrain sends a schema of the protocol that
+// names exactly those tools.
+func TestLoopPickAndConstrain(t *testing.T) {
+	b := &scripted{replies: []string{`{"type":"final_answer","content":"ok"}`}}
+	_, res := runLoop(t, b, Options{Pick: 1, Constrain: true, Policy: catalog.Selection{MinScore: catalog.DefaultMinScore}}, "What is the weather in Oslo?")
+	if res.Reason != StopFinalAnswer {
+		t.Fatalf("result %+v", res)
+	}
+	system := b.seen[0][0].Content
+	if !strings.Contains(system, "### get_weather") || strings.Contains(system, "### add") {
+		t.Errorf("--pick 1 offered the wrong tools:\n%s", system)
+	}
+	schema := b.schemas[0]
+	if !gjson.ValidBytes(schema) {
+		t.Fatalf("schema is not JSON: %s", schema)
+	}
+	var names []string
+	gjson.GetBytes(schema, "anyOf").ForEach(func(_, v gjson.Result) bool {
+		if n := v.Get("properties.name.const"); n.Exists() {
+			names = append(names, n.Str)
+		}
+		return true
+	})
+	if strings.Join(names, ",") != "get_weather" || !strings.Contains(string(schema), `"const":"final_answer"`) {
+		t.Errorf("protocol schema names %v:\n%s", names, schema)
+	}
 }
