@@ -241,6 +241,19 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 // makes the request the turns share.
 func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	o := &l.opts
+	// tool_choice holds for the calls too, not only for what is offered:
+	// "none" refuses every call, and a name every other tool.
+	switch o.ToolChoice {
+	case "", "auto", "required":
+	case "none":
+		o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
+	default:
+		if t, ok := lookup(o.Catalog, o.ToolChoice); ok && o.Exec.Policy.Listed(t) {
+			o.Exec.Policy.Allow = []string{t.Name}
+		} else {
+			o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
+		}
+	}
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
 		sel := o.Policy
@@ -568,3 +581,11 @@ func (l *loop) decodeError(sink *turnSink) error {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+// lookup finds a tool in c, which may be nil.
+func lookup(c *catalog.Catalog, name string) (*tools.Tool, bool) {
+	if c == nil {
+		return nil, false
+	}
+	return c.Lookup(name)
+}

@@ -296,3 +296,34 @@ func TestLoopPickAndConstrain(t *testing.T) {
 		t.Errorf("protocol schema names %v:\n%s", names, schema)
 	}
 }
+
+// TestLoopToolChoice checks that tool_choice binds the calls, not only the
+// tools offered.
+func TestLoopToolChoice(t *testing.T) {
+	call := `{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}}` + "\n"
+	for _, tc := range []struct {
+		choice, offered, kind string
+	}{
+		{"none", "", "permission"},
+		{"add", "### add", "permission"},
+		{"get_weather", "### get_weather", ""},
+	} {
+		t.Run(tc.choice, func(t *testing.T) {
+			b := &scripted{replies: []string{call, `{"type":"final_answer","content":"ok"}`}}
+			out, _ := runLoop(t, b, Options{ToolChoice: tc.choice}, "Weather in Oslo?")
+			system := b.seen[0][0].Content
+			if tc.offered == "" && strings.Contains(system, "### ") || tc.offered != "" && !strings.Contains(system, tc.offered) {
+				t.Errorf("offered:\n%s", system)
+			}
+			obs := ""
+			for _, line := range strings.Split(out, "\n") {
+				if gjson.Get(line, "type").Str == tools.TypeToolObservation {
+					obs = line
+				}
+			}
+			if got := gjson.Get(obs, "error.kind").Str; got != tc.kind {
+				t.Errorf("observation %s, want kind %q", obs, tc.kind)
+			}
+		})
+	}
+}
