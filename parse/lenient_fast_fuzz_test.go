@@ -1,0 +1,52 @@
+package parse
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// FuzzFastPath checks that appendJSON's fast path (compactEnd, a copy) gives
+// exactly what the transcoder gives, bytes and repairResult, wherever it
+// accepts, in every mode.
+func FuzzFastPath(f *testing.F) {
+	addLenientSeeds(f, func(src string, py bool) { f.Add([]byte(src)) })
+	for _, s := range fastPathAccepts {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		n, last, ok := compactEnd(src)
+		if !ok {
+			return
+		}
+		fast := append([]byte("dst"), src[:n]...)
+		fres := repairResult{n: n, cut: n, last: last}
+		for _, mode := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+			noFastPath = true
+			slow, sres, err := appendJSON([]byte("dst"), src, mode[0], mode[1])
+			noFastPath = false
+			if err != nil || !bytes.Equal(fast, slow) || !reflect.DeepEqual(fres, sres) {
+				t.Fatalf("%q strict=%v python=%v: fast %q %+v, slow %q %+v %v", src, mode[0], mode[1], fast, fres, slow, sres, err)
+			}
+		}
+	})
+}
+
+// fastPathAccepts are values the fast path must take, lest it never fire.
+var fastPathAccepts = []string{
+	`{"type":"tool_call","name":"get_weather","arguments":{"city":"Paris","day":3}}` + "\n",
+	`{}`, `[]`, `[{},[],"",0,-0.5e+3,1E9,true,false,null]x`, `{"a":{"b":[1,{"c":"\u00e9\/\"\\ é 'x'"}]},"d":[]}`,
+}
+
+func TestFastPathAccepts(t *testing.T) {
+	for _, s := range fastPathAccepts {
+		if _, _, ok := compactEnd([]byte(s)); !ok {
+			t.Errorf("compactEnd(%q) declined", s)
+		}
+	}
+	for _, s := range []string{`{"a":1 }`, `{"a":01}`, `[1.]`, `[-]`, `[1e]`, `{"a":1,}`, `["\x"]`, "[\"\xff\"]", "[\"\t\"]", `{'a':1}`, `[1`, `{"a":[}`, `[True]`} {
+		if _, _, ok := compactEnd([]byte(s)); ok {
+			t.Errorf("compactEnd(%q) accepted", s)
+		}
+	}
+}
