@@ -42,7 +42,7 @@ func benchTools(b *testing.B, n int) string {
 }
 
 // buildToolcall builds the command into dir.
-func buildToolcall(b *testing.B, dir string) string {
+func buildToolcall(b testing.TB, dir string) string {
 	b.Helper()
 	bin := filepath.Join(dir, "toolcall")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {

@@ -61,10 +61,7 @@ func BenchmarkCLIParseJSONL(b *testing.B) { benchCLI(b, cliJSONL(16<<20)) }
 
 func benchPipe(b *testing.B, in []byte) {
 	dir := b.TempDir()
-	bin := filepath.Join(dir, "toolcall")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildToolcall(b, dir)
 	file := filepath.Join(dir, "in")
 	if err := os.WriteFile(file, in, 0o644); err != nil {
 		b.Fatal(err)

@@ -18,20 +18,14 @@ import (
 // temporary directory and run as toolcall runs them, one line of JSON on
 // stdin.
 
-// exampleTools builds every example tool into a temporary directory and
-// returns it.
+// exampleTools builds every example tool into a temporary directory, beside
+// its sidecar, and returns it.
 func exampleTools(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the example tools; skipped with -short")
 	}
-	dir := t.TempDir()
-	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./testdata/tools/src/...")
-	cmd.Dir = moduleRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./testdata/tools/src/...: %v\n%s", err, out)
-	}
-	return dir
+	return buildExamples(t)
 }
 
 // toolRun is what one run of a tool gave.

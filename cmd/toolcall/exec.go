@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"regexp"
@@ -225,30 +224,18 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	defer release()
 
 	var failed int
-	for _, in := range ins {
-		if in.name == "" && o.isTerminal(in.r) {
-			fmt.Fprintln(stderr, execHint)
-		}
-		name := in.name
-		if name == "" {
-			name = "stdin"
-		}
-		xopts.Warn = func(line int, err error) {
-			fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
-		}
+	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
+		xopts.Warn = warn
 		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
 		failed += st.Failed
 		if sig, ok := caught.Load().(os.Signal); ok {
 			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
 			return &signalExit{code: signalCode(sig)}
 		}
-		if err != nil {
-			var perr *fs.PathError
-			if in.name != "" && !errors.As(err, &perr) {
-				return fmt.Errorf("%s: %w", in.name, err)
-			}
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if o.fail && failed > 0 {
 		fmt.Fprintf(stderr, "toolcall: %d call%s failed\n", failed, plural(failed))

@@ -21,50 +21,87 @@ func TestExecSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "toolcall")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildToolcall(t, t.TempDir())
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
 	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			pidFile := filepath.Join(dir, "pid")
-			writeFile(t, filepath.Join(dir, "hang.json"), `{"description":"Hangs.","input_schema":{"type":"object"}}`, 0o644)
-			writeFile(t, filepath.Join(dir, "hang"), "#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n", 0o755)
+			dir, pidFile := hangingTool(t)
 			cmd := exec.Command(bin, "exec", "--tools", dir)
 			cmd.Stdin = strings.NewReader(`{"type":"tool_call","id":"call_1","name":"hang","arguments":{}}` + "\n")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			pid := waitForPID(t, pidFile)
-			if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				cmd.Process.Kill()
-				t.Fatalf("toolcall did not stop after %v", tc.sig)
-			}
+			stdout, stderr := interrupt(t, cmd, pidFile, tc.sig)
 			if got := cmd.ProcessState.ExitCode(); got != tc.code {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", got, tc.code, stderr.String())
+				t.Errorf("exit code %d, want %d; stderr:\n%s", got, tc.code, stderr)
 			}
-			if !strings.Contains(stdout.String(), `"kind":"interrupted"`) {
-				t.Errorf("no interrupted observation:\n%s", stdout.String())
-			}
-			if syscall.Kill(pid, 0) == nil && !zombie(pid) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Errorf("the tool (pid %d) still runs", pid)
+			if !strings.Contains(stdout, `"kind":"interrupted"`) {
+				t.Errorf("no interrupted observation:\n%s", stdout)
 			}
 		})
 	}
+}
+
+// TestRunSignals interrupts toolcall run while a tool hangs: the tool is
+// killed, the transcript ends with stop interrupted, and the exit code is
+// 130.
+func TestRunSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildToolcall(t, t.TempDir())
+	dir, pidFile := hangingTool(t)
+	model := filepath.Join(t.TempDir(), "model")
+	writeFile(t, model, "#!/bin/sh\ncat > /dev/null\necho '{\"type\":\"tool_call\",\"name\":\"hang\",\"arguments\":{}}'\n", 0o755)
+
+	cmd := exec.Command(bin, "run", "--tools", dir, "--model-cmd", model, "Go")
+	stdout, stderr := interrupt(t, cmd, pidFile, syscall.SIGINT)
+	if got := cmd.ProcessState.ExitCode(); got != 130 {
+		t.Errorf("exit code %d, want 130; stderr:\n%s", got, stderr)
+	}
+	for _, want := range []string{`"kind":"interrupted"`, `{"type":"stop","reason":"interrupted","iterations":1}`} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %s in the transcript:\n%s", want, stdout)
+		}
+	}
+}
+
+// hangingTool writes a tools directory holding "hang", which writes its
+// pid to pidFile and sleeps.
+func hangingTool(t *testing.T) (dir, pidFile string) {
+	t.Helper()
+	dir = t.TempDir()
+	pidFile = filepath.Join(dir, "pid")
+	writeFile(t, filepath.Join(dir, "hang.json"), `{"description":"Hangs.","input_schema":{"type":"object"}}`, 0o644)
+	writeFile(t, filepath.Join(dir, "hang"), "#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n", 0o755)
+	return dir, pidFile
+}
+
+// interrupt starts cmd, sends it sig once the hanging tool runs, waits for
+// it to end, and checks that the tool is gone too.
+func interrupt(t *testing.T, cmd *exec.Cmd, pidFile string, sig syscall.Signal) (stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := waitForPID(t, pidFile)
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("toolcall did not stop after %v", sig)
+	}
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the tool (pid %d) still runs", pid)
+	}
+	return out.String(), errs.String()
 }
 
 func writeFile(t *testing.T, path, data string, mode os.FileMode) {
@@ -101,54 +138,4 @@ func zombie(pid int) bool {
 	}
 	rest := string(stat[bytes.LastIndexByte(stat, ')')+1:])
 	return strings.HasPrefix(strings.TrimSpace(rest), "Z")
-}
-
-// TestRunSignals interrupts toolcall run while a tool hangs: the tool is
-// killed, the transcript ends with stop interrupted, and the exit code is
-// 130.
-func TestRunSignals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "toolcall")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "pid")
-	writeFile(t, filepath.Join(dir, "hang.json"), `{"description":"Hangs.","input_schema":{"type":"object"}}`, 0o644)
-	writeFile(t, filepath.Join(dir, "hang"), "#!/bin/sh\necho $$ > "+pidFile+"\nexec sleep 60\n", 0o755)
-	model := filepath.Join(t.TempDir(), "model")
-	writeFile(t, model, "#!/bin/sh\ncat > /dev/null\necho '{\"type\":\"tool_call\",\"name\":\"hang\",\"arguments\":{}}'\n", 0o755)
-
-	cmd := exec.Command(bin, "run", "--tools", dir, "--model-cmd", model, "Go")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	pid := waitForPID(t, pidFile)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("toolcall run did not stop after SIGINT")
-	}
-	if got := cmd.ProcessState.ExitCode(); got != 130 {
-		t.Errorf("exit code %d, want 130; stderr:\n%s", got, stderr.String())
-	}
-	for _, want := range []string{`"kind":"interrupted"`, `{"type":"stop","reason":"interrupted","iterations":1}`} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("no %s in the transcript:\n%s", want, stdout.String())
-		}
-	}
-	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("the tool (pid %d) still runs", pid)
-	}
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/mattn/go-isatty"
@@ -58,4 +60,31 @@ func isTerminal(r io.Reader) bool {
 func isTerminalWriter(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// eachInput runs stage on each input in turn, as parse, validate and exec
+// do: a hint first when the input is a terminal, warnings that name the
+// input and the line, and errors that name the file.
+func eachInput(ins []input, isTerminal func(io.Reader) bool, hint string, stderr io.Writer,
+	stage func(in input, warn func(line int, err error)) error) error {
+	for _, in := range ins {
+		if in.name == "" && isTerminal(in.r) {
+			fmt.Fprintln(stderr, hint)
+		}
+		name := in.name
+		if name == "" {
+			name = "stdin"
+		}
+		warn := func(line int, err error) {
+			fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
+		}
+		if err := stage(in, warn); err != nil {
+			var perr *fs.PathError
+			if in.name != "" && !errors.As(err, &perr) { // a PathError names the file already
+				return fmt.Errorf("%s: %w", in.name, err)
+			}
+			return err
+		}
+	}
+	return nil
 }

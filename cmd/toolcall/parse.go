@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 	"text/tabwriter"
 
@@ -140,10 +139,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // tools' schemas.
 func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, paramType func(tool, param string) string) error {
 	var total parse.Stats
-	for _, in := range ins {
-		if in.name == "" && o.isTerminal(in.r) {
-			fmt.Fprintln(stderr, stdinHint)
-		}
+	err := eachInput(ins, o.isTerminal, stdinHint, stderr, func(in input, _ func(int, error)) error {
 		st, err := o.stream(ctx, in.r, stdout, parse.Options{
 			Format:    string(o.format),
 			NoRepair:  o.noRepair,
@@ -153,20 +149,13 @@ func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.W
 		total.Events += st.Events
 		total.Calls += st.Calls
 		total.Errors += st.Errors
-		if err != nil {
-			var perr *fs.PathError
-			if in.name != "" && !errors.As(err, &perr) { // a PathError names the file already
-				return fmt.Errorf("%s: %w", in.name, err)
-			}
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if o.fail && total.Errors > 0 {
-		s := "s"
-		if total.Errors == 1 {
-			s = ""
-		}
-		fmt.Fprintf(stderr, "toolcall: %d parse error%s\n", total.Errors, s)
+		fmt.Fprintf(stderr, "toolcall: %d parse error%s\n", total.Errors, plural(total.Errors))
 		return errReported
 	}
 	return nil

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/spf13/cobra"
 
@@ -85,29 +83,17 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			}
 			defer closeAll()
 			var failed int
-			for _, in := range ins {
-				if in.name == "" && opts.isTerminal(in.r) {
-					fmt.Fprintln(stderr, validateHint)
-				}
-				name := in.name
-				if name == "" {
-					name = "stdin"
-				}
+			err = eachInput(ins, opts.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
 				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
 					Policy: policy,
 					Coerce: opts.coerce,
-					Warn: func(line int, err error) {
-						fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
-					},
+					Warn:   warn,
 				})
 				failed += st.Failed
-				if err != nil {
-					var perr *fs.PathError
-					if in.name != "" && !errors.As(err, &perr) {
-						return fmt.Errorf("%s: %w", in.name, err)
-					}
-					return err
-				}
+				return err
+			})
+			if err != nil {
+				return err
 			}
 			if opts.fail && failed > 0 {
 				fmt.Fprintf(stderr, "toolcall: %d call%s failed validation\n", failed, plural(failed))
