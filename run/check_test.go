@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 func recorded(t *testing.T) [][]byte {
@@ -88,7 +90,7 @@ func TestCheckDiffs(t *testing.T) {
 			if ok {
 				t.Fatal("Check found no difference")
 			}
-			checkGolden(t, filepath.Join("testdata", "check", name+".diff"), []byte(diff))
+			golden.Check(t, filepath.Join("testdata", "check", name+".diff"), []byte(diff))
 			if again, _ := Check(want, got); again != diff {
 				t.Error("the diff is not the same twice")
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -389,7 +390,7 @@ func TestE2EBackends(t *testing.T) {
 			t.Parallel()
 			fake := newFakeModel()
 			out, res, _ := e2eRun(t, c, fake)
-			checkGolden(t, c.golden(""), []byte(out))
+			golden.Check(t, c.golden(""), []byte(out))
 			want := "It is 18 C and rain in Paris (64.4 F)."
 			if res.Reason != StopFinalAnswer || res.Iterations != 3 || res.FinalAnswer != want {
 				t.Errorf("result %+v, want a final answer %q in 3 iterations\n%s", res, want, out)
@@ -454,7 +455,7 @@ func TestE2EKeepsTalking(t *testing.T) {
 	fake := newFakeModel()
 	fake.keepTalking = true
 	out, res, _ := e2eRun(t, c, fake)
-	checkGolden(t, c.golden("-keeps-talking"), []byte(out))
+	golden.Check(t, c.golden("-keeps-talking"), []byte(out))
 	if res.Reason != StopFinalAnswer || res.Iterations != 3 {
 		t.Errorf("result %+v\n%s", res, out)
 	}
@@ -484,7 +485,7 @@ func TestE2ERetry(t *testing.T) {
 	fake := newFakeModel()
 	fake.fail503 = 1
 	out, res, sleeps := e2eRun(t, c, fake)
-	checkGolden(t, c.golden(""), []byte(out))
+	golden.Check(t, c.golden(""), []byte(out))
 	if res.Reason != StopFinalAnswer {
 		t.Errorf("result %+v", res)
 	}
@@ -501,7 +502,7 @@ func TestE2ERepeatedCall(t *testing.T) {
 	fake := newFakeModel()
 	fake.loops = true
 	out, res, _ := e2eRun(t, c, fake)
-	checkGolden(t, c.golden("-repeated-call"), []byte(out))
+	golden.Check(t, c.golden("-repeated-call"), []byte(out))
 	if res.Reason != StopRepeated || res.Iterations != 2 {
 		t.Errorf("result %+v, want repeated_call after 2 iterations\n%s", res, out)
 	}

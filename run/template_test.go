@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -44,7 +45,7 @@ func TestTemplateGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkGolden(t, filepath.Join("testdata", "templates", name+suffix+".txt"), []byte(got))
+				golden.Check(t, filepath.Join("testdata", "templates", name+suffix+".txt"), []byte(got))
 				// Whatever comes next is the assistant's: the prompt must
 				// not end inside a stop sequence's turn.
 				for _, s := range p.Stop() {
@@ -146,26 +147,5 @@ func TestTemplateErrors(t *testing.T) {
 	_, err = Template(filepath.Join(dir, "missing.tmpl"))
 	if err == nil || !strings.Contains(err.Error(), "missing.tmpl") {
 		t.Errorf("missing file: %v, want the path named", err)
-	}
-}
-
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

@@ -1,5 +1,0 @@
-package run
-
-import "flag"
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
