@@ -1,5 +1,0 @@
-package catalog
-
-import "github.com/toolcall/toolcall/internal/golden"
-
-var update = golden.Update

@@ -1,5 +1,0 @@
-package tools
-
-import "github.com/toolcall/toolcall/internal/golden"
-
-var update = golden.Update
