@@ -13,7 +13,7 @@ import (
 // leaves even a weak model only valid lines to write. A tool schema with a
 // $ref is given as any object, since its references point into its own
 // document; validate checks the arguments all the same.
-func protocolSchema(_ *catalog.Catalog, picked []catalog.Ranked) []byte {
+func protocolSchema(picked []catalog.Ranked) []byte {
 	b := []byte(`{"anyOf":[`)
 	for _, r := range picked {
 		t := r.Tool

@@ -48,12 +48,12 @@ type Options struct {
 	Native bool
 
 	Catalog *catalog.Catalog
-	// Policy filters the tools shown to the model; Exec.Policy is applied
-	// to the calls (the same flags set both).
-	Policy catalog.Selection
-	Pick   int    // show only the Pick tools ranked best for the request (0: all)
-	Style  string // the prompt style: jsonl, xml or markdown
-	System string // the system text before the tools (DefaultSystem when "")
+	// MinScore is the least score a tool needs to be offered under Pick
+	// (catalog.DefaultMinScore when 0).
+	MinScore float64
+	Pick     int    // show only the Pick tools ranked best for the request (0: all)
+	Style    string // the prompt style: jsonl, xml or markdown
+	System   string // the system text before the tools (DefaultSystem when "")
 
 	Exec tools.ExecOptions
 
@@ -256,9 +256,10 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	}
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
-		sel := o.Policy
-		if o.ToolChoice != "" && o.ToolChoice != "auto" && o.ToolChoice != "required" {
-			sel.Policy.Allow = []string{o.ToolChoice}
+		// The tools offered are those the calls may use.
+		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore}
+		if sel.MinScore == 0 {
+			sel.MinScore = catalog.DefaultMinScore
 		}
 		if o.Pick > 0 {
 			sel.Query, sel.Max = lastUser(in.Messages), o.Pick
@@ -272,7 +273,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	if system == "" {
 		system = DefaultSystem
 	}
-	req := &Request{Model: o.Model, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Extra: o.Extra}
+	req := &Request{Model: o.Model, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Extra: o.Extra, Stop: o.Stop}
 	if o.Native {
 		var b bytes.Buffer
 		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatOpenAI}); err != nil {
@@ -290,11 +291,8 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system += "\n\n" + strings.TrimRight(b.String(), "\n")
 		req.Stop = append(styleStops(o.Style), o.Stop...)
 		if o.Constrain {
-			req.Schema = protocolSchema(o.Catalog, picked)
+			req.Schema = protocolSchema(picked)
 		}
-	}
-	if len(req.Stop) == 0 {
-		req.Stop = o.Stop
 	}
 
 	msgs := in.Messages

@@ -273,7 +273,7 @@ func BenchmarkLoopIteration(b *testing.B) {
 // names exactly those tools.
 func TestLoopPickAndConstrain(t *testing.T) {
 	b := &scripted{replies: []string{`{"type":"final_answer","content":"ok"}`}}
-	_, res := runLoop(t, b, Options{Pick: 1, Constrain: true, Policy: catalog.Selection{MinScore: catalog.DefaultMinScore}}, "What is the weather in Oslo?")
+	_, res := runLoop(t, b, Options{Pick: 1, Constrain: true}, "What is the weather in Oslo?")
 	if res.Reason != StopFinalAnswer {
 		t.Fatalf("result %+v", res)
 	}

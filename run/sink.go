@@ -25,11 +25,8 @@ type turnSink struct {
 	calls    int          // tool_call events
 	parseErr string       // the first parse error
 
-	// stop is set by the parser's events; afterCall counts text events
-	// after the last call.
-	stop      bool
-	afterCall bool
-	err       error
+	// stop is set when the turn has what it needs (see emit and Text).
+	stop bool
 }
 
 func newTurnSink(firstID int, parallel bool) *turnSink {
@@ -45,7 +42,6 @@ func (s *turnSink) emit(e *parse.Event) error {
 	case tools.TypeToolCall:
 		s.said = append(s.said, said{call: &tools.Call{Name: e.Call.Name, Arguments: bytes.Clone(e.Call.Arguments)}})
 		s.calls++
-		s.afterCall = true
 		if !s.parallel {
 			s.stop = true
 		}
@@ -54,7 +50,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 		s.final = &f
 		s.stop = true
 	case tools.TypeText:
-		if s.afterCall && strings.TrimSpace(string(e.Content)) != "" {
+		if s.calls > 0 && strings.TrimSpace(string(e.Content)) != "" {
 			// The model talks on after its call: stop, and leave out
 			// what it invented.
 			s.stop = true

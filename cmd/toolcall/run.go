@@ -270,7 +270,6 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		ObservationRole: observationRole,
 		Native:          o.api.value == "native" && o.modelCmd == "" && o.replay == "",
 		Catalog:         c,
-		Policy:          catalog.Selection{Policy: xopts.Policy, MinScore: catalog.DefaultMinScore},
 		Pick:            o.pick,
 		Style:           o.style.value,
 		System:          system,
