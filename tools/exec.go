@@ -21,9 +21,6 @@ const (
 	DefaultParallel = 4
 )
 
-// stderrShown is how much of a failing tool's stderr an observation shows.
-const stderrShown = 4 << 10
-
 // Consent is a person's answer when asked whether a call may run.
 type Consent int
 
@@ -372,7 +369,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {
-			if ref, err := x.keep(scratch, c.ID); err == nil {
+			if ref, err := FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor); err == nil {
 				// Said in the content too: the model reads only that.
 				o.Ref = ref
 				output += fmt.Sprintf("\n[the whole output is saved: pass the string %q as an argument to give it to a tool]", ref)
@@ -430,14 +427,6 @@ func (x *executor) timeout(t *Tool) time.Duration {
 	return x.opts.Timeout
 }
 
-// keep turns the saved output into a scratch file and returns its ref.
-func (x *executor) keep(f *os.File, callID string) (string, error) {
-	if err := f.Sync(); err != nil {
-		return "", err
-	}
-	return FinishScratch(x.opts.Scratch, f.Name(), callID, x.redactor)
-}
-
 // toolFault is an observation for a tool that could not run at all.
 func (x *executor) toolFault(o Observation, msg string) Observation {
 	o.IsError, o.Status = true, StatusError
@@ -492,15 +481,13 @@ func shown(label, text string) string {
 	return "\n" + label + ":\n" + text
 }
 
-// stderrDetails is the details object of an execution error.
+// stderrDetails is the details object of an execution error: the tail
+// of stderr RunProcess kept, redacted and valid UTF-8.
 func stderrDetails(stderr string) []byte {
 	if stderr == "" {
 		return nil
 	}
-	if len(stderr) > stderrShown {
-		stderr = stderr[len(stderr)-stderrShown:]
-	}
-	return append(AppendString([]byte(`{"stderr":`), strings.ToValidUTF8(stderr, "\uFFFD")), '}')
+	return append(AppendString([]byte(`{"stderr":`), stderr), '}')
 }
 
 func ptr[T any](v T) *T { return &v }
