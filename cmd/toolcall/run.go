@@ -29,8 +29,10 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
     is complete and the model talks on, reading stops: it must not invent
     the result.
  3. The calls are validated and run exactly as toolcall exec runs them,
-    under the same flags (--allow-unsafe, --confirm, --dry-run, --scratch,
-    ...).
+    under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
+    --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
+    --workdir, --env, --redact, --parallel, and --tool-timeout for exec's
+    --timeout.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
