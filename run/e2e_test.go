@@ -7,13 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -306,29 +304,9 @@ func wholeReply(completions bool, model string, turn fakeTurn, usage string) str
 // e2eCatalog is two example-like sh tools: get_weather and calculator
 // (which really computes, with awk).
 func e2eCatalog(t testing.TB) *catalog.Catalog {
-	t.Helper()
-	dir := t.TempDir()
-	write := func(name, sidecar, script string) {
-		// Written under ForkLock, as in loopCatalog: a child forked
-		// meanwhile would hold the file open for writing (ETXTBSY).
-		syscall.ForkLock.RLock()
-		defer syscall.ForkLock.RUnlock()
-		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(sidecar), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("get_weather", `{"description":"Weather for a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`,
-		`read a; echo "18 C and rain in $(echo "$a" | sed 's/.*"city":"\([^"]*\)".*/\1/')"`)
-	write("calculator", `{"description":"Evaluate an arithmetic expression.","input_schema":{"type":"object","properties":{"expression":{"type":"string"}},"required":["expression"]}}`,
-		`read a; e=$(echo "$a" | sed 's/.*"expression":"\([-+*\/.0-9 ()]*\)".*/\1/'); awk "BEGIN { print $e }"`)
-	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{Warn: func(string) {}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return shCatalog(t, weatherTool, shTool{"calculator",
+		`{"description":"Evaluate an arithmetic expression.","input_schema":{"type":"object","properties":{"expression":{"type":"string"}},"required":["expression"]}}`,
+		`read a; e=$(echo "$a" | sed 's/.*"expression":"\([-+*\/.0-9 ()]*\)".*/\1/'); awk "BEGIN { print $e }"`})
 }
 
 type e2eCase struct {

@@ -59,29 +59,43 @@ func (s *scripted) Complete(ctx context.Context, req *Request, sink Sink) (Respo
 	return Response{Model: "scripted", Usage: []byte(`{"total_tokens":12}`)}, nil
 }
 
-// loopCatalog is a catalog of two sh tools.
-func loopCatalog(t testing.TB) *catalog.Catalog {
+// shTool is a tool for tests: its sidecar and an sh script.
+type shTool struct{ name, sidecar, script string }
+
+var (
+	weatherTool = shTool{"get_weather", `{"description":"Weather for a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`,
+		`read a; echo "18 C and rain in $(echo "$a" | sed 's/.*"city":"\([^"]*\)".*/\1/')"`}
+	addTool = shTool{"add", `{"description":"Add two numbers.","input_schema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}`,
+		`echo 5`}
+)
+
+// shCatalog writes the tools into a new directory and loads it.
+func shCatalog(t testing.TB, ts ...shTool) *catalog.Catalog {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(name, sidecar, script string) {
+	for _, tl := range ts {
+		// Under ForkLock: a child forked meanwhile would hold the file
+		// open for writing, and running it would fail (ETXTBSY).
 		syscall.ForkLock.RLock()
-		defer syscall.ForkLock.RUnlock()
-		if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(sidecar), 0o644); err != nil {
-			t.Fatal(err)
+		err := os.WriteFile(filepath.Join(dir, tl.name+".json"), []byte(tl.sidecar), 0o644)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, tl.name), []byte("#!/bin/sh\n"+tl.script+"\n"), 0o755)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		syscall.ForkLock.RUnlock()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("get_weather", `{"description":"Weather for a city.","input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}`,
-		`read a; echo "18 C and rain in $(echo "$a" | sed 's/.*"city":"\([^"]*\)".*/\1/')"`)
-	write("add", `{"description":"Add two numbers.","input_schema":{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}}`,
-		`echo 5`)
 	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{Warn: func(string) {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// loopCatalog is a catalog of two sh tools.
+func loopCatalog(t testing.TB) *catalog.Catalog {
+	return shCatalog(t, weatherTool, addTool)
 }
 
 func runLoop(t *testing.T, b Backend, opts Options, prompt string) (string, Result) {
