@@ -18,9 +18,9 @@ import (
 	"github.com/toolcall/toolcall/tools"
 )
 
-// bfclDir holds BFCL v4 function definitions and accepted answers, beside
-// the project (see its README). It is never copied into the repository.
-const bfclDir = "../../shared/data/bfcl"
+// bfclDir holds a subset of the BFCL v4 function definitions and accepted
+// answers, vendored with their license (testdata/bfcl/README.md).
+const bfclDir = "../testdata/bfcl"
 
 // bfclEntry is one BFCL test: its function definitions and the calls
 // accepted as right, with the first accepted value of each parameter.
@@ -39,11 +39,11 @@ type bfclCall struct {
 func readBFCL(t testing.TB) []bfclEntry {
 	t.Helper()
 	if _, err := os.Stat(bfclDir); err != nil {
-		t.Skipf("BFCL data not found at %s: %v", bfclDir, err)
+		t.Fatalf("BFCL data not found at %s: %v", bfclDir, err)
 	}
 	answers, err := filepath.Glob(filepath.Join(bfclDir, "possible_answer", "BFCL_v4_*.json"))
 	if err != nil || len(answers) == 0 {
-		t.Skipf("no BFCL answers in %s", bfclDir)
+		t.Fatalf("no BFCL answers in %s", bfclDir)
 	}
 	var entries []bfclEntry
 	for _, ans := range answers {

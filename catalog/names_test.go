@@ -96,10 +96,10 @@ func TestProviderNameDeterministic(t *testing.T) {
 // TestProviderNameBFCL maps every function name of the BFCL data: over a
 // thousand have dots, which OpenAI and Anthropic reject.
 func TestProviderNameBFCL(t *testing.T) {
-	const dir = "../../shared/data/bfcl"
+	const dir = "../testdata/bfcl"
 	files, _ := filepath.Glob(filepath.Join(dir, "BFCL_v4_*.json"))
 	if len(files) == 0 {
-		t.Skipf("no BFCL data in %s", dir)
+		t.Fatalf("no BFCL data in %s", dir)
 	}
 	set := map[string]bool{}
 	for _, f := range files {

@@ -377,7 +377,7 @@ func TestSchemaScanner(t *testing.T) {
 		`{"type":"object","properties":{}}`,
 		`{"properties": { "spaced" : { "description" : "with spaces" } } }`,
 	)
-	files, _ := filepath.Glob("../../shared/data/bfcl/BFCL_v4_*.json")
+	files, _ := filepath.Glob("../testdata/bfcl/BFCL_v4_*.json")
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
