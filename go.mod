@@ -1,6 +1,6 @@
 module github.com/toolcall/toolcall
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.6

@@ -1,6 +1,6 @@
 module github.com/toolcall/toolcall/testdata/repairbench
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/kaptinlin/jsonrepair v0.4.8
