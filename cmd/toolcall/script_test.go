@@ -34,8 +34,9 @@ func TestScripts(t *testing.T) {
 		// $EXAMPLES is the bundled example tools directory, built.
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
-			models, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "models"))
-			env.Setenv("MODELS", models)
+			testdata, err := filepath.Abs(filepath.Join(moduleRoot, "testdata"))
+			env.Setenv("MODELS", filepath.Join(testdata, "models"))
+			env.Setenv("TESTDATA", testdata)
 			return err
 		},
 	})
