@@ -62,7 +62,7 @@ func main() {
 // execute runs the command line args with the given streams and returns the
 // exit code. It is the one place where errors become exit codes.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdin, stdout, stderr)
+	root := newRootCmdArgs(args, stdin, stdout, stderr)
 	if args == nil {
 		args = []string{} // cobra would read os.Args instead
 	}

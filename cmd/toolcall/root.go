@@ -72,6 +72,12 @@ when --base-url and --api-key are not given. --help, --version,
 --list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	return newRootCmdArgs(nil, stdin, stdout, stderr)
+}
+
+// newRootCmdArgs is newRootCmd for the command line args, which it reads
+// only to name a misspelt command before a flag it does not know.
+func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "toolcall",
 		Short: "Tool use for text-only language models, from the shell",
@@ -79,8 +85,11 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		// Runnable, so that an unknown command is a usage error (exit 2)
 		// rather than cobra's plain error.
 		Args: rootArgs,
-		RunE: func(*cobra.Command, []string) error {
-			return usage(errors.New("missing command"))
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// A bare "toolcall" shows what there is to run, on stderr
+			// since nothing ran.
+			fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+			return &usageError{err: errors.New("missing command: name one of the commands above")}
 		},
 		// The environment fills in flags not given on the command line.
 		// Cobra runs only the nearest PersistentPreRunE, so a subcommand
@@ -97,7 +106,16 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage(err) })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// "toolcall exe --tools x" fails on the flag before cobra looks at
+		// the command; the misspelt command is the mistake to report.
+		if cmd == root {
+			if name := firstWord(args); name != "" {
+				return rootArgs(root, []string{name})
+			}
+		}
+		return usage(err)
+	})
 	root.SetVersionTemplate("toolcall {{.Version}}\n")
 	// Defined here rather than by cobra, to have no -v shorthand.
 	root.Flags().Bool("version", false, "print the version and exit")
@@ -126,6 +144,20 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 		return &usageError{err: fmt.Errorf("unknown command %q, did you mean %q?", args[0], s[0])}
 	}
 	return usage(fmt.Errorf("unknown command %q", args[0]))
+}
+
+// firstWord is the first argument that is not a flag, or "" when there is
+// none before "--".
+func firstWord(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			return ""
+		}
+		if a != "" && a[0] != '-' {
+			return a
+		}
+	}
+	return ""
 }
 
 // usageArgs makes the failures of check usage errors.
