@@ -118,7 +118,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
-	fs.DurationVar(&opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
+	durationVar(fs, &opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
 	noEnv(fs, "check")
 	opts.tools.registerCompletions(cmd, true)
