@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,7 +17,19 @@ import (
 // TestMain lets the test binary run as toolcall itself, so that the
 // scripts exec the real main in a subprocess.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"toolcall": main})
+	testscript.Main(cleanupM{m}, map[string]func(){"toolcall": main})
+}
+
+// cleanupM removes what the tests built once for all of them, after they
+// ran.
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	if examples.dir != "" {
+		os.RemoveAll(examples.dir)
+	}
+	return code
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script at the top of
@@ -42,31 +56,52 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// buildExamples builds the example tools of testdata/tools into a new
-// directory beside copies of their sidecars, as make does in place.
+// examples is the example tools, built once for every test of the process
+// that needs them: linking seven programs per test was most of this
+// package's test time. Tests only read the directory.
+var examples struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// buildExamples builds the example tools of testdata/tools into a
+// directory beside copies of their sidecars, as make does in place, and
+// returns it.
 func buildExamples(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	examples.once.Do(func() { examples.dir, examples.err = buildExamplesOnce() })
+	if examples.err != nil {
+		t.Fatal(examples.err)
+	}
+	return examples.dir
+}
+
+func buildExamplesOnce() (string, error) {
+	dir, err := os.MkdirTemp("", "toolcall-examples-")
+	if err != nil {
+		return "", err
+	}
 	src := filepath.Join(moduleRoot, "testdata", "tools")
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./testdata/tools/src/...")
 	cmd.Dir = moduleRoot
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the example tools: %v\n%s", err, out)
+		return dir, fmt.Errorf("building the example tools: %v\n%s", err, out)
 	}
 	sidecars, err := filepath.Glob(filepath.Join(src, "*.json"))
 	if err != nil || len(sidecars) == 0 {
-		t.Fatalf("no example sidecars in %s (%v)", src, err)
+		return dir, fmt.Errorf("no example sidecars in %s (%v)", src, err)
 	}
 	for _, f := range sidecars {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			t.Fatal(err)
+			return dir, err
 		}
 		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
-			t.Fatal(err)
+			return dir, err
 		}
 	}
-	return dir
+	return dir, nil
 }
 
 // volatile matches the event fields that change from run to run
