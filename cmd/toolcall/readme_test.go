@@ -21,3 +21,19 @@ func TestReadmeFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeModelCmd keeps the model command shown in README.md the one
+// that testdata/script/run_model_cmd.txtar runs.
+func TestReadmeModelCmd(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("../../testdata/models/calc-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```sh\n"+string(script)+"```") {
+		t.Error("README.md does not show testdata/models/calc-model as it is")
+	}
+}
