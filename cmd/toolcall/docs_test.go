@@ -15,7 +15,6 @@ import (
 	"github.com/cpuguy83/go-md2man/v2/md2man"
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 	"github.com/spf13/pflag"
 )
 
@@ -83,13 +82,9 @@ func generateDocs() (map[string][]byte, error) {
 		// for HTML and dropped.
 		cmd.Use = strings.ReplaceAll(cmd.Use, "<", `\<`)
 		cmd.Long = escapeProse(cmd.Long)
-		header := doc.GenManHeader{Section: "1", Date: &manDate, Source: "toolcall", Manual: "toolcall manual"}
-		var buf bytes.Buffer
-		if err := doc.GenMan(cmd, &header, &buf); err != nil {
-			return fmt.Errorf("man page of %s: %w", cmd.CommandPath(), err)
-		}
+		cmd.InitDefaultHelpFlag() // cobra adds it when it executes
 		name := strings.ReplaceAll(cmd.CommandPath(), " ", "-") + ".1"
-		files["man/"+name] = addManSections(buf.Bytes(), cmd)
+		files["man/"+name] = md2man.Render(manPage(cmd))
 		for _, c := range cmd.Commands() {
 			if err := walk(c); err != nil {
 				return err
@@ -119,11 +114,30 @@ func generateDocs() (map[string][]byte, error) {
 	return files, nil
 }
 
-// addManSections adds EXIT STATUS and ENVIRONMENT sections to the man page
-// of cmd, before its EXAMPLE (or SEE ALSO) section as man-pages(7) orders
-// them.
-func addManSections(page []byte, cmd *cobra.Command) []byte {
-	md := "# EXIT STATUS\n\n" + exitStatusText + "\n\n# ENVIRONMENT\n\n" + environmentText + "\n"
+// manPage is the man page of cmd in md2man's markdown, with its sections
+// in the order of man-pages(7): NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT
+// STATUS, ENVIRONMENT, EXAMPLE, SEE ALSO. Options show the word that
+// stands for their value, as --help does (--timeout=DURATION), never a
+// default in its place.
+func manPage(cmd *cobra.Command) []byte {
+	var b bytes.Buffer
+	dashed := strings.ReplaceAll(cmd.CommandPath(), " ", "-")
+	fmt.Fprintf(&b, "%% %q \"1\" %q \"toolcall\" \"toolcall manual\"\n", strings.ToUpper(dashed), manDate.Format("Jan 2006"))
+	fmt.Fprintf(&b, "# NAME\n%s \\- %s\n\n", dashed, cmd.Short)
+	synopsis := cmd.UseLine()
+	if !cmd.HasParent() {
+		synopsis = cmd.Name() + " \\<command> [flags]"
+	}
+	fmt.Fprintf(&b, "# SYNOPSIS\n**%s**\n\n", synopsis)
+	description := cmd.Long
+	if description == "" {
+		description = cmd.Short
+	}
+	fmt.Fprintf(&b, "# DESCRIPTION\n%s\n\n", description)
+	manOptions(&b, "OPTIONS", cmd.NonInheritedFlags())
+	manOptions(&b, "OPTIONS INHERITED FROM PARENT COMMANDS", cmd.InheritedFlags())
+
+	fmt.Fprintf(&b, "# EXIT STATUS\n\n%s\n\n# ENVIRONMENT\n\n%s\n", exitStatusText, environmentText)
 	var vars []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if hasEnv(f) && !f.Hidden {
@@ -131,22 +145,52 @@ func addManSections(page []byte, cmd *cobra.Command) []byte {
 		}
 	})
 	if len(vars) > 0 {
-		md += "\n" + strings.Join(vars, "\n") + "\n"
+		b.WriteString("\n" + strings.Join(vars, "\n") + "\n")
 	}
-	// md2man takes a first heading for the title; give it one, and then
-	// keep the sections only.
-	sections := md2man.Render([]byte("% TOOLCALL 1\n" + md))
-	if i := bytes.Index(sections, []byte(".SH ")); i >= 0 {
-		sections = sections[i:]
+	b.WriteString("\n")
+
+	if cmd.Example != "" {
+		fmt.Fprintf(&b, "# EXAMPLE\n```\n%s\n```\n", cmd.Example)
 	}
-	at := len(page)
-	for _, next := range []string{"\n.SH EXAMPLE\n", "\n.SH SEE ALSO\n"} {
-		if i := bytes.Index(page, []byte(next)); i >= 0 {
-			at = i + 1
-			break
+	var seeAlso []string
+	if cmd.HasParent() {
+		seeAlso = append(seeAlso, fmt.Sprintf("**%s(1)**", strings.ReplaceAll(cmd.Parent().CommandPath(), " ", "-")))
+	}
+	for _, c := range cmd.Commands() { // sorted by name
+		if c.IsAvailableCommand() && !c.IsAdditionalHelpTopicCommand() {
+			seeAlso = append(seeAlso, fmt.Sprintf("**%s-%s(1)**", dashed, c.Name()))
 		}
 	}
-	return slices.Concat(page[:at], sections, page[at:])
+	if len(seeAlso) > 0 {
+		fmt.Fprintf(&b, "# SEE ALSO\n%s\n", strings.Join(seeAlso, ", "))
+	}
+	return b.Bytes()
+}
+
+// manOptions writes the flags of fs under the heading title.
+func manOptions(b *bytes.Buffer, title string, fs *pflag.FlagSet) {
+	if !fs.HasAvailableFlags() {
+		return
+	}
+	fmt.Fprintf(b, "# %s\n", title)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden || f.Deprecated != "" {
+			return
+		}
+		if f.Shorthand != "" && f.ShorthandDeprecated == "" {
+			fmt.Fprintf(b, "**-%s**, ", f.Shorthand)
+		}
+		fmt.Fprintf(b, "**--%s**", f.Name)
+		placeholder, usage := flagPlaceholder(f)
+		if placeholder != "" {
+			fmt.Fprintf(b, "=*%s*", placeholder)
+		}
+		if d := flagDefault(f); d != "" {
+			usage += " (default " + d + ")"
+		}
+		fmt.Fprintf(b, "\n\t%s\n\n", usage)
+	})
+	b.WriteString("\n")
 }
 
 // escapeProse escapes < in the markdown paragraphs of s, leaving alone the

@@ -38,3 +38,36 @@ func (d *durationValue) Set(s string) error {
 	*d = durationValue(v)
 	return nil
 }
+
+// flagPlaceholder is the word that stands for f's value in help and man
+// pages, in capitals: the `word` quoted in its usage, else one for its
+// type; "" for a flag that takes no value. usage is f's usage without the
+// quotes.
+func flagPlaceholder(f *pflag.Flag) (placeholder, usage string) {
+	name, usage := pflag.UnquoteUsage(f)
+	if f.NoOptDefVal != "" || name == "" {
+		return "", usage
+	}
+	switch name {
+	case "int", "uint", "int64", "uint64":
+		name = "N"
+	case "float", "float64":
+		name = "NUMBER"
+	case "strings", "stringArray", "stringSlice":
+		name = "VALUES"
+	}
+	return strings.ToUpper(name), usage
+}
+
+// flagDefault is f's default as help shows it after "default", or "" when
+// it has none worth showing (empty, zero, false).
+func flagDefault(f *pflag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "0s", "false", "[]", "<nil>":
+		return ""
+	}
+	if f.Value.Type() == "string" {
+		return strconv.Quote(f.DefValue)
+	}
+	return f.DefValue
+}
