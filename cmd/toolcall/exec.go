@@ -312,7 +312,20 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 // byteSize is a flag value in bytes: 16384, 16KiB, 16KB, 1MiB, 1MB.
 type byteSize int64
 
-func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String is the size in the largest binary unit that divides it, as the
+// README writes sizes: 16KiB, 64MiB.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n != 0 && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 func (b *byteSize) Type() string   { return "size" }
 
 func (b *byteSize) Set(s string) error {

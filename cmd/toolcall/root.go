@@ -132,6 +132,8 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	// the tree the man pages are built from the tree users run.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	root.SetUsageTemplate(usageTemplate)
+	settlePlaceholders(root)
 	return root
 }
 
