@@ -31,6 +31,7 @@ func (d *durationValue) String() string {
 	}
 	return s
 }
+
 func (d *durationValue) Type() string { return "duration" }
 
 func (d *durationValue) Set(s string) error {
