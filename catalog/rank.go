@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/kljensen/snowball/english"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -23,12 +26,30 @@ const (
 	fieldTag            // the tags: 2
 	fieldArg            // argument names, nested ones too: 1.5
 	fieldArgDesc        // argument descriptions and enum values: 0.5
+	fieldExample        // example values: "(e.g. Paris)", a property's "examples": 0.25
 	numFields
 )
 
 var (
-	fieldWeight = [numFields]float64{3, 1, 2, 1.5, 0.5}
-	fieldLabel  = [numFields]string{"name", "description", "tag", "argument", "argument description"}
+	fieldWeight = [numFields]float64{3, 1, 2, 1.5, 0.5, 0.25}
+	fieldLabel  = [numFields]string{"name", "description", "tag", "argument", "argument description", "example"}
+)
+
+// The weight of a query word, beyond its idf.
+const (
+	// fillerWeight is for the words requests are phrased with that say
+	// nothing of the tool wanted ("please provide the information").
+	fillerWeight = 0.15
+	// quotedWeight is for words only found inside quotes: a title or a
+	// name the tool is to work on, rarely a word of what it does.
+	quotedWeight = 0.3
+	// commonShare is the share of a large catalog's tools a word may occur
+	// in before it weighs less than its idf says ("get", "data"); see
+	// commonPenalty.
+	commonShare = 0.05
+	// commonMinTools is the size from which a catalog is large enough to
+	// say which words are common.
+	commonMinTools = 20
 )
 
 const (
@@ -48,23 +69,36 @@ var errNoTerms = errors.New("query has no terms")
 // rankBM25 scores every candidate for query. Both the query and the tools
 // are tokenized the same way (see tokenizer): lower case, split on anything
 // but letters and digits and also inside names (snake_case, kebab-case,
-// dots, camelCase, letters|digits), plurals, -ing and -ed cut off by a
-// light stemmer. English stop words are dropped from the query; in a tool
-// they count toward the length of a field but match nothing.
+// dots, camelCase, letters|digits), and English words reduced to their stem
+// by the Snowball (Porter2) stemmer, so that "nutritional" meets
+// "nutrition" and "charities" "charity". English stop words are dropped
+// from the query; in a tool they count toward the length of a field but
+// match nothing.
 //
 // For each distinct query term t and tool d, with tf_f the count of t in
 // field f, len_f its length in terms and avg_f the median over the
 // candidates:
 //
 //	tf'     = Σ_f weight_f · tf_f / (1 − b + b · len_f / avg_f)
-//	idf     = ln(1 + (N − df + 0.5) / (df + 0.5))
+//	idf     = ln(1 + (N − df + 0.5) / (df + 0.5)) · w_t
 //	score   = Σ_t idf · tf' · (k1 + 1) / (k1 + tf')        k1 = 1.2, b = 0.75
 //
-// tf'·(k1+1)/(k1+tf') stays below k1+1, so no tool can score more than
-// Σ idf·(k1+1) over the query terms that occur in at least one candidate
-// (a word no tool has cannot be matched and counts for nobody). The score
-// reported is the raw score divided by that maximum: 0..1, rounded to 4
-// decimals so that it is the same on every machine.
+// w_t is 1, less for a word of request phrasing (fillerWeight), a word
+// found only inside quotes (quotedWeight), and a word common in a large
+// catalog (commonPenalty). tf'·(k1+1)/(k1+tf') stays below k1+1, so no
+// tool can score more than Σ idf·(k1+1) over the query terms that occur in
+// at least one candidate (a word no tool has cannot be matched and counts
+// for nobody). The score reported is the raw score divided by that
+// maximum: 0..1, rounded to 4 decimals so that it is the same on every
+// machine.
+//
+// A request that asks for several things ("Find the sum of the multiples
+// of 3 and 5. Also find the product of the first five primes.") is split
+// into its asks (see splitAsks) and each ask is ranked on its own, over
+// the same index; the rankings are merged so that every ask's best tool
+// comes before any ask's second best (round by round, each round best
+// score first), and the reason says which ask a tool answers. A request of
+// one ask ranks as a whole.
 //
 // It returns the tools scoring at least minScore, best first (ties by
 // name), at most limit of them (0: all); only those get a Reason.
@@ -82,26 +116,45 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 		df[ix.hits[i].term]++
 	}
 	idf := make([]float64, len(q.terms))
-	maxScore := 0.0
 	for t, d := range df {
 		if d == 0 {
 			continue
 		}
-		idf[t] = math.Log(1 + (n-float64(d)+0.5)/(float64(d)+0.5))
-		maxScore += idf[t] * (bm25K1 + 1)
+		idf[t] = math.Log(1+(n-float64(d)+0.5)/(float64(d)+0.5)) * q.weight[t] * commonPenalty(d, len(cands))
+	}
+	// With several asks, the request as a whole is scored too, as one
+	// more ask: it orders the tools within a round of the merge.
+	nAsks := len(q.asks)
+	if nAsks > 1 {
+		nAsks++
+	}
+	maxScore := make([]float64, nAsks)
+	for a, ask := range q.asks {
+		for _, t := range ask.terms {
+			maxScore[a] += idf[t] * (bm25K1 + 1)
+		}
+	}
+	if nAsks > len(q.asks) {
+		for t := range q.terms {
+			maxScore[len(q.asks)] += idf[t] * (bm25K1 + 1)
+		}
 	}
 
-	// Score every tool; first[i]:last[i] are tool i's hits.
-	out := make([]Ranked, len(cands))
+	// Score every tool for every ask; first[i]:last[i] are tool i's hits.
+	scores := make([][]Ranked, nAsks)
+	for a := range scores {
+		scores[a] = make([]Ranked, len(cands))
+		for i, t := range cands {
+			scores[a][i] = Ranked{Tool: t, Scored: true}
+		}
+	}
 	first := make([]int32, len(cands))
 	last := make([]int32, len(cands))
-	for i, t := range cands {
-		out[i] = Ranked{Tool: t, Scored: true}
-	}
+	raw := make([]float64, nAsks)
 	for k := 0; k < len(ix.hits); {
 		doc := ix.hits[k].doc
 		lens := &ix.lens[doc]
-		raw := 0.0
+		clear(raw)
 		first[doc] = int32(k)
 		for ; k < len(ix.hits) && ix.hits[k].doc == doc; k++ {
 			h := &ix.hits[k]
@@ -112,88 +165,271 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 					tf += fieldWeight[f] * float64(h.count[f]) / norm
 				}
 			}
-			raw += idf[h.term] * tf * (bm25K1 + 1) / (bm25K1 + tf)
+			v := idf[h.term] * tf * (bm25K1 + 1) / (bm25K1 + tf)
+			for _, a := range q.termAsks[h.term] {
+				raw[a] += v
+			}
+			if nAsks > len(q.asks) {
+				raw[len(q.asks)] += v
+			}
 		}
 		last[doc] = int32(k)
-		out[doc].Score = math.Round(raw/maxScore*1e4) / 1e4
+		for a := range nAsks {
+			if maxScore[a] > 0 {
+				scores[a][doc].Score = math.Round(raw[a]/maxScore[a]*1e4) / 1e4
+			}
+		}
 	}
 
 	// Say why, for the tools kept only: building every reason would cost
 	// more than the ranking.
-	order := best(out, minScore, limit)
-	kept := make([]Ranked, len(order))
-	var reason strings.Builder
-	for i, doc := range order {
-		kept[i] = out[doc]
-		kept[i].Reason = "no query terms matched"
-		if first[doc] == last[doc] {
-			continue
-		}
-		reason.Reset()
-		reason.WriteString("matched ")
-		for k, h := range ix.hits[first[doc]:last[doc]] {
-			if k > 0 {
-				reason.WriteString(", ")
-			}
-			reason.WriteString(q.surface[h.term])
-			reason.WriteString(" (")
-			sep := ""
-			for f := range numFields {
-				if h.count[f] > 0 {
-					reason.WriteString(sep)
-					reason.WriteString(fieldLabel[f])
-					sep = ", "
-				}
-			}
-			reason.WriteByte(')')
-		}
-		kept[i].Reason = reason.String()
+	picks := mergeAsks(scores, minScore, limit)
+	kept := make([]Ranked, len(picks))
+	for i, p := range picks {
+		kept[i] = scores[p.ask][p.doc]
+		kept[i].Reason = q.reason(p.ask, ix.hits[first[p.doc]:last[p.doc]], idf)
 	}
 	return kept, nil
 }
 
-// bm25Query is a tokenized query.
-type bm25Query struct {
-	terms   []string // distinct stemmed terms, in order of first appearance
-	surface []string // each term as first written in the query, lower case
-	index   map[string]int
-	first   [256]bool // the first bytes of the terms
+// commonPenalty is the weight of a word found in df of n tools: 1, or
+// less when the catalog is large and the word is in more than commonShare
+// of it. BM25's idf already makes such a word weak; this keeps it from
+// winning at a name's triple weight against a rarer word in a
+// description.
+func commonPenalty(df, n int) float64 {
+	if n < commonMinTools {
+		return 1
+	}
+	share := float64(df) / float64(n)
+	if share <= commonShare {
+		return 1
+	}
+	return math.Sqrt(commonShare / share)
 }
 
+// pick is one tool kept by mergeAsks: the ask it answers and the tool.
+type pick struct{ ask, doc int }
+
+// mergeAsks keeps the tools scoring at least minScore for some ask, at
+// most limit (0: all): round by round, each ask's best tool not yet kept,
+// and within a round the tool the whole request scores best first (ties by
+// name). scores holds one ranking per ask and, with several asks, the
+// ranking of the whole request last. With one ask it is that ask's
+// ranking.
+func mergeAsks(scores [][]Ranked, minScore float64, limit int) []pick {
+	if len(scores) == 1 {
+		order := best(scores[0], minScore, limit)
+		out := make([]pick, len(order))
+		for i, doc := range order {
+			out[i] = pick{0, doc}
+		}
+		return out
+	}
+	whole := scores[len(scores)-1]
+	scores = scores[:len(scores)-1]
+	orders := make([][]int, len(scores))
+	for a := range scores {
+		orders[a] = best(scores[a], minScore, limit)
+	}
+	taken := map[int]bool{}
+	next := make([]int, len(scores))
+	var out []pick
+	for {
+		var round []pick
+		for a, order := range orders {
+			for next[a] < len(order) && taken[order[next[a]]] {
+				next[a]++
+			}
+			if next[a] < len(order) {
+				doc := order[next[a]]
+				next[a]++
+				taken[doc] = true
+				round = append(round, pick{a, doc})
+			}
+		}
+		if len(round) == 0 {
+			return out
+		}
+		slices.SortStableFunc(round, func(x, y pick) int {
+			sx, sy := whole[x.doc], whole[y.doc]
+			if sx.Score != sy.Score {
+				if sx.Score > sy.Score {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(sx.Tool.Name, sy.Tool.Name)
+		})
+		for _, p := range round {
+			if limit > 0 && len(out) == limit {
+				return out
+			}
+			out = append(out, p)
+		}
+	}
+}
+
+// reason says why a tool scored for ask a: the ask, when the request has
+// several, and each matched word with the fields it was found in, weak
+// words marked so.
+func (q *bm25Query) reason(a int, hits []termHit, idf []float64) string {
+	var b strings.Builder
+	if len(q.asks) > 1 {
+		fmt.Fprintf(&b, "for ask %d of %d (%q): ", a+1, len(q.asks), q.asks[a].text)
+	}
+	n := 0
+	for _, h := range hits {
+		if !slices.Contains(q.termAsks[h.term], a) {
+			continue
+		}
+		if n == 0 {
+			b.WriteString("matched ")
+		} else {
+			b.WriteString(", ")
+		}
+		n++
+		b.WriteString(q.surface[h.term])
+		b.WriteString(" (")
+		sep := ""
+		for f := range numFields {
+			if h.count[f] > 0 {
+				b.WriteString(sep)
+				b.WriteString(fieldLabel[f])
+				sep = ", "
+			}
+		}
+		if q.weight[h.term] < 1 {
+			b.WriteString("; weak: ")
+			b.WriteString(q.weakWhy[h.term])
+		}
+		b.WriteByte(')')
+	}
+	if n == 0 {
+		b.WriteString("no query terms matched")
+	}
+	return b.String()
+}
+
+// bm25Query is a tokenized query.
+type bm25Query struct {
+	terms    []string  // distinct stemmed terms, in order of first appearance
+	surface  []string  // each term as first written in the query, lower case
+	weight   []float64 // each term's weight: 1, or less for a weak word
+	weakWhy  []string  // why a term is weak: "request phrasing", "quoted"
+	termAsks [][]int   // the asks each term is part of
+	asks     []askTerms
+	index    map[string]int
+	first    [256]bool // the first bytes of the terms
+	stems    stemmer
+}
+
+// askTerms is one ask of a request and its terms.
+type askTerms struct {
+	text  string
+	terms []int
+}
+
+// newQuery tokenizes a request, ask by ask.
 func newQuery(s string) *bm25Query {
 	q := &bm25Query{index: make(map[string]int)}
 	var z tokenizer
-	var buf []byte
-	z.each(s, func(word []byte) {
-		if len(word) <= maxStopWord {
-			if _, stop := stopWords[string(word)]; stop {
-				return
+	quotedOnly := map[int]bool{}
+	for _, text := range splitAsks(s) {
+		ask := askTerms{text: text}
+		strong := false
+		eachQuoted(text, func(part string, quoted bool) {
+			z.each(part, func(word []byte) {
+				if len(word) <= maxStopWord {
+					if _, stop := stopWords[string(word)]; stop {
+						return
+					}
+				}
+				term := q.stems.stem(word)
+				i, ok := q.index[term]
+				if !ok {
+					i = len(q.terms)
+					q.index[term] = i
+					q.terms = append(q.terms, term)
+					q.surface = append(q.surface, string(word))
+					q.termAsks = append(q.termAsks, nil)
+					q.first[term[0]] = true
+					quotedOnly[i] = quoted
+				} else if !quoted {
+					quotedOnly[i] = false
+				}
+				if !slices.Contains(ask.terms, i) {
+					ask.terms = append(ask.terms, i)
+				}
+				if _, filler := fillerWords()[term]; !filler && !quoted {
+					strong = true
+				}
+			})
+		})
+		// An ask of filler alone ("Thanks!", "Please help.") is no ask;
+		// its words stay in the request.
+		if strong || len(q.asks) == 0 {
+			q.asks = append(q.asks, ask)
+		} else {
+			prev := &q.asks[len(q.asks)-1]
+			for _, t := range ask.terms {
+				if !slices.Contains(prev.terms, t) {
+					prev.terms = append(prev.terms, t)
+				}
 			}
 		}
-		buf = append(buf[:0], word...)
-		term := stem(buf)
-		if _, ok := q.index[string(term)]; ok {
-			return
+	}
+	// A first ask of filler alone joins the next one.
+	if len(q.asks) > 1 && !q.strong(q.asks[0]) {
+		for _, t := range q.asks[0].terms {
+			if !slices.Contains(q.asks[1].terms, t) {
+				q.asks[1].terms = append(q.asks[1].terms, t)
+			}
 		}
-		q.index[string(term)] = len(q.terms)
-		q.terms = append(q.terms, string(term))
-		q.surface = append(q.surface, string(word))
-		q.first[term[0]] = true
-	})
+		q.asks = q.asks[1:]
+	}
+	if len(q.asks) == 1 {
+		q.asks[0].text = strings.TrimSpace(s)
+	}
+	for a, ask := range q.asks {
+		for _, t := range ask.terms {
+			q.termAsks[t] = append(q.termAsks[t], a)
+		}
+	}
+	q.weight = make([]float64, len(q.terms))
+	q.weakWhy = make([]string, len(q.terms))
+	for i, term := range q.terms {
+		q.weight[i] = 1
+		if _, filler := fillerWords()[term]; filler {
+			q.weight[i], q.weakWhy[i] = fillerWeight, "request phrasing"
+		} else if quotedOnly[i] {
+			q.weight[i], q.weakWhy[i] = quotedWeight, "quoted"
+		}
+	}
 	return q
+}
+
+// strong reports whether an ask has a word that is not filler.
+func (q *bm25Query) strong(a askTerms) bool {
+	for _, t := range a.terms {
+		if _, filler := fillerWords()[q.terms[t]]; !filler {
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the index of term in q, or -1. Queries are short, so a scan
 // that compares lengths first beats hashing; long ones use the map.
-func (q *bm25Query) find(term []byte) int {
+func (q *bm25Query) find(term string) int {
 	if len(q.terms) > 12 {
-		if i, ok := q.index[string(term)]; ok {
+		if i, ok := q.index[term]; ok {
 			return i
 		}
 		return -1
 	}
 	for i, t := range q.terms {
-		if len(t) == len(term) && t == string(term) {
+		if len(t) == len(term) && t == term {
 			return i
 		}
 	}
@@ -274,7 +510,7 @@ func indexRange(q *bm25Query, cands []*tools.Tool, lo, hi int, lens [][numFields
 		clear(d.counts)
 		d.lens = [numFields]int32{}
 		d.add(fieldName, t.Name)
-		d.add(fieldDesc, t.Description)
+		d.addText(fieldDesc, t.Description)
 		for _, tag := range t.Tags {
 			d.add(fieldTag, tag)
 		}
@@ -300,7 +536,7 @@ type docScanner struct {
 	field  int
 	lens   [numFields]int32
 	counts [][numFields]uint16
-	stem   []byte
+	stems  stemmer
 	emit   func([]byte) // d.term, made once
 }
 
@@ -309,16 +545,30 @@ func (d *docScanner) add(field int, s string) {
 	d.z.each(s, d.emit)
 }
 
+// addText adds a description to field, and the example values in it, such
+// as "(e.g. Paris, London)", to fieldExample: a request about chicken is
+// not about a recipe tool because chicken is one of its examples.
+func (d *docScanner) addText(field int, s string) {
+	eachExample(s, func(part string, example bool) {
+		if example {
+			d.add(fieldExample, part)
+		} else {
+			d.add(field, part)
+		}
+	})
+}
+
 // term counts a word of a tool. Stop words count toward the length of
 // the field but cannot match, since the query has none; words whose first
-// letter starts no query term are not even stemmed.
+// letter starts no query term are not even stemmed (a stem keeps its
+// word's first letter). Numbers among example values match nothing: a
+// year or a count in a request says nothing of the tool.
 func (d *docScanner) term(word []byte) {
 	d.lens[d.field]++
-	if !d.q.first[word[0]] {
+	if !d.q.first[word[0]] || d.field == fieldExample && asciiKind[word[0]] == kindDigit {
 		return
 	}
-	d.stem = append(d.stem[:0], word...)
-	if i := d.q.find(stem(d.stem)); i >= 0 && d.counts[i][d.field] < math.MaxUint16 {
+	if i := d.q.find(d.stems.stem(word)); i >= 0 && d.counts[i][d.field] < math.MaxUint16 {
 		d.counts[i][d.field]++
 	}
 }
@@ -359,8 +609,17 @@ func (d *docScanner) property(s string, i, depth int) int {
 		switch {
 		case key == "description" && s[v] == '"':
 			text, end := jsonString(s, v)
-			d.add(fieldArgDesc, text)
+			d.addText(fieldArgDesc, text)
 			return end
+		case key == "examples" && s[v] == '[':
+			return elements(s, v, func(e int) int {
+				if s[e] != '"' {
+					return skipValue(s, e)
+				}
+				text, end := jsonString(s, e)
+				d.add(fieldExample, text)
+				return end
+			})
 		case key == "enum" && s[v] == '[':
 			return elements(s, v, func(e int) int {
 				if s[e] != '"' {
@@ -641,57 +900,33 @@ var stopWords = func() map[string]struct{} {
 	return m
 }()
 
-// stem cuts the common English endings off an ASCII word, in place:
-// plurals (cities -> city, boxes -> box, files -> file), then -ing and -ed
-// (with a doubled consonant undone: running -> run), then a final e (file
-// -> fil, so that "file", "files" and "filed" meet). It is deliberately
-// light: only the query and the tools have to agree, and a wrong merge
-// costs less than a missed match. Words with digits or other scripts are
-// left alone.
-func stem(w []byte) []byte {
-	if len(w) < 4 {
-		return w
+// stemmer reduces words to their stems with the Snowball English
+// (Porter2) stemmer, remembering the words it has seen: a catalog says the
+// same words again and again. Words with digits, capitals or letters
+// outside a-z, and words of fewer than 3 letters, are their own stems.
+type stemmer struct{ memo map[string]string }
+
+func (s *stemmer) stem(w []byte) string {
+	if st, ok := s.memo[string(w)]; ok {
+		return st
 	}
+	word := string(w)
+	st := word
+	if len(w) >= 3 && lettersOnly(w) {
+		st = english.Stem(word, true)
+	}
+	if s.memo == nil {
+		s.memo = make(map[string]string)
+	}
+	s.memo[word] = st
+	return st
+}
+
+func lettersOnly(w []byte) bool {
 	for _, c := range w {
 		if c < 'a' || c > 'z' {
-			return w
+			return false
 		}
 	}
-	n := len(w)
-	switch {
-	case n > 4 && hasSuffix(w, "ies"):
-		w = append(w[:n-3], 'y')
-	case hasSuffix(w, "sses"):
-		w = w[:n-2]
-	case hasSuffix(w, "ss"), hasSuffix(w, "us"), hasSuffix(w, "is"):
-	case w[n-1] == 's':
-		w = w[:n-1]
-	}
-	n = len(w)
-	switch {
-	case n >= 6 && hasSuffix(w, "ing"):
-		w = undouble(w[:n-3])
-	case n >= 5 && hasSuffix(w, "ed") && w[n-3] != 'e':
-		w = undouble(w[:n-2])
-	}
-	n = len(w)
-	if n > 3 && w[n-1] == 'e' && w[n-2] != 'e' {
-		w = w[:n-1]
-	}
-	return w
-}
-
-func hasSuffix(w []byte, s string) bool {
-	return len(w) >= len(s) && string(w[len(w)-len(s):]) == s
-}
-
-// undouble turns a doubled final consonant left by a cut suffix into one
-// (stopp -> stop), except l, s and z (call, pass, buzz) and in short stems
-// (add).
-func undouble(w []byte) []byte {
-	n := len(w)
-	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeioulsz", rune(w[n-1])) {
-		return w[:n-1]
-	}
-	return w
+	return true
 }

@@ -20,26 +20,33 @@ import (
 // terms returns the terms of s as a query has them, repeats included.
 func terms(s string) []string {
 	var z tokenizer
+	var st stemmer
 	var out []string
 	z.each(s, func(word []byte) {
 		if _, stop := stopWords[string(word)]; !stop {
-			out = append(out, string(stem(append([]byte(nil), word...))))
+			out = append(out, st.stem(word))
 		}
 	})
 	return out
 }
 
+// stem is the stem of one word.
+func stem(w string) string {
+	var st stemmer
+	return st.stem([]byte(w))
+}
+
 func TestTokenize(t *testing.T) {
 	for in, want := range map[string][]string{
 		"get_weather":                  {"get", "weather"},
-		"math.factorial":               {"math", "factorial"},
-		"kebab-case-name":              {"kebab", "cas", "nam"},
-		"getWeatherByCity2":            {"get", "weather", "city", "2"},
+		"math.factorial":               {"math", "factori"},
+		"kebab-case-name":              {"kebab", "case", "name"},
+		"getWeatherByCity2":            {"get", "weather", "citi", "2"},
 		"HTTPServer parseJSONValue":    {"http", "server", "pars", "json", "valu"},
-		"What's the weather in Paris?": {"weather", "paris"},
-		"base64 x86_64 v2":             {"bas", "64", "86", "64", "2"},
+		"What's the weather in Paris?": {"weather", "pari"},
+		"base64 x86_64 v2":             {"base", "64", "86", "64", "2"},
 		"Météo à Zürich":               {"météo", "zürich"},
-		"CITIES and Files":             {"city", "fil"},
+		"CITIES and Files":             {"citi", "file"},
 	} {
 		if diff := cmp.Diff(want, terms(in)); diff != "" {
 			t.Errorf("terms(%q) (-want +got):\n%s", in, diff)
@@ -58,23 +65,38 @@ func TestStem(t *testing.T) {
 		{"box", "boxes"},
 		{"match", "matches", "matched"},
 		{"class", "classes"},
-		{"add", "added", "adding"},
 		{"set", "setting"},
 		{"list", "lists", "listed", "listing"},
 		{"query", "queries"},
 		{"update", "updated", "updates", "updating"},
+		{"nutrition", "nutritional"},
+		{"charity", "charities"},
+		{"calculate", "calculates", "calculated", "calculation"},
+		{"probability", "probabilities"},
+		{"restaurant", "restaurants"},
 	} {
-		want := string(stem([]byte(group[0])))
+		want := stem(group[0])
 		for _, w := range group[1:] {
-			if got := string(stem([]byte(w))); got != want {
+			if got := stem(w); got != want {
 				t.Errorf("stem(%q) = %q, but stem(%q) = %q", w, got, group[0], want)
 			}
 		}
 	}
-	// Words that must stay whole.
+	// Words that must stay whole, and words that must not meet.
 	for _, w := range []string{"status", "analysis", "address", "speed", "free"} {
-		if got := string(stem([]byte(w))); len(got) < len(w)-1 {
+		if got := stem(w); len(got) < len(w)-2 {
 			t.Errorf("stem(%q) = %q, cut too much", w, got)
+		}
+	}
+	for _, pair := range [][2]string{{"news", "new"}, {"general", "generate"}} {
+		if stem(pair[0]) == stem(pair[1]) {
+			t.Errorf("%q and %q meet at %q", pair[0], pair[1], stem(pair[0]))
+		}
+	}
+	// Words with digits or other scripts, and short ones, are their own stems.
+	for _, w := range []string{"x86", "météo", "id", "go"} {
+		if got := stem(w); got != w {
+			t.Errorf("stem(%q) = %q, want it whole", w, got)
 		}
 	}
 }
@@ -334,6 +356,25 @@ func BenchmarkRank10k(b *testing.B) {
 	}
 }
 
+// BenchmarkRank4kAsks ranks 4,000 tools for a request of about 100 words
+// and five asks, as a chat message with several requests in it is.
+func BenchmarkRank4kAsks(b *testing.B) {
+	c := New(syntheticTools(4000))
+	query := `Hi! I have a few things for you today, if you could help. First, what's the weather
+forecast for my city tomorrow, and will there be rain in the afternoon? Then convert 250 US dollars
+into euros at today's rate and add it to the invoice for the customer order we talked about.
+Also, please search the database table of customer accounts for any email address that bounced
+last week, and send a message to the project channel with a summary. Finally, resize the chart
+image to half its size and attach it to the meeting event in my calendar.`
+	sel := Selection{Query: query, Max: 10, MinScore: DefaultMinScore}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Select(context.Background(), sel); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func TestRequestQuery(t *testing.T) {
 	for _, tc := range []struct{ in, want, err string }{
 		{in: "", want: ""},
@@ -376,6 +417,7 @@ func TestSchemaScanner(t *testing.T) {
 		`{"properties":{"a\"b":{"description":"caf\u00e9 \"quoted\" words","enum":["x_y",1,null,"zed"]},"list":{"type":"array","items":{"properties":{"deep":{"properties":{"deeper":{"properties":{"too_deep":{}}}}}}}}}}`,
 		`{"type":"object","properties":{}}`,
 		`{"properties": { "spaced" : { "description" : "with spaces" } } }`,
+		`{"properties":{"city":{"type":"string","description":"A city (e.g. Paris)","examples":["Lyon","Saint-Étienne",3]}}}`,
 	)
 	files, _ := filepath.Glob("../testdata/bfcl/BFCL_v4_*.json")
 	for _, f := range files {
@@ -426,7 +468,20 @@ func referenceLens(props gjson.Result, depth int) (lens [numFields]int32) {
 			var sub [numFields]int32
 			switch {
 			case k.String() == "description" && v.Type == gjson.String:
-				count(fieldArgDesc, v.String())
+				eachExample(v.String(), func(part string, example bool) {
+					if example {
+						count(fieldExample, part)
+					} else {
+						count(fieldArgDesc, part)
+					}
+				})
+			case k.String() == "examples" && v.IsArray():
+				v.ForEach(func(_, e gjson.Result) bool {
+					if e.Type == gjson.String {
+						count(fieldExample, e.String())
+					}
+					return true
+				})
 			case k.String() == "enum" && v.IsArray():
 				v.ForEach(func(_, e gjson.Result) bool {
 					if e.Type == gjson.String {
