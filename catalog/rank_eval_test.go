@@ -121,7 +121,6 @@ func (ev *rankEval) recall(t testing.TB) (at5, at1single float64, misses []strin
 	return at5 / float64(n5), at1single / float64(max(n1, 1)), misses
 }
 
-
 // TestRankRecall measures the ranking on the vendored BFCL subset and
 // holds it to the figures it reached; TOOLCALL_RANK_EVAL=DIR measures it
 // on a whole BFCL data directory instead, and only reports.
