@@ -28,6 +28,20 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}
+	// Long runs without a newline, at the length where they are cut hard,
+	// so mutations land on both sides of it. Made here, not committed as
+	// files, because they are large.
+	call := `{"name":"f","arguments":{}}`
+	for _, s := range []string{
+		strings.Repeat("a", 2*openingSplit),
+		call + strings.Repeat("a", 2*textSplit),
+		call + strings.Repeat("\x80", 2*textSplit+1),
+		call + "x" + strings.Repeat("é", textSplit),
+		"<think>" + strings.Repeat("a", 2*textSplit),
+		"```\n" + strings.Repeat("€", 2*textSplit/3+1),
+	} {
+		f.Add([]byte(s), uint16(len(s)%65536))
+	}
 	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
 		whole := parseAll(t, in, Options{}, nil)
 		checkEvents(t, whole)

@@ -424,8 +424,19 @@ func (p *Parser) splitLong(m mode) error {
 			cut = p.seg + limit + j + 1
 		} else if p.pos-p.seg >= 2*limit {
 			cut = p.seg + 2*limit
-			for cut > p.seg && !utf8.RuneStart(p.buf[cut]) {
+			if cut == len(p.buf) {
+				// Whether cut splits a character depends on the byte after
+				// it, which has not arrived: wait for it, or for Close,
+				// which emits the rest whole.
+				return nil
+			}
+			// Back off to a character start, but never more than one
+			// character: bytes that are not UTF-8 are cut where they are.
+			for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(p.buf[cut]); back++ {
 				cut--
+			}
+			if !utf8.RuneStart(p.buf[cut]) {
+				cut = p.seg + 2*limit
 			}
 		} else {
 			return nil
