@@ -430,7 +430,9 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	}
 	// No call and no final answer.
 	prose := strings.TrimSpace(sink.prose.String())
-	if prose != "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
+	// A call that could not be read means the model meant to act, not to
+	// answer: the prose around it is not the answer.
+	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
 		if err := l.event(tools.TypeFinalAnswer, prose); err != nil {
 			return "", "", err
