@@ -147,3 +147,33 @@ func TestLongTextStream(t *testing.T) {
 		})
 	}
 }
+
+// TestParseErrorRawCut: the raw text of a long failed call is quoted up to
+// a bound that never ends inside a character.
+func TestParseErrorRawCut(t *testing.T) {
+	for pad := range 3 {
+		// A cut-off call whose quoted text passes the bound in the middle
+		// of a three-byte character, at each of its bytes.
+		in := []byte(`<tool_call>{"name":"f","arguments":{"s":"` + strings.Repeat("x", pad) + strings.Repeat("€", maxRaw/3+1))
+		var raws [][]byte
+		p, err := NewParser(Options{}, func(e *Event) error {
+			if e.Type == tools.TypeParseError {
+				raws = append(raws, bytes.Clone(e.Raw))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Write(in)
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(raws) != 1 {
+			t.Fatalf("pad %d: %d parse errors, want 1", pad, len(raws))
+		}
+		if r := raws[0]; len(r) > maxRaw || len(r) < maxRaw-2 || !utf8.Valid(r) {
+			t.Errorf("pad %d: raw of %d bytes, valid UTF-8 %v; want up to %d bytes, whole characters", pad, len(r), utf8.Valid(r), maxRaw)
+		}
+	}
+}

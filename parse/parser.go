@@ -519,10 +519,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 	}
 	p.written = true
 	p.calls++
-	raw := p.buf[start:end]
-	if len(raw) > maxRaw {
-		raw = raw[:maxRaw]
-	}
+	raw := clip(p.buf[start:end], maxRaw)
 	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: p.base + int64(start), Format: format}
 	return p.emit(&p.ev)
 }
@@ -538,9 +535,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	p.calls++
 	obj, rep, err := p.argumentsObject(args)
 	if err != nil {
-		if len(raw) > maxRaw {
-			raw = raw[:maxRaw]
-		}
+		raw = clip(raw, maxRaw)
 		msg := fmt.Sprintf("call to %q: %v", name, err)
 		if name == "" {
 			msg = err.Error()
