@@ -200,7 +200,9 @@ func opensProtocolCall(b []byte) bool {
 		return false
 	}
 	for _, want := range [][]string{{`"type"`, `'type'`, `type`}, {":"}, {`"tool_call"`, `'tool_call'`}} {
-		rest = bytes.TrimLeft(rest, " \t\r\n")
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n') {
+			rest = rest[1:]
+		}
 		found := false
 		for _, w := range want {
 			if r, ok := bytes.CutPrefix(rest, []byte(w)); ok {
@@ -471,7 +473,9 @@ func tagBlock(closer, format string) handler {
 func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	end, complete := p.jsonEnd(i, false)
 	line := false
-	if p.section == "" && opensProtocolCall(p.buf[i:]) {
+	// Most values end on the line they start on: only the others need
+	// a look at whether they are a protocol line.
+	if p.section == "" && !(complete && bytes.IndexByte(p.buf[i:end], '\n') < 0) && opensProtocolCall(p.buf[i:]) {
 		end, complete, line = p.protocolLine(i, end, complete, eof)
 	}
 	if !complete {
@@ -546,8 +550,8 @@ func namesItself(obj []byte) bool {
 // swallowed into its error.
 func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) {
 	nl := bytes.IndexByte(p.buf[i:], '\n')
-	if nl < 0 || complete && end <= i+nl {
-		return end, complete, false // the value ends on its line, or the line has not
+	if nl < 0 {
+		return end, complete, false // the line has not ended yet
 	}
 	lineEnd := i + nl
 	// A fresh buffer: p.scratch may hold the decoded value (p.decoded).
