@@ -25,6 +25,10 @@ func FuzzParse(f *testing.F) {
 		"", "<", "<tool_call>", "<tool_call>{", "[f(a=1)", "```json\n{", "<think>", "</think>x",
 		"{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"c\"}]}}",
 		"<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+		// Protocol lines broken past repair, with a call after them.
+		"x\n{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\"b\"}}\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}\n",
+		"{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}",
+		"{\"type\":\"tool_call\",\n\"name\":\"f\",\"arguments\":{}}\n",
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}
