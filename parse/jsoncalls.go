@@ -103,8 +103,12 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
-		if !inMarker && !(errors.As(err, &se) && se.Truncated && looksLikeCall(p.buf[j:end])) {
+		protocol := !inMarker && opensProtocolCall(p.buf[j:end])
+		if !inMarker && !protocol && !(errors.As(err, &se) && se.Truncated && looksLikeCall(p.buf[j:end])) {
 			return false, nil
+		}
+		if protocol {
+			format = FormatJSONL
 		}
 		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
 	}
@@ -185,6 +189,32 @@ func looksLikeCall(b []byte) bool {
 		}
 	}
 	return false
+}
+
+// opensProtocolCall reports whether b begins as a call of the JSONL
+// protocol, {"type": "tool_call", …: an object that says it is a call is
+// one, so when it is broken past repair it is a parse_error, not prose.
+func opensProtocolCall(b []byte) bool {
+	rest, ok := bytes.CutPrefix(b, []byte("{"))
+	if !ok {
+		return false
+	}
+	for _, want := range [][]string{{`"type"`, `'type'`, `type`}, {":"}, {`"tool_call"`, `'tool_call'`}} {
+		for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r' || rest[0] == '\n') {
+			rest = rest[1:]
+		}
+		found := false
+		for _, w := range want {
+			if r, ok := bytes.CutPrefix(rest, []byte(w)); ok {
+				rest, found = r, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *Parser) jsonErrorMessage(err error, j int) string {
@@ -442,6 +472,12 @@ func tagBlock(closer, format string) handler {
 // skipped whole so the objects inside it are not mistaken for calls.
 func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	end, complete := p.jsonEnd(i, false)
+	line := false
+	// Most values end on the line they start on: only the others need
+	// a look at whether they are a protocol line.
+	if p.section == "" && !(complete && bytes.IndexByte(p.buf[i:end], '\n') < 0) && opensProtocolCall(p.buf[i:]) {
+		end, complete, line = p.protocolLine(i, end, complete, eof)
+	}
 	if !complete {
 		if !eof {
 			return 0, needMore, nil
@@ -460,7 +496,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
-		case k == len(p.buf) && !eof && !namesItself(p.buf[i:end]):
+		case k == len(p.buf) && !eof && !line && !namesItself(p.buf[i:end]):
 			// What follows decides; a protocol line counts whatever
 			// follows, so it need not wait (a loop stops reading there).
 			return 0, needMore, nil
@@ -503,4 +539,39 @@ func namesItself(obj []byte) bool {
 		return v.Get("content").Exists()
 	}
 	return false
+}
+
+// protocolLine bounds a value that opens as a call of the JSONL protocol,
+// whose calls are one line each. A call written over several lines that
+// decodes is taken whole (end and complete as jsonEnd found them). One that
+// does not decode, or runs into the end of the output unclosed, is its
+// first line only, with line set: that line becomes the call or its
+// parse_error, and the lines after it are parsed on their own rather than
+// swallowed into its error.
+func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) {
+	nl := bytes.IndexByte(p.buf[i:], '\n')
+	if nl < 0 {
+		return end, complete, false // the line has not ended yet
+	}
+	lineEnd := i + nl
+	// A fresh buffer: p.scratch may hold the decoded value (p.decoded).
+	_, res, err := appendJSON(nil, p.buf[i:lineEnd], p.opts.NoRepair, false)
+	var se *syntaxError
+	switch {
+	case err != nil && !(errors.As(err, &se) && se.Truncated):
+		return lineEnd, true, true // broken on its own line: no need to read on
+	case err == nil && !res.truncated:
+		return lineEnd, true, true
+	case complete:
+		if d := p.decoded; d.out != nil && d.start == i && d.end == end {
+			return end, complete, false // written over several lines, and valid
+		}
+		if _, _, err := appendJSON(nil, p.buf[i:end], p.opts.NoRepair, false); err == nil {
+			return end, complete, false
+		}
+		return lineEnd, true, true
+	case eof:
+		return lineEnd, true, true
+	}
+	return end, complete, false // the rest of the call may yet come
 }

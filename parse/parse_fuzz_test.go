@@ -25,8 +25,26 @@ func FuzzParse(f *testing.F) {
 		"", "<", "<tool_call>", "<tool_call>{", "[f(a=1)", "```json\n{", "<think>", "</think>x",
 		"{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"c\"}]}}",
 		"<|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}",
+		// Protocol lines broken past repair, with a call after them.
+		"x\n{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\"b\"}}\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}\n",
+		"{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}",
+		"{\"type\":\"tool_call\",\n\"name\":\"f\",\"arguments\":{}}\n",
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	// Long runs without a newline, at the length where they are cut hard,
+	// so mutations land on both sides of it. Made here, not committed as
+	// files, because they are large.
+	call := `{"name":"f","arguments":{}}`
+	for _, s := range []string{
+		strings.Repeat("a", 2*openingSplit),
+		call + strings.Repeat("a", 2*textSplit),
+		call + strings.Repeat("\x80", 2*textSplit+1),
+		call + "x" + strings.Repeat("é", textSplit),
+		"<think>" + strings.Repeat("a", 2*textSplit),
+		"```\n" + strings.Repeat("€", 2*textSplit/3+1),
+	} {
+		f.Add([]byte(s), uint16(len(s)%65536))
 	}
 	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
 		whole := parseAll(t, in, Options{}, nil)

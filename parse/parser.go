@@ -424,8 +424,19 @@ func (p *Parser) splitLong(m mode) error {
 			cut = p.seg + limit + j + 1
 		} else if p.pos-p.seg >= 2*limit {
 			cut = p.seg + 2*limit
-			for cut > p.seg && !utf8.RuneStart(p.buf[cut]) {
+			if cut == len(p.buf) {
+				// Whether cut splits a character depends on the byte after
+				// it, which has not arrived: wait for it, or for Close,
+				// which emits the rest whole.
+				return nil
+			}
+			// Back off to a character start, but never more than one
+			// character: bytes that are not UTF-8 are cut where they are.
+			for back := 0; back < utf8.UTFMax-1 && !utf8.RuneStart(p.buf[cut]); back++ {
 				cut--
+			}
+			if !utf8.RuneStart(p.buf[cut]) {
+				cut = p.seg + 2*limit
 			}
 		} else {
 			return nil
@@ -508,10 +519,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 	}
 	p.written = true
 	p.calls++
-	raw := p.buf[start:end]
-	if len(raw) > maxRaw {
-		raw = raw[:maxRaw]
-	}
+	raw := clip(p.buf[start:end], maxRaw)
 	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: p.base + int64(start), Format: format}
 	return p.emit(&p.ev)
 }
@@ -527,9 +535,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	p.calls++
 	obj, rep, err := p.argumentsObject(args)
 	if err != nil {
-		if len(raw) > maxRaw {
-			raw = raw[:maxRaw]
-		}
+		raw = clip(raw, maxRaw)
 		msg := fmt.Sprintf("call to %q: %v", name, err)
 		if name == "" {
 			msg = err.Error()

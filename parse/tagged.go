@@ -531,9 +531,19 @@ func firstChar(b []byte) string {
 	return string(b[:1])
 }
 
+// clip bounds the raw text quoted in a parse_error to n bytes, backing
+// off to the start of a character so the quote does not end in half of
+// one (at most one character: bytes that are not UTF-8 are cut anywhere).
 func clip(b []byte, n int) []byte {
-	if len(b) > n {
-		return b[:n]
+	if len(b) <= n {
+		return b
 	}
-	return b
+	cut := n
+	for cut > 0 && cut > n-(utf8.UTFMax-1) && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	if utf8.RuneStart(b[cut]) {
+		n = cut
+	}
+	return b[:n]
 }

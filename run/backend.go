@@ -70,9 +70,15 @@ type ProviderError struct {
 	Message string // what the server or the connection said
 	// Attempts is how many times the request was tried.
 	Attempts int
+	// Recorded, when set, is the whole message as a recording holds it,
+	// so that a replayed failure reads exactly as the original did.
+	Recorded string
 }
 
 func (e *ProviderError) Error() string {
+	if e.Recorded != "" {
+		return e.Recorded
+	}
 	if e.Status != 0 {
 		return fmt.Sprintf("model server: HTTP %d: %s (after %d attempt%s)", e.Status, e.Message, e.Attempts, plural(e.Attempts))
 	}

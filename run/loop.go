@@ -32,6 +32,10 @@ const (
 	RoleTool = "tool" // as tool messages (native, and completions templates)
 )
 
+// APINative is the system event's "api" in a run whose tools went to the
+// server in the request (Options.Native) rather than in the system text.
+const APINative = "native"
+
 // DefaultSystem is the system text when none is given.
 const DefaultSystem = `You are a helpful assistant. Answer the user's question. When a tool can give you facts you do not have, or do work you cannot do in your head, call it; otherwise answer directly. Never invent a tool's result: wait for it.`
 
@@ -300,7 +304,15 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
 	}
-	if err := l.event(tools.TypeSystem, system); err != nil {
+	ev := []byte(`{"type":"system","content":`)
+	ev = tools.AppendString(ev, system)
+	if o.Native {
+		// The tools went in the request, not in this text: say so, so
+		// that a replay of the recording offers them the same way.
+		ev = append(ev, `,"api":`...)
+		ev = tools.AppendString(ev, APINative)
+	}
+	if err := l.write(append(ev, '}')); err != nil {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
@@ -430,7 +442,9 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	}
 	// No call and no final answer.
 	prose := strings.TrimSpace(sink.prose.String())
-	if prose != "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
+	// A call that could not be read means the model meant to act, not to
+	// answer: the prose around it is not the answer.
+	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
 		if err := l.event(tools.TypeFinalAnswer, prose); err != nil {
 			return "", "", err

@@ -341,3 +341,25 @@ func TestLoopToolChoice(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopBrokenProtocolLine: a JSONL protocol call that is not valid JSON
+// is a parse_error the model is told about, not prose taken as the final
+// answer, even with prose before it.
+func TestLoopBrokenProtocolLine(t *testing.T) {
+	b := &scripted{replies: []string{
+		"Let me check.\n" + `{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"y}}` + "\n",
+		`{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}}` + "\n",
+		`{"type":"final_answer","content":"18 C."}`,
+	}}
+	out, res := runLoop(t, b, Options{}, "Weather in Oslo?")
+	if res.Reason != StopFinalAnswer || res.FinalAnswer != "18 C." || res.Iterations != 3 {
+		t.Errorf("result %+v\n%s", res, out)
+	}
+	want := "system user assistant text parse_error tool_observation assistant tool_call tool_observation assistant final_answer stop"
+	if got := types(out); got != want {
+		t.Errorf("events %s\nwant %s\n%s", got, want, out)
+	}
+	if got := b.seen[1][len(b.seen[1])-1].Content; !strings.Contains(got, "Your tool call could not be read: invalid JSON in tool call") {
+		t.Errorf("the model was told %q", got)
+	}
+}

@@ -46,21 +46,29 @@ type replayTurn struct {
 	content []byte
 	model   string
 	usage   []byte
-	// native are the calls the server parsed itself in that turn (tool_call
-	// events of format "native" after the assistant event), given back
-	// through Sink.NativeCall.
+	// native are the calls the server parsed itself in that turn, given
+	// back through Sink.NativeCall with their arguments as the server sent
+	// them (the assistant event's tool_calls).
 	native []tools.Call
+	// err is the failure that ended the recording in this turn: the turn
+	// gives back what it had read, then fails the same way.
+	err error
 }
 
 type replay struct {
 	mu    sync.Mutex
 	turns []replayTurn
 	next  int
+	// assistants is how many assistant turns were recorded (turns may end
+	// with one that only fails).
+	assistants int
 }
 
 // NewReplay returns a backend whose turns are the assistant events of a
 // recorded transcript, in order: each turn's content goes to the sink in
-// one piece, with the recorded model and usage. When the loop asks for
+// one piece, and the calls the server parsed itself after it, with the
+// recorded model and usage. A recording that ended in provider_error
+// fails in the same turn with the same message. When the loop asks for
 // more turns than were recorded, Complete fails with a *ProviderError.
 func NewReplay(transcript io.Reader) (Backend, error) {
 	events, err := ReadTranscript(transcript)
@@ -69,7 +77,8 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 	}
 	r := &replay{}
 	seen := map[string]bool{}
-	for _, ev := range events {
+	fromEvent := false // the turn's native calls come from its tool_call events
+	for n, ev := range events {
 		e := gjson.ParseBytes(ev)
 		switch e.Get("type").Str {
 		case tools.TypeAssistant:
@@ -77,12 +86,21 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 			if u := e.Get("usage"); u.Exists() && u.Type != gjson.Null {
 				t.usage = []byte(u.Raw)
 			}
+			// The arguments as the server sent them, spaces and all: the
+			// tool_call events hold them normalized.
+			for _, c := range e.Get("tool_calls").Array() {
+				t.native = append(t.native, tools.Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
+			}
+			fromEvent = !e.Get("tool_calls").Exists()
 			r.turns = append(r.turns, t)
+			r.assistants++
 			clear(seen)
 		case tools.TypeToolCall:
+			// A recording without tool_calls in its assistant events: the
+			// server's calls are the tool_call events of format native.
 			// exec passes a call on with "validated" added: one call can be
 			// written more than once, so each id counts once.
-			if len(r.turns) == 0 || e.Get("format").Str != parse.FormatNative {
+			if len(r.turns) == 0 || !fromEvent || e.Get("format").Str != parse.FormatNative {
 				continue
 			}
 			id := e.Get("id").Str
@@ -92,10 +110,24 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 			seen[id] = true
 			t := &r.turns[len(r.turns)-1]
 			t.native = append(t.native, tools.Call{ID: id, Name: e.Get("name").Str, Arguments: []byte(e.Get("arguments").Raw)})
+		case tools.TypeStop:
+			if e.Get("reason").Str != StopProvider {
+				continue
+			}
+			fail := &ProviderError{Recorded: e.Get("error").Str, Attempts: 1}
+			if fail.Recorded == "" {
+				fail.Recorded = "model server: the recorded run ended with provider_error"
+			}
+			// A turn that failed after part of its reply was read has its
+			// assistant event right before the stop; one that failed
+			// before any has none, and the failure is a turn of its own.
+			if n > 0 && len(r.turns) > 0 && gjson.GetBytes(events[n-1], "type").Str == tools.TypeAssistant {
+				r.turns[len(r.turns)-1].err = fail
+			} else {
+				r.turns = append(r.turns, replayTurn{err: fail})
+			}
 		}
 	}
-	// No assistant event is no error here: a recording whose first turn
-	// failed replays as the same provider_error.
 	return r, nil
 }
 
@@ -108,7 +140,7 @@ func (r *replay) Complete(ctx context.Context, req *Request, sink Sink) (Respons
 	r.mu.Unlock()
 	if i >= len(r.turns) {
 		return Response{}, &ProviderError{
-			Message:  fmt.Sprintf("the recording has no more turns: it holds %d assistant turn%s and the loop asked for turn %d", len(r.turns), plural(len(r.turns)), i+1),
+			Message:  fmt.Sprintf("the recording has no more turns: it holds %d assistant turn%s and the loop asked for turn %d", r.assistants, plural(r.assistants), i+1),
 			Attempts: 1,
 		}
 	}
@@ -122,25 +154,54 @@ func (r *replay) Complete(ctx context.Context, req *Request, sink Sink) (Respons
 		if err != nil {
 			return resp, err
 		}
-		if stop {
+		if stop && t.err == nil {
 			resp.Stopped = true
 			return resp, nil
 		}
 	}
 	for _, c := range t.native {
-		stop, err := sink.NativeCall(c.ID, c.Name, c.Arguments)
+		stop, err := sink.NativeCall(c.ID, c.Name, bytes.Clone(c.Arguments))
 		if err != nil {
 			return resp, err
 		}
-		if stop {
+		if stop && t.err == nil {
 			resp.Stopped = true
 			return resp, nil
 		}
+	}
+	if t.err != nil {
+		return resp, t.err
 	}
 	if len(t.native) > 0 {
 		resp.FinishReason = "tool_calls"
 	}
 	return resp, nil
+}
+
+// RecordedNative reports whether a recorded run used the server's own tool
+// calling (--api native): its system event says so, or, in a recording
+// made before it did, its assistant turns hold the server's calls. Such a
+// run is replayed natively, so that its system prompt is built the same
+// way.
+func RecordedNative(events [][]byte) bool {
+	for _, ev := range events {
+		e := gjson.ParseBytes(ev)
+		switch e.Get("type").Str {
+		case tools.TypeSystem:
+			if e.Get("api").Str == APINative {
+				return true
+			}
+		case tools.TypeAssistant:
+			if e.Get("tool_calls").Exists() {
+				return true
+			}
+		case tools.TypeToolCall:
+			if e.Get("format").Str == parse.FormatNative {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clipText is b for a message: at most n bytes, marked when cut.

@@ -36,7 +36,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
-    answer, unless --strict-protocol makes it an error the model must fix.
+    answer, unless --strict-protocol makes it an error the model must fix,
+    or the turn holds a call that could not be read (a parse_error).
 
 The transcript is standard output: system, user, assistant (the model's
 text, model, usage, duration_ms), then the events of parse, validate and
@@ -58,11 +59,16 @@ llama-server and mlx_lm.server listen) and --api-key (OPENAI_API_KEY) name
 the server. Connection failures, 429 and 5xx are retried three times with
 backoff, honouring Retry-After. --model-cmd runs a program as the model
 instead: the conversation as JSONL on its stdin, the reply on its stdout.
---replay FILE takes the model's turns from a recorded transcript; with
---check it runs the loop again with real tools and exits 1 with a diff if
-any event differs (duration_ms and usage aside): a golden test for CI.
+--replay FILE takes the model's turns, and the request, from a recorded
+transcript; a prompt given with it must be the recorded one. A recording
+made with --api native replays natively, the server's calls given back as
+it sent them, and one that ended in provider_error fails the same way.
+With --check it runs the loop again with real tools and exits 1 with a
+diff if any event differs (duration_ms and usage aside), 0 when the run
+goes as recorded, its ending included: a golden test for CI.
 
-Exit status: 0 when a final answer was reached, 1 otherwise; 130 or 143
+Exit status: 0 when a final answer was reached (with --check: when the
+run matches the recording), 1 otherwise; 130 or 143
 when stopped by SIGINT or SIGTERM, after the tools were stopped.`
 
 const runExample = `  # against llama-server or mlx_lm.server on this machine
@@ -187,7 +193,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	var in run.Input
 	var recorded [][]byte
 	switch {
-	case o.replay != "" && len(args) == 0:
+	case o.replay != "":
 		// The recording holds the request too.
 		data, err := os.ReadFile(o.replay)
 		if err != nil {
@@ -198,6 +204,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 		if in, err = run.RecordedInput(recorded); err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		// The recorded turns answer the recorded request only: another
+		// prompt would be run against answers to a different question.
+		if len(args) > 0 {
+			prompt := strings.Join(args, " ")
+			if len(in.Messages) != 1 || in.Messages[0].Content != prompt {
+				return usage(fmt.Errorf("--replay %s: the prompt %q is not the recorded one (%q); give the recorded prompt, or none to use it", o.replay, clipPrompt(prompt), clipPrompt(recordedPrompt(in))))
+			}
 		}
 	case len(args) > 0:
 		in = run.Input{Messages: []run.Message{{Role: "user", Content: strings.Join(args, " ")}}}
@@ -270,7 +284,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		Backend:         backend,
 		Model:           o.model,
 		ObservationRole: observationRole,
-		Native:          o.api.value == "native" && o.modelCmd == "" && o.replay == "",
+		Native:          o.native(recorded),
 		Catalog:         c,
 		Pick:            o.pick,
 		Style:           o.style.value,
@@ -304,7 +318,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, diff)
 			return errReported
 		}
-		fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
+		// The recording is what was expected, its ending included: a run
+		// that ends as it did passes the check.
+		if res.Reason != run.StopFinalAnswer {
+			fmt.Fprintf(stderr, "toolcall: the run matches %s (ending, as recorded, in %s)\n", o.replay, res.Reason)
+		} else {
+			fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
+		}
+		return nil
 	}
 	if res.Reason != run.StopFinalAnswer {
 		if res.Error != "" {
@@ -322,14 +343,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
 	switch {
 	case o.replay != "":
-		var b bytes.Buffer
-		for _, ev := range recorded {
-			b.Write(ev)
-			b.WriteByte('\n')
-		}
-		be, err := run.NewReplay(&b)
+		be, err := run.NewReplay(transcriptReader(recorded))
 		if err != nil {
 			return nil, "", usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		if o.native(recorded) {
+			return be, run.RoleTool, nil
 		}
 		return be, run.RoleUser, nil
 	case o.modelCmd != "":
@@ -359,4 +378,45 @@ func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
 		return run.NewNative(hopts), run.RoleTool, nil
 	}
 	return run.NewChat(hopts), run.RoleUser, nil
+}
+
+// native reports whether the run uses the server's own tool calling: with
+// --api native, or when replaying a recording of such a run.
+func (o *runOptions) native(recorded [][]byte) bool {
+	if o.replay != "" {
+		return o.api.value == "native" || run.RecordedNative(recorded)
+	}
+	return o.api.value == "native" && o.modelCmd == ""
+}
+
+// transcriptReader gives recorded events back as JSONL.
+func transcriptReader(events [][]byte) io.Reader {
+	var b bytes.Buffer
+	for _, ev := range events {
+		b.Write(ev)
+		b.WriteByte('\n')
+	}
+	return &b
+}
+
+// recordedPrompt is the request of a recording, for a message.
+func recordedPrompt(in run.Input) string {
+	var parts []string
+	for _, m := range in.Messages {
+		parts = append(parts, m.Content)
+	}
+	return strings.Join(parts, " / ")
+}
+
+// clipPrompt shortens s for a one-line message.
+func clipPrompt(s string) string {
+	const n = 60
+	if len(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }
