@@ -46,8 +46,10 @@ tool_observation of its run:
 How a tool runs: its executable alone, never through a shell, with the
 arguments as one line of JSON on standard input; in --workdir; with an
 environment scrubbed down to PATH, HOME, LANG, LC_*, TZ and TMPDIR, the
-variables named by --env and by the sidecar's "env", and TOOLCALL_TOOL and
-TOOLCALL_CALL_ID.
+variables named by --env and by the sidecar's "env", and TOOLCALL_TOOL,
+TOOLCALL_CALL_ID and TOOLCALL_TOOLS_DIRS (the directories of the tools in
+use, for tools that write files to keep out of). A tool whose executable
+changed since the tools were loaded is refused (kind permission).
 
 Limits: a tool runs at most its sidecar's "timeout", else --timeout; then
 its whole process group gets SIGTERM, and SIGKILL after --kill-grace. Past
