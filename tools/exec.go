@@ -378,10 +378,18 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {
-			if ref, err := FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor, saved.dropped); err == nil {
+			ref, err := "", res.SaveErr
+			if err == nil {
+				ref, err = FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor, saved.dropped)
+			}
+			if err == nil {
 				// Said in the content too: the model reads only that.
 				o.Ref = ref
-				output += fmt.Sprintf("\n[the whole output is saved: pass the string %q as an argument to give it to a tool]", ref)
+				what := "the whole output is saved"
+				if saved.dropped > 0 {
+					what = fmt.Sprintf("the first %d bytes of the output are saved (the rest is past --max-scratch-bytes)", x.opts.MaxScratch)
+				}
+				output += fmt.Sprintf("\n[%s: pass the string %q as an argument to give it to a tool]", what, ref)
 				r.Content = output
 			} else {
 				output += fmt.Sprintf("\n[the whole output could not be saved: %v]", err)

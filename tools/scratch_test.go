@@ -204,7 +204,7 @@ func FuzzResolveRefs(f *testing.F) {
 // countRefs counts the string values of the valid JSON doc that are refs.
 func countRefs(t *testing.T, doc []byte) int {
 	// Walked with gjson rather than decoded into maps: a key given twice
-	// must count twice, as ResolveRefs sees both.
+	// must count twice, as resolveRefs sees both.
 	if !gjson.ValidBytes(doc) {
 		t.Fatalf("not JSON: %q", doc)
 	}

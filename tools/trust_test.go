@@ -164,7 +164,11 @@ func TestScratchIsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := gjson.Get(strings.Split(strings.TrimSpace(out), "\n")[1], "ref").Str
+	obs := strings.Split(strings.TrimSpace(out), "\n")[1]
+	ref := gjson.Get(obs, "ref").Str
+	if !strings.Contains(gjson.Get(obs, "content").Str, "the first 8192 bytes of the output are saved") {
+		t.Errorf("the observation does not say the saved output was cut:\n%s", obs)
+	}
 	saved, err := os.ReadFile(filepath.Join(scratch, strings.TrimPrefix(ref, RefPrefix)+".txt"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
