@@ -472,6 +472,9 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	}
 	b.WriteString("stdin: ")
 	b.Write(c.Arguments)
+	if !bytes.Equal(vd.input, c.Arguments) {
+		fmt.Fprintf(&b, "\n(each ref replaced by the saved text it names: %d bytes in all)", len(vd.input)+1)
+	}
 	return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 }
 

@@ -245,3 +245,18 @@ func TestUnknownToolNamesOnlyToolsOnOffer(t *testing.T) {
 		t.Errorf("with --allow-unsafe, write_file is on offer:\n%s", out.String())
 	}
 }
+
+// A dry run shows the call as written and says what its refs stand for.
+func TestDryRunSaysRefsAreResolved(t *testing.T) {
+	dir, scratch := t.TempDir(), t.TempDir()
+	set := execSet{"echo": shTool(t, dir, "echo", `cat`)}
+	ref := saveOutput(t, scratch, "call_1", "twelve bytes", nil)
+	out, _, err := runExec(t, context.Background(), set, callLine("2", "echo", `{"t":"`+ref+`"}`), ExecOptions{Scratch: scratch, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := gjson.Get(strings.Split(strings.TrimSpace(out), "\n")[1], "content").Str
+	if !strings.Contains(content, `stdin: {"t":"`+ref+`"}`) || !strings.Contains(content, "each ref replaced by the saved text it names: 21 bytes") {
+		t.Errorf("dry run:\n%s", content)
+	}
+}
