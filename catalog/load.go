@@ -286,6 +286,8 @@ func (e *entry) load() {
 		return
 	}
 	e.findExecutable()
+	// From here on a run refuses the tool if its executable changes.
+	e.tool.RecordExecutable()
 }
 
 // findExecutable sets the tool's Command to the path of its executable,

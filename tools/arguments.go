@@ -218,6 +218,9 @@ type argDecoder struct {
 	// replace maps pointers to the JSON written (and checked) instead of
 	// the value found there: applied coercions.
 	replace map[string][]byte
+	// refs, when set, swaps string values that are refs for the saved
+	// text they name (see resolveRefs).
+	refs *refResolver
 }
 
 // decode parses the whole of src as one object.
@@ -289,8 +292,12 @@ func (d *argDecoder) value(depth int) any {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
+		mark := len(d.out)
 		s, ok := d.stringValue()
 		if !ok {
+			return nil
+		}
+		if d.refs != nil && d.refs.swap(d, mark, s) {
 			return nil
 		}
 		return s

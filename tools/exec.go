@@ -44,6 +44,9 @@ type ExecOptions struct {
 	// Scratch, when set, is the directory where the whole output of a
 	// truncated result is saved, for a later call to pass as "ref:<id>".
 	Scratch string
+	// MaxScratch caps what is saved there of one call's output
+	// (DefaultMaxScratch when 0); the saved file says where it was cut.
+	MaxScratch int64
 	// Workdir is the tools' working directory ("" = the current one).
 	Workdir string
 	// Environ is the environment the tools' scrubbed one is taken from
@@ -102,12 +105,15 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	if opts.Parallel <= 0 {
 		opts.Parallel = DefaultParallel
 	}
+	if opts.MaxScratch <= 0 {
+		opts.MaxScratch = DefaultMaxScratch
+	}
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()
 	}
 	x := &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Warn: opts.Warn}, warned: map[*Tool]bool{}},
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
 		redactor: NewRedactor(opts.Environ, opts.Redact),
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
@@ -192,6 +198,7 @@ type executor struct {
 	running  chan struct{} // a token per call in flight
 	wg       sync.WaitGroup
 	approved map[*Tool]bool // tools a person approved for the rest of the run
+	dirs     toolsDirsOnce  // the value of ToolsDirsEnv
 
 	mu     sync.Mutex
 	failed int // calls whose run failed (validation failures are in v.stats)
@@ -320,34 +327,36 @@ func (x *executor) write(w io.Writer, slots <-chan *slot) error {
 func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	c, t := &vd.call, vd.tool
 	o := Observation{ID: c.ID, Name: c.Name}
-	args, err := ResolveRefs(c.Arguments, x.opts.Scratch)
-	if err != nil {
-		msg := err.Error()
-		o.IsError, o.Status = true, StatusError
-		o.Content = msg + ". Fix the argument and call the tool again."
-		o.Error = &ToolError{Kind: KindValidation, Message: msg}
+	if why := t.changedSinceLoaded(); why != "" {
+		msg := fmt.Sprintf("tool %q was not run: its executable %s changed since it was loaded (%s)", t.Name, t.Command, why)
+		o.IsError, o.Status = true, StatusBlocked
+		o.Error = &ToolError{Kind: KindPermission, Message: msg}
+		o.Content = msg + ". Another program may have replaced it; do not call it again in this run."
 		return o
 	}
 
 	spec := ProcessSpec{
 		Path:      t.Command,
 		Dir:       x.opts.Workdir,
-		Env:       Environ(x.opts.Environ, t, c.ID, x.opts.Env),
-		Stdin:     append(args, '\n'),
+		Env:       x.environ(t, c.ID),
+		Stdin:     append(vd.input, '\n'),
 		Timeout:   x.timeout(t),
 		Grace:     x.opts.Grace,
 		MaxOutput: x.opts.MaxOutput,
 		StderrTo:  x.opts.Stderr,
 	}
 	var scratch *os.File
+	var saved *cappedWriter
 	if x.opts.Scratch != "" {
+		var err error
 		scratch, err = os.CreateTemp(x.opts.Scratch, ".output-*")
 		if err != nil {
 			return x.toolFault(o, fmt.Sprintf("cannot save the output under --scratch: %v", err))
 		}
-		defer os.Remove(scratch.Name()) // renamed away when kept
+		defer os.Remove(scratch.Name()) // removed by FinishScratch when kept
 		defer scratch.Close()
-		spec.SaveTo = scratch
+		saved = &cappedWriter{w: scratch, left: x.opts.MaxScratch}
+		spec.SaveTo = saved
 	}
 	if x.opts.Started != nil {
 		x.opts.Started(t, c)
@@ -369,10 +378,18 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {
-			if ref, err := FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor); err == nil {
+			ref, err := "", res.SaveErr
+			if err == nil {
+				ref, err = FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor, saved.dropped)
+			}
+			if err == nil {
 				// Said in the content too: the model reads only that.
 				o.Ref = ref
-				output += fmt.Sprintf("\n[the whole output is saved: pass the string %q as an argument to give it to a tool]", ref)
+				what := "the whole output is saved"
+				if saved.dropped > 0 {
+					what = fmt.Sprintf("the first %d bytes of the output are saved (the rest is past --max-scratch-bytes)", x.opts.MaxScratch)
+				}
+				output += fmt.Sprintf("\n[%s: pass the string %q as an argument to give it to a tool]", what, ref)
 				r.Content = output
 			} else {
 				output += fmt.Sprintf("\n[the whole output could not be saved: %v]", err)
@@ -438,7 +455,7 @@ func (x *executor) toolFault(o Observation, msg string) Observation {
 // dryRun answers a call with what would have been run.
 func (x *executor) dryRun(vd *verdict) Observation {
 	c, t := &vd.call, vd.tool
-	env := Environ(x.opts.Environ, t, c.ID, x.opts.Env)
+	env := x.environ(t, c.ID)
 	sort.Strings(env)
 	var b strings.Builder
 	b.WriteString("Dry run: nothing was run.")
@@ -455,6 +472,9 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	}
 	b.WriteString("stdin: ")
 	b.Write(c.Arguments)
+	if !bytes.Equal(vd.input, c.Arguments) {
+		fmt.Fprintf(&b, "\n(each ref replaced by the saved text it names: %d bytes in all)", len(vd.input)+1)
+	}
 	return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 }
 

@@ -1,9 +1,9 @@
 package tools
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,38 +22,112 @@ const RefPrefix = "ref:"
 // arguments are held in memory and written to the tool's stdin.
 const MaxRefSize = 32 << 20
 
+// DefaultMaxScratch is how much of one call's output is saved under
+// --scratch when ExecOptions.MaxScratch is 0.
+const DefaultMaxScratch = 64 << 20
+
+// hashDigits is how many hex digits of the SHA-256 of a saved output its
+// id ends with.
+const hashDigits = 8
+
+// Saved outputs are the only files a ref can name. Each is written by
+// FinishScratch alone, under a name it derives from the call id and the
+// SHA-256 of the content ("<call>-<8 hex digits>.txt"), created without
+// replacing anything already there. A ref is read only when the file has
+// such a name, is a regular file reached without following a link, has
+// one link, belongs to this user, and holds exactly the content its name
+// was derived from. Anything planted beside them (another name, a
+// symlink, a hard link to a file elsewhere, different content) is an
+// unknown ref. The check is by content: a file that passes holds nothing
+// its writer did not already know, so it gives a caller no more than it
+// could pass as a literal value, and that value is checked against the
+// schema all the same.
+
 // FinishScratch turns the whole output of a call, streamed into tmpPath
 // (a file in dir) while the tool ran, into its scratch file: it copies it
 // with secrets replaced to dir/<id>.txt, removes tmpPath and returns
 // "ref:<id>". The id is the call's id (made safe for a file name) and the
 // first 8 hex digits of the SHA-256 of the saved text, so runs sharing a
 // directory do not collide, and the same call with the same output gets
-// the same ref.
-func FinishScratch(dir, tmpPath, callID string, r *Redactor) (string, error) {
+// the same ref. dropped is how many bytes of output did not fit under
+// --max-scratch-bytes: when not 0, the saved text ends by saying so.
+//
+// The file is created new: a name already taken by anything but the same
+// saved output (such as a planted symlink) is an error, never written
+// through or replaced.
+func FinishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (string, error) {
+	fail := func(err error) (string, error) {
+		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
+	}
 	src, err := os.Open(tmpPath)
 	if err != nil {
-		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
+		return fail(err)
 	}
 	defer src.Close()
 	dst, err := os.CreateTemp(dir, ".redacted-*")
 	if err != nil {
 		return "", fmt.Errorf("saving the whole output under --scratch %s: %w; check that the directory exists and is writable", dir, err)
 	}
-	defer os.Remove(dst.Name()) // after the rename, nothing to remove
+	defer os.Remove(dst.Name()) // linked to its name by then
 	h := sha256.New()
-	err = r.Copy(io.MultiWriter(dst, h), src)
+	w := io.MultiWriter(dst, h)
+	err = r.Copy(w, src)
+	if err == nil && dropped > 0 {
+		_, err = fmt.Fprintf(w, "\n[toolcall: the output is cut here: %d more bytes were not saved, past --max-scratch-bytes]\n", dropped)
+	}
 	if cerr := dst.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
+		return fail(err)
 	}
-	id := scratchID(callID) + "-" + hex.EncodeToString(h.Sum(nil))[:8]
-	if err := os.Rename(dst.Name(), filepath.Join(dir, id+".txt")); err != nil {
-		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
+	id := scratchID(callID) + "-" + hex.EncodeToString(h.Sum(nil))[:hashDigits]
+	if err := publish(dst.Name(), dir, id); err != nil {
+		return fail(err)
 	}
 	os.Remove(tmpPath)
 	return RefPrefix + id, nil
+}
+
+// publish gives the finished file tmp its name dir/id.txt, never
+// replacing or writing through what is there: a hard link fails when the
+// name exists, as does O_CREATE|O_EXCL, which is the fallback where a file
+// system has no hard links. An existing file is fine only when it is the
+// same saved output.
+func publish(tmp, dir, id string) error {
+	name := filepath.Join(dir, id+".txt")
+	err := os.Link(tmp, name)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		err = copyNew(tmp, name)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		if _, rerr := readSaved(dir, id); rerr == nil {
+			return nil // saved before: the same call with the same output
+		}
+		return fmt.Errorf("%s is in the way and was not written by toolcall; remove it", name)
+	}
+	return err
+}
+
+// copyNew copies the file src to a new file dst that must not exist.
+func copyNew(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
+	}
+	return err
 }
 
 // scratchID makes a call id safe as part of a file name: letters, digits,
@@ -65,7 +139,7 @@ func scratchID(callID string) string {
 		b = b[:64]
 	}
 	for i, c := range b {
-		if !tokenChar[c] {
+		if !idChar(c) {
 			b[i] = '_'
 		}
 	}
@@ -73,6 +147,31 @@ func scratchID(callID string) string {
 		return "call"
 	}
 	return string(b)
+}
+
+func idChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// savedName splits an id into the call part and the hash digits, or
+// reports that FinishScratch never gives such a name.
+func savedName(id string) (hash string, ok bool) {
+	i := strings.LastIndexByte(id, '-')
+	if i < 1 || i > 64 || len(id)-i-1 != hashDigits {
+		return "", false
+	}
+	for j := 0; j < i; j++ {
+		if !idChar(id[j]) {
+			return "", false
+		}
+	}
+	hash = id[i+1:]
+	for j := 0; j < len(hash); j++ {
+		if c := hash[j]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return "", false
+		}
+	}
+	return hash, true
 }
 
 // refID returns the id of a string that is a ref: "ref:" followed by at
@@ -86,77 +185,133 @@ func refID(s string) (string, bool) {
 	return id, true
 }
 
-// ResolveRefs replaces every JSON string value (at any depth; object keys
-// are left alone) that is a ref, "ref:<id>", by the text saved in
-// dir/<id>.txt, as a JSON string. Everything else is kept byte for byte.
-// It fails, naming the ref, when dir is "" (exec ran without --scratch),
-// when the id could reach outside dir, when no output was saved under it,
-// or when the saved output is larger than MaxRefSize.
-func ResolveRefs(args []byte, dir string) ([]byte, error) {
-	var out []byte
-	at := 0
-	for i := 0; i < len(args); i++ {
-		if args[i] != '"' {
-			continue
-		}
-		end, escaped := stringEnd(args, i)
-		if end < 0 {
-			break
-		}
-		tok := args[i:end]
-		i = end - 1
-		if isObjectKey(args, end) {
-			continue
-		}
-		var s string
-		if escaped {
-			if json.Unmarshal(tok, &s) != nil {
-				continue
-			}
-		} else {
-			s = string(tok[1 : len(tok)-1])
-		}
-		id, ok := refID(s)
-		if !ok {
-			continue
-		}
-		text, err := readRef(dir, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, args[at:end-len(tok)]...)
-		out = AppendBytes(out, text)
-		at = end
-	}
-	if out == nil {
-		return args, nil
-	}
-	return append(out, args[at:]...), nil
+// refUse is one ref found in a call's arguments: where, and which.
+type refUse struct {
+	Pointer string // JSON pointer of the string that was the ref
+	Ref     string // "ref:<id>"
 }
 
-// readRef reads the output saved under id.
+// mayHoldRef is a quick test that args hold no ref: every ref has "ref:"
+// in it, spelt out or with \u escapes.
+func mayHoldRef(args []byte) bool {
+	return bytes.Contains(args, []byte(RefPrefix)) || bytes.Contains(args, []byte(`\u`))
+}
+
+// resolveRefs returns the arguments object with every string value (at any
+// depth; object keys are left alone) that is a ref, "ref:<id>", replaced
+// by the text saved under dir/<id>.txt, and where each was. The arguments
+// are normalized as CheckArguments does first, so a ref inside arguments
+// sent as a JSON string is found too. Arguments without refs, or that are
+// not an object at all, are returned as they are, for CheckArguments to
+// judge. It fails, naming the ref, when dir is "" (no --scratch), when the
+// id names no output toolcall saved there, or when the saved output is
+// larger than MaxRefSize.
+func resolveRefs(args []byte, dir string) ([]byte, []refUse, error) {
+	if !mayHoldRef(args) {
+		return args, nil, nil
+	}
+	obj, bad := normalizeArguments(args)
+	if bad != nil {
+		return args, nil, nil
+	}
+	r := &refResolver{dir: dir}
+	d := argDecoder{src: obj, refs: r}
+	_, out, derr := d.decode()
+	switch {
+	case r.err != nil:
+		return nil, nil, r.err
+	case derr != nil || len(r.uses) == 0:
+		return args, nil, nil
+	}
+	return out, r.uses, nil
+}
+
+// refResolver is the argDecoder's hook that swaps refs for saved text.
+type refResolver struct {
+	dir  string
+	uses []refUse
+	err  error // the first ref that could not be read
+}
+
+// swap replaces the string s, written to d.out from mark on, by the text
+// of the saved output it names, when it is a ref. The decoded value is
+// not needed by the resolving pass, so none is made.
+func (r *refResolver) swap(d *argDecoder, mark int, s string) bool {
+	id, ok := refID(s)
+	if !ok || r.err != nil {
+		return false
+	}
+	text, err := readRef(r.dir, id)
+	if err != nil {
+		r.err = err
+		return true
+	}
+	d.out = AppendBytes(d.out[:mark], text)
+	r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
+	return true
+}
+
+// readRef reads the output saved under id, for the argument "ref:<id>".
 func readRef(dir, id string) ([]byte, error) {
 	ref := RefPrefix + id
 	if dir == "" {
-		return nil, fmt.Errorf("argument %q is a ref to a saved output, but exec was run without --scratch DIR, so there is nothing it can point to; pass the value itself", ref)
+		return nil, fmt.Errorf("argument %q is a ref to a saved output, but toolcall was run without --scratch DIR, so there is nothing it can point to; pass the value itself", ref)
 	}
-	if strings.ContainsAny(id, `/\`+"\x00") || strings.Contains(id, "..") || id[0] == '.' {
-		return nil, fmt.Errorf("argument %q is not a ref toolcall gave: a ref names a saved output, never a path; pass a ref exactly as an earlier observation gave it", ref)
-	}
-	path := filepath.Join(dir, id+".txt")
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	text, err := readSaved(dir, id)
+	switch {
+	case errors.Is(err, errNotSaved):
 		return nil, fmt.Errorf("argument %q names no saved output in %s: refs come from the \"ref\" of an earlier truncated output; pass one of those exactly as it was given", ref, dir)
+	case errors.Is(err, errRefTooLarge):
+		return nil, fmt.Errorf("argument %q is a saved output of more than the %d bytes a ref may pass to a tool; pass a smaller part of it instead", ref, MaxRefSize)
+	case err != nil:
+		return nil, fmt.Errorf("reading the saved output for argument %q: %w", ref, err)
 	}
+	return text, nil
+}
+
+var (
+	errNotSaved    = errors.New("not a saved output")
+	errRefTooLarge = errors.New("saved output too large")
+)
+
+// readSaved reads dir/<id>.txt when it is an output FinishScratch saved
+// (see the comment above FinishScratch), or returns errNotSaved.
+func readSaved(dir, id string) ([]byte, error) {
+	hash, ok := savedName(id)
+	if !ok {
+		return nil, errNotSaved
+	}
+	// O_NOFOLLOW: a symlink is refused by the open itself, so none can be
+	// swapped in after a check. The name has no separator, so no
+	// directory on the way can be one either.
+	f, err := os.OpenFile(filepath.Join(dir, id+".txt"), os.O_RDONLY|noFollow|nonBlock, 0)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s for argument %q: %w", path, ref, err)
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, err
+		}
+		return nil, errNotSaved // absent, a link (ELOOP), or not a file
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || !writtenByUs(info) {
+		return nil, errNotSaved
 	}
 	if info.Size() > MaxRefSize {
-		return nil, fmt.Errorf("argument %q is a saved output of %d bytes, more than the %d a ref may pass to a tool; pass a smaller part of it instead", ref, info.Size(), MaxRefSize)
+		return nil, errRefTooLarge
 	}
-	text, err := os.ReadFile(path)
+	text, err := io.ReadAll(io.LimitReader(f, MaxRefSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s for argument %q: %w", path, ref, err)
+		return nil, err
+	}
+	if len(text) > MaxRefSize {
+		return nil, errRefTooLarge
+	}
+	sum := sha256.Sum256(text)
+	if hex.EncodeToString(sum[:])[:hashDigits] != hash {
+		return nil, errNotSaved
 	}
 	return text, nil
 }

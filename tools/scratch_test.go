@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,7 +25,7 @@ func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
 		t.Fatal(err)
 	}
 	f.Close()
-	ref, err := FinishScratch(dir, f.Name(), callID, r)
+	ref, err := FinishScratch(dir, f.Name(), callID, r, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestFinishScratch(t *testing.T) {
 }
 
 func TestFinishScratchMissingDir(t *testing.T) {
-	_, err := FinishScratch(filepath.Join(t.TempDir(), "gone"), "/nonexistent/tmp", "c", nil)
+	_, err := FinishScratch(filepath.Join(t.TempDir(), "gone"), "/nonexistent/tmp", "c", nil, 0)
 	if err == nil || !strings.Contains(err.Error(), "--scratch") {
 		t.Errorf("err = %v", err)
 	}
@@ -90,22 +91,24 @@ func TestResolveRefs(t *testing.T) {
 	dir := t.TempDir()
 	ref := saveOutput(t, dir, "call_7", "line \"one\"\n\tline two\\\n", nil)
 	id := strings.TrimPrefix(ref, "ref:")
+	const text = `"line \"one\"\n\tline two\\\n"`
 	cases := []struct{ name, in, want, err string }{
 		{name: "no refs", in: `{"a": "b", "n": [1, 2.50, null]}`, want: `{"a": "b", "n": [1, 2.50, null]}`},
-		{name: "top level", in: `{"text": "` + ref + `"}`, want: `{"text": "line \"one\"\n\tline two\\\n"}`},
+		{name: "top level", in: `{"text": "` + ref + `"}`, want: `{"text":` + text + `}`},
 		{name: "nested, order kept", in: `{"z": 1, "list": [{"doc": "` + ref + `"}], "a": "see ` + ref + `"}`,
-			want: `{"z": 1, "list": [{"doc": "line \"one\"\n\tline two\\\n"}], "a": "see ` + ref + `"}`},
-		{name: "escaped ref", in: `{"t": "ref\u003a` + id + `"}`, want: `{"t": "line \"one\"\n\tline two\\\n"}`},
+			want: `{"z":1,"list":[{"doc":` + text + `}],"a":"see ` + ref + `"}`},
+		{name: "escaped ref", in: `{"t": "ref\u003a` + id + `"}`, want: `{"t":` + text + `}`},
+		{name: "arguments as a string", in: `"{\"t\": \"` + ref + `\"}"`, want: `{"t":` + text + `}`},
 		{name: "keys are not refs", in: `{"` + ref + `": 1}`, want: `{"` + ref + `": 1}`},
 		{name: "git HEAD is not a ref", in: `{"head": "ref: refs/heads/main"}`, want: `{"head": "ref: refs/heads/main"}`},
 		{name: "ref prefix alone", in: `{"x": "ref:"}`, want: `{"x": "ref:"}`},
 		{name: "unknown", in: `{"t": "ref:call_9-00000000"}`, err: `argument "ref:call_9-00000000" names no saved output in ` + dir + `: refs come from the "ref" of an earlier truncated output`},
-		{name: "path", in: `{"t": "ref:../../etc/passwd"}`, err: `argument "ref:../../etc/passwd" is not a ref toolcall gave`},
-		{name: "dotfile", in: `{"t": "ref:.output-123"}`, err: `is not a ref toolcall gave`},
+		{name: "path", in: `{"t": "ref:../../etc/passwd"}`, err: `argument "ref:../../etc/passwd" names no saved output`},
+		{name: "dotfile", in: `{"t": "ref:.output-123"}`, err: `names no saved output`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ResolveRefs([]byte(c.in), dir)
+			got, _, err := resolveRefs([]byte(c.in), dir)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want one containing %q", err, c.err)
@@ -123,12 +126,12 @@ func TestResolveRefs(t *testing.T) {
 }
 
 func TestResolveRefsWithoutScratch(t *testing.T) {
-	_, err := ResolveRefs([]byte(`{"t":"ref:call_1-0123abcd"}`), "")
+	_, _, err := resolveRefs([]byte(`{"t":"ref:call_1-0123abcd"}`), "")
 	if err == nil || !strings.Contains(err.Error(), "without --scratch") {
 		t.Errorf("err = %v", err)
 	}
 	in := []byte(`{"t":"plain"}`)
-	if got, err := ResolveRefs(in, ""); err != nil || !bytes.Equal(got, in) {
+	if got, _, err := resolveRefs(in, ""); err != nil || !bytes.Equal(got, in) {
 		t.Errorf("got %s, %v", got, err)
 	}
 }
@@ -143,7 +146,7 @@ func TestResolveRefsTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := ResolveRefs([]byte(`{"t":"ref:big-01234567"}`), dir); err == nil || !strings.Contains(err.Error(), "more than") {
+	if _, _, err := resolveRefs([]byte(`{"t":"ref:big-01234567"}`), dir); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -152,43 +155,48 @@ func TestResolveRefsTooLarge(t *testing.T) {
 // invalid UTF-8, comes back as one valid JSON string.
 func FuzzResolveRefs(f *testing.F) {
 	dir := f.TempDir()
-	for name, text := range map[string]string{
-		"a-00000001": "plain text\n",
-		"b-00000002": "quote \" backslash \\ tab \t nul \x00 bad \xff\xfe end \u2028",
-		"c-00000003": "",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(text), 0o600); err != nil {
+	var refs []string
+	for i, text := range []string{"plain text\n", "quote \" backslash \\ tab \t nul \x00 bad \xff\xfe end \u2028", ""} {
+		tmp := filepath.Join(dir, fmt.Sprintf(".output-%d", i))
+		if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
 			f.Fatal(err)
 		}
+		ref, err := FinishScratch(dir, tmp, string(rune('a'+i)), nil, 0)
+		if err != nil {
+			f.Fatal(err)
+		}
+		refs = append(refs, ref)
 	}
+	a, b, c := refs[0], refs[1], refs[2]
 	for _, s := range []string{
-		`{"x":"ref:a-00000001"}`,
-		`{"x":["ref:b-00000002",{"ref:c-00000003":"ref:c-00000003"}],"y":"ref\u003aa-00000001"}`,
+		`{"x":"` + a + `"}`,
+		`{"x":["` + b + `",{"` + c + `":"` + c + `"}],"y":"ref\u003a` + strings.TrimPrefix(a, "ref:") + `"}`,
 		`{"x":"ref:zz-00000000"}`,
-		`{"x":"ref:../a-00000001"}`,
-		`{"x":"ref: a-00000001", "y": "\"ref:a-00000001\""}`,
-		`["ref:a-00000001", 1, true, null, "\\"]`,
-		`{"x":"ref:a-00000001`,
-		`"ref:a-00000001"`,
+		`{"x":"ref:../` + strings.TrimPrefix(a, "ref:") + `"}`,
+		`{"x":"ref: a-00000001", "y": "\"` + a + `\""}`,
+		`["` + a + `", 1, true, null, "\\"]`,
+		`{"x":"` + a,
+		`"` + a + `"`,
+		`"{\"x\":\"` + a + `\"}"`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
-		out, err := ResolveRefs(args, dir)
+		out, uses, err := resolveRefs(args, dir)
 		if err != nil {
 			return
 		}
-		if !json.Valid(args) {
+		if len(uses) == 0 {
+			if !bytes.Equal(out, args) {
+				t.Fatalf("input without refs changed: %q -> %q", args, out)
+			}
 			return
 		}
 		if !json.Valid(out) {
-			t.Fatalf("valid input %q gave invalid output %q", args, out)
+			t.Fatalf("input %q gave invalid output %q", args, out)
 		}
 		if n := countRefs(t, out); n != 0 {
 			t.Fatalf("%d refs left in %q (from %q)", n, out, args)
-		}
-		if countRefs(t, args) == 0 && !bytes.Equal(out, args) {
-			t.Fatalf("input without refs changed: %q -> %q", args, out)
 		}
 	})
 }
@@ -196,7 +204,7 @@ func FuzzResolveRefs(f *testing.F) {
 // countRefs counts the string values of the valid JSON doc that are refs.
 func countRefs(t *testing.T, doc []byte) int {
 	// Walked with gjson rather than decoded into maps: a key given twice
-	// must count twice, as ResolveRefs sees both.
+	// must count twice, as resolveRefs sees both.
 	if !gjson.ValidBytes(doc) {
 		t.Fatalf("not JSON: %q", doc)
 	}

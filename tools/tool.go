@@ -2,6 +2,7 @@ package tools
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -69,6 +70,9 @@ type Tool struct {
 	compileOnce sync.Once
 	schema      *jsonschema.Schema
 	schemaErr   error
+
+	// loaded is the executable as RecordExecutable saw it.
+	loaded atomic.Pointer[executableStamp]
 
 	// The compiled OutputSchema (CompileOutput).
 	outOnce   sync.Once

@@ -27,6 +27,11 @@ type ValidateOptions struct {
 	// Coerce converts strings that spell exactly what the schema wants
 	// ("42" for an integer); see CheckArguments.
 	Coerce bool
+	// Scratch is the directory of saved outputs that "ref:<id>" string
+	// arguments name (--scratch). Refs are resolved before the schema is
+	// checked, so the check is of what the tool will get; with no
+	// directory, a ref is an error.
+	Scratch string
 	// Warn, when set, hears about input lines that are not events, and
 	// (once per tool) about a schema that does not compile, with the line
 	// number.
@@ -199,6 +204,9 @@ type verdict struct {
 	// person approves it (an unsafe tool, or human-approval mode); the
 	// call otherwise passed. Validate refuses such a call; exec may ask.
 	consent string
+	// input is the arguments the tool gets: call.Arguments with every ref
+	// replaced by the text it names (the same bytes when there is none).
+	input []byte
 }
 
 // call checks one tool_call line and appends what replaces it.
@@ -269,8 +277,14 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 		msg := fmt.Sprintf("tool %q has no input schema and no valid no_schema_mode, so it cannot be called", t.Name)
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
-	// c. The arguments must pass the schema.
-	checked, err := t.CheckArguments(args, v.opts.Coerce)
+	// c. The arguments must pass the schema, refs resolved first: the
+	// schema judges the value the tool will get, wherever it came from.
+	input, refs, err := resolveRefs(args, v.opts.Scratch)
+	if err != nil {
+		msg := err.Error()
+		return fail(KindValidation, msg, msg+". Fix the argument and call the tool again.", nil)
+	}
+	checked, err := t.CheckArguments(input, v.opts.Coerce)
 	if err != nil {
 		// A schema that does not compile is the tool's fault, not the
 		// model's: kind execution, as for a tool that fails when run. The
@@ -283,13 +297,44 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
 	if len(checked.Errors) > 0 {
-		msg, content, details := validationReport(t.Name, checked.Errors)
+		msg, content, details := validationReport(t.Name, fromRefs(checked.Errors, refs))
 		return fail(KindValidation, msg, content, details)
 	}
-	// d. The call passes, under the tool's own name.
+	// d. The call passes, under the tool's own name. It is written with
+	// its refs, as the model gave them; the tool gets what they name.
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
-	return verdict{call: c, tool: t, checked: checked, consent: why}
+	if len(refs) > 0 {
+		c.Arguments = withRefs(args, checked)
+	}
+	return verdict{call: c, tool: t, checked: checked, consent: why, input: checked.Arguments}
+}
+
+// fromRefs says, in each error about a value that a ref stood for, which
+// ref it came from: the model wrote the ref, not the value.
+func fromRefs(errs []SchemaError, refs []refUse) []SchemaError {
+	for i := range errs {
+		for _, r := range refs {
+			if p := errs[i].Pointer; p == r.Pointer || strings.HasPrefix(p, r.Pointer+"/") {
+				errs[i].Message += fmt.Sprintf(" (the value came from %s, a saved output; pass a value that fits instead)", r.Ref)
+				break
+			}
+		}
+	}
+	return errs
+}
+
+// withRefs is the arguments as written, refs and all, in the compact form
+// CheckArguments gives, with its coercions. A ref stands for one string,
+// so the pointers of the checked arguments hold here too.
+func withRefs(args []byte, checked Checked) []byte {
+	obj, bad := normalizeArguments(args)
+	if bad == nil {
+		if _, out, err := recode(obj, checked.Coerced); err == nil {
+			return out
+		}
+	}
+	return checked.Arguments
 }
 
 // refusal is the observation that answers a call instead of a result.
@@ -344,11 +389,13 @@ func validNoSchemaMode(m string) bool {
 	return m == NoSchemaReadOnly || m == NoSchemaHumanApproval || m == NoSchemaFull
 }
 
-// available lists the names of the tools that can be called here.
+// available lists the names of the tools on offer: available here and
+// permitted by the policy without anyone's consent. Suggestions name only
+// these, so that a model is never pointed at a tool it may not call.
 func (v *validator) available() []string {
 	var out []string
 	for _, name := range v.set.Names() {
-		if t, ok := v.set.Lookup(name); ok && t.Unavailable == "" {
+		if t, ok := v.set.Lookup(name); ok && t.Unavailable == "" && v.opts.Policy.Permit(t) == "" {
 			out = append(out, name)
 		}
 	}

@@ -224,7 +224,19 @@ func fuzzCatalog(t testing.TB) ([]*Tool, *fakeSet) {
 // when checked directly. With coerce off, arguments that pass directly
 // must not be refused either (except for the documented limits).
 func FuzzValidate(f *testing.F) {
+	// A saved output for refs to name: what passes is what the tool gets,
+	// the ref resolved.
+	scratch := f.TempDir()
+	tmp := filepath.Join(scratch, ".output-seed")
+	if err := os.WriteFile(tmp, []byte("Paris"), 0o600); err != nil {
+		f.Fatal(err)
+	}
+	ref, err := FinishScratch(scratch, tmp, "s", nil, 0)
+	if err != nil {
+		f.Fatal(err)
+	}
 	for _, seed := range []string{
+		`{"city":"` + ref + `"}`, `{"number":"` + ref + `"}`, `"{\"city\":\"` + ref + `\"}"`,
 		`{}`, `null`, ``, `[1]`, `"x"`, `{"a":`,
 		`{"city":"Paris","units":"celsius","days":3}`,
 		`{"city":"Paris","city":"Rome"}`,
@@ -256,7 +268,7 @@ func FuzzValidate(f *testing.F) {
 
 		var out bytes.Buffer
 		stats, err := Validate(context.Background(), bytes.NewReader(line), &out, set,
-			ValidateOptions{Policy: Policy{AllowUnsafe: true}, Coerce: coerce})
+			ValidateOptions{Policy: Policy{AllowUnsafe: true}, Coerce: coerce, Scratch: scratch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +285,10 @@ func FuzzValidate(f *testing.F) {
 			if !ev.Get("validated").Bool() {
 				t.Fatalf("a call with a schema came out unvalidated: %s", o)
 			}
-			a := []byte(ev.Get("arguments").Raw)
+			a, _, err := resolveRefs([]byte(ev.Get("arguments").Raw), scratch)
+			if err != nil {
+				t.Fatalf("a passed call holds a ref that does not resolve: %v\n%s", err, o)
+			}
 			if hasDuplicateKeys(a) {
 				t.Fatalf("validated arguments repeat a property: %s", a)
 			}
@@ -285,7 +300,7 @@ func FuzzValidate(f *testing.F) {
 			if !ev.Get("is_error").Bool() || kind != string(KindValidation) {
 				t.Fatalf("unexpected observation: %s", o)
 			}
-			if !coerce && json.Valid(args) && !hasDuplicateKeys(args) && isObject(args) && directlyValid(t, tool, args) {
+			if !coerce && json.Valid(args) && !hasDuplicateKeys(args) && isObject(args) && !mayHoldRef(args) && directlyValid(t, tool, args) {
 				for _, d := range ev.Get("error.details").Array() {
 					if d.Get("keyword").Str != "number" {
 						t.Fatalf("refused arguments the schema accepts: %s\n%s", args, o)

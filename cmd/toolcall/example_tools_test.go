@@ -435,3 +435,66 @@ func TestExampleWeatherAndTime(t *testing.T) {
 		t.Errorf("current_time: %q", got)
 	}
 }
+
+// TestExampleFileToolsSpareTools checks that no file tool reads, lists or
+// writes inside a directory of the tools in use (TOOLCALL_TOOLS_DIRS),
+// however the path is spelt, and that write_file never leaves an
+// executable bit: no tool may replace another.
+func TestExampleFileToolsSpareTools(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("executable bits and links")
+	}
+	bin := exampleTools(t)
+	base, root := fileTree(t)
+	tools := filepath.Join(root, "tools")
+	victim := filepath.Join(tools, "victim")
+	if err := os.MkdirAll(filepath.Join(tools, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for path, mode := range map[string]os.FileMode{victim: 0o755, victim + ".json": 0o644, filepath.Join(tools, "bin", "helper"): 0o755} {
+		if err := os.WriteFile(path, []byte("#!/bin/sh\necho the tool\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("tools", filepath.Join(root, "toollink")); err != nil {
+		t.Fatal(err)
+	}
+	// The directories as toolcall gives them: absolute, one spelt
+	// through a link, and one that does not exist.
+	env := "TOOLCALL_TOOLS_DIRS=" + strings.Join([]string{filepath.Join(base, "nowhere"), filepath.Join(base, "rootlink", "tools")}, string(os.PathListSeparator))
+
+	for _, path := range []string{"tools/victim", "toollink/victim", "tools/new", "tools/../tools/victim", "tools/bin/helper", victim} {
+		args := `{"path": "` + path + `", "text": "#!/bin/sh\necho replaced\n"}`
+		runTool(t, bin, "write_file", root, args, env).wantFail(t, args, "tools in use")
+	}
+	if b, err := os.ReadFile(victim); err != nil || string(b) != "#!/bin/sh\necho the tool\n" {
+		t.Errorf("the tool was changed: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(tools, "new")); err == nil {
+		t.Error("write_file created a file among the tools")
+	}
+	for _, args := range []string{`{"path": "tools/victim.json"}`, `{"path": "toollink/victim"}`} {
+		out := runTool(t, bin, "read_file", root, args, env).stdout
+		if !strings.Contains(out, `"isError":true`) || !strings.Contains(out, "tools in use") {
+			t.Errorf("read_file %s: %s", args, out)
+		}
+	}
+	for _, args := range []string{`{"path": "tools"}`, `{"path": "toollink/bin"}`} {
+		runTool(t, bin, "list_dir", root, args, env).wantFail(t, args, "tools in use")
+	}
+	// Elsewhere the tools still work, and listing the root is fine.
+	runTool(t, bin, "list_dir", root, `{"path": "."}`, env).wantOK(t, "list_dir .")
+
+	// No executable bit is created or kept.
+	script := filepath.Join(root, "script.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"script.sh", "fresh.sh"} {
+		args := `{"path": "` + path + `", "text": "#!/bin/sh\necho hi\n"}`
+		runTool(t, bin, "write_file", root, args, env).wantOK(t, args)
+		if info, err := os.Stat(filepath.Join(root, path)); err != nil || info.Mode().Perm()&0o111 != 0 {
+			t.Errorf("%s after write_file: %v %v, want no executable bit", path, info.Mode(), err)
+		}
+	}
+}

@@ -46,15 +46,22 @@ tool_observation of its run:
 How a tool runs: its executable alone, never through a shell, with the
 arguments as one line of JSON on standard input; in --workdir; with an
 environment scrubbed down to PATH, HOME, LANG, LC_*, TZ and TMPDIR, the
-variables named by --env and by the sidecar's "env", and TOOLCALL_TOOL and
-TOOLCALL_CALL_ID.
+variables named by --env and by the sidecar's "env", and TOOLCALL_TOOL,
+TOOLCALL_CALL_ID and TOOLCALL_TOOLS_DIRS (the directories of the tools in
+use, for tools that write files to keep out of). A tool whose executable
+changed since the tools were loaded is refused (kind permission).
 
 Limits: a tool runs at most its sidecar's "timeout", else --timeout; then
 its whole process group gets SIGTERM, and SIGKILL after --kill-grace. Past
 --max-output bytes the observation keeps the head and the tail of the
 output and says how much was cut; with --scratch DIR the whole output is
 saved there and the observation carries "ref": "ref:<id>", which a later
-call may pass as a string argument to get the whole text. The last 4 KiB of
+call may pass as a string argument to get the whole text; at most
+--max-scratch-bytes of one output are saved, and a saved file that was cut
+ends by saying so. A ref is resolved before the call is checked, so the
+schema judges the text it stands for, and it names only an output toolcall
+saved in that directory (in this run or an earlier one): any other file
+there, or a link, is an unknown ref. The last 4 KiB of
 stderr are shown when a tool fails; --stderr copies all of it to
 toolcall's standard error as it comes.
 
@@ -100,6 +107,7 @@ type execOptions struct {
 	grace     time.Duration
 	maxOutput byteSize
 	scratch   string
+	maxSaved  byteSize
 	workdir   string
 	env       []string
 	redact    []string
@@ -112,7 +120,7 @@ type execOptions struct {
 }
 
 func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput}
+	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch}
 	cmd := &cobra.Command{
 		Use:     "exec [<file>...]",
 		Short:   "Run tool calls safely, within limits, and write what the tools said",
@@ -131,6 +139,7 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
 	fs.Var(&opts.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
 	fs.StringVar(&opts.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.Var(&opts.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
 	fs.StringVar(&opts.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
 	fs.StringSliceVar(&opts.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
 	fs.StringArrayVar(&opts.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
@@ -189,19 +198,20 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		toolStderr = stderr
 	}
 	return tools.ExecOptions{
-		Policy:    policy,
-		Coerce:    o.coerce,
-		Timeout:   o.timeout,
-		Grace:     o.grace,
-		MaxOutput: int(o.maxOutput),
-		Scratch:   o.scratch,
-		Workdir:   o.workdir,
-		Env:       o.env,
-		Redact:    redact,
-		Stderr:    toolStderr,
-		Parallel:  o.parallel,
-		DryRun:    o.dryRun,
-		Confirm:   confirm,
+		Policy:     policy,
+		Coerce:     o.coerce,
+		Timeout:    o.timeout,
+		Grace:      o.grace,
+		MaxOutput:  int(o.maxOutput),
+		Scratch:    o.scratch,
+		MaxScratch: int64(o.maxSaved),
+		Workdir:    o.workdir,
+		Env:        o.env,
+		Redact:     redact,
+		Stderr:     toolStderr,
+		Parallel:   o.parallel,
+		DryRun:     o.dryRun,
+		Confirm:    confirm,
 	}, c, nil
 }
 

@@ -31,8 +31,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
  3. The calls are validated and run exactly as toolcall exec runs them,
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
-    --workdir, --env, --redact, --parallel, and --tool-timeout for exec's
-    --timeout.
+    --max-scratch-bytes, --workdir, --env, --redact, --parallel, and
+    --tool-timeout for exec's --timeout.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -120,6 +120,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		isTerminal: isTerminal,
 	}
 	o.exec.maxOutput = tools.DefaultMaxOutput
+	o.exec.maxSaved = tools.DefaultMaxScratch
 	cmd := &cobra.Command{
 		Use:     "run [<prompt>...]",
 		Short:   "Run the whole loop against a model: prompt in, tools called, final answer out",
@@ -161,6 +162,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.exec.dryRun, "dry-run", false, "run no tool; show what each call would run")
 	fs.Var(&o.exec.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail)")
 	fs.StringVar(&o.exec.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.Var(&o.exec.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch")
 	fs.StringVar(&o.exec.workdir, "workdir", "", "run tools in `dir`")
 	fs.StringSliceVar(&o.exec.env, "env", nil, "pass these environment `names` to tools")
 	fs.StringArrayVar(&o.exec.redact, "redact", nil, "also redact text matching this `regexp`")

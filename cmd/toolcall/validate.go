@@ -28,6 +28,9 @@ tool_observation with "is_error": true and an error of one of these kinds:
                   its call
 
 Arguments given as a JSON string are decoded once, and null is taken as {}.
+A string argument "ref:<id>" (a saved output, see toolcall exec --help) is
+replaced by the text it names in --scratch before the schema is checked;
+without --scratch, or when it names no saved output, the call fails.
 With --coerce, a string where the schema asks for a number, boolean or null
 and whose text is exactly one ("42", "true") is converted, and the call lists
 it under "coerced".
@@ -51,9 +54,10 @@ const validateExample = `  # parse a reply and check its calls
   toolcall validate --tools ./tools --fail events.jsonl > /dev/null`
 
 type validateOptions struct {
-	tools  toolsFlags
-	coerce bool
-	fail   bool
+	tools   toolsFlags
+	coerce  bool
+	fail    bool
+	scratch string
 
 	isTerminal func(io.Reader) bool
 }
@@ -85,9 +89,10 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			var failed int
 			err = eachInput(ins, opts.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
 				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
-					Policy: policy,
-					Coerce: opts.coerce,
-					Warn:   warn,
+					Policy:  policy,
+					Coerce:  opts.coerce,
+					Scratch: opts.scratch,
+					Warn:    warn,
 				})
 				failed += st.Failed
 				return err
@@ -107,6 +112,8 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
+	fs.StringVar(&opts.scratch, "scratch", "", "the `dir` of saved outputs that ref: arguments name, as given to exec")
 	opts.tools.registerCompletions(cmd, true)
+	must(cmd.MarkFlagDirname("scratch"))
 	return cmd
 }

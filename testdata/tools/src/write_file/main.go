@@ -6,9 +6,13 @@
 // The text is written exactly, with no newline added. The write is atomic:
 // the text goes to a temporary file beside the target, which is then
 // renamed over it, so a reader never sees half a file and a failure leaves
-// the old content. An existing file keeps its permissions; a new one gets
-// 0644 (less the umask). Directories are not created: a missing one is an
-// error, so that a mistyped path does not grow a tree.
+// the old content. An existing file keeps its permissions but never an
+// executable bit; a new one gets 0644 (less the umask). Directories are not
+// created: a missing one is an error, so that a mistyped path does not grow
+// a tree.
+//
+// It never writes among the tools in use ($TOOLCALL_TOOLS_DIRS), and never
+// leaves a file executable: no tool may replace another, or make one.
 //
 // The result is JSON: {"path": ..., "bytes": ..., "created": ...}. An
 // error is a message on stderr with exit status 2 when the caller should
@@ -54,22 +58,36 @@ func main() {
 	if err != nil {
 		tool.Fail(2, "%v", err)
 	}
-	res, code, err := write(root.FS, rel, *a.Text)
+	res, code, err := write(root, rel, *a.Text)
 	if err != nil {
 		tool.Fail(code, "%v", err)
 	}
 	tool.WriteJSON(res)
 }
 
-func write(root *os.Root, rel, text string) (result, int, error) {
+func write(r *tool.Root, rel, text string) (result, int, error) {
+	// The directory is opened once and every step after works in it, by
+	// the file's base name: a link swapped in on the way cannot send the
+	// write elsewhere, and the directory itself is checked not to be a
+	// tools directory.
+	root, err := r.FS.OpenRoot(filepath.Dir(rel))
+	if err != nil {
+		return result{}, 1, err
+	}
+	defer root.Close()
+	if err := r.Spared(root); err != nil {
+		return result{}, 2, err
+	}
+	name := filepath.Base(rel)
+
 	perm, created := fs.FileMode(0o644), true
-	switch info, err := root.Stat(rel); {
+	switch info, err := root.Lstat(name); {
 	case err == nil && info.IsDir():
 		return result{}, 2, fmt.Errorf("%q is a directory; give the path of a file", rel)
 	case err == nil && !info.Mode().IsRegular():
 		return result{}, 2, fmt.Errorf("%q is not a regular file; write_file replaces regular files only", rel)
 	case err == nil:
-		perm, created = info.Mode().Perm(), false
+		perm, created = info.Mode().Perm()&^0o111, false
 	case !errors.Is(err, fs.ErrNotExist):
 		return result{}, 1, err
 	}
@@ -78,7 +96,7 @@ func write(root *os.Root, rel, text string) (result, int, error) {
 	// shows among the files nor collides with a concurrent write.
 	var suffix [8]byte
 	rand.Read(suffix[:])
-	tmp := filepath.Join(filepath.Dir(rel), "."+filepath.Base(rel)+".tmp-"+hex.EncodeToString(suffix[:]))
+	tmp := "." + name + ".tmp-" + hex.EncodeToString(suffix[:])
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return result{}, 1, err
@@ -94,7 +112,7 @@ func write(root *os.Root, rel, text string) (result, int, error) {
 		err = root.Chmod(tmp, perm) // the umask may have narrowed it
 	}
 	if err == nil {
-		err = root.Rename(tmp, rel)
+		err = root.Rename(tmp, name)
 	}
 	if err != nil {
 		root.Remove(tmp)

@@ -17,11 +17,21 @@ import (
 // message; then the tool opens the resolved name through an os.Root, which
 // refuses any escape on its own, so a link swapped in between the check and
 // the open (a race) cannot lead out either.
+//
+// The directories of the tools in use ($TOOLCALL_TOOLS_DIRS, which toolcall
+// sets, separated as in PATH) are off limits even inside the root: a file
+// tool that could write there could replace another tool with new code.
+// Resolve refuses any path that ends inside one, links resolved; a writer
+// also checks the directory it holds open (see Spared).
 type Root struct {
 	Dir   string // absolute, every symbolic link resolved
 	given string // absolute, as given, for absolute paths that use this spelling
 	FS    *os.Root
+	tools []string // the tools' directories, absolute, links resolved
 }
+
+// ToolsDirsEnv names the variable toolcall lists the tools' directories in.
+const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
 // OpenRoot opens the root directory named by $TOOLCALL_ROOT or, when it is
 // unset, the working directory.
@@ -46,7 +56,59 @@ func OpenRoot() (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("root directory %s %q: %v", what, dir, err)
 	}
-	return &Root{Dir: real, given: given, FS: r}, nil
+	return &Root{Dir: real, given: given, FS: r, tools: toolsDirs()}, nil
+}
+
+// toolsDirs reads $TOOLCALL_TOOLS_DIRS. A directory that does not exist
+// holds no tool, and one that cannot be resolved is kept as written.
+func toolsDirs() []string {
+	var dirs []string
+	for _, d := range filepath.SplitList(os.Getenv(ToolsDirsEnv)) {
+		if d == "" {
+			continue
+		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			real = abs
+		}
+		dirs = append(dirs, real)
+	}
+	return dirs
+}
+
+// toolsDir returns the tools' directory that the absolute, resolved path
+// is in, if any.
+func (r *Root) toolsDir(path string) (string, bool) {
+	for _, d := range r.tools {
+		if _, in := inside(d, path); in {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// Spared reports an error when dir, a directory the caller holds open, is
+// one of the tools' directories. Resolve has checked the path by name;
+// this checks the very directory about to be written, so that a link
+// swapped in on the way after Resolve cannot lead a write among the tools.
+func (r *Root) Spared(dir *os.Root) error {
+	here, err := dir.Stat(".")
+	if err != nil {
+		return err
+	}
+	for _, d := range r.tools {
+		if fi, err := os.Stat(d); err == nil && os.SameFile(fi, here) {
+			return fmt.Errorf("the directory is %s, which holds the tools in use; file tools may not change tools", d)
+		}
+	}
+	return nil
 }
 
 // Resolve turns a path argument, relative to the root or absolute, into a
@@ -89,6 +151,9 @@ func (r *Root) Resolve(path string, mayBeNew bool) (string, error) {
 	rel, ok := inside(r.Dir, real)
 	if !ok {
 		return "", fmt.Errorf("%q goes through a symbolic link that points outside the root directory %s; only files under the root can be used", path, r.Dir)
+	}
+	if d, in := r.toolsDir(real); in {
+		return "", fmt.Errorf("%q is inside %s, which holds the tools in use; file tools may not read or change tools, so use a path elsewhere", path, d)
 	}
 	return rel, nil
 }
