@@ -182,6 +182,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
+	adoptOrphans()
 
 	// The request: the arguments, or stdin.
 	var in run.Input
