@@ -94,7 +94,9 @@ func TestRunDoesNotWaitForAnEscapedHolderOfStdout(t *testing.T) {
 	child := script(t, "setsid sleep 30 &\necho $!")
 	var out lockedBuffer
 	done := make(chan Result)
-	go func() { done <- Run(context.Background(), Spec{Path: child, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out}) }()
+	go func() {
+		done <- Run(context.Background(), Spec{Path: child, Env: []string{"PATH=/usr/bin:/bin"}, Stdout: &out})
+	}()
 	select {
 	case r := <-done:
 		if r.ExitCode != 0 {
