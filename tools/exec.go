@@ -66,15 +66,18 @@ type ExecOptions struct {
 	Confirm func(t *Tool, c *Call) Consent
 	// Warn hears about input lines that are not events, as for Validate.
 	Warn func(line int, err error)
+	// MaxLine is the longest input line read, as for Validate.
+	MaxLine int
 	// Started, when set, hears of each tool as it starts, for progress.
 	Started func(t *Tool, c *Call)
 }
 
 // ExecStats counts what Exec saw and did.
 type ExecStats struct {
-	Events int // input lines that were events, calls included
-	Calls  int // tool_call events
-	Failed int // calls answered with an error observation
+	Events  int // input lines that were events, calls included
+	Calls   int // tool_call events
+	Failed  int // calls answered with an error observation
+	TooLong int // lines longer than MaxLine, answered with a parse_error
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
@@ -105,6 +108,9 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()
 	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
 	x := &executor{
 		opts:     opts,
 		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Warn: opts.Warn}, warned: map[*Tool]bool{}},
@@ -118,13 +124,19 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	lines := make(chan numberedLine, 64)
 	readErr := make(chan error, 1)
 	go func() {
-		readErr <- ReadLines(r, func(line []byte, n int) error {
+		send := func(l numberedLine) error {
 			select {
-			case lines <- numberedLine{bytes.Clone(line), n}:
+			case lines <- l:
 				return nil
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+		}
+		tooLong := func(l LongLine) error {
+			return send(numberedLine{l.AppendJSON(nil, opts.MaxLine), l.N, true})
+		}
+		readErr <- readLines(r, lineOptions{max: opts.MaxLine, tooLong: tooLong}, func(line []byte, n int) error {
+			return send(numberedLine{bytes.Clone(line), n, false})
 		})
 		close(lines)
 	}()
@@ -175,8 +187,9 @@ read:
 }
 
 type numberedLine struct {
-	b []byte
-	n int
+	b       []byte
+	n       int
+	tooLong bool // b is the parse_error that answers a line over MaxLine
 }
 
 // slot is the output of one input line, ready once done is closed.
@@ -200,12 +213,16 @@ type executor struct {
 func (x *executor) stats() ExecStats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed}
+	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed, TooLong: x.v.stats.TooLong}
 }
 
 // line turns one input line into its slot: at once for anything but a
 // call that runs, which gets a goroutine. nil: the line was skipped.
 func (x *executor) line(ctx context.Context, l numberedLine) *slot {
+	if l.tooLong {
+		x.v.stats.TooLong++
+		return ready(append(l.b, '\n'))
+	}
 	typ, err := eventType(l.b)
 	if err != nil {
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))

@@ -27,6 +27,9 @@ type ValidateOptions struct {
 	// Coerce converts strings that spell exactly what the schema wants
 	// ("42" for an integer); see CheckArguments.
 	Coerce bool
+	// MaxLine is the longest input line read (DefaultMaxLine when 0); a
+	// longer one is answered with a parse_error event and skipped.
+	MaxLine int
 	// Warn, when set, hears about input lines that are not events, and
 	// (once per tool) about a schema that does not compile, with the line
 	// number.
@@ -38,6 +41,9 @@ type ValidateStats struct {
 	Events int // input lines that were events, calls included
 	Calls  int // tool_call events
 	Failed int // calls answered with an error observation
+	// TooLong counts lines longer than MaxLine, each answered with a
+	// parse_error.
+	TooLong int
 }
 
 // listToolsUpTo is how many tools an unknown-tool observation still lists
@@ -77,13 +83,16 @@ const maxReportedErrors = 50
 // killed process leaves no half line. Validate stops at the end of r,
 // on a read or write error, or when ctx is done (between lines).
 func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ValidateOptions) (ValidateStats, error) {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
 	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}}
-	err := readLines(r, func(line []byte, n int) error {
+	err := readLines(r, lineOptions{max: opts.MaxLine, tooLong: v.longLine, drained: v.flush}, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return v.line(line, n)
-	}, v.flush)
+	})
 	if ferr := v.flush(); err == nil {
 		err = ferr
 	}
@@ -144,6 +153,13 @@ func (v *validator) flush() error {
 		return &writeError{err}
 	}
 	return nil
+}
+
+// longLine answers a line longer than MaxLine.
+func (v *validator) longLine(l LongLine) error {
+	v.stats.TooLong++
+	v.buf = l.AppendJSON(v.buf[:0], v.opts.MaxLine)
+	return v.emit()
 }
 
 func (v *validator) line(line []byte, n int) error {
