@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -49,6 +50,34 @@ type ValidateStats struct {
 // listToolsUpTo is how many tools an unknown-tool observation still lists
 // by name; a longer list would drown the suggestions.
 const listToolsUpTo = 20
+
+// MaxCallID is the longest call id accepted, in bytes: far more than any
+// id a model or server writes (call_1, a UUID, a 24-character OpenAI id).
+const MaxCallID = 256
+
+// badCallID says what is wrong with a call id, or "" when it is fine.
+func badCallID(id string) string {
+	switch {
+	case strings.IndexByte(id, 0) >= 0:
+		return fmt.Sprintf("%s holds a NUL character", quoteStart(id))
+	case len(id) > MaxCallID:
+		return fmt.Sprintf("%s is %d bytes long, more than the %d an id may have", quoteStart(id), len(id), MaxCallID)
+	}
+	return ""
+}
+
+// quoteStart quotes s, or its first 40 bytes and an ellipsis.
+func quoteStart(s string) string {
+	const show = 40
+	if len(s) <= show {
+		return strconv.Quote(s)
+	}
+	cut := show
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
 
 // maxReportedErrors caps the schema errors one observation carries; a
 // thousand-item array of wrong types does not need a thousand lines.
@@ -261,6 +290,14 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 	}
 	fail := func(kind ErrorKind, message, content string, details []byte) verdict {
 		return verdict{call: c, refusal: refusal(c, kind, message, content, details)}
+	}
+
+	// The id is the model's to choose, so a bad one is the model's error,
+	// found here before it reaches the tool's environment (which cannot
+	// carry a NUL, nor any name without bound).
+	if why := badCallID(c.ID); why != "" {
+		msg := "the call's id " + why
+		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
 	}
 
 	// a. The tool must exist and be available here.
