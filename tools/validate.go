@@ -292,14 +292,6 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 		return verdict{call: c, refusal: refusal(c, kind, message, content, details)}
 	}
 
-	// The id is the model's to choose, so a bad one is the model's error,
-	// found here before it reaches the tool's environment (which cannot
-	// carry a NUL, nor any name without bound).
-	if why := badCallID(c.ID); why != "" {
-		msg := "the call's id " + why
-		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
-	}
-
 	// a. The tool must exist and be available here.
 	t, ok := v.set.Lookup(c.Name)
 	if !hasName || !ok {
@@ -322,7 +314,14 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 		msg := fmt.Sprintf("tool %q has no input schema and no valid no_schema_mode, so it cannot be called", t.Name)
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
-	// c. The arguments must pass the schema.
+	// c. The call must be well formed: its id is the model's to choose, so
+	// a bad one is the model's error, found here before it reaches the
+	// tool's environment (which cannot carry a NUL, nor a name without
+	// bound); and the arguments must pass the schema.
+	if why := badCallID(c.ID); why != "" {
+		msg := "the call's id " + why
+		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
+	}
 	checked, err := t.CheckArguments(args, v.opts.Coerce)
 	if err != nil {
 		// A schema that does not compile is the tool's fault, not the
