@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -78,6 +80,12 @@ type ExecStats struct {
 	Calls   int // tool_call events
 	Failed  int // calls answered with an error observation
 	TooLong int // lines longer than MaxLine, answered with a parse_error
+	// When ctx was done: Unread counts the calls Exec had read ahead from
+	// its input but not handled; the input after line LastLine was not
+	// read at all, unless ReadAll says it had been read to its end.
+	Unread   int
+	LastLine int
+	ReadAll  bool
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
@@ -123,21 +131,39 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	// ctx is noticed while the input is quiet.
 	lines := make(chan numberedLine, 64)
 	readErr := make(chan error, 1)
+	// What the reader holds when ctx is done: set in its goroutine, read
+	// once it has given up (sending is 0).
+	var sending, lastLine, dropped atomic.Int64
+	var readAll atomic.Bool
 	go func() {
 		send := func(l numberedLine) error {
+			lastLine.Store(int64(l.n))
+			if ctx.Err() != nil { // no more lines once interrupted
+				if !l.tooLong && isCall(l.b) {
+					dropped.Add(1)
+				}
+				return ctx.Err()
+			}
+			sending.Store(1)
+			defer sending.Store(0)
 			select {
 			case lines <- l:
 				return nil
 			case <-ctx.Done():
+				if !l.tooLong && isCall(l.b) {
+					dropped.Add(1)
+				}
 				return ctx.Err()
 			}
 		}
 		tooLong := func(l LongLine) error {
 			return send(numberedLine{l.AppendJSON(nil, opts.MaxLine), l.N, true})
 		}
-		readErr <- readLines(r, lineOptions{max: opts.MaxLine, tooLong: tooLong}, func(line []byte, n int) error {
+		rerr := readLines(r, lineOptions{max: opts.MaxLine, tooLong: tooLong}, func(line []byte, n int) error {
 			return send(numberedLine{bytes.Clone(line), n, false})
 		})
+		readAll.Store(rerr == nil)
+		readErr <- rerr
 		close(lines)
 	}()
 
@@ -183,7 +209,38 @@ read:
 	if err == nil {
 		err = ctx.Err()
 	}
-	return x.stats(), err
+	st := x.stats()
+	if ctx.Err() != nil {
+		// Count the calls read ahead and never handled, so that none is
+		// dropped unsaid. A reader caught mid-send gives up at once.
+		for sending.Load() != 0 {
+			runtime.Gosched()
+		}
+	drain:
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break drain
+				}
+				if !l.tooLong && isCall(l.b) {
+					st.Unread++
+				}
+			default:
+				break drain
+			}
+		}
+		st.Unread += int(dropped.Load())
+		st.LastLine = int(lastLine.Load())
+		st.ReadAll = readAll.Load()
+	}
+	return st, err
+}
+
+// isCall reports whether an input line is a tool_call event.
+func isCall(line []byte) bool {
+	typ, err := eventType(line)
+	return err == nil && typ == TypeToolCall
 }
 
 type numberedLine struct {

@@ -234,7 +234,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 		failed += st.Failed
 		tooLong += st.TooLong
 		if sig, ok := caught.Load().(os.Signal); ok {
-			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools%s\n", sig, unreadNote(st.Unread, st.LastLine, st.ReadAll))
 			return &signalExit{code: signalCode(sig)}
 		}
 		return err
@@ -312,6 +312,19 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 		}
 		return tools.ConsentNo
 	}
+}
+
+// unreadNote says what an interrupted exec left of its input: the calls
+// it had read ahead and never handled, and where it stopped reading.
+func unreadNote(unread, lastLine int, readAll bool) string {
+	var note string
+	if unread > 0 {
+		note = fmt.Sprintf("; %d call%s left unread", unread, plural(unread))
+	}
+	if !readAll {
+		note += fmt.Sprintf("; the input after line %d was not read", lastLine)
+	}
+	return note
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed
