@@ -193,7 +193,7 @@ type loop struct {
 	// unread counts the calls of a turn that Exec left unread when it
 	// was stopped.
 	unread int
-	seen        map[string]bool // name + arguments of every call so far
+	seen   map[string]bool // name + arguments of every call so far
 }
 
 func (l *loop) progress(format string, args ...any) {
