@@ -3,7 +3,6 @@ package launch
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -55,29 +54,27 @@ func reapBy(pid int, deadline time.Time) bool {
 	}
 }
 
-// ourChildren lists this process's children. The kernel keeps a list per
-// thread (/proc/self/task/*/children); where it does not publish it, every
-// process's parent is read instead.
+// ourChildren lists this process's children that an orphan sweep is
+// after. The kernel re-parents an orphan to the first live thread of the
+// subreaper, which is the main thread (Go never ends it), and publishes
+// each thread's children in /proc/self/task/TID/children: reading the main
+// thread's file costs microseconds, where listing every thread or every
+// process costs milliseconds. Children that other threads forked are the
+// leaders of runs, and a sweep happens only when none is live. Where the
+// kernel does not publish the file, every process's parent is read.
 func ourChildren() []int {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	pid := os.Getpid()
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(pid) + "/children")
+	if err != nil {
+		return childrenByParent(pid)
+	}
 	var pids []int
-	listed := false
-	for _, f := range tasks {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		listed = true
-		for _, field := range bytes.Fields(b) {
-			if pid, err := strconv.Atoi(string(field)); err == nil {
-				pids = append(pids, pid)
-			}
+	for _, field := range bytes.Fields(b) {
+		if child, err := strconv.Atoi(string(field)); err == nil {
+			pids = append(pids, child)
 		}
 	}
-	if listed {
-		return pids
-	}
-	return childrenByParent(os.Getpid())
+	return pids
 }
 
 // childrenByParent scans /proc for the processes whose parent is ppid.
