@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,11 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -129,43 +126,8 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 
 	// Lines are read in a goroutine of their own, so that a cancelled
 	// ctx is noticed while the input is quiet.
-	lines := make(chan numberedLine, 64)
-	readErr := make(chan error, 1)
-	// What the reader holds when ctx is done: set in its goroutine, read
-	// once it has given up (sending is 0).
-	var sending, lastLine, dropped atomic.Int64
-	var readAll atomic.Bool
-	go func() {
-		send := func(l numberedLine) error {
-			lastLine.Store(int64(l.n))
-			if ctx.Err() != nil { // no more lines once interrupted
-				if !l.tooLong && isCall(l.b) {
-					dropped.Add(1)
-				}
-				return ctx.Err()
-			}
-			sending.Store(1)
-			defer sending.Store(0)
-			select {
-			case lines <- l:
-				return nil
-			case <-ctx.Done():
-				if !l.tooLong && isCall(l.b) {
-					dropped.Add(1)
-				}
-				return ctx.Err()
-			}
-		}
-		tooLong := func(l LongLine) error {
-			return send(numberedLine{l.AppendJSON(nil, opts.MaxLine), l.N, true})
-		}
-		rerr := readLines(r, lineOptions{max: opts.MaxLine, tooLong: tooLong}, func(line []byte, n int) error {
-			return send(numberedLine{bytes.Clone(line), n, false})
-		})
-		readAll.Store(rerr == nil)
-		readErr <- rerr
-		close(lines)
-	}()
+	ra := readAhead(ctx, r, opts.MaxLine)
+	lines, readErr := ra.lines, ra.err
 
 	// Slots hold the output of each input line in order; the writer
 	// waits for each in turn. The channel's size bounds what is pending.
@@ -211,42 +173,9 @@ read:
 	}
 	st := x.stats()
 	if ctx.Err() != nil {
-		// Count the calls read ahead and never handled, so that none is
-		// dropped unsaid. A reader caught mid-send gives up at once.
-		for sending.Load() != 0 {
-			runtime.Gosched()
-		}
-	drain:
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					break drain
-				}
-				if !l.tooLong && isCall(l.b) {
-					st.Unread++
-				}
-			default:
-				break drain
-			}
-		}
-		st.Unread += int(dropped.Load())
-		st.LastLine = int(lastLine.Load())
-		st.ReadAll = readAll.Load()
+		ra.leftUnread(&st)
 	}
 	return st, err
-}
-
-// isCall reports whether an input line is a tool_call event.
-func isCall(line []byte) bool {
-	typ, err := eventType(line)
-	return err == nil && typ == TypeToolCall
-}
-
-type numberedLine struct {
-	b       []byte
-	n       int
-	tooLong bool // b is the parse_error that answers a line over MaxLine
 }
 
 // slot is the output of one input line, ready once done is closed.
