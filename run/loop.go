@@ -141,6 +141,9 @@ type Result struct {
 	Iterations  int
 	FinalAnswer string
 	Error       string // what failed, for provider_error
+	// Unread counts the calls of the last turn left unread when the run
+	// was interrupted or timed out while they were being run.
+	Unread int
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -191,7 +194,10 @@ type loop struct {
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
 	providerErr string
-	seen        map[string]bool // name + arguments of every call so far
+	// unread counts the calls of a turn that Exec left unread when it
+	// was stopped.
+	unread int
+	seen   map[string]bool // name + arguments of every call so far
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -233,6 +239,7 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 			if reason == StopProvider {
 				res.Error = l.providerErr
 			}
+			res.Unread = l.unread
 			return res, nil
 		}
 	}
@@ -392,7 +399,8 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if l.opts.Progress != nil {
 		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
 	}
-	_, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	xst, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	l.unread = xst.Unread
 	if xerr != nil {
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):

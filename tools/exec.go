@@ -69,15 +69,24 @@ type ExecOptions struct {
 	Confirm func(t *Tool, c *Call) Consent
 	// Warn hears about input lines that are not events, as for Validate.
 	Warn func(line int, err error)
+	// MaxLine is the longest input line read, as for Validate.
+	MaxLine int
 	// Started, when set, hears of each tool as it starts, for progress.
 	Started func(t *Tool, c *Call)
 }
 
 // ExecStats counts what Exec saw and did.
 type ExecStats struct {
-	Events int // input lines that were events, calls included
-	Calls  int // tool_call events
-	Failed int // calls answered with an error observation
+	Events  int // input lines that were events, calls included
+	Calls   int // tool_call events
+	Failed  int // calls answered with an error observation
+	TooLong int // lines longer than MaxLine, answered with a parse_error
+	// When ctx was done: Unread counts the calls Exec had read ahead from
+	// its input but not handled; the input after line LastLine was not
+	// read at all, unless ReadAll says it had been read to its end.
+	Unread   int
+	LastLine int
+	ReadAll  bool
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
@@ -111,6 +120,9 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()
 	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
 	x := &executor{
 		opts:     opts,
 		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
@@ -121,19 +133,8 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 
 	// Lines are read in a goroutine of their own, so that a cancelled
 	// ctx is noticed while the input is quiet.
-	lines := make(chan numberedLine, 64)
-	readErr := make(chan error, 1)
-	go func() {
-		readErr <- ReadLines(r, func(line []byte, n int) error {
-			select {
-			case lines <- numberedLine{bytes.Clone(line), n}:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-		close(lines)
-	}()
+	ra := readAhead(ctx, r, opts.MaxLine)
+	lines, readErr := ra.lines, ra.err
 
 	// Slots hold the output of each input line in order; the writer
 	// waits for each in turn. The channel's size bounds what is pending.
@@ -177,12 +178,11 @@ read:
 	if err == nil {
 		err = ctx.Err()
 	}
-	return x.stats(), err
-}
-
-type numberedLine struct {
-	b []byte
-	n int
+	st := x.stats()
+	if ctx.Err() != nil {
+		ra.leftUnread(&st)
+	}
+	return st, err
 }
 
 // slot is the output of one input line, ready once done is closed.
@@ -207,12 +207,16 @@ type executor struct {
 func (x *executor) stats() ExecStats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed}
+	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed, TooLong: x.v.stats.TooLong}
 }
 
 // line turns one input line into its slot: at once for anything but a
 // call that runs, which gets a goroutine. nil: the line was skipped.
 func (x *executor) line(ctx context.Context, l numberedLine) *slot {
+	if l.tooLong {
+		x.v.stats.TooLong++
+		return ready(append(l.b, '\n'))
+	}
 	typ, err := eventType(l.b)
 	if err != nil {
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))

@@ -106,6 +106,7 @@ type execOptions struct {
 	timeout   time.Duration
 	grace     time.Duration
 	maxOutput byteSize
+	maxLine   byteSize
 	scratch   string
 	maxSaved  byteSize
 	workdir   string
@@ -120,7 +121,7 @@ type execOptions struct {
 }
 
 func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch}
+	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch, maxLine: tools.DefaultMaxLine}
 	cmd := &cobra.Command{
 		Use:     "exec [<file>...]",
 		Short:   "Run tool calls safely, within limits, and write what the tools said",
@@ -146,7 +147,8 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
 	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
-	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was too long")
+	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
 	must(cmd.MarkFlagDirname("workdir"))
@@ -203,6 +205,7 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		Timeout:    o.timeout,
 		Grace:      o.grace,
 		MaxOutput:  int(o.maxOutput),
+		MaxLine:    int(o.maxLine),
 		Scratch:    o.scratch,
 		MaxScratch: int64(o.maxSaved),
 		Workdir:    o.workdir,
@@ -220,6 +223,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
+	adoptOrphans()
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {
 		return err
@@ -233,13 +237,14 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	caught, release := catchSignals(stop)
 	defer release()
 
-	var failed int
+	var failed, tooLong int
 	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
 		xopts.Warn = warn
 		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
 		failed += st.Failed
+		tooLong += st.TooLong
 		if sig, ok := caught.Load().(os.Signal); ok {
-			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools%s\n", sig, unreadNote(st.Unread, st.LastLine, st.ReadAll))
 			return &signalExit{code: signalCode(sig)}
 		}
 		return err
@@ -247,8 +252,8 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
-	if o.fail && failed > 0 {
-		fmt.Fprintf(stderr, "toolcall: %d call%s failed\n", failed, plural(failed))
+	if o.fail && (failed > 0 || tooLong > 0) {
+		reportFailures(stderr, failed, "failed", tooLong)
 		return errReported
 	}
 	return nil
@@ -316,6 +321,30 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 			return tools.ConsentAll
 		}
 		return tools.ConsentNo
+	}
+}
+
+// unreadNote says what an interrupted exec left of its input: the calls
+// it had read ahead and never handled, and where it stopped reading.
+func unreadNote(unread, lastLine int, readAll bool) string {
+	var note string
+	if unread > 0 {
+		note = fmt.Sprintf("; %d call%s left unread", unread, plural(unread))
+	}
+	if !readAll {
+		note += fmt.Sprintf("; the input after line %d was not read", lastLine)
+	}
+	return note
+}
+
+// reportFailures says on stderr why --fail exits 1: how many calls failed
+// (verb says how), and how many input lines were too long.
+func reportFailures(stderr io.Writer, failed int, verb string, tooLong int) {
+	if failed > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d call%s %s\n", failed, plural(failed), verb)
+	}
+	if tooLong > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d input line%s longer than --max-line skipped\n", tooLong, plural(tooLong))
 	}
 }
 

@@ -190,6 +190,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
+	adoptOrphans()
 
 	// The request: the arguments, or stdin.
 	var in run.Input
@@ -309,6 +310,9 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		return err
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
+		if res.Unread > 0 {
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools; %d call%s of the last turn left unread\n", sig, res.Unread, plural(res.Unread))
+		}
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
