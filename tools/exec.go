@@ -81,6 +81,7 @@ type ExecStats struct {
 	Calls   int // tool_call events
 	Failed  int // calls answered with an error observation
 	TooLong int // lines longer than MaxLine, answered with a parse_error
+	Skipped int // lines that are not events, reported through Warn and dropped
 	// When ctx was done: Unread counts the calls Exec had read ahead from
 	// its input but not handled; the input after line LastLine was not
 	// read at all, unless ReadAll says it had been read to its end.
@@ -207,7 +208,7 @@ type executor struct {
 func (x *executor) stats() ExecStats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed, TooLong: x.v.stats.TooLong}
+	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed, TooLong: x.v.stats.TooLong, Skipped: x.v.stats.Skipped}
 }
 
 // line turns one input line into its slot: at once for anything but a
@@ -219,6 +220,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	}
 	typ, err := eventType(l.b)
 	if err != nil {
+		x.v.stats.Skipped++
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))
 		return nil
 	}

@@ -50,6 +50,9 @@ type ValidateStats struct {
 	// TooLong counts lines longer than MaxLine, each answered with a
 	// parse_error.
 	TooLong int
+	// Skipped counts lines that are not events (not JSON, not an object,
+	// no "type"), each reported through Warn and dropped.
+	Skipped int
 }
 
 // listToolsUpTo is how many tools an unknown-tool observation still lists
@@ -199,6 +202,7 @@ func (v *validator) longLine(l LongLine) error {
 func (v *validator) line(line []byte, n int) error {
 	typ, err := eventType(line)
 	if err != nil {
+		v.stats.Skipped++
 		v.warn(n, fmt.Errorf("%w; line skipped", err))
 		return nil
 	}

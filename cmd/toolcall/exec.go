@@ -147,7 +147,7 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
 	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
-	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was too long")
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
@@ -237,12 +237,13 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	caught, release := catchSignals(stop)
 	defer release()
 
-	var failed, tooLong int
+	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
 		xopts.Warn = warn
 		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
 		failed += st.Failed
 		tooLong += st.TooLong
+		skipped += st.Skipped
 		if sig, ok := caught.Load().(os.Signal); ok {
 			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools%s\n", sig, unreadNote(st.Unread, st.LastLine, st.ReadAll))
 			return &signalExit{code: signalCode(sig)}
@@ -252,8 +253,8 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
-	if o.fail && (failed > 0 || tooLong > 0) {
-		reportFailures(stderr, failed, "failed", tooLong)
+	if o.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
+		reportFailures(stderr, failed, "failed", tooLong, skipped)
 		return errReported
 	}
 	return nil
@@ -338,13 +339,17 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed
-// (verb says how), and how many input lines were too long.
-func reportFailures(stderr io.Writer, failed int, verb string, tooLong int) {
+// (verb says how), how many input lines were too long, and how many were
+// not events at all.
+func reportFailures(stderr io.Writer, failed int, verb string, tooLong, skipped int) {
 	if failed > 0 {
 		fmt.Fprintf(stderr, "toolcall: %d call%s %s\n", failed, plural(failed), verb)
 	}
 	if tooLong > 0 {
 		fmt.Fprintf(stderr, "toolcall: %d input line%s longer than --max-line skipped\n", tooLong, plural(tooLong))
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d input line%s not an event, skipped (see the messages above for where)\n", skipped, plural(skipped))
 	}
 }
 

@@ -86,7 +86,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer closeAll()
-			var failed, tooLong int
+			var failed, tooLong, skipped int
 			err = eachInput(ins, opts.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
 				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
 					Policy:  policy,
@@ -97,13 +97,14 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				})
 				failed += st.Failed
 				tooLong += st.TooLong
+				skipped += st.Skipped
 				return err
 			})
 			if err != nil {
 				return err
 			}
-			if opts.fail && (failed > 0 || tooLong > 0) {
-				reportFailures(stderr, failed, "failed validation", tooLong)
+			if opts.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
+				reportFailures(stderr, failed, "failed validation", tooLong, skipped)
 				return errReported
 			}
 			return nil
@@ -114,7 +115,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	fs.StringVar(&opts.scratch, "scratch", "", "the `dir` of saved outputs that ref: arguments name, as given to exec")
-	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was too long")
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
