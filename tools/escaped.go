@@ -1,0 +1,203 @@
+package tools
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxEscapeDepth is how many times over a secret may be JSON-escaped and
+// still be found: once for a JSON document a tool printed, twice for a
+// JSON document held in a string of another (a request body in a log
+// entry, say).
+const maxEscapeDepth = 2
+
+// secretValue is a secret value to look for, raw and JSON-escaped.
+//
+// Escaped forms are many: each character may be written as itself, as a
+// short escape (\" \\ \/ \n \r \t \b \f), or as \uXXXX in either case of
+// hex (a surrogate pair beyond the BMP), and encoders choose differently
+// (Go escapes & < > and keeps é; Python keeps & and escapes é; PHP
+// escapes /). Rather than list the forms, the text is read as JSON string
+// content, character by character, and compared with the secret's.
+type secretValue struct {
+	raw   string
+	runes []rune // nil when raw is not valid UTF-8: then only raw is looked for
+	// maxLen is the most bytes an escaped form can take (Copy keeps that
+	// much for the next round): a character beyond the BMP is 12 bytes
+	// escaped once, each of those 6 escaped again.
+	maxLen int
+}
+
+func newSecretValue(raw string) secretValue {
+	v := secretValue{raw: raw, maxLen: len(raw)}
+	if !utf8.ValidString(raw) {
+		return v
+	}
+	v.runes = []rune(raw)
+	v.maxLen = max(v.maxLen, len(v.runes)*12*6)
+	return v
+}
+
+// escapedSpans appends the spans of s that hold one of values escaped,
+// in any mix of the forms, once or twice over. An escaped form that
+// differs from the raw one holds a backslash, and before its first
+// backslash a raw prefix of the secret: so only the few bytes before each
+// backslash are looked at, and a text without backslashes costs nothing
+// here.
+func escapedSpans(values []secretValue, s string, sp []span) []span {
+	for i := 0; i < len(s); {
+		b := strings.IndexByte(s[i:], '\\')
+		if b < 0 {
+			break
+		}
+		b += i
+		// What the backslash starts, read once or twice unescaped: most
+		// secrets go on with neither, and are not looked at further.
+		var at [maxEscapeDepth + 1]rune
+		for d := 1; d <= maxEscapeDepth; d++ {
+			at[d] = -1
+			if r, _, ok := escapedRune(s, b, d); ok {
+				at[d] = r
+			}
+		}
+		for j := range values {
+			sp = values[j].spansAt(s, i, b, &at, sp)
+		}
+		i = b + 1
+	}
+	return sp
+}
+
+// spansAt appends the spans of v whose first backslash is s[b]: every
+// start from which v's raw prefix runs up to b, after the backslash
+// before it (i; a start before that one was tried with it). Each start is
+// tried, overlapping matches too (spans merges them), so that none hides
+// another. at[d] is the character at b escaped d times, -1 if none.
+func (v *secretValue) spansAt(s string, i, b int, at *[maxEscapeDepth + 1]rune, sp []span) []span {
+	if v.runes == nil {
+		return sp
+	}
+	for k := max(i, b-len(v.raw)+1); ; k++ {
+		if k < b {
+			n := strings.IndexByte(s[k:b], v.raw[0])
+			if n < 0 {
+				k = b
+			} else {
+				k += n
+			}
+		}
+		prefix := s[k:b]
+		if strings.HasPrefix(v.raw, prefix) && utf8.RuneStart(v.raw[len(prefix)]) {
+			if end, ok := v.matchEscaped(s, b, utf8.RuneCountInString(prefix), at); ok {
+				sp = append(sp, span{k, end})
+			}
+		}
+		if k == b {
+			return sp
+		}
+	}
+}
+
+// matchEscaped reports whether the secret's runes from the nth on start
+// at s[i] escaped once or twice, and where they end; at is what s[i]
+// starts at each depth.
+func (v *secretValue) matchEscaped(s string, i, nth int, at *[maxEscapeDepth + 1]rune) (int, bool) {
+depth:
+	for depth := 1; depth <= maxEscapeDepth; depth++ {
+		if at[depth] != v.runes[nth] {
+			continue
+		}
+		j := i
+		for _, want := range v.runes[nth:] {
+			r, next, ok := escapedRune(s, j, depth)
+			if !ok || r != want {
+				continue depth
+			}
+			j = next
+		}
+		return j, true
+	}
+	return 0, false
+}
+
+// escapedRune reads the character at s[i] of text JSON-escaped depth
+// times (0: raw), returning it and where the next one starts. ok is false
+// at the end of s and at a broken escape.
+func escapedRune(s string, i, depth int) (r rune, next int, ok bool) {
+	if i >= len(s) {
+		return 0, i, false
+	}
+	if depth == 0 {
+		if c := s[i]; c < utf8.RuneSelf {
+			return rune(c), i + 1, true
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		return r, i + n, true
+	}
+	c, j, ok := escapedRune(s, i, depth-1)
+	if !ok || c != '\\' {
+		return c, j, ok
+	}
+	e, j, ok := escapedRune(s, j, depth-1)
+	if !ok {
+		return 0, i, false
+	}
+	switch e {
+	case '"', '\\', '/':
+		return e, j, true
+	case 'b':
+		return '\b', j, true
+	case 'f':
+		return '\f', j, true
+	case 'n':
+		return '\n', j, true
+	case 'r':
+		return '\r', j, true
+	case 't':
+		return '\t', j, true
+	case 'u':
+	default:
+		return 0, i, false
+	}
+	u, j, ok := escapedHex4(s, j, depth-1)
+	if !ok {
+		return 0, i, false
+	}
+	if utf16.IsSurrogate(u) {
+		// A pair: \uD83D\uDE00 is one character.
+		if c, k, ok := escapedRune(s, j, depth-1); ok && c == '\\' {
+			if c, k, ok := escapedRune(s, k, depth-1); ok && c == 'u' {
+				if lo, k, ok := escapedHex4(s, k, depth-1); ok {
+					if p := utf16.DecodeRune(u, lo); p != utf8.RuneError {
+						return p, k, true
+					}
+				}
+			}
+		}
+	}
+	return u, j, true
+}
+
+// escapedHex4 reads four hex digits, of either case, each escaped depth times.
+func escapedHex4(s string, i, depth int) (rune, int, bool) {
+	var u rune
+	for range 4 {
+		c, j, ok := escapedRune(s, i, depth)
+		if !ok {
+			return 0, i, false
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			u = u<<4 | (c - '0')
+		case c >= 'a' && c <= 'f':
+			u = u<<4 | (c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			u = u<<4 | (c - 'A' + 10)
+		default:
+			return 0, i, false
+		}
+		i = j
+	}
+	return u, i, true
+}
