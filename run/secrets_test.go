@@ -118,4 +118,3 @@ func TestLoopNeverWritesASecret(t *testing.T) {
 		}
 	}
 }
-
