@@ -109,9 +109,12 @@ depth:
 			continue
 		}
 		j := i
-		for _, want := range v.runes[nth:] {
+		for k, want := range v.runes[nth:] {
 			r, next, ok := escapedRune(s, j, depth)
 			if !ok || r != want {
+				if nth+k >= minSecretLen && strings.HasPrefix(s[j:], cutMark) {
+					return j, true // cut short where toolcall quoted it
+				}
 				continue depth
 			}
 			j = next
@@ -119,6 +122,38 @@ depth:
 		return j, true
 	}
 	return 0, false
+}
+
+// cutMark ends a text toolcall cut short to quote it (an argument in a
+// validation error). A secret's first characters before it, 6 or more,
+// go as the whole secret would.
+const cutMark = "…"
+
+// cutSpans appends the spans of s that hold the raw start of one of
+// values, cut short by cutMark; escapedSpans finds the escaped ones.
+func cutSpans(values []secretValue, s string, sp []span) []span {
+	for i := 0; ; {
+		e := strings.Index(s[i:], cutMark)
+		if e < 0 {
+			return sp
+		}
+		e += i
+		for j := range values {
+			v := &values[j]
+			for k := max(0, e-len(v.raw)+1); k <= e-minSecretLen; k++ {
+				n := strings.IndexByte(s[k:e-minSecretLen+1], v.raw[0])
+				if n < 0 {
+					break
+				}
+				k += n
+				if prefix := s[k:e]; strings.HasPrefix(v.raw, prefix) && utf8.RuneStart(v.raw[len(prefix)]) {
+					sp = append(sp, span{k, e})
+					break // the longest start: the shorter ones are inside it
+				}
+			}
+		}
+		i = e + len(cutMark)
+	}
 }
 
 // escapedRune reads the character at s[i] of text JSON-escaped depth

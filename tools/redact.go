@@ -399,6 +399,7 @@ func (r *Redactor) spans(s string) []span {
 		}
 		if len(r.values) > 0 {
 			sp = escapedSpans(r.values, s, sp)
+			sp = cutSpans(r.values, s, sp)
 		}
 		for _, re := range r.extra {
 			for _, m := range re.FindAllStringIndex(s, -1) {

@@ -114,3 +114,25 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// A long argument is quoted cut short ("…") in a validation error: the
+// start of a secret there goes too, raw or escaped.
+func TestValidationErrorRedactsASecretCutShort(t *testing.T) {
+	// 168 bytes, quoted only in part; the first needs escapes in JSON.
+	for _, secret := range []string{strings.Repeat(`Long&"secret"-`, 12), strings.Repeat(`Long-secret-0-`, 12)} {
+		tool := &Tool{Name: "note", Safe: true, InputSchema: []byte(`{"type":"object","properties":{"text":{"type":"string","maxLength":10},"n":{"type":"integer"}}}`)}
+		set := execSet{"note": tool}
+		arg, _ := json.Marshal(secret)
+		in := callLine("1", "note", `{"text":`+string(arg)+`}`) + callLine("2", "note", `{"n":{"deep":`+string(arg)+`}}`)
+		var out bytes.Buffer
+		if _, err := Validate(context.Background(), strings.NewReader(in), &out, set, ValidateOptions{Redactor: NewRedactor(nil, nil, secret)}); err != nil {
+			t.Fatal(err)
+		}
+		if f := leaktest.Find(out.String(), leaktest.Forms(secret[:12])); f != "" {
+			t.Errorf("the secret's start %q is in\n%s", f, out.String())
+		}
+		if strings.Count(out.String(), Redacted+"…") < 2 {
+			t.Errorf("want the quotes redacted and cut:\n%s", out.String())
+		}
+	}
+}
