@@ -27,15 +27,41 @@ type secretValue struct {
 	// much for the next round): a character beyond the BMP is 12 bytes
 	// escaped once, each of those 6 escaped again.
 	maxLen int
+	has    [256]bool // the bytes of raw
+	// border[i] is the length of the longest proper prefix of raw[:i+1]
+	// that it also ends with; runeAt[i] is the index of the character
+	// raw[i] starts (or is in).
+	border, runeAt []int32
 }
 
 func newSecretValue(raw string) secretValue {
 	v := secretValue{raw: raw, maxLen: len(raw)}
+	for i := 0; i < len(raw); i++ {
+		v.has[raw[i]] = true
+	}
 	if !utf8.ValidString(raw) {
 		return v
 	}
 	v.runes = []rune(raw)
 	v.maxLen = max(v.maxLen, len(v.runes)*12*6)
+	v.border = make([]int32, len(raw))
+	for i, q := 1, int32(0); i < len(raw); i++ {
+		for q > 0 && raw[q] != raw[i] {
+			q = v.border[q-1]
+		}
+		if raw[q] == raw[i] {
+			q++
+		}
+		v.border[i] = q
+	}
+	v.runeAt = make([]int32, len(raw))
+	n := int32(-1)
+	for i := 0; i < len(raw); i++ {
+		if utf8.RuneStart(raw[i]) {
+			n++
+		}
+		v.runeAt[i] = n
+	}
 	return v
 }
 
@@ -46,6 +72,7 @@ func newSecretValue(raw string) secretValue {
 // backslash are looked at, and a text without backslashes costs nothing
 // here.
 func escapedSpans(values []secretValue, s string, sp []span) []span {
+	var until []int // per value: the end of its last match, once there is one
 	for i := 0; i < len(s); {
 		b := strings.IndexByte(s[i:], '\\')
 		if b < 0 {
@@ -62,40 +89,65 @@ func escapedSpans(values []secretValue, s string, sp []span) []span {
 			}
 		}
 		for j := range values {
-			sp = values[j].spansAt(s, i, b, &at, sp)
+			if until != nil && b < until[j] {
+				continue // inside a match of the same secret
+			}
+			n := len(sp)
+			if sp = values[j].spansAt(s, i, b, &at, sp); len(sp) > n {
+				if until == nil {
+					until = make([]int, len(values))
+				}
+				until[j] = sp[n].end
+			}
 		}
 		i = b + 1
 	}
 	return sp
 }
 
-// spansAt appends the spans of v whose first backslash is s[b]: every
-// start from which v's raw prefix runs up to b, after the backslash
-// before it (i; a start before that one was tried with it). Each start is
-// tried, overlapping matches too (spans merges them), so that none hides
-// another. at[d] is the character at b escaped d times, -1 if none.
+// spansAt appends the span of v whose first backslash is s[b], if there
+// is one: it starts after the backslash before (i; a start before that one
+// was tried with it), with a raw prefix of v running up to b. The
+// prefixes are found as a string search finds its matches (the border
+// table), so a long secret costs time in proportion to it, not to its
+// square; the longest that leads to a match wins, the span covering the
+// others' starts.
 func (v *secretValue) spansAt(s string, i, b int, at *[maxEscapeDepth + 1]rune, sp []span) []span {
 	if v.runes == nil {
 		return sp
 	}
-	for k := max(i, b-len(v.raw)+1); ; k++ {
-		if k < b {
-			n := strings.IndexByte(s[k:b], v.raw[0])
-			if n < 0 {
-				k = b
-			} else {
-				k += n
+	// The raw prefix is made of the secret's bytes: look back only over
+	// those, which in ordinary text ends at the first blank or so.
+	lo := b
+	for lo > i && b-lo < len(v.raw)-1 && v.has[s[lo-1]] {
+		lo--
+	}
+	// q: the longest prefix of raw that s[lo:b] ends with.
+	q := 0
+	for k := lo; k < b; k++ {
+		c := s[k]
+		for q > 0 && (q == len(v.raw) || v.raw[q] != c) {
+			q = int(v.border[q-1])
+		}
+		if v.raw[q] == c {
+			q++
+		}
+	}
+	for {
+		if q == len(v.raw) { // raw whole: strings.Index has it
+			q = int(v.border[q-1])
+			continue
+		}
+		if utf8.RuneStart(v.raw[q]) {
+			nth := int(v.runeAt[q])
+			if end, ok := v.matchEscaped(s, b, nth, at); ok {
+				return append(sp, span{b - q, end})
 			}
 		}
-		prefix := s[k:b]
-		if strings.HasPrefix(v.raw, prefix) && utf8.RuneStart(v.raw[len(prefix)]) {
-			if end, ok := v.matchEscaped(s, b, utf8.RuneCountInString(prefix), at); ok {
-				sp = append(sp, span{k, end})
-			}
-		}
-		if k == b {
+		if q == 0 {
 			return sp
 		}
+		q = int(v.border[q-1])
 	}
 }
 
