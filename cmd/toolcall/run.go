@@ -64,6 +64,10 @@ instead: the conversation as JSONL on its stdin, the reply on its stdout.
 --check it runs the loop again with real tools and exits 1 with a diff if
 any event differs (duration_ms and usage aside): a golden test for CI.
 
+Secrets never reach the transcript or stderr: exec's redaction applies to
+every event, the model's own text included, and knows the API key and a
+password in the base URL too. URLs are shown without user:password@.
+
 Exit status: 0 when a final answer was reached, 1 otherwise; 130 or 143
 when stopped by SIGINT or SIGTERM, after the tools were stopped.`
 
