@@ -348,7 +348,7 @@ func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backe
 		base, baseSource = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
 	}
 	if base == "" {
-		base = run.DefaultBaseURL
+		base, baseSource = run.DefaultBaseURL, "the default base URL"
 	}
 	if _, err := url.Parse(base); err != nil {
 		var ue *url.Error
