@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -152,6 +153,11 @@ type Result struct {
 // parse makes of it with each call validated and run as exec does it, and
 // at the end a stop event. Each event is one line, written at once.
 //
+// Secrets never reach w: the values of secret-named variables of
+// opts.Exec.Environ, opts.Exec.Secrets (the API key) and the --redact
+// patterns are redacted from every event, raw or JSON-escaped, and from
+// Result.Error and Progress.
+//
 // The error is only for failures of the transcript itself (w); how the run
 // ended is in Result and in the stop event.
 func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
@@ -167,11 +173,23 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if opts.ObservationRole == "" {
 		opts.ObservationRole = RoleUser
 	}
-	l := &loop{opts: opts, w: w, seen: map[string]bool{}}
+	// Everything the run writes goes through the redactor exec uses:
+	// every event, the model's own text included, and what it says on
+	// stderr (Progress, Result.Error).
+	environ := opts.Exec.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	redactor := tools.NewRedactor(environ, opts.Exec.Redact, opts.Exec.Secrets...)
+	if p := opts.Progress; p != nil {
+		opts.Progress = func(msg string) { p(redactor.String(msg)) }
+	}
+	l := &loop{opts: opts, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
 	res, err := l.run(ctx, in)
+	res.Error = redactor.String(res.Error)
 	if err != nil {
 		return res, err
 	}

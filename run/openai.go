@@ -35,6 +35,9 @@ const (
 type HTTPOptions struct {
 	BaseURL string // "": DefaultBaseURL
 	APIKey  string // sent as "Authorization: Bearer" when set
+	// KeySource names where APIKey came from ("--api-key"), or where one
+	// can be given when it is empty, for the hint when the server refuses.
+	KeySource string
 	// Client nil: a client with connect and TLS timeouts but no overall
 	// timeout, since a stream lasts as long as the model talks; the
 	// context bounds a turn.
@@ -356,7 +359,7 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 	defer cancel(nil)
 	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, b.url, bytes.NewReader(body))
 	if err != nil {
-		return Response{}, fmt.Errorf("model server URL %q: %w; check the base URL", b.url, err)
+		return Response{}, fmt.Errorf("model server URL %q: %w; check the base URL", DisplayURL(b.url), withoutURL(err))
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("User-Agent", "toolcall")
@@ -383,7 +386,7 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		x.retry = res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500
 		x.delay = retryAfter(res.Header.Get("Retry-After"), time.Now())
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, msg)}
+		return Response{}, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, msg, b.opts.APIKey, b.opts.KeySource)}
 	}
 	// A server that does not stream answers with plain JSON.
 	if ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); b.opts.Stream && ct != "application/json" {

@@ -432,7 +432,7 @@ func TestHTTPRetries(t *testing.T) {
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			http.Error(w, `{"error":{"message":"Invalid API Key","type":"authentication_error"}}`, 401)
 		},
-		requests: 1, status: 401, msg: "Invalid API Key; check the API key (OPENAI_API_KEY)",
+		requests: 1, status: 401, msg: "Invalid API Key; no API key was sent",
 		slept: func(d []time.Duration) bool { return len(d) == 0 },
 	}, {
 		name: "closed before answering, then fine",

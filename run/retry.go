@@ -105,7 +105,7 @@ func connMessage(target string, err error) string {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	msg := "cannot reach " + target + ": " + err.Error()
+	msg := "cannot reach " + DisplayURL(target) + ": " + err.Error()
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		msg += "; is the model server running, and is the base URL right?"
 	}
@@ -114,8 +114,10 @@ func connMessage(target string, err error) string {
 
 // errorMessage is the message of a server's error reply: the JSON shapes
 // the servers use ({"error":{"message":…}}, {"error":"…"},
-// {"message":…}, {"detail":…}), else the text itself.
-func errorMessage(status int, body []byte) string {
+// {"message":…}, {"detail":…}), else the text itself. A refusal of the
+// key says where the key came from (keySource, see HTTPOptions), or that
+// none was sent.
+func errorMessage(status int, body []byte, apiKey, keySource string) string {
 	msg := ""
 	if gjson.ValidBytes(body) {
 		g := gjson.ParseBytes(body)
@@ -129,7 +131,16 @@ func errorMessage(status int, body []byte) string {
 	msg = truncate(msg, maxMessage)
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		msg += "; check the API key (OPENAI_API_KEY)"
+		switch {
+		case apiKey == "" && keySource != "":
+			msg += "; no API key was sent (give one with " + keySource + ")"
+		case apiKey == "":
+			msg += "; no API key was sent"
+		case keySource != "":
+			msg += "; check the API key (from " + keySource + ")"
+		default:
+			msg += "; check the API key"
+		}
 	case http.StatusNotFound:
 		msg += "; check the base URL (it usually ends in /v1) and the model name"
 	}

@@ -55,6 +55,9 @@ type ExecOptions struct {
 	Env     []string
 	// Redact adds patterns to the secrets removed from observations.
 	Redact []*regexp.Regexp
+	// Secrets are values removed from observations whatever their
+	// source, like the API key run sends.
+	Secrets []string
 	// Stderr, when set, receives the tools' stderr as it is written.
 	Stderr io.Writer
 	// Parallel is how many calls may run at once (DefaultParallel when
@@ -124,10 +127,11 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
+	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
 	x := &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
-		redactor: NewRedactor(opts.Environ, opts.Redact),
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
 	}
@@ -231,7 +235,8 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	x.v.stats.Calls++
 	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
-		vd.refusal = permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no")
+		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
+		vd.refusal = &o
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
@@ -239,7 +244,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	}
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
-		o := x.dryRun(&vd)
+		o := x.redactor.Observation(x.dryRun(&vd))
 		return ready(append(o.AppendJSON(call), '\n'))
 	}
 
@@ -248,7 +253,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
-		o := interrupted(&vd.call, "the call was not started: toolcall was interrupted")
+		o := x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
 		s.out = append(o.AppendJSON(call), '\n')
 		close(s.done)
 		return s
@@ -257,7 +262,9 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	go func() {
 		defer x.wg.Done()
 		defer func() { <-x.running }()
-		o := x.run(ctx, &vd)
+		// Everything the observation says, not only the tool's output:
+		// an error may quote the arguments.
+		o := x.redactor.Observation(x.run(ctx, &vd))
 		if o.IsError {
 			x.mu.Lock()
 			x.failed++
@@ -481,7 +488,7 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	if !bytes.Equal(vd.input, c.Arguments) {
 		fmt.Fprintf(&b, "\n(each ref replaced by the saved text it names: %d bytes in all)", len(vd.input)+1)
 	}
-	return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
+	return Observation{ID: c.ID, Name: c.Name, Content: b.String(), Status: StatusBlocked}
 }
 
 // interrupted answers a call that a signal stopped.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,6 +41,10 @@ type ValidateOptions struct {
 	// (once per tool) about a schema that does not compile, with the line
 	// number.
 	Warn func(line int, err error)
+	// Redactor removes secrets from what an observation says (a
+	// validation error may quote an argument); nil: one for the
+	// environment's secrets.
+	Redactor *Redactor
 }
 
 // ValidateStats counts what Validate saw.
@@ -123,7 +128,10 @@ func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts V
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
-	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}}
+	if opts.Redactor == nil {
+		opts.Redactor = NewRedactor(os.Environ(), nil)
+	}
+	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}, redactor: opts.Redactor}
 	err := readLines(r, lineOptions{max: opts.MaxLine, tooLong: v.longLine, drained: v.flush}, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -153,6 +161,8 @@ type validator struct {
 	out    []byte // whole lines not yet written
 	stats  ValidateStats
 	warned map[*Tool]bool // tools whose schema error was reported already
+	// redactor removes secrets from refusals.
+	redactor *Redactor
 }
 
 // writeError marks an error from the output, to tell it from a read error.
@@ -273,6 +283,15 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 // is checked in full and passed with verdict.consent set, so that nobody
 // is asked to approve a call that would fail anyway.
 func (v *validator) check(line []byte, n int, askLater bool) verdict {
+	vd := v.decide(line, n, askLater)
+	if vd.refusal != nil {
+		o := v.redactor.Observation(*vd.refusal)
+		vd.refusal = &o
+	}
+	return vd
+}
+
+func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 	var c Call
 	var args []byte
 	hasName := false

@@ -68,7 +68,11 @@ toolcall's standard error as it comes.
 Secrets never reach an observation: values of environment variables whose
 names look secret (KEY, TOKEN, SECRET, PASSWORD, ...), well-known
 credential patterns (OpenAI, Anthropic, GitHub, Slack, AWS, Google, bearer
-tokens, private keys) and the patterns of --redact become [REDACTED].
+tokens, private keys) and the patterns of --redact become [REDACTED]. A
+value is found raw and JSON-escaped (\u0026, \u00e9, \/, ... in any mix,
+once or twice over), in everything an observation says, validation errors
+included. Other encodings (base64, URL-encoding) are not recognised, and
+--stderr is not redacted.
 
 Consent: a tool marked "safe": false, or registered with no_schema_mode
 human-approval, runs only with --allow-unsafe (or --approve NAME), or with

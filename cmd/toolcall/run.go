@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -66,6 +68,10 @@ it sent them, and one that ended in provider_error fails the same way.
 With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI.
+
+Secrets never reach the transcript or stderr: exec's redaction applies to
+every event, the model's own text included, and knows the API key and a
+password in the base URL too. URLs are shown without user:password@.
 
 Exit status: 0 when a final answer was reached (with --check: when the
 run matches the recording), 1 otherwise; 130 or 143
@@ -231,10 +237,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	backend, observationRole, err := o.backend(recorded)
+	backend, observationRole, secrets, err := o.backend(flags, recorded)
 	if err != nil {
 		return err
 	}
+	// The key and the URL's password are secrets of the transcript.
+	xopts.Secrets = append(xopts.Secrets, secrets...)
 	var system string
 	if o.system != "" {
 		data, err := os.ReadFile(o.system)
@@ -345,45 +353,56 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 }
 
 // backend makes the model backend the flags ask for, and says how it
-// wants observations back.
-func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
+// wants observations back and which secrets it holds.
+func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backend, string, []string, error) {
 	switch {
 	case o.replay != "":
 		be, err := run.NewReplay(transcriptReader(recorded))
 		if err != nil {
-			return nil, "", usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+			return nil, "", nil, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 		if o.native(recorded) {
-			return be, run.RoleTool, nil
+			return be, run.RoleTool, nil, nil
 		}
-		return be, run.RoleUser, nil
+		return be, run.RoleUser, nil, nil
 	case o.modelCmd != "":
-		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil
+		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil, nil
 	}
-	base := o.baseURL
+	base, baseSource := o.baseURL, source(flags, "base-url")
 	if base == "" {
-		base = os.Getenv("OPENAI_BASE_URL")
+		base, baseSource = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
 	}
 	if base == "" {
-		base = "http://127.0.0.1:8080/v1"
+		base, baseSource = run.DefaultBaseURL, "the default base URL"
 	}
-	key := o.apiKey
+	if _, err := url.Parse(base); err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // it quotes the URL, password and all
+		}
+		return nil, "", nil, usage(fmt.Errorf("%s %s: %w", baseSource, run.DisplayURL(base), err))
+	}
+	key, keySource := o.apiKey, source(flags, "api-key")
 	if key == "" {
-		key = os.Getenv("OPENAI_API_KEY")
+		key, keySource = os.Getenv("OPENAI_API_KEY"), "OPENAI_API_KEY"
 	}
-	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, Stream: !o.noStream}
+	if key == "" {
+		keySource = "--api-key, TOOLCALL_API_KEY or OPENAI_API_KEY"
+	}
+	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, KeySource: keySource, Stream: !o.noStream}
+	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
 		tmpl, err := run.Template(o.template)
 		if err != nil {
-			return nil, "", usage(fmt.Errorf("--template: %w", err))
+			return nil, "", nil, usage(fmt.Errorf("--template: %w", err))
 		}
 		o.stop = tmpl.Stop()
-		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, nil
+		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, secrets, nil
 	case "native":
-		return run.NewNative(hopts), run.RoleTool, nil
+		return run.NewNative(hopts), run.RoleTool, secrets, nil
 	}
-	return run.NewChat(hopts), run.RoleUser, nil
+	return run.NewChat(hopts), run.RoleUser, secrets, nil
 }
 
 // native reports whether the run uses the server's own tool calling: with
