@@ -24,9 +24,12 @@ import (
 // DefaultBaseURL is llama-server's address with its OpenAI prefix.
 const DefaultBaseURL = "http://127.0.0.1:8080/v1"
 
+// DefaultAttempts is how many times a request is tried in all, first try
+// included, unless HTTPOptions.Retries says otherwise.
+const DefaultAttempts = 3
+
 const (
-	defaultAttempts = 3
-	defaultStall    = 60 * time.Second
+	defaultStall = 60 * time.Second
 	// maxReplyBody bounds a reply that is not streamed.
 	maxReplyBody = 32 << 20
 )
@@ -95,7 +98,7 @@ func newHTTP(opts HTTPOptions, kind apiKind, path string, render func([]Message)
 		opts.Client = defaultClient()
 	}
 	if opts.Retries <= 0 {
-		opts.Retries = defaultAttempts
+		opts.Retries = DefaultAttempts
 	}
 	if opts.Stall <= 0 {
 		opts.Stall = defaultStall
