@@ -347,9 +347,9 @@ func (u *unpacker) notReply(prefix []byte) error {
 	rest, _ := u.peekMore(excerptLen + 1)
 	start := bytes.TrimLeft(append(prefix, rest...), " \t\r\n\xEF\xBB\xBF")
 	if len(start) == 0 {
-		return errors.New("the reply is empty")
+		return errors.New("it is empty")
 	}
-	return fmt.Errorf("the reply is neither a JSON response nor an event stream: %s", excerpt(start))
+	return fmt.Errorf("it is neither a JSON response nor an event stream: %s", excerpt(start))
 }
 
 // raw passes prefix and then the rest of the input to out unchanged. It
