@@ -344,7 +344,8 @@ func (u *unpacker) notReply(prefix []byte) error {
 	if u.reply == nil {
 		return u.raw(prefix)
 	}
-	rest, _ := u.peekMore(excerptLen + 1)
+	// As much as an excerpt shows, however the input was read.
+	rest, _ := u.br.Peek(excerptLen + 1)
 	start := bytes.TrimLeft(append(prefix, rest...), " \t\r\n\xEF\xBB\xBF")
 	if len(start) == 0 {
 		return errors.New("it is empty")
