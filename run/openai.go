@@ -453,7 +453,7 @@ func (x *exchange) decode(ctx, rctx context.Context, body *bodyReader, status in
 func (x *exchange) failure(ctx, rctx context.Context, body *bodyReader, status int, err error) error {
 	var se *parse.ServerError
 	switch {
-	case x.sinkErr != nil && err == x.sinkErr:
+	case x.sinkErr != nil && errors.Is(err, x.sinkErr):
 		return err
 	case ctx.Err() != nil:
 		return ctx.Err()
