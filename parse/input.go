@@ -1129,7 +1129,7 @@ func (u *unpacker) handle(b []byte) (ok bool, err error) {
 	}
 	// One pass over the top-level keys rather than one lookup each: on a
 	// stream of small chunks the passes are most of the cost.
-	var choices, message, response, thinking, done, model, typ, content, object, output, stop, errV, usage gjson.Result
+	var choices, message, response, thinking, done, model, typ, content, object, output, stop, errV gjson.Result
 	n := 0
 	root.ForEach(func(k, v gjson.Result) bool {
 		n++
@@ -1158,8 +1158,6 @@ func (u *unpacker) handle(b []byte) (ok bool, err error) {
 			output = v
 		case "stop":
 			stop = v
-		case "usage":
-			usage = v
 		}
 		return true
 	})
@@ -1167,7 +1165,9 @@ func (u *unpacker) handle(b []byte) (ok bool, err error) {
 		return true, e
 	}
 	if u.reply != nil {
-		u.reply.note(model, usage)
+		// Looked up apart, so that toolcall parse, which has no use for
+		// it, does not pay for it on every chunk.
+		u.reply.note(model, root.Get("usage"))
 	}
 	switch {
 	case choices.IsArray():
