@@ -549,7 +549,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 	for _, c := range calls {
 		o := observation{id: c.ID, name: c.Name, isError: true, content: "the call was not run"}
 		if c.decodeErr != "" {
-			o.content = "Your tool call could not be read: " + c.decodeErr + ". " + nativeHint
+			o.content = "Your native tool call could not be read: " + c.decodeErr + ". Make the call again, through the tool-calling API, with arguments that are one JSON object matching the tool's schema."
 			ev := tools.Observation{ID: c.ID, Name: c.Name, Content: o.content, IsError: true, Status: tools.StatusError,
 				Error: &tools.ToolError{Kind: tools.KindDecode, Message: o.content}}
 			if err := l.write(ev.AppendJSON(nil)); err != nil {
@@ -580,7 +580,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 
 // nativeHint is how to call a tool, for a model that calls them through
 // the server's tool-calling API.
-const nativeHint = "Call the tool through the tool-calling API, with arguments that are one JSON object matching its schema, or answer in plain text."
+const nativeHint = "Make a native tool call, through the tool-calling API, with arguments that are one JSON object matching the tool's schema, or answer in plain text."
 
 // renderObservations writes results in the syntax the prompt promised.
 func renderObservations(style string, obs []observation) string {

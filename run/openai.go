@@ -417,6 +417,8 @@ func (a *bodyReader) Read(p []byte) (int, error) {
 // The exchange is the decoder's receiver: it passes everything on to the
 // sink, noting that the turn can no longer be retried.
 
+var _ parse.Receiver = Sink(nil) // a Sink is what the decoder feeds
+
 func (x *exchange) Text(p []byte) (bool, error) {
 	x.delivered = true
 	stop, err := x.sink.Text(p)

@@ -131,7 +131,7 @@ func TestNativeDecodeError(t *testing.T) {
 	msgs := gjson.Parse(f.requests()[1].body).Get("messages").Array()
 	last := msgs[len(msgs)-1]
 	if last.Get("role").Str != "tool" || last.Get("tool_call_id").Str != "a" ||
-		!strings.Contains(last.Get("content").Str, "tool-calling API") || strings.Contains(last.Get("content").Str, "JSON:") {
+		!strings.Contains(last.Get("content").Str, "native tool call could not be read") || strings.Contains(last.Get("content").Str, "JSON:") {
 		t.Errorf("the reply to the unreadable call: %s", last.Raw)
 	}
 	if !strings.Contains(out, `"type":"tool_observation","id":"a"`) || !strings.Contains(out, `"kind":"decode"`) {
@@ -143,7 +143,7 @@ func TestNativeDecodeError(t *testing.T) {
 		Options{Native: true, ObservationRole: RoleTool, MaxIterations: 2}, "Weather in Paris?")
 	msgs = gjson.Parse(f.requests()[1].body).Get("messages").Array()
 	last = msgs[len(msgs)-1]
-	if c := last.Get("content").Str; !strings.Contains(c, "tool-calling API") || strings.Contains(c, `"type":"tool_call"`) {
+	if c := last.Get("content").Str; !strings.Contains(c, "Make a native tool call") || strings.Contains(c, `"type":"tool_call"`) {
 		t.Errorf("the decode error on --api native says: %s", c)
 	}
 }
