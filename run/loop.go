@@ -25,7 +25,11 @@ const (
 	StopInterrupted   = "interrupted"
 	StopProvider      = "provider_error"
 	StopRepeated      = "repeated_call" // the same call with the same arguments again
+	StopReplyTooLarge = "reply_too_large"
 )
+
+// DefaultMaxReplyBytes bounds one turn of the model's reply.
+const DefaultMaxReplyBytes = 8 << 20
 
 // How observations go back to the model.
 const (
@@ -65,6 +69,9 @@ type Options struct {
 	MaxIterations  int           // default 4
 	Timeout        time.Duration // the whole run; default 60s
 	MaxObservation int           // bytes of an observation given back to the model; 0: all
+	// MaxReplyBytes bounds a turn: past it reading stops and the run ends
+	// with StopReplyTooLarge (DefaultMaxReplyBytes when 0).
+	MaxReplyBytes  int
 	MaxTokens      int
 	Temperature    *float64
 	Extra          []byte
@@ -173,6 +180,9 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if opts.ObservationRole == "" {
 		opts.ObservationRole = RoleUser
 	}
+	if opts.MaxReplyBytes <= 0 {
+		opts.MaxReplyBytes = DefaultMaxReplyBytes
+	}
 	// Everything the run writes goes through the redactor exec uses:
 	// every event, the model's own text included, and what it says on
 	// stderr (Progress, Result.Error).
@@ -211,7 +221,7 @@ type loop struct {
 	msgs  []Message
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
-	providerErr string
+	providerErr string // also what ended a reply_too_large run
 	// unread counts the calls of a turn that Exec left unread when it
 	// was stopped.
 	unread int
@@ -254,7 +264,7 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 		}
 		if reason != "" {
 			res.Reason, res.FinalAnswer = reason, final
-			if reason == StopProvider {
+			if reason == StopProvider || reason == StopReplyTooLarge {
 				res.Error = l.providerErr
 			}
 			res.Unread = l.unread
@@ -377,7 +387,7 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn)
+	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)
@@ -392,6 +402,10 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	}
 	if cerr != nil {
 		switch {
+		case errors.Is(cerr, errReplyTooLarge):
+			l.progress("the reply was too large: %v", cerr)
+			l.providerErr = fmt.Sprintf("the model's reply passed %d bytes in one turn; reading stopped there", l.opts.MaxReplyBytes)
+			return StopReplyTooLarge, "", nil
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return StopTimeout, "", nil
 		case ctx.Err() != nil:
@@ -431,14 +445,21 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	l.calls += sink.calls
 
 	// The model's turn, as it will see it next time.
-	content := sink.raw.String()
+	native := l.opts.Native && len(sink.turn) > 0
 	switch {
-	case len(sink.native) > 0:
-		content = strings.TrimSpace(sink.prose.String())
+	case native:
+		// Every call of the turn goes back as a tool call, native or
+		// not, so that each has its one tool reply.
+		calls := make([]tools.Call, len(sink.turn))
+		for i, c := range sink.turn {
+			calls[i] = c.Call
+		}
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
 	case sink.calls > 0:
-		content = sink.history(l.opts.Style)
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.opts.Style)})
+	default:
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
 	}
-	l.msgs = append(l.msgs, Message{Role: "assistant", Content: content, ToolCalls: sink.native})
 
 	var obs []observation
 	repeated := false
@@ -457,6 +478,14 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	switch {
 	case sink.final != nil:
 		return StopFinalAnswer, *sink.final, nil
+	case native:
+		if err := l.answerNative(sink.turn, obs); err != nil {
+			return "", "", err
+		}
+		if repeated {
+			return StopRepeated, "", nil
+		}
+		return "", "", nil
 	case len(obs) > 0:
 		if err := l.giveBack(obs); err != nil {
 			return "", "", err
@@ -485,6 +514,8 @@ func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) e
 	ev := []byte(`{"type":"assistant","content":`)
 	ev = tools.AppendString(ev, sink.raw.String())
 	if len(sink.native) > 0 {
+		// The calls as the server sent them, arguments byte for byte,
+		// under the ids the events give them.
 		ev = append(ev, `,"tool_calls":[`...)
 		for i, c := range sink.native {
 			if i > 0 {
@@ -541,17 +572,55 @@ func (l *loop) giveBack(obs []observation) error {
 	}
 	if l.opts.ObservationRole == RoleTool {
 		for _, o := range obs {
-			content := o.content
-			if l.opts.Native && o.isError {
-				content = "Error: " + content
-			}
-			l.msgs = append(l.msgs, Message{Role: "tool", Content: content, ToolCallID: o.id, Name: o.name})
+			l.msgs = append(l.msgs, Message{Role: "tool", Content: o.content, ToolCallID: o.id, Name: o.name})
 		}
 		return nil
 	}
 	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.opts.Style, obs)})
 	return nil
 }
+
+// answerNative gives each call of a native turn exactly one tool reply:
+// its observation, or for a call parse could not read, why, written to
+// the transcript as a decode observation too.
+func (l *loop) answerNative(calls []turnCall, obs []observation) error {
+	used := make([]bool, len(obs))
+	var replies []observation
+	for _, c := range calls {
+		o := observation{id: c.ID, name: c.Name, isError: true, content: "the call was not run"}
+		if c.decodeErr != "" {
+			o.content = "Your native tool call could not be read: " + c.decodeErr + ". Make the call again, through the tool-calling API, with arguments that are one JSON object matching the tool's schema."
+			ev := tools.Observation{ID: c.ID, Name: c.Name, Content: o.content, IsError: true, Status: tools.StatusError,
+				Error: &tools.ToolError{Kind: tools.KindDecode, Message: o.content}}
+			if err := l.write(ev.AppendJSON(nil)); err != nil {
+				return err
+			}
+		} else {
+			for i := range obs {
+				if !used[i] && obs[i].id == c.ID {
+					used[i], o = true, obs[i]
+					break
+				}
+			}
+		}
+		replies = append(replies, o)
+	}
+	for i := range replies {
+		if m := l.opts.MaxObservation; m > 0 && len(replies[i].content) > m {
+			replies[i].content = strings.ToValidUTF8(replies[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(replies[i].content))
+		}
+		content := replies[i].content
+		if replies[i].isError {
+			content = "Error: " + content
+		}
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: content, ToolCallID: replies[i].id, Name: replies[i].name})
+	}
+	return nil
+}
+
+// nativeHint is how to call a tool, for a model that calls them through
+// the server's tool-calling API.
+const nativeHint = "Make a native tool call, through the tool-calling API, with arguments that are one JSON object matching the tool's schema, or answer in plain text."
 
 // renderObservations writes results in the syntax the prompt promised.
 func renderObservations(style string, obs []observation) string {
@@ -599,10 +668,12 @@ func (l *loop) decodeError(sink *turnSink) error {
 	if sink.parseErr != "" {
 		msg = "Your tool call could not be read: " + sink.parseErr
 	}
-	switch l.opts.Style {
-	case catalog.StyleXML:
+	switch {
+	case l.opts.Native:
+		msg += " " + nativeHint
+	case l.opts.Style == catalog.StyleXML:
 		msg += " Call a tool with a <tool_call> block, or answer in plain text."
-	case catalog.StyleMarkdown:
+	case l.opts.Style == catalog.StyleMarkdown:
 		msg += " Call a tool with a ```json block holding {\"name\": …, \"arguments\": {…}}, or answer in plain text."
 	default:
 		msg += ` Write one line of JSON: {"type":"tool_call","name":…,"arguments":{…}} or {"type":"final_answer","content":…}.`

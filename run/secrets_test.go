@@ -50,7 +50,7 @@ func TestErrorMessageNamesTheKeySource(t *testing.T) {
 		{"", "--api-key or OPENAI_API_KEY", "Incorrect API key provided; no API key was sent (give one with --api-key or OPENAI_API_KEY)"},
 		{"k", "", "Incorrect API key provided; check the API key"},
 	} {
-		if got := errorMessage(401, body, c.key, c.source); got != c.want {
+		if got := errorMessage(401, "application/json", body, c.key, c.source); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"os"
 	"strings"
@@ -44,8 +45,10 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
 The transcript is standard output: system, user, assistant (the model's
 text, model, usage, duration_ms), then the events of parse, validate and
 exec, and last a stop event with the reason: final_answer, max_iterations,
-timeout, interrupted, provider_error or repeated_call (the same call with
-the same arguments again). --record FILE writes it to a file too.
+timeout, interrupted, provider_error, repeated_call (the same call with
+the same arguments again) or reply_too_large (a turn passed
+--max-reply-bytes; reading stopped there). --record FILE writes it to a
+file too.
 
 Models (--api):
 
@@ -58,8 +61,10 @@ Models (--api):
 
 --base-url (OPENAI_BASE_URL; default http://127.0.0.1:8080/v1, where
 llama-server and mlx_lm.server listen) and --api-key (OPENAI_API_KEY) name
-the server. Connection failures, 429 and 5xx are retried three times with
-backoff, honouring Retry-After. --model-cmd runs a program as the model
+the server. A request that fails to connect or gets 429 or 5xx is tried
+three times in all (two retries), with backoff, honouring Retry-After;
+nothing is retried once the reply has begun. The server's reply is decoded
+by the same code as toolcall parse. --model-cmd runs a program as the model
 instead: the conversation as JSONL on its stdin, the reply on its stdout.
 --replay FILE takes the model's turns, and the request, from a recorded
 transcript; a prompt given with it must be the recorded one. A recording
@@ -108,6 +113,7 @@ type runOptions struct {
 	maxIterations  int
 	totalTimeout   time.Duration
 	maxObservation int
+	maxReplyBytes  byteSize
 	maxTokens      int
 	strictProtocol bool
 	toolChoice     string
@@ -127,6 +133,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
+	o.maxReplyBytes = run.DefaultMaxReplyBytes
 	cmd := &cobra.Command{
 		Use:     "run [<prompt>...]",
 		Short:   "Run the whole loop against a model: prompt in, tools called, final answer out",
@@ -158,6 +165,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
+	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "at most this many tokens per model turn (default: the server's)")
 	fs.BoolVar(&o.strictProtocol, "strict-protocol", false, "prose without a call is an error the model must correct, not the answer")
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
@@ -304,6 +312,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		MaxIterations:   o.maxIterations,
 		Timeout:         o.totalTimeout,
 		MaxObservation:  o.maxObservation,
+		MaxReplyBytes:   int(min(o.maxReplyBytes, byteSize(math.MaxInt))),
 		MaxTokens:       o.maxTokens,
 		Temperature:     temperature,
 		Extra:           extra,
