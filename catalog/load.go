@@ -177,7 +177,10 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 		case e.skip != "":
 			t.Unavailable = e.skip
 		case e.missing != "":
-			t.Unavailable = e.missing
+			// The warning gives the operator the file and the fix; the
+			// model, which reads Unavailable, needs neither our paths nor
+			// a chmod it cannot run.
+			t.Unavailable = "its program is not installed on this machine"
 		}
 	}
 	return s
