@@ -120,6 +120,8 @@ type runOptions struct {
 	parallelCalls  bool
 	noStream       bool
 	quiet          bool
+	verbose        bool
+	answer         bool
 	stop           []string // the template's stop sequences
 
 	isTerminal func(io.Reader) bool
@@ -172,6 +174,8 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
+	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	fs.BoolVar(&o.exec.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs")
 	fs.BoolVar(&o.exec.dryRun, "dry-run", false, "run no tool; show what each call would run")
 	fs.Var(&o.exec.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail)")
@@ -193,6 +197,13 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	flags := cmd.Flags()
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
+	}
+	if o.answer && o.check {
+		return usage(errors.New("--answer and --check both decide what stdout holds; use one"))
+	}
+	// "-" is standard input, as for the other commands.
+	if len(args) == 1 && args[0] == "-" {
+		args = nil
 	}
 	if o.modelCmd != "" && o.replay != "" {
 		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
@@ -271,8 +282,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		temperature = &o.temperature
 	}
 
-	// The transcript: stdout, the record file, and for --check a copy.
+	// The transcript: stdout (unless --answer), the record file, and for
+	// --check a copy.
 	out := stdout
+	if o.answer {
+		out = io.Discard
+	}
 	var got bytes.Buffer
 	if o.check {
 		out = io.MultiWriter(stdout, &got)
@@ -342,10 +357,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
-		// that ends as it did passes the check.
-		if res.Reason != run.StopFinalAnswer {
+		// that ends as it did passes the check, quietly as a check should.
+		switch {
+		case !o.verbose:
+		case res.Reason != run.StopFinalAnswer:
 			fmt.Fprintf(stderr, "toolcall: the run matches %s (ending, as recorded, in %s)\n", o.replay, res.Reason)
-		} else {
+		default:
 			fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
 		}
 		return nil
@@ -358,8 +375,16 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 		return errReported
 	}
+	if o.answer {
+		if _, err := io.WriteString(stdout, strings.TrimRight(res.FinalAnswer, "\n")+"\n"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// baseURLShape says what a base URL looks like.
+const baseURLShape = "give http:// or https://, a host and the API's path, such as http://127.0.0.1:8080/v1"
 
 // backend makes the model backend the flags ask for, and says how it
 // wants observations back and which secrets it holds.
@@ -389,7 +414,10 @@ func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backe
 		if errors.As(err, &ue) {
 			err = ue.Err // it quotes the URL, password and all
 		}
-		return nil, "", nil, usage(fmt.Errorf("%s %s: %w", baseSource, run.DisplayURL(base), err))
+		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL (%w): %s", baseSource, run.DisplayURL(base), err, baseURLShape))
+	}
+	if u, _ := url.Parse(base); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL: %s", baseSource, run.DisplayURL(base), baseURLShape))
 	}
 	key, keySource := o.apiKey, source(flags, "api-key")
 	if key == "" {

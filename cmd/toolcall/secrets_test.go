@@ -120,7 +120,7 @@ func TestRunNeverShowsTheURLPassword(t *testing.T) {
 		{"refused", "http://me:" + password + "@" + gone + "/v1", exitFailure, "cannot reach http://" + gone + "/v1/chat/completions"},
 		{"401, from the variable", "http://me:" + password + "@" + strings.TrimPrefix(srv.URL, "http://") + "/v1", exitFailure, "HTTP 401"},
 		{"401", "http://me:" + password + "@" + strings.TrimPrefix(srv.URL, "http://") + "/v1", exitFailure, "HTTP 401"},
-		{"does not parse", "http://me:" + password + "@host:port/v1", exitUsage, "--base-url http://host:port/v1: invalid port"},
+		{"does not parse", "http://me:" + password + "@host:port/v1", exitUsage, "--base-url http://host:port/v1 is not a base URL (invalid port"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			args := []string{"run", "--timeout", "20s", "--base-url", c.url, "Hello?"}
