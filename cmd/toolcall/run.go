@@ -153,7 +153,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
 	fs.StringVar(&o.model, "model", "", "the model `name` to ask for")
 	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
-	fs.StringVar(&o.extra, "extra", "", "a `json` object merged into every request body, e.g. '{\"top_k\": 20}'")
+	fs.StringVar(&o.extra, "extra", "", "a `JSON` object merged into every request body, e.g. '{\"top_k\": 20}'")
 	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl)")
 	fs.StringVar(&o.template, "template", "chatml", "with --api completions: the `template`: chatml, llama3, mistral, gemma, plain, or a Go text/template file")
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
