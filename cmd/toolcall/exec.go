@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
@@ -138,16 +139,9 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
-	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
-	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
 	durationVar(fs, &opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	durationVar(fs, &opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
-	fs.Var(&opts.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
-	fs.StringVar(&opts.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
-	fs.Var(&opts.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
-	fs.StringVar(&opts.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
-	fs.StringSliceVar(&opts.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
-	fs.StringArrayVar(&opts.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
+	opts.addRunFlags(fs)
 	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
 	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
@@ -340,6 +334,19 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 		note += fmt.Sprintf("; the input after line %d was not read", lastLine)
 	}
 	return note
+}
+
+// addRunFlags defines the flags of how calls run that exec and run share,
+// worded once so that they read the same in both.
+func (o *execOptions) addRunFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "run nothing; show what each call would run")
+	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
+	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
+	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
+	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
+	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed
