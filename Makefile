@@ -34,9 +34,9 @@ TOOLS := $(patsubst testdata/tools/src/%/main.go,%,$(wildcard testdata/tools/src
 tools:
 	$(GO) build -o testdata/tools/ ./testdata/tools/src/...
 
-## test: vet, gofmt, the tests (with -race when cgo works), a short run of
-## every fuzz target, and the generated-files check
-test: vet fmt-check unit fuzz-short check-generated
+## test: vet, gofmt, staticcheck, the tests (with -race when cgo works), a
+## short run of every fuzz target, and the generated-files check
+test: vet fmt-check lint unit fuzz-short check-generated
 
 # ./... skips testdata, so the example tools are named apart.
 vet:

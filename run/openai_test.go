@@ -391,7 +391,7 @@ func TestHTTPRetries(t *testing.T) {
 		name: "503 then 200",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 1 {
-				http.Error(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, 503)
+				http.Error(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, http.StatusServiceUnavailable)
 				return
 			}
 			okStream(w)
@@ -403,7 +403,7 @@ func TestHTTPRetries(t *testing.T) {
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 1 {
 				w.Header().Set("Retry-After", "2")
-				http.Error(w, "slow down", 429)
+				http.Error(w, "slow down", http.StatusTooManyRequests)
 				return
 			}
 			okStream(w)
@@ -414,7 +414,7 @@ func TestHTTPRetries(t *testing.T) {
 		name: "429 with Retry-After date, then too long",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			w.Header().Set("Retry-After", map[int]string{1: date, 2: "3600", 3: "1"}[n])
-			http.Error(w, `{"error":"rate limited"}`, 429)
+			http.Error(w, `{"error":"rate limited"}`, http.StatusTooManyRequests)
 		},
 		requests: 3, status: 429, msg: "rate limited",
 		slept: func(d []time.Duration) bool {
@@ -423,7 +423,7 @@ func TestHTTPRetries(t *testing.T) {
 	}, {
 		name: "5xx every time",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
-			http.Error(w, "upstream exploded", 502)
+			http.Error(w, "upstream exploded", http.StatusBadGateway)
 		},
 		requests: 3, status: 502, msg: "upstream exploded",
 		slept: func(d []time.Duration) bool {
@@ -439,7 +439,7 @@ func TestHTTPRetries(t *testing.T) {
 	}, {
 		name: "401 says to check the key",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
-			http.Error(w, `{"error":{"message":"Invalid API Key","type":"authentication_error"}}`, 401)
+			http.Error(w, `{"error":{"message":"Invalid API Key","type":"authentication_error"}}`, http.StatusUnauthorized)
 		},
 		requests: 1, status: 401, msg: "Invalid API Key; no API key was sent",
 		slept: func(d []time.Duration) bool { return len(d) == 0 },
@@ -581,7 +581,7 @@ func TestHTTPCancel(t *testing.T) {
 	t.Run("during a backoff", func(t *testing.T) {
 		f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 			w.Header().Set("Retry-After", "30")
-			http.Error(w, "busy", 503)
+			http.Error(w, "busy", http.StatusServiceUnavailable)
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
