@@ -36,6 +36,9 @@ type LoadOptions struct {
 // a sidecar, and the tool's executable sits beside it (see findExecutable).
 // A tool that cannot run here (no executable, a required command missing,
 // another platform) is loaded with Unavailable saying why, and a warning.
+// So is a tool whose input schema does not compile: every schema is
+// checked here, in parallel, so that such a tool is withheld from the
+// start rather than offered and then failing every call.
 //
 // Any invalid sidecar, unreadable directory, duplicate name or ambiguous
 // executable makes Load fail; the error joins every problem, each naming
@@ -61,7 +64,10 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.dup)})
 			continue
 		}
-		if e.missing != "" {
+		switch {
+		case e.schemaErr != nil:
+			warn(opts, fmt.Sprintf("%s: tool %q is withheld: its input schema does not compile: %s; fix the schema in the sidecar", e.file, e.tool.Name, e.schemaErr.Reason()))
+		case e.missing != "":
 			warn(opts, fmt.Sprintf("tool %q is not available: %s", e.tool.Name, e.missing))
 		}
 		ts = append(ts, e.tool)
@@ -92,10 +98,11 @@ type entry struct {
 	warns []string
 	err   error // the sidecar is invalid: joined *tools.SidecarError
 
-	exeErr  string // more than one executable: an error
-	missing string // no usable executable: the tool is unavailable
-	skip    string // a required command or the platform is missing
-	dup     string // another sidecar already has the tool's name
+	exeErr    string              // more than one executable: an error
+	schemaErr *tools.CompileError // the input schema does not compile: the tool is withheld
+	missing   string              // no usable executable: the tool is unavailable
+	skip      string              // a required command or the platform is missing
+	dup       string              // another sidecar already has the tool's name
 }
 
 // scanned is everything scan found, in a fixed order: directories as given,
@@ -173,6 +180,8 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 			}
 		}
 		switch {
+		case e.schemaErr != nil:
+			t.Unavailable = "its input schema does not compile: " + e.schemaErr.Reason()
 		case e.skip != "":
 			t.Unavailable = e.skip
 		case e.missing != "":
@@ -271,7 +280,8 @@ func readFile(path string, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// load reads and parses the sidecar and finds its executable.
+// load reads and parses the sidecar, checks that its schema compiles and
+// finds its executable.
 func (e *entry) load() {
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
@@ -284,6 +294,11 @@ func (e *entry) load() {
 	if e.err != nil {
 		e.tool = nil
 		return
+	}
+	if err := e.tool.CheckSchema(); err != nil {
+		if !errors.As(err, &e.schemaErr) {
+			e.schemaErr = &tools.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
+		}
 	}
 	e.findExecutable()
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -392,5 +393,45 @@ func BenchmarkLoad10k(b *testing.B) {
 		if n := len(c.Available()); n != 10000 {
 			b.Fatalf("%d tools available", n)
 		}
+	}
+}
+
+// A tool whose schema does not compile is withheld at load, like one
+// without an executable: loaded, not available, with one warning line
+// naming the file and the keyword at fault.
+func TestLoadWithholdsSchemasThatDoNotCompile(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "no_compile")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var avail []string
+	for _, tool := range c.Available() {
+		avail = append(avail, tool.Name)
+	}
+	if !slices.Equal(avail, []string{"good"}) {
+		t.Errorf("available %v, want only good", avail)
+	}
+	typo, _ := c.Lookup("typo")
+	if typo == nil || !strings.Contains(typo.Unavailable, `its input schema does not compile: "type" at /properties/n`) {
+		t.Errorf("typo: Unavailable %q", typo.Unavailable)
+	}
+	want := []string{
+		filepath.Join(dir, "remote_meta.json") + `: tool "remote_meta" is withheld: its input schema does not compile: "$schema" "https://example.com/meta.json" is not a draft toolcall knows`,
+		filepath.Join(dir, "typo.json") + `: tool "typo" is withheld: its input schema does not compile: "type" at /properties/n: value must be one of`,
+	}
+	if len(warns) != len(want) {
+		t.Fatalf("warnings %q; want %d", warns, len(want))
+	}
+	for i, w := range warns {
+		if !strings.HasPrefix(w, want[i]) || strings.Contains(w, "\n") {
+			t.Errorf("warning %q\nwant one line starting %q", w, want[i])
+		}
+	}
+	// catalog --check counts each as a problem.
+	problems, _ := Check([]string{dir}, linuxOpts(new([]string)))
+	if len(problems) != 2 || problems[0].Tool != "remote_meta" || problems[1].Tool != "typo" {
+		t.Errorf("Check found %v; want the two tools", problems)
 	}
 }

@@ -2,6 +2,8 @@ package tools
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -83,7 +85,7 @@ func TestCompileErrorNamesFileAndReason(t *testing.T) {
 		t.Fatalf("error %v is not a *CompileError", err)
 	}
 	msg := err.Error()
-	for _, want := range []string{"tools/bad.json", `"bad"`, "does not compile", "/properties/a/minimum"} {
+	for _, want := range []string{"tools/bad.json", `"bad"`, "does not compile", `"minimum" at /properties/a`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q does not mention %q", msg, want)
 		}
@@ -141,5 +143,180 @@ func TestDraftHonoured(t *testing.T) {
 		if got.Validated != c.valid {
 			t.Errorf("%s with %s: validated %v, want %v (%v)", c.schema, c.args, got.Validated, c.valid, got.Errors)
 		}
+	}
+}
+
+// TestEmptyEnumAllowsNothing: "enum": [] matches no value, as JSON Schema
+// says, and the model is told why.
+func TestEmptyEnumAllowsNothing(t *testing.T) {
+	tool := &Tool{Name: "t", InputSchema: []byte(`{"type":"object","properties":{"mode":{"type":"string","enum":[]}}}`)}
+	for _, args := range []string{`{"mode":"fast"}`, `{"mode":""}`} {
+		got, err := tool.CheckArguments([]byte(args), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Validated || len(got.Errors) != 1 || got.Errors[0].Keyword != "enum" {
+			t.Fatalf("%s: validated %v, errors %+v; want one enum error", args, got.Validated, got.Errors)
+		}
+		if msg := got.Errors[0].Message; !strings.Contains(msg, "enum is empty") || !strings.HasPrefix(msg, "/mode") {
+			t.Errorf("%s: message %q does not point at /mode and say the enum is empty", args, msg)
+		}
+	}
+	// Leaving the property out is still fine.
+	if got, err := tool.CheckArguments([]byte(`{}`), false); err != nil || !got.Validated {
+		t.Errorf("{}: %v %+v", err, got.Errors)
+	}
+}
+
+// TestRemoteSchemaNamedAsSchema: a "$schema" that is no known draft is
+// called "$schema" in the error, not a $ref.
+func TestRemoteSchemaNamedAsSchema(t *testing.T) {
+	tool := &Tool{Name: "t", File: "tools/t.json", InputSchema: []byte(`{"$schema":"https://example.com/my-meta.json","type":"object"}`)}
+	err := tool.CheckSchema()
+	if err == nil {
+		t.Fatal("a remote $schema compiled")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, `"$schema" "https://example.com/my-meta.json"`) || strings.Contains(msg, "$ref") {
+		t.Errorf("error %q does not name the $schema (or calls it a $ref)", msg)
+	}
+	if !strings.HasPrefix(msg, "tools/t.json: ") {
+		t.Errorf("error %q does not name the file", msg)
+	}
+}
+
+// TestCompileErrorNamesKeyword: the reason names the keyword at fault and
+// the schema holding it, not the meta-schema's locations.
+func TestCompileErrorNamesKeyword(t *testing.T) {
+	cases := map[string]string{
+		`{"type":"object","properties":{"a":{"type":"integr"}}}`: `"type" at /properties/a: value must be one of`,
+		`{"type":"object","required":"a"}`:                       `"required" at the top of the schema: expected array`,
+		`{"type":"object","properties":{"a":{"minLength":-1}}}`:  `"minLength" at /properties/a:`,
+		`{"type":"object","properties":{"a":5}}`:                 `the schema at /properties/a: expected object or boolean`,
+		`{"allOf":[{"items":{"type":"strin"}}]}`:                 `"type" at /allOf/0/items:`,
+	}
+	for schema, want := range cases {
+		err := (&Tool{Name: "t", InputSchema: []byte(schema)}).CheckSchema()
+		var ce *CompileError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: %v; want a *CompileError", schema, err)
+			continue
+		}
+		if !strings.HasPrefix(ce.Reason(), want) || strings.Contains(ce.Reason(), "json-schema.org") {
+			t.Errorf("%s: reason %q; want it to start %q", schema, ce.Reason(), want)
+		}
+	}
+}
+
+// TestCheckSchemaAgreesWithCompile: CheckSchema, which skips the compiler
+// for plain schemas, gives the verdict Compile gives.
+func TestCheckSchemaAgreesWithCompile(t *testing.T) {
+	schemas := append(plainSchemas, notPlainSchemas...)
+	// And every schema in the repository's sidecars.
+	files, _ := filepath.Glob("testdata/sidecars/*.json")
+	more, _ := filepath.Glob("../testdata/tools/*.json")
+	for _, f := range append(files, more...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tool, _, err := ParseSidecar(f, data); err == nil && tool.InputSchema != nil {
+			schemas = append(schemas, string(tool.InputSchema))
+		}
+	}
+	if len(schemas) < len(plainSchemas)+len(notPlainSchemas)+10 {
+		t.Fatalf("only %d schemas found", len(schemas))
+	}
+	for _, schema := range schemas {
+		checked := (&Tool{Name: "t", InputSchema: []byte(schema)}).CheckSchema()
+		_, compiled := (&Tool{Name: "t", InputSchema: []byte(schema)}).Compile()
+		if (checked == nil) != (compiled == nil) {
+			t.Errorf("%s: CheckSchema says %v, Compile %v", schema, checked, compiled)
+		}
+	}
+}
+
+// plainSchemas are the shapes tools usually have: the loader knows they
+// compile without running the compiler.
+var plainSchemas = []string{
+	`{}`,
+	`{"type":"object"}`,
+	`{"type":"object","properties":{"city":{"type":"string","description":"City"},"days":{"type":"integer","minimum":1,"maximum":14},"unit":{"type":"string","enum":["c","f"],"default":"c"}},"required":["city"],"additionalProperties":false}`,
+	`{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"object","properties":{"a":{"type":["string","null"],"pattern":"^[a-z]+$","maxLength":20}}}`,
+	`{"type":"object","properties":{"xs":{"type":"array","items":{"type":"object","properties":{"n":{"type":"number","multipleOf":0.5}}},"minItems":1,"uniqueItems":true}}}`,
+	`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"integer"}]},"b":{"oneOf":[true,{"const":3}]},"c":{"not":{"type":"null"}}},"$defs":{"x":{"type":"string"}}}`,
+	`{"type":"object","patternProperties":{"^x-":{"type":"string"}},"propertyNames":{"maxLength":8},"dependentRequired":{"a":["b"]},"x-extension":{"$ref":"not read"}}`,
+	`{"type":"object","properties":{"a":{"enum":[]}}}`,
+	`{"properties":{"a b":{"type":"string"},"%zz":{},"#":{},"~":{},"/":{},"ü":{},"?x=1":{},"":{}},"$defs":{"%zz":{}},"patternProperties":{"%zz":{}}}`,
+}
+
+// notPlainSchemas go to the compiler: they refer somewhere, use an older
+// draft's keywords, or break a rule.
+var notPlainSchemas = []string{
+	`{"type":"object","properties":{"a":{"$ref":"#/$defs/a"}},"$defs":{"a":{"type":"string"}}}`,
+	`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`,
+	`{"type":"object","properties":{"a":{"type":"integr"}}}`,
+	`{"type":"object","properties":{"a":{"items":[{"type":"string"}]}}}`,
+	`{"type":"object","required":["a","a"]}`,
+	`{"type":"object","properties":{"a":{"pattern":"(?=x)"}}}`,
+	`{"type":"object","properties":{"a":{"minLength":1.5}}}`,
+	`{"type":"object","properties":{"a":{"multipleOf":0}}}`,
+	`{"type":"object","properties":{"a":{"anyOf":[]}}}`,
+	`{"type":"object","definitions":{"a":{"type":"string"}}}`,
+	`{"$id":"urn:x","type":"object"}`,
+	`{"type":"object","properties":{"a":{"type":[]}}}`,
+}
+
+func TestPlainlyCompiles(t *testing.T) {
+	for _, s := range plainSchemas {
+		if !plainlyCompiles([]byte(s)) {
+			t.Errorf("%s: not known to compile; the loader would run the compiler", s)
+		}
+	}
+	for _, s := range notPlainSchemas {
+		if plainlyCompiles([]byte(s)) {
+			t.Errorf("%s: taken as plain; it must go to the compiler", s)
+		}
+	}
+}
+
+// FuzzPlainlyCompiles holds the shortcut to the compiler: any schema it
+// takes as compiling must compile.
+func FuzzPlainlyCompiles(f *testing.F) {
+	for _, s := range append(plainSchemas, notPlainSchemas...) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		if !plainlyCompiles(schema) {
+			return
+		}
+		if _, err := compileSchema("t", schema); err != nil {
+			t.Fatalf("%s: taken as compiling, but: %v", schema, err)
+		}
+	})
+}
+
+func TestSchemaDepthLimit(t *testing.T) {
+	nest := func(n int) string {
+		return strings.Repeat(`{"properties":{"a":`, n-1) + `{}` + strings.Repeat(`}}`, n-1)
+	}
+	// n schemas nested take 2n-1 levels of JSON.
+	ok := `{"description":"d","input_schema":` + nest(64) + `}`
+	if _, _, err := ParseSidecar("tools/ok.json", []byte(ok)); err != nil {
+		t.Errorf("a schema 127 levels deep: %v", err)
+	}
+	deep := `{"description":"d","input_schema":` + nest(65) + `}`
+	_, _, err := ParseSidecar("tools/deep.json", []byte(deep))
+	if err == nil {
+		t.Fatal("a schema 129 levels deep loaded")
+	}
+	msg := err.Error()
+	for _, want := range []string{"tools/deep.json", `"input_schema" is nested more than 128 levels deep`, "(at /properties/a/properties/a/", "$defs"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	if strings.Count(msg, "\n") > 0 {
+		t.Errorf("error %q is more than one line", msg)
 	}
 }

@@ -195,9 +195,13 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	if len(s.schemaKeys) > 1 {
 		fail("%s given together; they are aliases of one schema, keep one", quoteList(s.schemaKeys))
 	}
+	tooDeepSchema := false
 	if s.schema.Exists() && s.schema.Type != gjson.Null {
 		if !s.schema.IsObject() {
 			fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], describe(s.schema))
+		} else if ptr, deep := checkSchemaDepth(s.schema.Raw); deep {
+			fail("%s", tooDeep(last(s.schemaKeys), ptr))
+			tooDeepSchema = true
 		} else {
 			key := last(s.schemaKeys)
 			facts := inspectSchema(s.schema)
@@ -228,8 +232,8 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		if mode != "" && !validMode {
 			fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
 		}
-	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null:
-		// Reported above as a schema of the wrong kind.
+	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null, tooDeepSchema:
+		// Reported above as a schema of the wrong kind, or too deep.
 	case !allow:
 		if tl := root.Get("tools"); tl.IsArray() && !s.name.Exists() {
 			// An MCP tools/list result, or a request body, pasted whole:
@@ -254,6 +258,8 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	if s.outputSchema.Exists() && s.outputSchema.Type != gjson.Null {
 		if !s.outputSchema.IsObject() {
 			fail("%q must be a JSON Schema object, found %s", s.outputKey, describe(s.outputSchema))
+		} else if ptr, deep := checkSchemaDepth(s.outputSchema.Raw); deep {
+			fail("%s", tooDeep(s.outputKey, ptr))
 		} else {
 			t.OutputSchema = compact(s.outputSchema.Raw)
 			for _, e := range inspectSchema(s.outputSchema).refErrs {
@@ -362,6 +368,12 @@ func checkRoot(schema gjson.Result, key string, fail func(string, ...any)) {
 	default:
 		fail(`%q must describe an object (tool arguments are always a JSON object), but its "type" is %s; make the value a property of an object schema`, key, typ.Raw)
 	}
+}
+
+// tooDeep words the error for a schema nested deeper than MaxSchemaDepth.
+func tooDeep(key, ptr string) string {
+	return fmt.Sprintf("%q is nested more than %d levels deep (at %s); toolcall refuses such schemas, as compiling them takes too long: flatten it, or define a repeated part once under \"$defs\" and refer to it with \"$ref\"",
+		key, MaxSchemaDepth, truncateText(ptr, 120))
 }
 
 // syntaxError says where data stops being JSON, as line and column.

@@ -70,6 +70,10 @@ type Tool struct {
 	schema      *jsonschema.Schema
 	schemaErr   error
 
+	// Whether InputSchema compiles (CheckSchema).
+	verdictOnce sync.Once
+	verdict     error
+
 	// The compiled OutputSchema (CompileOutput).
 	outOnce   sync.Once
 	outSchema *jsonschema.Schema
