@@ -30,7 +30,8 @@ func (p Problem) String() string {
 // examples that fail their own schema. Tools that are fine but cannot run
 // here (a required command missing, another platform) are not problems;
 // they come back in skipped, with the reason. Both lists are in directory
-// order, then by file name. Sidecar warnings go to opts.Warn.
+// order, then by file name. Sidecar warnings go to opts.Warn, as does a
+// note for each schema without "$schema" that is read as draft-07.
 func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 	s := scan(dirs, opts)
 	for _, d := range s.dirErrs {
@@ -41,6 +42,11 @@ func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 	parallel(len(s.entries), func(i int) { found[i] = s.entries[i].problems() })
 	for i, e := range s.entries {
 		warn(opts, e.warns...)
+		if e.tool != nil && e.schemaErr == nil && e.tool.InputSchema != nil {
+			if why := e.tool.LegacyDraft(); why != "" {
+				warn(opts, fmt.Sprintf(`%s: tool %q: the input schema has no "$schema" and is not valid draft 2020-12 (%s), so it is read as draft-07; add "$schema": "http://json-schema.org/draft-07/schema#" to say so, or rewrite it for 2020-12`, e.file, e.tool.Name, why))
+			}
+		}
 		problems = append(problems, found[i]...)
 		if e.tool != nil && e.skip != "" {
 			skipped = append(skipped, Problem{File: e.file, Tool: e.tool.Name, Message: e.skip})

@@ -435,3 +435,33 @@ func TestLoadWithholdsSchemasThatDoNotCompile(t *testing.T) {
 		t.Errorf("Check found %v; want the two tools", problems)
 	}
 }
+
+// A schema without "$schema" that is draft-07 only loads and validates as
+// draft-07; catalog --check says so in a warning, not a problem.
+func TestLoadDraft7Fallback(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "legacy")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("%v %q", err, warns)
+	}
+	tuple, _ := c.Lookup("tuple")
+	if tuple == nil || tuple.Unavailable != "" {
+		t.Fatalf("tuple not available: %+v", tuple)
+	}
+	for args, want := range map[string]bool{`{"pair":["a",1]}`: true, `{"pair":[1,"a"]}`: false, `{"pair":["a",1,2]}`: false} {
+		got, err := tuple.CheckArguments([]byte(args), false)
+		if err != nil || got.Validated != want {
+			t.Errorf("%s: validated %v, want %v (%v)", args, got.Validated, want, err)
+		}
+	}
+	var checkWarns []string
+	problems, _ := Check([]string{dir}, linuxOpts(&checkWarns))
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
+	want := filepath.Join(dir, "tuple.json") + `: tool "tuple": the input schema has no "$schema" and is not valid draft 2020-12 ("items" at /properties/pair: expected object or boolean, but got array), so it is read as draft-07`
+	if len(checkWarns) != 1 || !strings.HasPrefix(checkWarns[0], want) {
+		t.Errorf("check warnings %q\nwant one starting %q", checkWarns, want)
+	}
+}

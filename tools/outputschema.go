@@ -15,7 +15,7 @@ func (t *Tool) CompileOutput() (*jsonschema.Schema, error) {
 		if t.OutputSchema == nil {
 			return
 		}
-		s, err := compileSchema(t.Name+".output", t.OutputSchema)
+		s, _, err := compileSchema(t.Name+".output", t.OutputSchema)
 		if err != nil {
 			t.outErr = &OutputSchemaError{File: t.File, Tool: t.Name, Err: err}
 			return

@@ -39,13 +39,22 @@ func (t *Tool) Compile() (*jsonschema.Schema, error) {
 		if t.InputSchema == nil {
 			return
 		}
-		t.schema, t.schemaErr = compileSchema(t.Name, t.InputSchema)
+		t.schema, t.legacyDraft, t.schemaErr = compileSchema(t.Name, t.InputSchema)
 		if t.schemaErr != nil {
 			t.schema = nil
 			t.schemaErr = &CompileError{File: t.File, Tool: t.Name, Err: t.schemaErr}
 		}
 	})
 	return t.schema, t.schemaErr
+}
+
+// LegacyDraft says why the tool's input schema, which has no "$schema",
+// was compiled as draft-07: it does not compile as 2020-12, the default
+// (a list under "items", say). It is "" for any other schema, and
+// compiles the schema if that has not been done yet.
+func (t *Tool) LegacyDraft() string {
+	t.Compile()
+	return t.legacyDraft
 }
 
 // CheckSchema says whether the tool's input schema compiles: nil when it
@@ -198,30 +207,44 @@ func checkDraft(schema []byte) error {
 	if v.Type != gjson.String {
 		return nil // absent, or malformed: the compiler says so
 	}
-	d := strings.TrimSuffix(v.Str, "#")
-	for _, k := range knownDrafts {
-		if d == k || d == strings.Replace(k, "http", "https", 1) || d == strings.Replace(k, "https", "http", 1) {
-			return nil
-		}
+	if knownDraft(v.Str) != "" {
+		return nil
 	}
 	return fmt.Errorf(`"$schema" %q is not a draft toolcall knows, and a remote meta-schema is not allowed (%w); leave "$schema" out for draft 2020-12, or name one of %s`,
 		v.Str, errNoFetch, strings.Join(knownDrafts, ", "))
 }
 
 // compileSchema compiles one schema document with a compiler that loads
-// nothing. The library panics on a few malformed inputs its meta-schema
+// nothing, as the draft its "$schema" names, else as 2020-12. A schema
+// without "$schema" that does not compile as 2020-12 but does as draft-07
+// (a list under "items", "additionalItems", as tools generated for older
+// drafts have) is compiled as draft-07: legacy is then why it is not
+// 2020-12, and the error is always 2020-12's.
+func compileSchema(name string, schema []byte) (s *jsonschema.Schema, legacy string, err error) {
+	if err := checkDraft(schema); err != nil {
+		return nil, "", err
+	}
+	s, err = compileAs(name, schema, jsonschema.Draft2020)
+	if err == nil || gjson.GetBytes(schema, `\$schema`).Exists() {
+		return s, "", err
+	}
+	if s7, err7 := compileAs(name, schema, jsonschema.Draft7); err7 == nil {
+		return s7, compileReason(err), nil
+	}
+	return nil, "", err
+}
+
+// compileAs compiles schema under draft unless its "$schema" says
+// otherwise. The library panics on a few malformed inputs its meta-schema
 // lets through; such a schema does not compile.
-func compileSchema(name string, schema []byte) (s *jsonschema.Schema, err error) {
+func compileAs(name string, schema []byte, draft *jsonschema.Draft) (s *jsonschema.Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s, err = nil, fmt.Errorf("the schema is malformed: %v", r)
 		}
 	}()
-	if err := checkDraft(schema); err != nil {
-		return nil, err
-	}
 	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
+	c.Draft = draft
 	c.LoadURL = refuseURL
 	c.RegisterExtension("toolcall-empty-enum", nil, emptyEnum{})
 	u := schemaURL(name)

@@ -290,8 +290,8 @@ func FuzzPlainlyCompiles(f *testing.F) {
 		if !plainlyCompiles(schema) {
 			return
 		}
-		if _, err := compileSchema("t", schema); err != nil {
-			t.Fatalf("%s: taken as compiling, but: %v", schema, err)
+		if _, legacy, err := compileSchema("t", schema); err != nil || legacy != "" {
+			t.Fatalf("%s: taken as compiling as 2020-12, but: %v (%s)", schema, err, legacy)
 		}
 	})
 }
@@ -318,5 +318,39 @@ func TestSchemaDepthLimit(t *testing.T) {
 	}
 	if strings.Count(msg, "\n") > 0 {
 		t.Errorf("error %q is more than one line", msg)
+	}
+}
+
+// TestRefsInsideTheSidecar: refs that resolve inside the sidecar load,
+// compile and validate, whatever form they take.
+func TestRefsInsideTheSidecar(t *testing.T) {
+	cases := []struct{ name, schema, good, bad string }{
+		{"absolute $id", `{"type":"object","$defs":{"city":{"$id":"https://example.com/city.json","type":"string","minLength":2}},"properties":{"city":{"$ref":"https://example.com/city.json"}}}`,
+			`{"city":"Paris"}`, `{"city":"P"}`},
+		{"relative to an $id", `{"$id":"https://example.com/tools/root.json","type":"object","$defs":{"n":{"$id":"n.json","type":"integer"}},"properties":{"n":{"$ref":"n.json"},"m":{"$ref":"root.json#/$defs/n"}}}`,
+			`{"n":1,"m":2}`, `{"n":"one"}`},
+		{"urn $id", `{"type":"object","$defs":{"u":{"$id":"urn:example:unit","enum":["c","f"]}},"properties":{"unit":{"$ref":"urn:example:unit"}}}`,
+			`{"unit":"c"}`, `{"unit":"k"}`},
+		{"anchor in a resource", `{"type":"object","$defs":{"r":{"$id":"urn:example:r","$defs":{"x":{"$anchor":"pos","minimum":0}}}},"properties":{"x":{"$ref":"urn:example:r#pos"}}}`,
+			`{"x":1}`, `{"x":-1}`},
+		{"meta-schema", `{"type":"object","properties":{"schema":{"$ref":"https://json-schema.org/draft/2020-12/schema"}}}`,
+			`{"schema":{"type":"string"}}`, `{"schema":{"type":"strin"}}`},
+	}
+	for _, c := range cases {
+		tool, _, err := ParseSidecar("tools/t.json", []byte(`{"description":"d","input_schema":`+c.schema+`}`))
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if err := tool.CheckSchema(); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		for args, want := range map[string]bool{c.good: true, c.bad: false} {
+			got, err := tool.CheckArguments([]byte(args), false)
+			if err != nil || got.Validated != want {
+				t.Errorf("%s: %s: validated %v, want %v (%v %+v)", c.name, args, got.Validated, want, err, got.Errors)
+			}
+		}
 	}
 }

@@ -204,7 +204,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 			tooDeepSchema = true
 		} else {
 			key := last(s.schemaKeys)
-			facts := inspectSchema(s.schema)
+			facts := inspectSchema(s.schema, schemaURL(t.Name))
 			if facts.mapped != nil {
 				var mapped []string
 				t.InputSchema, mapped = mapTypes(s.schema, facts.mapped)
@@ -262,7 +262,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 			fail("%s", tooDeep(s.outputKey, ptr))
 		} else {
 			t.OutputSchema = compact(s.outputSchema.Raw)
-			for _, e := range inspectSchema(s.outputSchema).refErrs {
+			for _, e := range inspectSchema(s.outputSchema, schemaURL(t.Name+".output")).refErrs {
 				fail("%s: %w", s.outputKey, e)
 			}
 		}

@@ -69,6 +69,7 @@ type Tool struct {
 	compileOnce sync.Once
 	schema      *jsonschema.Schema
 	schemaErr   error
+	legacyDraft string // why the schema was compiled as draft-07 (LegacyDraft)
 
 	// Whether InputSchema compiles (CheckSchema).
 	verdictOnce sync.Once

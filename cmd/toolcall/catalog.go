@@ -215,7 +215,7 @@ func (o *catalogOptions) runCheck(stderr io.Writer) error {
 	if len(o.tools.dirs) == 0 {
 		return errNoTools
 	}
-	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{})
+	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
 	for _, p := range skipped {
 		fmt.Fprintf(stderr, "%s (not advertised)\n", p)
 	}
