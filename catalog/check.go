@@ -29,18 +29,25 @@ func (p Problem) String() string {
 // executables missing, not executable or ambiguous, duplicate names, and
 // examples that fail their own schema. Tools that are fine but cannot run
 // here (a required command missing, another platform) are not problems;
-// they come back in skipped, with the reason. Both lists are in directory
+// they come back in skipped, with the reason, as do .json files that are
+// not sidecars (package.json) and so are skipped; those have no Tool. A
+// directory without a tool is a problem. Both lists are in directory
 // order, then by file name. Sidecar warnings go to opts.Warn, as does a
 // note for each schema without "$schema" that is read as draft-07.
 func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 	s := scan(dirs, opts)
-	for _, d := range s.dirErrs {
-		problems = append(problems, Problem{File: d.dir, Message: strings.TrimPrefix(d.err.Error(), "tools directory "+d.dir+": ")})
+	for _, d := range append(s.dirErrs, s.emptyDirs()...) {
+		msg := strings.TrimPrefix(d.err.Error(), "tools directory "+d.dir)
+		problems = append(problems, Problem{File: d.dir, Message: strings.TrimLeft(msg, ": ")})
 	}
 	// Checking examples compiles schemas, the slow part.
 	found := make([][]Problem, len(s.entries))
 	parallel(len(s.entries), func(i int) { found[i] = s.entries[i].problems() })
 	for i, e := range s.entries {
+		if e.notTool {
+			skipped = append(skipped, Problem{File: e.file, Message: e.notToolReason()})
+			continue
+		}
 		warn(opts, e.warns...)
 		if e.tool != nil && e.schemaErr == nil && e.tool.InputSchema != nil {
 			if why := e.tool.LegacyDraft(); why != "" {
@@ -57,6 +64,9 @@ func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 
 // problems lists what is wrong with one sidecar and its tool.
 func (e *entry) problems() []Problem {
+	if e.notTool {
+		return nil
+	}
 	var ps []Problem
 	if e.err != nil {
 		for _, err := range unjoin(e.err) {

@@ -51,6 +51,9 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	}
 	var ts []*tools.Tool
 	for _, e := range s.entries {
+		if e.notTool {
+			continue
+		}
 		warn(opts, e.warns...)
 		if e.err != nil {
 			errs = append(errs, e.err)
@@ -74,6 +77,9 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	for _, d := range s.emptyDirs() {
+		warn(opts, d.err.Error())
 	}
 	return New(ts), nil
 }
@@ -103,13 +109,54 @@ type entry struct {
 	missing   string              // no usable executable: the tool is unavailable
 	skip      string              // a required command or the platform is missing
 	dup       string              // another sidecar already has the tool's name
+	// notTool is set for a .json file that is no sidecar (package.json):
+	// no key of a tool definition and no executable beside it. It is
+	// skipped.
+	notTool bool
+}
+
+// notToolReason is what catalog --check says of a skipped .json file.
+func (e *entry) notToolReason() string {
+	stem := strings.TrimSuffix(filepath.Base(e.file), ".json")
+	return fmt.Sprintf("not a tool: no input_schema, parameters or other key of a tool definition, and no executable named %s beside it", stem)
 }
 
 // scanned is everything scan found, in a fixed order: directories as given,
 // files by name within each.
 type scanned struct {
 	dirErrs []dirError
+	dirs    []string // the directories listed, in order
 	entries []*entry
+}
+
+// emptyDirs says which of the directories listed hold no tool: a tools
+// directory given by mistake should not make a run offer "No tools are
+// available" without a word.
+func (s *scanned) emptyDirs() []dirError {
+	tools := map[string]int{}
+	skipped := map[string]int{}
+	for _, e := range s.entries {
+		if e.notTool {
+			skipped[e.dir]++
+		} else {
+			tools[e.dir]++
+		}
+	}
+	var out []dirError
+	for _, d := range s.dirs {
+		if tools[d] > 0 {
+			continue
+		}
+		why := "it has no NAME.json sidecar"
+		switch n := skipped[d]; {
+		case n == 1:
+			why = "its one .json file is not a tool sidecar"
+		case n > 1:
+			why = fmt.Sprintf("its %d .json files are not tool sidecars", n)
+		}
+		out = append(out, dirError{d, fmt.Errorf("tools directory %s holds no tools: %s; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)", d, why)})
+	}
+	return out
 }
 
 type dirError struct {
@@ -136,6 +183,7 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 			s.dirErrs = append(s.dirErrs, dirError{dir, err})
 			continue
 		}
+		s.dirs = append(s.dirs, dir)
 		s.entries = append(s.entries, es...)
 	}
 	parallel(len(s.entries), func(i int) { s.entries[i].load() })
@@ -288,6 +336,10 @@ func (e *entry) load() {
 	data, err := readFile(e.file, buf)
 	if err != nil {
 		e.err = &tools.SidecarError{File: e.file, Err: fmt.Errorf("cannot read the sidecar: %w", err)}
+		return
+	}
+	if len(e.cands) == 0 && !tools.MeansATool(data) {
+		e.notTool = true
 		return
 	}
 	e.tool, e.warns, e.err = tools.ParseSidecar(e.file, data)

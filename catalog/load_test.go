@@ -465,3 +465,64 @@ func TestLoadDraft7Fallback(t *testing.T) {
 		t.Errorf("check warnings %q\nwant one starting %q", checkWarns, want)
 	}
 }
+
+// A .json file that is not a tool (package.json, tsconfig.json: no tool
+// keys, no executable beside it) is skipped; catalog --check lists it as
+// skipped, not as a problem.
+func TestLoadSkipsJSONThatIsNotATool(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "project")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := c.Names(); !slices.Equal(names, []string{"lookup"}) || len(warns) != 0 {
+		t.Errorf("tools %v, warnings %q; want lookup alone and no warning", names, warns)
+	}
+	problems, skipped := Check([]string{dir}, linuxOpts(new([]string)))
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
+	var got []string
+	for _, p := range skipped {
+		got = append(got, p.String())
+	}
+	want := []string{
+		filepath.Join(dir, "package.json") + ": not a tool: no input_schema, parameters or other key of a tool definition, and no executable named package beside it",
+		filepath.Join(dir, "tsconfig.json") + ": not a tool: no input_schema, parameters or other key of a tool definition, and no executable named tsconfig beside it",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A tools directory with no tool in it is said: a warning when loading, a
+// problem for catalog --check.
+func TestLoadEmptyDirectory(t *testing.T) {
+	root := t.TempDir()
+	empty := filepath.Join(root, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := testDir(t, root, "only_config")
+	tools := testDir(t, root, "project")
+	var warns []string
+	c, err := Load([]string{empty, tools, config}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.All()) != 1 {
+		t.Errorf("tools %v", c.Names())
+	}
+	want := []string{
+		"tools directory " + empty + " holds no tools: it has no NAME.json sidecar; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)",
+		"tools directory " + config + " holds no tools: its one .json file is not a tool sidecar; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)",
+	}
+	if !slices.Equal(warns, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+	problems, _ := Check([]string{empty}, linuxOpts(new([]string)))
+	if len(problems) != 1 || problems[0].File != empty || !strings.HasPrefix(problems[0].Message, "holds no tools") {
+		t.Errorf("Check of an empty directory: %v", problems)
+	}
+}

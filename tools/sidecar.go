@@ -571,3 +571,43 @@ func unjoin(err error) []error {
 	}
 	return []error{err}
 }
+
+// toolKeys are the keys that only a tool definition has: the schema under
+// any of its names, OpenAI's "function", MCP's, and our own. "name",
+// "title", "description" and "type" are not among them: package.json has
+// them too. A pasted list ("tools") or JSON-RPC response ("jsonrpc")
+// counts, so that loading it says what to do with it.
+var toolKeys = []string{
+	"input_schema", "parameters", "inputSchema", "function", "output_schema",
+	"outputSchema", "annotations", "safe", "timeout", "tags", "examples",
+	"allow_no_schema", "no_schema_mode", "requires", "platforms", "env",
+	"command", "tools", "jsonrpc",
+}
+
+// MeansATool reports whether data, a .json file found in a tools
+// directory, sets out to define a tool: anything but a JSON object, or an
+// object with one of the keys only a tool definition has. A file that does
+// not (package.json, tsconfig.json) is no sidecar, unless an executable
+// beside it says otherwise; the loader decides that. A file that is not
+// valid JSON sets out to be a tool when a tool key appears in it quoted.
+func MeansATool(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !gjson.ValidBytes(data) {
+		for _, k := range toolKeys {
+			if bytes.Contains(data, []byte(`"`+k+`"`)) {
+				return true
+			}
+		}
+		return false
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return true
+	}
+	found := false
+	root.ForEach(func(k, _ gjson.Result) bool {
+		found = slices.Contains(toolKeys, k.Str)
+		return !found
+	})
+	return found
+}

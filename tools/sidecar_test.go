@@ -221,3 +221,25 @@ func BenchmarkParseSidecar(b *testing.B) {
 		}
 	}
 }
+
+func TestMeansATool(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"name":"my-app","version":"1.0.0","description":"An app.","type":"module","scripts":{"test":"go test"}}`: false, // package.json
+		"{\n  // comments make it JSONC\n  \"compilerOptions\": {\"strict\": true}\n}":                             false, // tsconfig.json
+		``: false,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`:                       false, // a bare schema
+		`{"description":"d","input_schema":{"type":"object"}}`:                         true,
+		`{"type":"function","function":{"name":"f","parameters":{}}}`:                  true,
+		`{"name":"t","description":"d","inputSchema":{"type":"object"}}`:               true,
+		`{"description":"no schema yet","safe":false}`:                                 true,
+		`[{"type":"function","function":{"name":"f"}}]`:                                true, // a list, pasted
+		`{"tools":[{"name":"a","inputSchema":{}}]}`:                                    true,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`:                               true,
+		`{"description": "half written", "input_schema": {"type": "obj`:                true, // broken, but a sidecar
+		"\xef\xbb\xbf" + `{"description":"with a BOM","parameters":{"type":"object"}}`: true,
+	} {
+		if got := MeansATool([]byte(data)); got != want {
+			t.Errorf("MeansATool(%s) = %v, want %v", data, got, want)
+		}
+	}
+}
