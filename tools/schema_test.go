@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -352,5 +353,89 @@ func TestRefsInsideTheSidecar(t *testing.T) {
 				t.Errorf("%s: %s: validated %v, want %v (%v %+v)", c.name, args, got.Validated, want, err, got.Errors)
 			}
 		}
+	}
+}
+
+// TestPlainlyCompilesRandom builds schemas from the keywords the shortcut
+// knows, with values of every kind, well and badly formed, and holds the
+// shortcut to the compiler on each: what it takes as compiling must
+// compile. Byte-level fuzzing seldom reaches such schemas.
+func TestPlainlyCompilesRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	keywords := []string{"type", "properties", "required", "enum", "const", "default", "examples",
+		"description", "title", "format", "pattern", "minimum", "maximum", "exclusiveMinimum",
+		"exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+		"minProperties", "maxProperties", "minContains", "maxContains", "uniqueItems", "readOnly",
+		"deprecated", "items", "additionalProperties", "unevaluatedProperties", "contains",
+		"propertyNames", "not", "if", "then", "else", "allOf", "anyOf", "oneOf", "prefixItems",
+		"$defs", "patternProperties", "dependentSchemas", "dependentRequired", "contentSchema",
+		"contentMediaType", "$comment", "x-extra", "$schema"}
+	var value func(depth int) string
+	var schema func(depth int) string
+	value = func(depth int) string {
+		switch r.IntN(12) {
+		case 0:
+			return `"string"`
+		case 1:
+			return []string{`"integer"`, `"^a+$"`, `"(?=x)"`, `"["`, `"https://json-schema.org/draft/2020-12/schema"`}[r.IntN(5)]
+		case 2:
+			return []string{"0", "1", "-1", "1.5", "1e3", "0.0", "1000000000000"}[r.IntN(7)]
+		case 3:
+			return []string{"true", "false", "null"}[r.IntN(3)]
+		case 4:
+			return `[]`
+		case 5:
+			return `["a","b"]`
+		case 6:
+			return `["a","a"]`
+		case 7:
+			return `["string","null"]`
+		case 8:
+			return `[1,{"a":2}]`
+		case 9:
+			if depth < 4 {
+				return `{"a":` + schema(depth+1) + `,"b c":` + schema(depth+1) + `}`
+			}
+			return `{}`
+		case 10:
+			if depth < 4 {
+				return `[` + schema(depth+1) + `]`
+			}
+			return `[{}]`
+		}
+		return schema(depth + 1)
+	}
+	schema = func(depth int) string {
+		if depth > 4 || r.IntN(8) == 0 {
+			return []string{"true", "false", "{}"}[r.IntN(3)]
+		}
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := range r.IntN(4) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + keywords[r.IntN(len(keywords))] + `":` + value(depth))
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	plain := 0
+	for range 20000 {
+		s := schema(0)
+		if s == "true" || s == "false" {
+			continue
+		}
+		if !plainlyCompiles([]byte(s)) {
+			continue
+		}
+		plain++
+		if _, legacy, err := compileSchema("t", []byte(s)); err != nil || legacy != "" {
+			t.Fatalf("%s: taken as compiling as 2020-12, but: %v (%s)", s, err, legacy)
+		}
+	}
+	t.Logf("%d plain schemas compiled", plain)
+	if plain < 1000 {
+		t.Errorf("only %d of the schemas were plain; the test checks too little", plain)
 	}
 }
