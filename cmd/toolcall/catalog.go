@@ -126,6 +126,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.DurationVar(&opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
 	noEnv(fs, "check")
+	envAs(fs, "format", "TOOLCALL_CATALOG_FORMAT")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("format", opts.format.complete))
 	must(cmd.RegisterFlagCompletionFunc("style", opts.style.complete))

@@ -128,6 +128,7 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
 	fs.DurationVar(&opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	envAs(fs, "timeout", "TOOLCALL_TOOL_TIMEOUT") // run's --tool-timeout
 	fs.DurationVar(&opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
 	fs.Var(&opts.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
 	fs.StringVar(&opts.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
