@@ -66,7 +66,7 @@ const openObject = `{"type":"object"}`
 //     ranked. Keys marked * appear only when the tool has them.
 //   - openai: one line, the Chat Completions "tools" array:
 //     {"type":"function","function":{"name","description","parameters","strict"*}}.
-//   - anthropic: one line, an array of {"name","description","input_schema"}.
+//   - anthropic: one line, an array of {"name","description","input_schema","strict"*}.
 //   - ollama: one line, an array like openai's, without strict.
 //   - mcp: one line, a tools/list result:
 //     {"tools":[{"name","title"*,"description","inputSchema","outputSchema"*,"annotations"}],"nextCursor"*}.
@@ -135,6 +135,10 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 			b = tools.AppendString(b, r.Tool.Description)
 			b = append(b, `,"input_schema":`...)
 			b = appendSchema(b, r.Tool.InputSchema, openObject)
+			if r.Tool.StrictSet {
+				b = append(b, `,"strict":`...)
+				b = strconv.AppendBool(b, r.Tool.Strict)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, "]\n"...)

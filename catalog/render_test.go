@@ -224,6 +224,7 @@ func TestRenderShapes(t *testing.T) {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"input_schema"`
+			Strict      *bool           `json:"strict"`
 		}
 		if err := json.Unmarshal(render(t, c, picked, RenderOptions{Format: FormatAnthropic}), &got); err != nil {
 			t.Fatal(err)
@@ -234,6 +235,10 @@ func TestRenderShapes(t *testing.T) {
 			}
 			if objectType(t, tl.InputSchema) != "object" {
 				t.Errorf("%s: input_schema %s", tl.Name, tl.InputSchema)
+			}
+			// Anthropic's strict tool use, kept as the sidecar set it.
+			if tool := picked[i].Tool; (tl.Strict != nil) != tool.StrictSet || tl.Strict != nil && *tl.Strict != tool.Strict {
+				t.Errorf("%s: strict = %v, sidecar %v (set %v)", tl.Name, tl.Strict, tool.Strict, tool.StrictSet)
 			}
 		}
 	})
