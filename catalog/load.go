@@ -109,6 +109,9 @@ type entry struct {
 	missing   string              // no usable executable: the tool is unavailable
 	skip      string              // a required command or the platform is missing
 	dup       string              // another sidecar already has the tool's name
+	// definition is set for a tool read from a list of definitions (a
+	// --tools FILE): it has no executable to find.
+	definition bool
 	// notTool is set for a .json file that is no sidecar (package.json):
 	// no key of a tool definition and no executable beside it. It is
 	// skipped.
@@ -177,6 +180,11 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 				continue
 			}
 			listed[abs] = true
+		}
+		if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+			s.dirs = append(s.dirs, dir)
+			s.entries = append(s.entries, listFileEntries(dir)...)
+			continue
 		}
 		es, err := listDir(dir)
 		if err != nil {
@@ -328,9 +336,53 @@ func readFile(path string, buf *[]byte) ([]byte, error) {
 	}
 }
 
+// maxToolList bounds a file of tool definitions given to --tools: the
+// largest published lists are a few hundred KiB.
+const maxToolList = 16 << 20
+
+// listFileEntries reads a file that holds several tool definitions (see
+// tools.ParseToolList): one entry per tool, or one holding the error.
+func listFileEntries(file string) []*entry {
+	fail := func(err error) []*entry {
+		return []*entry{{file: file, dir: file, definition: true, err: err}}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("cannot read the list of tools: %w", err)})
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxToolList+1))
+	switch {
+	case err != nil:
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("cannot read the list of tools: %w", err)})
+	case len(data) > maxToolList:
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("the list of tools is over %d MiB", maxToolList>>20)})
+	}
+	ts, _, warns, err := tools.ParseToolList(file, data)
+	if err != nil {
+		es := fail(err)
+		es[0].warns = warns
+		return es
+	}
+	es := make([]*entry, len(ts))
+	for i, t := range ts {
+		es[i] = &entry{file: t.File, dir: file, tool: t, definition: true}
+	}
+	if len(es) > 0 {
+		es[0].warns = warns
+	}
+	return es
+}
+
 // load reads and parses the sidecar, checks that its schema compiles and
 // finds its executable.
 func (e *entry) load() {
+	if e.definition {
+		if e.tool != nil {
+			e.checkSchema()
+		}
+		return
+	}
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
 	data, err := readFile(e.file, buf)
@@ -347,12 +399,17 @@ func (e *entry) load() {
 		e.tool = nil
 		return
 	}
+	e.checkSchema()
+	e.findExecutable()
+}
+
+// checkSchema records whether the tool's input schema compiles.
+func (e *entry) checkSchema() {
 	if err := e.tool.CheckSchema(); err != nil {
 		if !errors.As(err, &e.schemaErr) {
 			e.schemaErr = &tools.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
 		}
 	}
-	e.findExecutable()
 }
 
 // findExecutable sets the tool's Command to the path of its executable,

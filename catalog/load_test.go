@@ -3,6 +3,7 @@ package catalog
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -524,5 +525,55 @@ func TestLoadEmptyDirectory(t *testing.T) {
 	problems, _ := Check([]string{empty}, linuxOpts(new([]string)))
 	if len(problems) != 1 || problems[0].File != empty || !strings.HasPrefix(problems[0].Message, "holds no tools") {
 		t.Errorf("Check of an empty directory: %v", problems)
+	}
+}
+
+// --tools may name a file holding several definitions: its tools join the
+// catalog, with schemas and without executables, and are not offered
+// where a call would run them.
+func TestLoadListOfTools(t *testing.T) {
+	root := t.TempDir()
+	dir := testDir(t, root, "project")
+	list := filepath.Join(root, "mcp.json")
+	if err := os.WriteFile(list, []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo.","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}},{"name":"bad","description":"Bad.","inputSchema":{"type":"object","properties":{"n":{"type":"integr"}}}}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warns []string
+	c, err := Load([]string{dir, list}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo, _ := c.Lookup("echo")
+	if echo == nil || !echo.Definition || echo.Unavailable != "" || echo.Command != "" {
+		t.Fatalf("echo: %+v", echo)
+	}
+	// A schema that does not compile is withheld here too.
+	if bad, _ := c.Lookup("bad"); bad == nil || bad.Unavailable == "" || len(warns) != 1 || !strings.Contains(warns[0], list+": result.tools[1]: tool \"bad\" is withheld") {
+		t.Errorf("bad: %+v, warnings %q", bad, warns)
+	}
+	names := func(sel Selection) []string {
+		picked, err := c.Select(context.Background(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range picked {
+			out = append(out, r.Tool.Name)
+		}
+		return out
+	}
+	if got := names(Selection{}); !slices.Equal(got, []string{"echo", "lookup"}) {
+		t.Errorf("listed %v", got)
+	}
+	if got := names(Selection{Runnable: true}); !slices.Equal(got, []string{"lookup"}) {
+		t.Errorf("offered to run %v", got)
+	}
+	// A file that is not a list is an error naming it.
+	notList := filepath.Join(root, "one.json")
+	if err := os.WriteFile(notList, []byte(`{"description":"d","input_schema":{"type":"object"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load([]string{notList}, linuxOpts(new([]string))); err == nil || !strings.HasPrefix(err.Error(), notList+": not a list of tools") {
+		t.Errorf("Load(%s): %v", notList, err)
 	}
 }

@@ -131,13 +131,14 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		return done()
 	}
 	root := gjson.ParseBytes(data)
+	if _, shape, ok := listShape(root); ok {
+		// An OpenAI "tools" array, an MCP tools/list result or response,
+		// or a BFCL entry, pasted whole.
+		fail("this file is %s, not a sidecar, which describes one tool; put each tool in its own NAME.json beside its executable, or give this file itself to --tools (--tools %s) to list and validate its tools without running them", shape, file)
+		return done()
+	}
 	if !root.IsObject() {
-		if root.IsArray() {
-			// An OpenAI "tools" array or a list of MCP tools, pasted whole.
-			fail("a sidecar must be a JSON object, found an array; a sidecar describes one tool, so put each tool of a list in its own NAME.json beside its executable")
-		} else {
-			fail("a sidecar must be a JSON object, found %s", describe(root))
-		}
+		fail("a sidecar must be a JSON object, found %s", describe(root))
 		return done()
 	}
 
@@ -235,12 +236,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null, tooDeepSchema:
 		// Reported above as a schema of the wrong kind, or too deep.
 	case !allow:
-		if tl := root.Get("tools"); tl.IsArray() && !s.name.Exists() {
-			// An MCP tools/list result, or a request body, pasted whole:
-			// "no input_schema" would send the user looking in the wrong
-			// place.
-			fail(`this file holds a list of tools ("tools": [...]); a sidecar describes one tool, so put each tool of the list in its own NAME.json beside its executable`)
-		} else if s.schemaType.Exists() && s.properties.Exists() {
+		if s.schemaType.Exists() && s.properties.Exists() {
 			fail(`no "input_schema": this file looks like a bare JSON Schema; put it under "input_schema" and add "description"`)
 		} else {
 			fail(`no "input_schema": every tool needs a JSON Schema of its arguments (fail closed); add one, or set "allow_no_schema": true with "no_schema_mode" one of read-only, human-approval, full`)

@@ -61,6 +61,11 @@ type Tool struct {
 	// written in.
 	File    string
 	Dialect string
+	// Definition is set for a tool read from a list of definitions
+	// (ParseToolList): it has a schema and no executable, so it is listed,
+	// parsed for and validated, and its calls are answered as not
+	// available by exec.
+	Definition bool
 	// Unavailable says why the tool is not advertised on this machine (a
 	// required command missing, another platform, no executable); empty
 	// when it is available.
