@@ -67,7 +67,9 @@ const openObject = `{"type":"object"}`
 //   - openai: one line, the Chat Completions "tools" array:
 //     {"type":"function","function":{"name","description","parameters","strict"*}}.
 //   - anthropic: one line, an array of {"name","description","input_schema","strict"*}.
-//   - ollama: one line, an array like openai's, without strict.
+//   - ollama: one line, an array like openai's, without strict, and with
+//     the parameters cut to what Ollama's API types carry: what else the
+//     schema says is added to the descriptions in words (see ollama.go).
 //   - mcp: one line, a tools/list result:
 //     {"tools":[{"name","title"*,"description","inputSchema","outputSchema"*,"annotations"}],"nextCursor"*}.
 //   - prompt: the system-prompt text for a model without native tool calls
@@ -112,6 +114,11 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 			}
 			b = append(b, `{"type":"function","function":{"name":`...)
 			b = tools.AppendString(b, name)
+			if format == FormatOllama {
+				b = appendOllamaFunction(b, r.Tool)
+				b = append(b, "}}"...)
+				continue
+			}
 			b = append(b, `,"description":`...)
 			b = tools.AppendString(b, r.Tool.Description)
 			b = append(b, `,"parameters":`...)
