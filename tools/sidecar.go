@@ -41,6 +41,7 @@ type sidecar struct {
 	safe, timeout, tags, examples     gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
+	mcpFields                         []RawField   // MCP fields passed through
 	ours                              bool         // a key only our own dialect has
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
 }
@@ -92,9 +93,13 @@ func (s *sidecar) collect(obj gjson.Result) {
 			s.env, s.ours = v, true
 		case "command":
 			s.command, s.ours = v, true
+		default:
+			if slices.Contains(mcpPassThrough, k.Str) {
+				s.mcpFields = append(s.mcpFields, RawField{Key: k.Str, Value: compact(v.Raw)})
+			}
+			// Anything else belongs to some dialect's extras
+			// (cache_control, x-* keys, ...) and is ignored.
 		}
-		// Anything else belongs to some dialect's extras (cache_control,
-		// x-* keys, ...) and is ignored.
 		return true
 	})
 }
@@ -314,6 +319,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		fail(`"command" is empty; give the executable's path relative to the sidecar, or remove the key`)
 	}
 	t.Examples = examples(s.examples, fail)
+	t.MCPFields = s.mcpFields
 
 	// The dialect, for messages and for tools that care where a
 	// definition came from.

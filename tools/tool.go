@@ -24,6 +24,16 @@ const (
 	DialectBFCL      = "bfcl"      // Gorilla/BFCL: "type": "dict", "float", Java and JS type names
 )
 
+// RawField is one key of a JSON object and its value, compact.
+type RawField struct {
+	Key   string
+	Value []byte
+}
+
+// mcpPassThrough are the fields of MCP's Tool that are kept as they are
+// (MCPFields): the others toolcall reads.
+var mcpPassThrough = []string{"execution", "icons", "_meta"}
+
 // Tool is one tool: its definition, read from a sidecar, and the executable
 // that runs it. A Tool is safe for concurrent use once loaded.
 type Tool struct {
@@ -36,6 +46,10 @@ type Tool struct {
 	InputSchema  []byte
 	OutputSchema []byte // MCP outputSchema, verbatim; nil when absent
 	Annotations  []byte // MCP annotations, verbatim; nil when absent
+	// MCPFields are the fields of an MCP tool definition that toolcall
+	// does not read ("execution", "icons", "_meta"), kept as the sidecar
+	// had them so that an MCP listing passes them on.
+	MCPFields []RawField
 
 	// Command is the path of the executable that runs the tool.
 	Command string
