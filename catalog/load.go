@@ -40,6 +40,11 @@ type LoadOptions struct {
 // checked here, in parallel, so that such a tool is withheld from the
 // start rather than offered and then failing every call.
 //
+// A .json file with no key of a tool definition and no executable beside
+// it (package.json) is skipped, and a directory that holds no tool is
+// named in a warning. An entry of dirs that is a file is read as a list of
+// tool definitions (tools.ParseToolList): its tools have no executable.
+//
 // Any invalid sidecar, unreadable directory, duplicate name or ambiguous
 // executable makes Load fail; the error joins every problem, each naming
 // its file, so all of them can be fixed in one go.
