@@ -297,7 +297,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
 		// The tools offered are those the calls may use.
-		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore}
+		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: true}
 		if sel.MinScore == 0 {
 			sel.MinScore = catalog.DefaultMinScore
 		}

@@ -140,6 +140,7 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
 	durationVar(fs, &opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	envAs(fs, "timeout", "TOOLCALL_TOOL_TIMEOUT") // run's --tool-timeout
 	durationVar(fs, &opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
 	opts.addRunFlags(fs)
 	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")

@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/parse"
@@ -114,9 +116,9 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "unknown-format-from-env",
 			args:     []string{"parse"},
-			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			env:      map[string]string{"TOOLCALL_PARSE_FORMAT": "nosuch"},
 			code:     exitUsage,
-			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
+			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_PARSE_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
 		},
 		{
 			name:   "bad-bool-from-env",
@@ -128,8 +130,22 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "flag-wins-over-env",
 			args:     []string{"parse", "--format", "hermes", "--list-formats"},
-			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			env:      map[string]string{"TOOLCALL_PARSE_FORMAT": "nosuch"},
 			stdoutRE: `(?m)^hermes +Hermes`,
+		},
+		{
+			name:     "catalog-format-is-not-parse-format",
+			args:     []string{"parse", "--list-formats"},
+			env:      map[string]string{"TOOLCALL_CATALOG_FORMAT": "nosuch"},
+			stdoutRE: `(?m)^hermes +Hermes`,
+		},
+		{
+			name:     "retired-variable-is-said",
+			args:     []string{"parse", "--list-formats"},
+			env:      map[string]string{"TOOLCALL_FORMAT": "hermes", "TOOLCALL_TIMEOUT": "1m"},
+			stdoutRE: `(?m)^hermes +Hermes`,
+			stderr: "toolcall: warning: TOOLCALL_FORMAT is not read: one variable has one meaning, so set TOOLCALL_PARSE_FORMAT (parse --format) or TOOLCALL_CATALOG_FORMAT (catalog --format) instead\n" +
+				"toolcall: warning: TOOLCALL_TIMEOUT is not read: one variable has one meaning, so set TOOLCALL_TOOL_TIMEOUT (exec --timeout, run --tool-timeout) or TOOLCALL_RUN_TIMEOUT (run --timeout) instead\n",
 		},
 		{
 			name:   "missing-file",
@@ -448,6 +464,58 @@ func TestEnvName(t *testing.T) {
 	} {
 		if got := envName(flag); got != want {
 			t.Errorf("envName(%q) = %q, want %q", flag, got, want)
+		}
+	}
+}
+
+// TestOneVariableOneMeaning: a variable read by flags of several commands
+// means one thing in all of them. Flags whose help differs in words but
+// not in meaning are listed; a new flag that shares a variable with a flag
+// of another meaning must get its own (envAs).
+func TestOneVariableOneMeaning(t *testing.T) {
+	sameMeaning := map[string]bool{
+		"TOOLCALL_CONFIRM": true, "TOOLCALL_DRY_RUN": true, "TOOLCALL_ENV": true,
+		"TOOLCALL_FAIL": true, "TOOLCALL_MAX_OUTPUT": true, "TOOLCALL_PARALLEL": true,
+		"TOOLCALL_REDACT": true, "TOOLCALL_STYLE": true, "TOOLCALL_WORKDIR": true,
+		"TOOLCALL_SCRATCH": true, // the directory of saved outputs, written by exec and read by validate
+	}
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	type use struct{ cmd, flag, usage string }
+	byVar := map[string][]use{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if hasEnv(f) {
+				byVar[flagEnv(f)] = append(byVar[flagEnv(f)], use{c.Name(), f.Name, f.Usage})
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	for v, uses := range byVar {
+		for _, u := range uses[1:] {
+			if u.usage != uses[0].usage && !sameMeaning[v] {
+				t.Errorf("%s is read by %s --%s (%q) and %s --%s (%q): give one of them its own variable with envAs",
+					v, uses[0].cmd, uses[0].flag, uses[0].usage, u.cmd, u.flag, u.usage)
+			}
+		}
+	}
+	for _, want := range []struct{ cmd, flag, v string }{
+		{"parse", "format", "TOOLCALL_PARSE_FORMAT"},
+		{"catalog", "format", "TOOLCALL_CATALOG_FORMAT"},
+		{"exec", "timeout", "TOOLCALL_TOOL_TIMEOUT"},
+		{"run", "tool-timeout", "TOOLCALL_TOOL_TIMEOUT"},
+		{"run", "timeout", "TOOLCALL_RUN_TIMEOUT"},
+	} {
+		if !slices.ContainsFunc(byVar[want.v], func(u use) bool { return u.cmd == want.cmd && u.flag == want.flag }) {
+			t.Errorf("%s --%s is not set by %s", want.cmd, want.flag, want.v)
+		}
+	}
+	for _, v := range []string{"TOOLCALL_FORMAT", "TOOLCALL_TIMEOUT"} {
+		if len(byVar[v]) > 0 {
+			t.Errorf("%s, which meant different things, is still read by %v", v, byVar[v])
 		}
 	}
 }

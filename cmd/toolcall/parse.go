@@ -128,6 +128,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
 	noEnv(flags, "list-formats")
+	envAs(flags, "format", "TOOLCALL_PARSE_FORMAT")
 	if err := cmd.RegisterFlagCompletionFunc("format", completeFormat); err != nil {
 		panic(err) // the flag is defined just above
 	}

@@ -165,6 +165,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
 	fs.IntVar(&o.maxIterations, "max-iterations", 4, "stop after this many model turns")
 	durationVar(fs, &o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
+	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
 	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")

@@ -28,7 +28,7 @@ type toolsFlags struct {
 // addDirs defines --tools alone, for commands that read tools but apply no
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
-	fs.Var(&f.dirs, "tools", "read tools from `dir` (repeatable; a colon-separated list like PATH also works)")
+	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
 }
 
 // addPolicy defines the policy flags.
