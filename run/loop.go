@@ -147,6 +147,7 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
+	Calls       int // tool calls the model made, run or refused
 	FinalAnswer string
 	Error       string // what failed, for provider_error
 	// Unread counts the calls of the last turn left unread when the run
@@ -200,6 +201,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 
 	res, err := l.run(ctx, in)
 	res.Error = redactor.String(res.Error)
+	res.Calls = l.calls
 	if err != nil {
 		return res, err
 	}

@@ -121,6 +121,7 @@ type runOptions struct {
 	noStream       bool
 	quiet          bool
 	stop           []string // the template's stop sequences
+	batch          batchOptions
 
 	isTerminal func(io.Reader) bool
 }
@@ -181,6 +182,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringSliceVar(&o.exec.env, "env", nil, "pass these environment `names` to tools")
 	fs.StringArrayVar(&o.exec.redact, "redact", nil, "also redact text matching this `regexp`")
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	o.batch.addFlags(fs)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("api", o.api.complete))
@@ -200,6 +202,11 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if o.maxIterations < 1 || o.totalTimeout <= 0 {
 		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
 	}
+	// Many requests, or many recordings: each is read later.
+	many, err := o.batch.check(o, args)
+	if err != nil {
+		return err
+	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
@@ -210,6 +217,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	var in run.Input
 	var recorded [][]byte
 	switch {
+	case many != nil || o.batch.file != "":
 	case o.replay != "":
 		// The recording holds the request too.
 		data, err := os.ReadFile(o.replay)
@@ -245,9 +253,13 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	backend, observationRole, secrets, err := o.backend(flags, recorded)
-	if err != nil {
-		return err
+	var backend run.Backend
+	var observationRole string
+	var secrets []string
+	if many == nil { // a bulk check replays each recording with its own
+		if backend, observationRole, secrets, err = o.backend(flags, recorded); err != nil {
+			return err
+		}
 	}
 	// The key and the URL's password are secrets of the transcript.
 	xopts.Secrets = append(xopts.Secrets, secrets...)
@@ -298,8 +310,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-
-	res, err := run.Loop(ctx, in, out, run.Options{
+	lopts := run.Options{
 		Backend:         backend,
 		Model:           o.model,
 		ObservationRole: observationRole,
@@ -322,7 +333,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		Constrain:       o.constrain,
 		Stop:            o.stop,
 		Progress:        progress,
-	})
+	}
+	switch {
+	case many != nil:
+		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
+	case o.batch.file != "":
+		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
+	}
+	res, err := run.Loop(ctx, in, out, lopts)
 	if err != nil {
 		return err
 	}
