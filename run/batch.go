@@ -104,7 +104,7 @@ type summary struct {
 	err        string
 	file       string // under Out
 	skipped    bool
-	ran        bool // the request ran (not skipped, not a bad line)
+	ran        bool   // the request ran (not skipped, not a bad line)
 	transcript *spool // to write before the summary (no Out)
 }
 
