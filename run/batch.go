@@ -377,9 +377,11 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	}
 	done.Calls += s.calls
 
-	ev := []byte(`{"type":"summary","request":`)
+	// "request" first, as on the transcript's events: sorting the lines
+	// of several batches by their beginning groups each request's lines.
+	ev := []byte(`{"request":`)
 	ev = tools.AppendString(ev, s.id)
-	ev = append(ev, `,"reason":`...)
+	ev = append(ev, `,"type":"summary","reason":`...)
 	ev = tools.AppendString(ev, s.reason)
 	ev = append(ev, `,"iterations":`...)
 	ev = strconv.AppendInt(ev, int64(s.iterations), 10)
