@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/spf13/pflag"
+	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/run"
 )
@@ -25,12 +25,17 @@ type batchOptions struct {
 	shard string
 }
 
-func (b *batchOptions) addFlags(fs *pflag.FlagSet) {
+func (b *batchOptions) addFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
 	fs.StringVar(&b.file, "batch", "", "run each request of this JSONL `file` (- for stdin), one a line: {\"id\": …, \"prompt\": …}")
 	fs.IntVar(&b.jobs, "jobs", 0, "with --batch or a bulk --check: run at most `n` at once (default: the number of CPUs, 1 with --model-cmd)")
 	fs.StringVar(&b.out, "out", "", "with --batch: write each transcript to `dir`/ID.jsonl, and skip requests already done there")
 	fs.BoolVar(&b.force, "force", false, "with --out: run again the requests already done there")
 	fs.StringVar(&b.shard, "shard", "", "with --batch or a bulk --check: take only every N-th request, from the I-th (`I/N`, 0-based)")
+	must(cmd.MarkFlagDirname("out"))
+	for _, name := range []string{"jobs", "shard"} {
+		must(cmd.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions))
+	}
 }
 
 // check refuses flags that do not go together, and reads a --replay that
