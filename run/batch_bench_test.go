@@ -66,7 +66,7 @@ fi
 		start := time.Now()
 		res, err := Batch(context.Background(), strings.NewReader(in.String()), &out, opts)
 		wall := time.Since(start)
-		if err != nil || res.Answered != requests {
+		if err != nil || res.Answered != requests || res.Calls != requests {
 			b.Fatalf("%v, %+v", err, res)
 		}
 		var toolMS int64
