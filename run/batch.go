@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -128,6 +129,15 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 	start := time.Now()
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxRequest
+	}
+	if confirm := opts.Loop.Exec.Confirm; confirm != nil {
+		// One question at a time at the terminal, whichever request asks.
+		var mu sync.Mutex
+		opts.Loop.Exec.Confirm = func(t *tools.Tool, c *tools.Call) tools.Consent {
+			mu.Lock()
+			defer mu.Unlock()
+			return confirm(t, c)
+		}
 	}
 	var done BatchResult // counted by emit, read once the pool is drained
 	runCtx, cancel := context.WithCancel(ctx)

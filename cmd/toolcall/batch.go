@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/run"
 )
@@ -40,7 +41,9 @@ func (b *batchOptions) addFlags(cmd *cobra.Command) {
 
 // check refuses flags that do not go together, and reads a --replay that
 // names many recordings (a directory, a pattern), which it returns.
-func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
+func (b *batchOptions) check(o *runOptions, fs *pflag.FlagSet, args []string) ([]string, error) {
+	// A variable set for batches does not make a single run an error.
+	given := func(name string) bool { return source(fs, name) == "--"+name }
 	var many []string
 	if o.replay != "" {
 		files, isMany, err := run.ReplayFiles(o.replay)
@@ -66,16 +69,16 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 		return nil, usage(errors.New("--batch does not take --record; use --out DIR for a transcript per request"))
 	case many != nil && o.record != "":
 		return nil, usage(errors.New("a bulk --check does not take --record"))
-	case b.file == "" && (b.out != "" || b.force):
+	case b.file == "" && (given("out") || given("force")):
 		return nil, usage(errors.New("--out and --force need --batch"))
-	case b.force && b.out == "":
+	case b.file != "" && b.force && b.out == "":
 		return nil, usage(errors.New("--force needs --out: it runs again the requests already done there"))
-	case b.file == "" && many == nil && (b.jobs != 0 || b.shard != ""):
+	case b.file == "" && many == nil && (given("jobs") || given("shard")):
 		return nil, usage(errors.New("--jobs and --shard need --batch, or --replay DIR --check"))
 	case b.jobs < 0:
 		return nil, usage(errors.New("--jobs must be 1 or more (0: the default)"))
 	}
-	if b.out != "" {
+	if b.file != "" && b.out != "" {
 		if err := os.MkdirAll(b.out, 0o755); err != nil {
 			return nil, &usageError{err: fmt.Errorf("--out: %w", err)}
 		}

@@ -226,7 +226,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
 	}
 	// Many requests, or many recordings: each is read later.
-	many, err := o.batch.check(o, args)
+	many, err := o.batch.check(o, flags, args)
 	if err != nil {
 		return err
 	}
