@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -420,4 +423,34 @@ func (m *windowModel) Complete(ctx context.Context, req *Request, sink Sink) (Re
 	}
 	_, err := sink.Text([]byte(`{"type":"final_answer","content":"ok"}`))
 	return Response{}, err
+}
+
+// A Retry-After the server sends one request of a batch holds back the
+// requests that come after it, not only that request's retry.
+func TestBatchRetryAfterHoldsLaterRequests(t *testing.T) {
+	f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "30")
+			http.Error(w, "busy", http.StatusTooManyRequests)
+			return
+		}
+		io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"{\"type\":\"final_answer\",\"content\":\"ok\"}"},"finish_reason":"stop"}]}`)
+	})
+	var mu sync.Mutex
+	var slept []time.Duration
+	o := HTTPOptions{BaseURL: f.srv.URL + "/v1", Sleep: func(d time.Duration) {
+		mu.Lock()
+		slept = append(slept, d)
+		mu.Unlock()
+	}}
+	in := `{"id":"a","prompt":"one"}` + "\n" + `{"id":"b","prompt":"two"}` + "\n" + `{"id":"c","prompt":"three"}` + "\n"
+	_, res := runBatch(t, context.Background(), NewChat(o), in, BatchOptions{Jobs: 1})
+	if res.Answered != 3 {
+		t.Fatalf("result %+v", res)
+	}
+	// The sleeps took no time, so the 30 seconds were never over: a's
+	// retry waited them, and b and c each waited what was left.
+	if len(slept) != 3 || slept[0] != 30*time.Second || slept[1] <= 0 || slept[1] > 30*time.Second || slept[2] <= 0 || slept[2] > slept[1] {
+		t.Errorf("waits %v, want 30s for a's retry, then most of it before b and before c", slept)
+	}
 }
