@@ -147,6 +147,7 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
+	Calls       int    // tool calls the model made, run or refused
 	FinalAnswer string // redacted, as the transcript has it
 	Error       string // what failed, for provider_error
 	// Unread counts the calls of the last turn left unread when the run
@@ -201,6 +202,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	res, err := l.run(ctx, in)
 	res.Error = redactor.String(res.Error)
 	res.FinalAnswer = redactor.String(res.FinalAnswer)
+	res.Calls = l.calls
 	if err != nil {
 		return res, err
 	}

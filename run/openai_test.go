@@ -713,3 +713,45 @@ func TestRetryAfterAndBackoff(t *testing.T) {
 		}
 	}
 }
+
+// A Retry-After sent to one request holds back the next request through
+// the same backend (another request of a batch), not only the retry.
+func TestHTTPRetryAfterHoldsOtherRequests(t *testing.T) {
+	f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "20")
+			http.Error(w, "busy", 429)
+			return
+		}
+		sseHeader(w)
+		sse(w, delta("fine"))
+		sse(w, "[DONE]")
+	})
+	var slept []time.Duration
+	b := NewChat(f.opts(true, &slept))
+	if _, err := b.Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(slept) != 1 || slept[0] != 20*time.Second {
+		t.Fatalf("the refused request waited %v, want [20s]", slept)
+	}
+	// The fake sleep took no time: the server's 20s are not over, and a
+	// new request waits for what is left of them before it is sent.
+	if _, err := b.Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(slept) != 2 || slept[1] <= 0 || slept[1] > 20*time.Second {
+		t.Fatalf("the next request waited %v, want what is left of the 20s", slept)
+	}
+	if got := len(f.requests()); got != 3 {
+		t.Errorf("%d requests reached the server, want 3", got)
+	}
+	// Another backend (another server) is not held back.
+	var other []time.Duration
+	if _, err := NewChat(f.opts(true, &other)).Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(other) != 0 {
+		t.Errorf("a request to another backend waited %v", other)
+	}
+}

@@ -45,7 +45,11 @@ The events, with their fields beyond "type":
                       exit_code, signal, duration_ms, truncated, ref (exec)
 
 run adds system, user, assistant (content, model, usage, duration_ms) and
-stop (reason, iterations) around them.
+stop (reason, iterations) around them; with --batch every event has its
+request first, a summary (request, reason, iterations, calls,
+duration_ms, error) follows each transcript and a batch event (the
+totals) ends the stream; a bulk --check writes check (file, status,
+difference or error) and batch events.
 
 Problems with the model's output are data in the stream, not failures, so
 a loop can show the model its mistake.`

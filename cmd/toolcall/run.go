@@ -74,12 +74,29 @@ With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI.
 
+Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
+a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
+id, the line number), as its own loop, --jobs at a time. The transcripts
+come in the order of the requests, each whole, every event with its
+"request" first, each followed by a summary event (request, reason,
+iterations, calls, duration_ms, error); a batch event with the totals
+comes last. --out DIR writes each transcript to DIR/ID.jsonl instead,
+atomically when it ends, and skips the requests whose transcript there is
+complete (--force runs them again). --shard I/N runs every N-th request
+from the I-th (0-based), for N processes started with an index. On SIGINT
+no more requests start and the running ones end interrupted. A
+Retry-After from the server holds back every request of the batch.
+--replay DIR (or a glob) with --check checks every recording, --jobs at a
+time: a line per file on stderr (ok, differs with the first difference,
+error), check events on stdout.
+
 Secrets never reach the transcript or stderr: exec's redaction applies to
 every event, the model's own text included, and knows the API key and a
 password in the base URL too. URLs are shown without user:password@.
 
 Exit status: 0 when a final answer was reached (with --check: when the
-run matches the recording), 1 otherwise; 130 or 143
+run matches the recording; with --batch or many recordings: by every
+one), 1 otherwise; 130 or 143
 when stopped by SIGINT or SIGTERM, after the tools were stopped.`
 
 const runExample = `  # against llama-server or mlx_lm.server on this machine
@@ -90,7 +107,13 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
 
   # record a run, and check in CI that it still goes the same way
   toolcall run --tools ./tools --record golden.jsonl "What is 17 * 25 + 3?"
-  toolcall run --tools ./tools --replay golden.jsonl --check`
+  toolcall run --tools ./tools --replay golden.jsonl --check
+
+  # many prompts, four at a time, a transcript per request; run again to resume
+  toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
+
+  # every golden transcript of a directory
+  toolcall run --tools ./tools --replay testdata/transcripts --check`
 
 type runOptions struct {
 	exec execOptions // the tools, the policy and the limits of exec
@@ -123,6 +146,7 @@ type runOptions struct {
 	verbose        bool
 	answer         bool
 	stop           []string // the template's stop sequences
+	batch          batchOptions
 
 	isTerminal func(io.Reader) bool
 }
@@ -179,6 +203,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("api", o.api.complete))
@@ -205,6 +230,11 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if o.maxIterations < 1 || o.totalTimeout <= 0 {
 		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
 	}
+	// Many requests, or many recordings: each is read later.
+	many, err := o.batch.check(o, flags, args)
+	if err != nil {
+		return err
+	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
@@ -215,6 +245,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	var in run.Input
 	var recorded [][]byte
 	switch {
+	case many != nil || o.batch.file != "":
 	case o.replay != "":
 		// The recording holds the request too.
 		data, err := os.ReadFile(o.replay)
@@ -250,9 +281,13 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	backend, observationRole, secrets, err := o.backend(flags, recorded)
-	if err != nil {
-		return err
+	var backend run.Backend
+	var observationRole string
+	var secrets []string
+	if many == nil { // a bulk check replays each recording with its own
+		if backend, observationRole, secrets, err = o.backend(flags, recorded); err != nil {
+			return err
+		}
 	}
 	// The key and the URL's password are secrets of the transcript.
 	xopts.Secrets = append(xopts.Secrets, secrets...)
@@ -307,8 +342,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-
-	res, err := run.Loop(ctx, in, out, run.Options{
+	lopts := run.Options{
 		Backend:         backend,
 		Model:           o.model,
 		ObservationRole: observationRole,
@@ -331,7 +365,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		Constrain:       o.constrain,
 		Stop:            o.stop,
 		Progress:        progress,
-	})
+	}
+	switch {
+	case many != nil:
+		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
+	case o.batch.file != "":
+		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
+	}
+	res, err := run.Loop(ctx, in, out, lopts)
 	if err != nil {
 		return err
 	}
