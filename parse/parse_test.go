@@ -334,8 +334,16 @@ func TestCases(t *testing.T) {
 		{"longer fence holds a shorter one", "````markdown\n```json\n{\"name\":\"a\",\"arguments\":{}}\n```\n````", Options{}, []string{
 			"{\"type\":\"text\",\"content\":\"````markdown\\n```json\\n{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\\n```\\n````\"}",
 		}},
-		{"think hides a call section", "<think>maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no</think>ok", Options{}, []string{
-			`{"type":"reasoning","content":"maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no","format":"think"}`,
+		// Kimi K2 Thinking opens its call section before </think>, as
+		// llama.cpp's Kimi handler expects: the section ends the reasoning.
+		{"call section ends a think block", "<think>maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no</think>ok", Options{}, []string{
+			`{"type":"reasoning","content":"maybe ","format":"think"}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"kimi_k2"}`,
+			`{"type":"text","content":" no"}`,
+			`{"type":"text","content":"ok"}`,
+		}},
+		{"think mentions a section in words", "<think>I could write <|tool_calls_section_begin in prose</think>ok", Options{}, []string{
+			`{"type":"reasoning","content":"I could write <|tool_calls_section_begin in prose","format":"think"}`,
 			`{"type":"text","content":"ok"}`,
 		}},
 	}

@@ -218,9 +218,10 @@ type xmlDialect struct {
 }
 
 var (
-	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	xmlMiniMax  = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+	xmlStep3    = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSML     = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
 )
 
 // invokeBlock handles <invoke name="N"> forms.
@@ -507,9 +508,26 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		if p.buf[k] != '>' {
 			return 0, noMatch, nil
 		}
-		if b := p.skipSpace(k + 1); b >= len(p.buf) {
+		b := p.skipSpace(k + 1)
+		if b >= len(p.buf) {
 			return needOrNot(eof)
-		} else if p.buf[b] != '{' {
+		}
+		if p.buf[b] != '{' {
+			// MiniCPM 5: <param name="k">v</param> … </function>.
+			ok, partial := p.hasPrefixAt(b, xmlMiniCPM5.paramOpen)
+			if !ok {
+				ok2, partial2 := p.hasPrefixAt(b, xmlMiniCPM5.close)
+				ok, partial = ok2, partial || partial2
+			}
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if !ok || !p.allowed(FormatMiniCPM5) {
+				return 0, noMatch, nil
+			}
+			return p.taggedArgs(i, b, eof, string(name), FormatMiniCPM5, xmlMiniCPM5)
+		}
+		if !p.allowed(FormatFunctionTag) {
 			return 0, noMatch, nil
 		}
 		return p.namedArgs(i, k+1, eof, string(name), FormatFunctionTag, "</function>")
