@@ -178,6 +178,10 @@ func init() {
 	bracketMarkers = []marker{
 		{"[THINK]", reason("[/THINK]"), nil},
 		{"[/THINK]", stray, nil},
+		// Apriel writes its reasoning steps, then the answer between
+		// these: the opener closes the reasoning like a </think>.
+		{"[BEGIN FINAL RESPONSE]", stray, nil},
+		{"[END FINAL RESPONSE]", skip, nil},
 		{"[TOOL_CALLS]", (*Parser).mistral, []string{FormatMistral, FormatMistralV11}},
 	}
 	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {

@@ -23,6 +23,9 @@ type Options struct {
 	// that write argument values as bare text (Qwen3-Coder, GLM, MiniMax)
 	// use it to keep "007" a string where the schema asks for one.
 	ParamType func(tool, param string) string
+	// File, when set, names the input on each parse_error Stream writes,
+	// for a caller that parses several inputs into one stream.
+	File string
 }
 
 // Stats counts what a Stream wrote.
@@ -41,7 +44,7 @@ const flushAt = 256 << 10
 // JSON event per line to w. Events are written as soon as the piece of input
 // that completes them has been parsed, each line whole in one write.
 func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats, error) {
-	s := &streamWriter{ctx: ctx, w: w}
+	s := &streamWriter{ctx: ctx, w: w, file: opts.File}
 	p, err := NewParser(opts, s.add)
 	if err != nil {
 		return Stats{}, err
@@ -64,6 +67,7 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 type streamWriter struct {
 	ctx   context.Context
 	w     io.Writer
+	file  string
 	p     *Parser
 	out   []byte
 	stats Stats
@@ -76,6 +80,7 @@ func (s *streamWriter) add(e *Event) error {
 		s.stats.Calls++
 	case tools.TypeParseError:
 		s.stats.Errors++
+		e.File = s.file
 	}
 	s.out = e.AppendJSON(s.out)
 	s.out = append(s.out, '\n')

@@ -41,7 +41,8 @@ It writes these events, with their fields beyond "type":
     final_answer  content
     parse_error   error (what was wrong, in words a model can act on),
                   raw (the text that failed), offset (its byte offset),
-                  format (the syntax it was written in, when known)
+                  format (the syntax it was written in, when known),
+                  file (the input it came from, when there are several)
 
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
@@ -53,7 +54,8 @@ with --no-repair it is a parse_error instead.
 
 A parse_error is data, not a failure: parse exits 0, so a loop can show
 the model its mistake. With --fail, parse exits 1 when it wrote any
-parse_error, as a CI check wants.`
+parse_error, as a CI check wants, and says on stderr how many each file
+had.`
 
 const parseExample = `  # a model's raw output, saved to a file
   toolcall parse reply.txt
@@ -139,22 +141,46 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // tools' schemas.
 func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, paramType func(tool, param string) string) error {
 	var total parse.Stats
+	// With several inputs, a parse_error says which one it came from, and
+	// --fail counts the errors of each.
+	multi := len(ins) > 1
+	type fileErrors struct {
+		name string
+		n    int
+	}
+	var failed []fileErrors
 	err := eachInput(ins, o.isTerminal, stdinHint, stderr, func(in input, _ func(int, error)) error {
-		st, err := o.stream(ctx, in.r, stdout, parse.Options{
+		name := in.name
+		if name == "" {
+			name = "stdin"
+		}
+		opts := parse.Options{
 			Format:    string(o.format),
 			NoRepair:  o.noRepair,
 			FirstID:   total.Calls,
 			ParamType: paramType,
-		})
+		}
+		if multi {
+			opts.File = name
+		}
+		st, err := o.stream(ctx, in.r, stdout, opts)
 		total.Events += st.Events
 		total.Calls += st.Calls
 		total.Errors += st.Errors
+		if st.Errors > 0 {
+			failed = append(failed, fileErrors{name, st.Errors})
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if o.fail && total.Errors > 0 {
+		if multi {
+			for _, f := range failed {
+				fmt.Fprintf(stderr, "toolcall: %s: %d parse error%s\n", f.name, f.n, plural(f.n))
+			}
+		}
 		fmt.Fprintf(stderr, "toolcall: %d parse error%s\n", total.Errors, plural(total.Errors))
 		return errReported
 	}
