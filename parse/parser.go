@@ -541,6 +541,14 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
+	if num := outOfRange(obj); num != nil {
+		// Every consumer would read infinity: not what the model meant.
+		if len(raw) > maxRaw {
+			raw = raw[:maxRaw]
+		}
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip(num, 64)), Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
 	p.nextID++
 	if id == "" {
 		id = p.numberedID(p.nextID)
@@ -626,6 +634,44 @@ func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
 		}
 	}
 	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
+}
+
+// outOfRange returns the first number in the JSON value b too large for a
+// float64 (1e999), or nil. Big integers below that keep their digits.
+func outOfRange(b []byte) []byte {
+	// Only an exponent or more than 308 digits can overflow.
+	if len(b) < 309 && bytes.IndexByte(b, 'e') < 0 && bytes.IndexByte(b, 'E') < 0 {
+		return nil
+	}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			for i++; i < len(b); i++ {
+				k := bytes.IndexAny(b[i:], `"\\`)
+				if k < 0 {
+					return nil
+				}
+				i += k
+				if b[i] == '"' {
+					break
+				}
+				i++ // skip the escaped byte
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			s := i
+			for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-') {
+				i++
+			}
+			num := b[s:i]
+			i--
+			if len(num) > 308 || bytes.IndexAny(num, "eE") >= 0 {
+				if _, err := strconv.ParseFloat(string(num), 64); err != nil {
+					return num
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // describeJSON names the kind of a JSON value for error messages.
