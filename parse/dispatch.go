@@ -236,6 +236,11 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		}
 		return p.bracket(i, eof)
 	case '{':
+		if p.opts.KnownTool != nil && p.section == "" {
+			if end, st, err := p.knownJSONCall(i, eof); st != noMatch || err != nil {
+				return end, st, err
+			}
+		}
 		if p.section != "" || p.atLineStart(i) {
 			return p.bareJSON(i, eof)
 		}

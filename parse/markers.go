@@ -46,6 +46,9 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		return p.bareJSON(i, eof)
 	}
 	if !p.atLineStart(i) {
+		if p.opts.KnownTool != nil && p.allowed(FormatPythonic) {
+			return p.knownPyList(i, eof)
+		}
 		return 0, noMatch, nil
 	}
 	k := p.skipSpace(i + 1)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -15,10 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // parseAll runs model text through a Parser in pieces of the given sizes
 // (cycled; nil means all at once) and returns the JSONL it writes.
@@ -47,6 +45,18 @@ func parseAll(t testing.TB, in []byte, opts Options, sizes []int) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// knownTools is Options whose KnownTool knows the given names.
+func knownTools(names ...string) Options {
+	return Options{KnownTool: func(n string) bool {
+		for _, k := range names {
+			if k == n {
+				return true
+			}
+		}
+		return false
+	}}
 }
 
 // checkEvents fails unless every line is one JSON object with a known type.
@@ -93,20 +103,7 @@ func TestFormats(t *testing.T) {
 			}
 			got := parseAll(t, in, Options{}, nil)
 			checkEvents(t, got)
-			golden := strings.TrimSuffix(file, ".txt") + ".jsonl"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parse -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s: events differ from %s (-want +got):\n%s", file, golden, diff)
-			}
+			golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
 		})
 	}
 }
@@ -342,6 +339,40 @@ func TestCases(t *testing.T) {
 			`{"type":"text","content":" no"}`,
 			`{"type":"text","content":"ok"}`,
 		}},
+		{"known tool after prose in a line", "Sure, calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}} now.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Sure, calling "}`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"llama3_json"}`,
+			`{"type":"text","content":" now."}`,
+		}},
+		{"unknown tool after prose stays prose", "Sure, calling {\"name\": \"rm_rf\", \"parameters\": {}} now.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Sure, calling {\"name\": \"rm_rf\", \"parameters\": {}} now."}`,
+		}},
+		{"known tool without tools stays prose", "Sure, calling {\"name\": \"get_weather\", \"parameters\": {}} now.", Options{}, []string{
+			`{"type":"text","content":"Sure, calling {\"name\": \"get_weather\", \"parameters\": {}} now."}`,
+		}},
+		{"json data that names a known tool is prose", "The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old."}`,
+		}},
+		{"cut-off known call after prose is prose", "Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par"}`,
+		}},
+		{"known json line between prose", "It returns\n{\"name\":\"a\",\"arguments\":{}}\nas you see.", knownTools("a"), []string{
+			`{"type":"text","content":"It returns\n"}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"llama3_json"}`,
+			`{"type":"text","content":"\nas you see."}`,
+		}},
+		{"known pythonic after prose", "Let me check: [get_weather(city='Paris'), get_time(tz='UTC')] done", knownTools("get_weather", "get_time"), []string{
+			`{"type":"text","content":"Let me check: "}`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"pythonic"}`,
+			`{"type":"tool_call","id":"call_2","name":"get_time","arguments":{"tz":"UTC"},"format":"pythonic"}`,
+			`{"type":"text","content":" done"}`,
+		}},
+		{"pythonic with one unknown name stays prose", "See [get_weather(city='Paris'), launch(x=1)] here", knownTools("get_weather"), []string{
+			`{"type":"text","content":"See [get_weather(city='Paris'), launch(x=1)] here"}`,
+		}},
+		{"markdown link with known tools", "See [the docs](https://example.com) and [get_weather(x)] too", knownTools("get_weather"), []string{
+			`{"type":"text","content":"See [the docs](https://example.com) and [get_weather(x)] too"}`,
+		}},
 		{"think mentions a section in words", "<think>I could write <|tool_calls_section_begin in prose</think>ok", Options{}, []string{
 			`{"type":"reasoning","content":"I could write <|tool_calls_section_begin in prose","format":"think"}`,
 			`{"type":"text","content":"ok"}`,
@@ -382,21 +413,54 @@ func TestInputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkEvents(t, out.String())
-			golden := filepath.Join("testdata/input/golden", name+".jsonl")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parse -update)", err)
-			}
-			if diff := cmp.Diff(string(want), out.String()); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", file, diff)
-			}
+			golden.Check(t, filepath.Join("testdata/input/golden", name+".jsonl"), out.Bytes())
 		})
+	}
+}
+
+// TestKnownToolChunking: with known tools, a bare call in prose is found
+// however the input is cut.
+func TestKnownToolChunking(t *testing.T) {
+	opts := knownTools("get_weather", "get_time")
+	for _, in := range []string{
+		"Sure, calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}} now.",
+		"Let me check: [get_weather(city='Paris'), get_time(tz='UTC')] done",
+		"See [the docs](https://example.com) and {\"a\": 1} and [get_weather(x)] too",
+		"Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par",
+		"{  \n \"na",
+	} {
+		want := parseAll(t, []byte(in), opts, nil)
+		for _, n := range []int{1, 2, 3, 7} {
+			if got := parseAll(t, []byte(in), opts, []int{n}); got != want {
+				t.Errorf("%q in pieces of %d:\n%s", in, n, cmp.Diff(want, got))
+			}
+		}
+	}
+}
+
+// TestKnownTools parses the fixtures in testdata/known with the tools
+// named in testdata/known/TOOLS known, as parse --tools and run do, and
+// compares the events with the golden .jsonl beside each.
+func TestKnownTools(t *testing.T) {
+	names, err := os.ReadFile("testdata/known/TOOLS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := knownTools(strings.Fields(string(names))...)
+	files, _ := filepath.Glob("testdata/known/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/known")
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parseAll(t, in, opts, nil)
+		checkEvents(t, got)
+		golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
+		if split := parseAll(t, in, opts, []int{3}); split != got {
+			t.Errorf("%s in pieces of 3:\n%s", file, cmp.Diff(got, split))
+		}
 	}
 }

@@ -23,6 +23,11 @@ type Options struct {
 	// that write argument values as bare text (Qwen3-Coder, GLM, MiniMax)
 	// use it to keep "007" a string where the schema asks for one.
 	ParamType func(tool, param string) string
+	// KnownTool, when set, reports whether a name is one of the caller's
+	// tools. A bare call (Llama 3 JSON, a pythonic list) to a known tool is
+	// then a call wherever it starts, even inside a line of prose; without
+	// it, bare calls count only where FORMATS.md §5 rule 2 says.
+	KnownTool func(name string) bool
 	// File, when set, names the input on each parse_error Stream writes,
 	// for a caller that parses several inputs into one stream.
 	File string

@@ -29,10 +29,12 @@ type turnSink struct {
 	stop bool
 }
 
-func newTurnSink(firstID int, parallel bool) *turnSink {
+// knownTool, when not nil, names the catalog's tools: a bare call to one
+// of them counts even after prose (parse.Options.KnownTool).
+func newTurnSink(firstID int, parallel bool, knownTool func(string) bool) *turnSink {
 	s := &turnSink{parallel: parallel}
-	// An unknown format is impossible here: Options{} has none.
-	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID}, s.emit)
+	// An unknown format is impossible here: Options has none.
+	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID, KnownTool: knownTool}, s.emit)
 	return s
 }
 

@@ -47,7 +47,11 @@ It writes these events, with their fields beyond "type":
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
 
-Every syntax is looked for unless --format names one. JSON that is not
+Every syntax is looked for unless --format names one. With --tools, the
+tools' schemas type the bare values of XML-style calls ("007" stays a
+string where the schema says string), and a complete bare call (Llama 3
+JSON, a pythonic list) to one of the tools counts even inside a line of
+prose. JSON that is not
 strictly valid (single quotes, a trailing comma, a missing brace) is
 repaired where that is safe, and the call is marked "repaired": true;
 with --no-repair it is a parse_error instead.
@@ -106,20 +110,26 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				}
 				return listFormats(stdout)
 			}
-			var paramType func(tool, param string) string
+			// With --tools, the schemas type tagged values and a bare
+			// call to one of the tools counts wherever it starts.
+			var schema parse.Options
 			if len(opts.tools.dirs) > 0 {
 				c, err := opts.tools.load(stderr)
 				if err != nil {
 					return err
 				}
-				paramType = c.ParamType
+				schema.ParamType = c.ParamType
+				schema.KnownTool = func(name string) bool {
+					_, ok := c.Lookup(name)
+					return ok
+				}
 			}
 			ins, closeAll, err := openInputs(stdin, args)
 			if err != nil {
 				return err
 			}
 			defer closeAll()
-			return opts.run(cmd.Context(), ins, stdout, stderr, paramType)
+			return opts.run(cmd.Context(), ins, stdout, stderr, schema)
 		},
 	}
 	flags := cmd.Flags()
@@ -136,10 +146,9 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// run parses each input in turn into stdout.
-// paramType, when not nil, types the values of XML-style calls by the
-// tools' schemas.
-func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, paramType func(tool, param string) string) error {
+// run parses each input in turn into stdout. schema holds what --tools
+// gives the parser (ParamType, KnownTool); its other fields are ignored.
+func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, schema parse.Options) error {
 	var total parse.Stats
 	// With several inputs, a parse_error says which one it came from, and
 	// --fail counts the errors of each.
@@ -158,7 +167,8 @@ func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.W
 			Format:    string(o.format),
 			NoRepair:  o.noRepair,
 			FirstID:   total.Calls,
-			ParamType: paramType,
+			ParamType: schema.ParamType,
+			KnownTool: schema.KnownTool,
 		}
 		if multi {
 			opts.File = name
