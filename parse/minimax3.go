@@ -239,7 +239,7 @@ func (c *m3Ctx) element(name []byte, k int, typ string, eof bool) ([]byte, int, 
 	v := bytes.TrimSuffix(p.buf[k:e], []byte(m3NS))
 	var a argsBuilder
 	a.buf = a.buf[:0]
-	a.value(v, typ, false, p.opts.NoRepair)
+	a.value(v, typ, false, p.opts.NoRepair, false)
 	c.repaired = c.repaired || a.repaired
 	return a.buf, e + len(closeTag), nil
 }

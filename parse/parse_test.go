@@ -464,3 +464,33 @@ func TestKnownTools(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedValues parses the fixtures in testdata/typed with the schema
+// types in testdata/typed/SCHEMA ("tool param type" per line), as parse
+// --tools does: in every XML-style format the schema decides a bare
+// value's type, so "007" stays a string where the schema says string.
+func TestTypedValues(t *testing.T) {
+	schema, err := os.ReadFile("testdata/typed/SCHEMA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(schema)), "\n") {
+		f := strings.Fields(line)
+		types[f[0]+"."+f[1]] = f[2]
+	}
+	opts := Options{ParamType: func(tool, param string) string { return types[tool+"."+param] }}
+	files, _ := filepath.Glob("testdata/typed/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/typed")
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parseAll(t, in, opts, nil)
+		checkEvents(t, got)
+		golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
+	}
+}

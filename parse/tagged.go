@@ -30,31 +30,49 @@ func (a *argsBuilder) key(k []byte) {
 
 func (a *argsBuilder) done() []byte { return append(a.buf, '}') }
 
-// value appends a tagged value. typ is the parameter's schema type when
-// known; forceString is DSML's string="true".
-func (a *argsBuilder) value(v []byte, typ string, forceString, strict bool) {
-	// Templates put the value on lines of its own: strip one newline each side.
-	if len(v) > 0 && v[0] == '\n' {
-		v = v[1:]
-	} else if len(v) > 1 && v[0] == '\r' && v[1] == '\n' {
-		v = v[2:]
-	}
-	if n := len(v); n > 0 && v[n-1] == '\n' {
-		v = v[:n-1]
-		if n := len(v); n > 0 && v[n-1] == '\r' {
-			v = v[:n-1]
+// value appends a tagged value as the model wrote it. typ is the
+// parameter's schema type when known; forceString is DSML's string="true";
+// wrapped says the format puts the value on lines of its own (Qwen3-Coder:
+// "<parameter=k>\nv\n</parameter>"), and only those two newlines are
+// layout. Everything else is content: a file's trailing newline survives.
+func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped bool) {
+	if wrapped {
+		if len(v) > 0 && v[0] == '\n' {
+			v = v[1:]
+		} else if len(v) > 1 && v[0] == '\r' && v[1] == '\n' {
+			v = v[2:]
 		}
+		if n := len(v); n > 0 && v[n-1] == '\n' {
+			v = v[:n-1]
+			if n := len(v); n > 0 && v[n-1] == '\r' {
+				v = v[:n-1]
+			}
+		}
+	}
+	t := bytes.TrimSpace(v)
+	// CDATA (MiniCPM 5) says "text": it is a string whatever it holds.
+	if c, ok := bytes.CutPrefix(t, []byte("<![CDATA[")); ok && bytes.HasSuffix(c, []byte("]]>")) {
+		a.buf = tools.AppendBytes(a.buf, c[:len(c)-len("]]>")])
+		return
 	}
 	if forceString || typ == "string" {
 		a.buf = tools.AppendBytes(a.buf, v)
 		return
 	}
-	t := bytes.TrimSpace(v)
+	// A schema that asks for a boolean or null settles Python's spelling.
+	switch {
+	case typ == "boolean" && string(t) == "True":
+		a.buf = append(a.buf, "true"...)
+		return
+	case typ == "boolean" && string(t) == "False":
+		a.buf = append(a.buf, "false"...)
+		return
+	}
 	// A JSON number, literal, object or array when the text is exactly
 	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
 	// models write. Anything else, a quoted JSON string included, is the
 	// raw text (FORMATS.md §5 rule 5).
-	if len(t) > 0 && jsonStart[t[0]] {
+	if len(t) > 0 && jsonStart[t[0]] && typ != "string" {
 		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
 			a.buf = out
 			return
@@ -167,7 +185,7 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 	if !p.allowed(format) {
 		return 0, noMatch, nil
 	}
-	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>"}
+	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", wrapped: format == FormatQwen3Coder}
 	return p.taggedArgs(i, k, eof, string(name), format, d)
 }
 
@@ -215,6 +233,7 @@ type xmlDialect struct {
 	paramClose string
 	close      string // ends the call
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
+	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
 
 var (
@@ -362,7 +381,13 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				return m, matched, p.fail(i, m, format, fmt.Sprintf("call to %q: the value of %q has no %s", name, key, d.paramClose))
 			}
 			a.key(key)
-			a.value(p.buf[k:m+1], p.paramType(name, key), forceString, p.opts.NoRepair)
+			// The newline before the next tag is layout, unless the
+			// format's own newline before a closing tag was it.
+			vend := m
+			if d.wrapped {
+				vend = m + 1
+			}
+			a.value(p.buf[k:vend], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
 			a.repaired = true
 			k = m + 1
 			continue
@@ -371,7 +396,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
 		}
 		a.key(key)
-		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair)
+		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
 		k = e + len(d.paramClose)
 	}
 }
@@ -485,7 +510,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
 		a.key(key)
-		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair)
+		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair, false)
 		j = ve + len("</arg_value>")
 	}
 }
