@@ -41,9 +41,15 @@ func init() {
 		p.afterCall = j
 		return j, matched, nil
 	}
-	section := func(format string) handler {
+	// section opens a call section; also lists the other formats whose
+	// calls it may hold, for --format.
+	section := func(format string, also ...string) handler {
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
-			if !p.allowed(format) {
+			ok := p.allowed(format)
+			for _, f := range also {
+				ok = ok || p.allowed(f)
+			}
+			if !ok {
 				return 0, noMatch, nil
 			}
 			if err := p.flushText(i); err != nil {
@@ -137,7 +143,7 @@ func init() {
 		{"<|tool_calls_section_end|>", endSection, nil},
 		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
 		{"</minimax:tool_call>", endSection, nil},
-		{"<tool_calls>", section(FormatToolCallsArray), []string{FormatToolCallsArray, FormatMiniMaxM1}},
+		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1), []string{FormatToolCallsArray, FormatMiniMaxM1}},
 		{"</tool_calls>", endSection, nil},
 		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜function_calls>", endSection, nil},

@@ -494,3 +494,52 @@ func TestTypedValues(t *testing.T) {
 		golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
 	}
 }
+
+// TestForcedFormatNeverWorse: --format X finds every call that auto-detection
+// reads as format X in the same input, with the same arguments.
+func TestForcedFormatNeverWorse(t *testing.T) {
+	files, _ := filepath.Glob("testdata/formats/*.txt")
+	type call struct{ Name, Format, Args string }
+	calls := func(out string) []call {
+		var cs []call
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var ev struct {
+				Type, Name, Format string
+				Arguments          json.RawMessage
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == tools.TypeToolCall {
+				cs = append(cs, call{ev.Name, ev.Format, string(ev.Arguments)})
+			}
+		}
+		return cs
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auto := calls(parseAll(t, in, Options{}, nil))
+		seen := map[string]bool{}
+		for _, c := range auto {
+			if seen[c.Format] || !knownFormat(c.Format) {
+				continue
+			}
+			seen[c.Format] = true
+			var want []call
+			for _, a := range auto {
+				if a.Format == c.Format {
+					want = append(want, a)
+				}
+			}
+			var got []call
+			for _, f := range calls(parseAll(t, in, Options{Format: c.Format}, nil)) {
+				if f.Format == c.Format {
+					got = append(got, f)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s with --format %s (-auto +forced):\n%s", file, c.Format, diff)
+			}
+		}
+	}
+}
