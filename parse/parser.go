@@ -636,42 +636,52 @@ func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
 	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
 }
 
-// outOfRange returns the first number in the JSON value b too large for a
-// float64 (1e999), or nil. Big integers below that keep their digits.
+// outOfRange returns the first number in the JSON value b that a float64
+// cannot hold (1e999), or nil. Only an exponent can take a number there
+// (big integers keep their digits), so b is scanned in full only when it
+// has an 'e' or 'E' right after a digit.
 func outOfRange(b []byte) []byte {
-	// Only an exponent or more than 308 digits can overflow.
-	if len(b) < 309 && bytes.IndexByte(b, 'e') < 0 && bytes.IndexByte(b, 'E') < 0 {
+	if !exponentAfterDigit(b, 'e') && !exponentAfterDigit(b, 'E') {
 		return nil
 	}
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; {
 		case c == '"':
-			for i++; i < len(b); i++ {
-				k := bytes.IndexAny(b[i:], `"\\`)
-				if k < 0 {
-					return nil
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
 				}
-				i += k
-				if b[i] == '"' {
-					break
-				}
-				i++ // skip the escaped byte
 			}
-		case c == '-' || c >= '0' && c <= '9':
+		case c == '-' || c-'0' < 10:
 			s := i
-			for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == 'e' || b[i] == 'E' || b[i] == '+' || b[i] == '-') {
+			for i < len(b) && (b[i]-'0' < 10 || b[i] == '.' || b[i]|0x20 == 'e' || b[i] == '+' || b[i] == '-') {
 				i++
 			}
 			num := b[s:i]
 			i--
-			if len(num) > 308 || bytes.IndexAny(num, "eE") >= 0 {
-				if _, err := strconv.ParseFloat(string(num), 64); err != nil {
+			if bytes.IndexAny(num, "eE") >= 0 {
+				if _, err := strconv.ParseFloat(string(num), 64); errors.Is(err, strconv.ErrRange) {
 					return num
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// exponentAfterDigit reports whether e follows a digit somewhere in b.
+func exponentAfterDigit(b []byte, e byte) bool {
+	for k := 0; ; {
+		n := bytes.IndexByte(b[k:], e)
+		if n < 0 {
+			return false
+		}
+		k += n
+		if k > 0 && b[k-1]-'0' < 10 {
+			return true
+		}
+		k++
+	}
 }
 
 // describeJSON names the kind of a JSON value for error messages.
