@@ -533,6 +533,20 @@ func tagBlock(closer, format string) handler {
 			}
 			return p.closeBlock(end, closer), matched, nil
 		}
+		if ok, partial := p.hasPrefixAt(k, m3NS); (ok || partial) && format == FormatHermes {
+			// MiniMax M3 sometimes leaves the namespace token off the
+			// section's opening tag only.
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if ok && p.allowed(FormatMiniMaxM3) {
+				if err := p.flushText(i); err != nil {
+					return 0, 0, err
+				}
+				p.section = FormatMiniMaxM3
+				return k, matched, nil
+			}
+		}
 		if format != FormatHermes || k != j {
 			return 0, noMatch, nil
 		}

@@ -373,6 +373,14 @@ func TestCases(t *testing.T) {
 		{"markdown link with known tools", "See [the docs](https://example.com) and [get_weather(x)] too", knownTools("get_weather"), []string{
 			`{"type":"text","content":"See [the docs](https://example.com) and [get_weather(x)] too"}`,
 		}},
+		{"minimax m3 section opened without its token", "Go.\n<tool_call>\n]<]minimax[>[<invoke name=\"run\">]<]minimax[>[<cmd>ls</cmd>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>", Options{}, []string{
+			`{"type":"text","content":"Go.\n"}`,
+			`{"type":"tool_call","id":"call_1","name":"run","arguments":{"cmd":"ls"},"format":"minimax_m3"}`,
+		}},
+		{"stray minimax m3 token in prose", "a ]<]minimax[>[ b", Options{}, []string{
+			`{"type":"text","content":"a "}`,
+			`{"type":"text","content":" b"}`,
+		}},
 		{"think mentions a section in words", "<think>I could write <|tool_calls_section_begin in prose</think>ok", Options{}, []string{
 			`{"type":"reasoning","content":"I could write <|tool_calls_section_begin in prose","format":"think"}`,
 			`{"type":"text","content":"ok"}`,
