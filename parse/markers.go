@@ -453,7 +453,7 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 		i = s
 		p.blockStart = s
 	}
-	return p.harmonyMessage(i, h, h+len(msg), eof)
+	return p.harmonyMessage(i, p.buf[i:h], h+len(msg), eof)
 }
 
 // harmonyContinued handles a <|message|> whose header the chat template
@@ -478,7 +478,7 @@ func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 		}
 	}
 	p.blockStart = s
-	return p.harmonyMessageHeader(s, head, j, eof)
+	return p.harmonyMessage(s, head, j, eof)
 }
 
 // harmonyHead returns where a header fragment at the start of the output
@@ -494,13 +494,9 @@ func (p *Parser) harmonyHead(i int) (int, bool) {
 	return p.seg + len(pre) - len(bytes.TrimLeft(pre, " \t\r\n")), true
 }
 
-// harmonyMessage parses the message whose header is buf[i:h] and whose
-// body starts at b.
-func (p *Parser) harmonyMessage(i, h, b int, eof bool) (int, status, error) {
-	return p.harmonyMessageHeader(i, p.buf[i:h], b, eof)
-}
-
-func (p *Parser) harmonyMessageHeader(i int, header []byte, b int, eof bool) (int, status, error) {
+// harmonyMessage parses the message that starts at buf[i] with header and
+// whose body starts at buf[b].
+func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, status, error) {
 	channel := ""
 	if c := bytes.Index(header, []byte("<|channel|>")); c >= 0 {
 		f := bytes.Fields(header[c+len("<|channel|>"):])
