@@ -168,6 +168,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if c.args.Exists() {
 			args = rawOf(out, c.args)
 		}
+		p.noExp = !res.exp
 		if err := p.emitCall(c.id, c.name, args, c.format, res.repaired || res.truncated, p.base+int64(i), raw); err != nil {
 			return true, err
 		}

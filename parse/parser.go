@@ -124,7 +124,11 @@ type Parser struct {
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
-	err       error
+	// noExp says the arguments of the next emitCall were transcoded with
+	// no number in exponent form (repairResult.exp), so none can be out of
+	// a float64's range; emitCall clears it.
+	noExp bool
+	err   error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
@@ -520,6 +524,10 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 // arguments are not an object. raw is the model's text for the call, for
 // the error.
 func (p *Parser) emitCall(id, name string, args []byte, format string, repaired bool, offset int64, raw []byte) error {
+	// The transcoder tells jsonCalls and namedJSON whether any number had
+	// an exponent; arguments it gave as an object need no second look.
+	noExp := p.noExp && len(args) > 0 && args[0] == '{'
+	p.noExp = false
 	if err := p.flushBlock(); err != nil {
 		return err
 	}
@@ -541,7 +549,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
-	if num := outOfRange(obj); num != nil {
+	if num := outOfRangeUnless(noExp, obj); num != nil {
 		// Every consumer would read infinity: not what the model meant.
 		if len(raw) > maxRaw {
 			raw = raw[:maxRaw]
@@ -634,6 +642,13 @@ func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
 		}
 	}
 	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
+}
+
+func outOfRangeUnless(skip bool, b []byte) []byte {
+	if skip {
+		return nil
+	}
+	return outOfRange(b)
 }
 
 // outOfRange returns the first number in the JSON value b that a float64

@@ -16,9 +16,10 @@ import (
 type argsBuilder struct {
 	buf      []byte
 	repaired bool
+	exp      bool // a value had a number in exponent form (repairResult.exp)
 }
 
-func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired = false }
+func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired, a.exp = false, false }
 
 func (a *argsBuilder) key(k []byte) {
 	if len(a.buf) > 1 {
@@ -75,12 +76,14 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 	if len(t) > 0 && jsonStart[t[0]] && typ != "string" {
 		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
 			a.buf = out
+			a.exp = a.exp || res.exp
 			return
 		}
 		if t[0] == '{' || t[0] == '[' {
 			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
 				a.buf = out
 				a.repaired = a.repaired || res.repaired
+				a.exp = a.exp || res.exp
 				return
 			}
 		}
@@ -199,6 +202,7 @@ func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, sta
 	case res.truncated:
 		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	default:
+		p.noExp = !res.exp
 		err = p.emitCall("", name, out, format, res.repaired, p.base+int64(i), p.buf[i:end])
 	}
 	return p.closeBlock(end, closer), matched, err
@@ -310,6 +314,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {
 			end := k + len(d.close)
+			p.noExp = !a.exp
 			return end, matched, p.emitCall("", name, a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
@@ -469,6 +474,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		}
 		if ok, partial := p.hasPrefixAt(j, closer); ok {
 			end := j + len(closer)
+			p.noExp = !a.exp
 			return end, matched, p.emitCall("", string(name), a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
