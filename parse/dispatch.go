@@ -405,17 +405,25 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 	}
 }
 
-// sectionOpeners start a tool-call section; each ends an open think block.
-var sectionOpeners = []string{
-	"<|tool_calls_section_begin|>", "<minimax:tool_call>", m3Marker + "<tool_call>",
-	"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>",
+// sectionOpeners start a tool-call section; each ends an open think block
+// (unless --format rules its format out).
+var sectionOpeners = []struct{ tok, format string }{
+	{"<|tool_calls_section_begin|>", FormatKimiK2},
+	{"<minimax:tool_call>", FormatMiniMaxM2},
+	{m3Marker + "<tool_call>", FormatMiniMaxM3},
+	{"<｜DSML｜function_calls>", FormatDeepSeekDSML},
+	{"<｜DSML｜tool_calls>", FormatDeepSeekDSML},
 }
 
 // sectionOpener reports whether a section opener starts at buf[i], and
 // where (MiniMax M3's token begins one byte earlier); partial when the
 // input ends inside one.
 func (p *Parser) sectionOpener(i int) (at int, partial bool) {
-	for _, t := range sectionOpeners {
+	for _, o := range sectionOpeners {
+		if !p.allowed(o.format) {
+			continue
+		}
+		t := o.tok
 		ok, part := p.hasPrefixAt(i, t)
 		if ok && t[1] == ']' {
 			if i > p.seg && p.buf[i-1] == ']' {

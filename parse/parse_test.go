@@ -381,6 +381,10 @@ func TestCases(t *testing.T) {
 			`{"type":"text","content":"a "}`,
 			`{"type":"text","content":" b"}`,
 		}},
+		{"call section in think under another format", "<think>maybe <|tool_calls_section_begin|> no</think>ok", Options{Format: FormatHermes}, []string{
+			`{"type":"reasoning","content":"maybe <|tool_calls_section_begin|> no","format":"think"}`,
+			`{"type":"text","content":"ok"}`,
+		}},
 		{"think mentions a section in words", "<think>I could write <|tool_calls_section_begin in prose</think>ok", Options{}, []string{
 			`{"type":"reasoning","content":"I could write <|tool_calls_section_begin in prose","format":"think"}`,
 			`{"type":"text","content":"ok"}`,
