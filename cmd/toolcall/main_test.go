@@ -290,7 +290,7 @@ func TestParseRun(t *testing.T) {
 			opts:     parseOptions{format: "hermes", noRepair: true},
 			ins:      []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}, {r: strings.NewReader("c")}},
 			stats:    []parse.Stats{{Events: 3, Calls: 2}, {Events: 1}, {Events: 1, Calls: 1}},
-			wantOpts: []parse.Options{{Format: "hermes", NoRepair: true}, {Format: "hermes", NoRepair: true, FirstID: 2}, {Format: "hermes", NoRepair: true, FirstID: 2}},
+			wantOpts: []parse.Options{{Format: "hermes", NoRepair: true, File: "a.txt"}, {Format: "hermes", NoRepair: true, FirstID: 2, File: "b.txt"}, {Format: "hermes", NoRepair: true, FirstID: 2, File: "stdin"}},
 		},
 		{
 			name:     "parse-errors-without-fail",
@@ -311,10 +311,19 @@ func TestParseRun(t *testing.T) {
 			name:       "fail-counts-every-file",
 			opts:       parseOptions{fail: true},
 			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}},
-			stats:      []parse.Stats{{Events: 2, Errors: 1}, {Events: 3, Calls: 1, Errors: 1}},
-			wantOpts:   []parse.Options{{}, {}},
+			stats:      []parse.Stats{{Events: 2, Errors: 1}, {Events: 3, Calls: 1, Errors: 2}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {File: "b.txt"}},
 			wantErr:    errReported,
-			wantStderr: "toolcall: 2 parse errors\n",
+			wantStderr: "toolcall: a.txt: 1 parse error\ntoolcall: b.txt: 2 parse errors\ntoolcall: 3 parse errors\n",
+		},
+		{
+			name:       "fail-names-only-files-with-errors",
+			opts:       parseOptions{fail: true},
+			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {r: strings.NewReader("b")}},
+			stats:      []parse.Stats{{Events: 2, Calls: 2}, {Events: 1, Errors: 1}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {FirstID: 2, File: "stdin"}},
+			wantErr:    errReported,
+			wantStderr: "toolcall: stdin: 1 parse error\ntoolcall: 1 parse error\n",
 		},
 		{
 			name:     "fail-without-errors",
@@ -343,7 +352,7 @@ func TestParseRun(t *testing.T) {
 			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {r: strings.NewReader("b")}},
 			terminal:   true,
 			stats:      []parse.Stats{{}, {}},
-			wantOpts:   []parse.Options{{}, {}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {File: "stdin"}},
 			wantStderr: stdinHint + "\n",
 		},
 	}
@@ -354,7 +363,7 @@ func TestParseRun(t *testing.T) {
 			o.stream = fake.stream
 			o.isTerminal = func(io.Reader) bool { return tt.terminal }
 			var stdout, stderr bytes.Buffer
-			err := o.run(context.Background(), tt.ins, &stdout, &stderr, nil)
+			err := o.run(context.Background(), tt.ins, &stdout, &stderr, parse.Options{})
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("run: err = %v, want %v", err, tt.wantErr)
 			}
