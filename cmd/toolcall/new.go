@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/catalog/scaffold"
+	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -118,26 +119,10 @@ func (o *newOptions) run(cmd *cobra.Command, name string, stdout, stderr io.Writ
 	}
 	fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
 	call := `{"type":"tool_call","name":` + string(tools.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
-	allow := ""
+	execArgs := []string{"toolcall", "exec", "--tools", spec.Dir}
 	if o.unsafe {
-		allow = " --allow-unsafe"
+		execArgs = append(execArgs, "--allow-unsafe")
 	}
-	_, err = fmt.Fprintf(stdout, "echo %s | toolcall exec --tools %s%s\n", shellQuote(call), shellQuote(spec.Dir), allow)
+	_, err = fmt.Fprintf(stdout, "%s | %s\n", run.ShellLine([]string{"echo", call}), run.ShellLine(execArgs))
 	return err
-}
-
-// shellQuote quotes s for a POSIX shell, leaving words that need no quotes
-// as they are.
-func shellQuote(s string) string {
-	plain := s != ""
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-./:=,@+", c)) {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -67,8 +67,8 @@ const environmentText = `Every flag can also be set with an environment variable
 and the flag's name in upper case with dashes as underscores, for example
 TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
 line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
-directories, like PATH. run also reads OPENAI_BASE_URL and OPENAI_API_KEY
-when --base-url and --api-key are not given. --help, --version,
+directories, like PATH. run and probe also read OPENAI_BASE_URL and
+OPENAI_API_KEY when --base-url and --api-key are not given. --help, --version,
 --list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -125,6 +125,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		newExecCmd(stdin, stdout, stderr),
 		newNewCmd(stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
+		newProbeCmd(stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),
