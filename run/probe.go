@@ -295,6 +295,16 @@ type reply struct {
 	text       []byte
 	reasoning  []byte
 	calls      []tools.Call
+	finish     string // the finish reason
+}
+
+// cutOff says so when the reply ended at the token limit: a thinking
+// model can spend the probe's budget before it gets to the call.
+func (r *reply) cutOff() string {
+	if r.finish == "length" {
+		return " (the reply reached the probe's token limit first, as a long reasoning does)"
+	}
+	return ""
 }
 
 // maxProbeText bounds what a probe keeps of a reply; the requests ask
@@ -337,7 +347,8 @@ func (p *prober) ask(ctx context.Context, b Backend, req *Request) (*reply, erro
 		zero := 0.0
 		req.Temperature = &zero
 	}
-	_, err := b.Complete(ctx, req, r)
+	resp, err := b.Complete(ctx, req, r)
+	r.finish = resp.FinishReason
 	if err == nil {
 		p.answered = true
 	}
@@ -617,7 +628,7 @@ func (p *prober) checkNative(ctx context.Context, f *Finding) {
 			f.Summary = fmt.Sprintf("the call comes back as text in content (format %s): the server does not parse this model's calls; toolcall parse does", p.leakFormat)
 		} else {
 			f.Status = "no_tool_use"
-			f.Summary = "the model answered in plain text, without a call"
+			f.Summary = "the model answered in plain text, without a call" + r.cutOff()
 		}
 		f.setString("content", truncate(string(r.text), 200))
 	}
@@ -758,6 +769,9 @@ func (p *prober) checkPromptMode(ctx context.Context, f *Finding) {
 					result = "parse_error"
 				default:
 					result = "no_call"
+					if c := r.cutOff(); c != "" {
+						f.firstError(style + ": no call" + c)
+					}
 				}
 			}
 		}
@@ -808,6 +822,9 @@ func (p *prober) recommend() Recommendation {
 		return rec
 	case chat:
 		reason := "/chat/completions answers"
+		if p.found[CheckChat] == nil {
+			reason = "the default (the chat check did not run)"
+		}
 		if p.native == "leaking" {
 			reason += fmt.Sprintf("; native tool calling leaks calls into content (format %s), so toolcall's prompt and parse do better", p.leakFormat)
 		}

@@ -31,6 +31,9 @@ type modelServer struct {
 	noCompletions  bool // 404 on /completions
 	promptCalls    bool // the model writes calls as toolcall's prompt asks
 	echoKey        bool // the leaked content holds the Authorization header
+	// thinking: a request with tools gets reasoning only, cut off at the
+	// token limit.
+	thinking bool
 }
 
 // The servers the probe is tested against, as they behave by default.
@@ -86,6 +89,9 @@ func (m modelServer) chat(w http.ResponseWriter, r *http.Request, req gjson.Resu
 	content := "OK"
 	var calls string
 	switch {
+	case req.Get("tools").Exists() && m.thinking:
+		writeReply(w, req, `{"choices":[{"message":{"role":"assistant","content":"","reasoning_content":"Let me think about 1234 and"},"finish_reason":"length"}]}`, "")
+		return
 	case req.Get("tools").Exists():
 		switch m.native {
 		case "calls":
@@ -310,5 +316,14 @@ func TestProbeRejectsUnknownChecks(t *testing.T) {
 	_, err := Probe(context.Background(), ProbeOptions{Checks: []string{"models", "speed"}}, func([]byte) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), `unknown check "speed"`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A reply that ran out of tokens before its call says so.
+func TestProbeNamesACutOffReply(t *testing.T) {
+	srv := modelServer{native: "text", thinking: true}.start(t)
+	ev, _ := probe(t, ProbeOptions{HTTP: HTTPOptions{BaseURL: srv.URL + "/v1"}, Checks: []string{CheckNativeTools}})
+	if s, sum := ev[CheckNativeTools].Get("status").String(), ev[CheckNativeTools].Get("summary").String(); s != "no_tool_use" || !strings.Contains(sum, "token limit") {
+		t.Errorf("status %q, summary %q: want no_tool_use, naming the token limit", s, sum)
 	}
 }
