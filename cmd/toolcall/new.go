@@ -41,8 +41,8 @@ const newExample = `  # a tool in sh that takes a city, and its check
   toolcall new get_weather --param city:string:'The city, such as Paris' \
     --description 'Current weather for a city.'
 
-  # the same in python, with an optional parameter, then call it
-  toolcall new get_weather --lang python --param city:string \
+  # one in python, with an optional parameter, then call it
+  toolcall new get_forecast --lang python --param city:string \
     --param unit:string?:'celsius or fahrenheit' | sh
 
   # a tool with side effects, which runs only with --allow-unsafe
@@ -71,7 +71,7 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	fs.Var(&o.lang, "lang", "write the tool in `language`: "+strings.Join(scaffold.Languages, ", "))
 	fs.StringVar(&o.dir, "dir", "", "write the tool into this `dir` (default: the first of TOOLCALL_TOOLS, else ./tools)")
-	fs.StringArrayVar(&o.params, "param", nil, "a parameter, `NAME:TYPE:DESCRIPTION`; TYPE string (default), integer, number, boolean, array or object, with ? for optional (repeatable)")
+	fs.StringArrayVar(&o.params, "param", nil, "add the parameter `NAME:TYPE:DESCRIPTION` (repeatable); TYPE is string (default), integer, number, boolean, array or object, ? after it for optional")
 	fs.BoolVar(&o.unsafe, "unsafe", false, "mark the tool as having side effects (\"safe\": false)")
 	fs.StringVar(&o.description, "description", "", "what the tool does, for the model (default: a sentence asking for one)")
 	must(cmd.RegisterFlagCompletionFunc("lang", o.lang.complete))
