@@ -51,8 +51,8 @@ type ProbeOptions struct {
 	Environ []string
 }
 
-// Finding is what one check found: a "probe" event.
-type Finding struct {
+// finding is what one check found: a "probe" event.
+type finding struct {
 	Check string
 	// Status is the outcome: "ok", "partial" (some of it works),
 	// "unsupported", "error", or for native_tools "supported",
@@ -67,12 +67,12 @@ type Finding struct {
 }
 
 // set adds a field of the event; val is raw JSON.
-func (f *Finding) set(key string, val []byte) { f.fields = append(f.fields, bodyField{key, val}) }
+func (f *finding) set(key string, val []byte) { f.fields = append(f.fields, bodyField{key, val}) }
 
-func (f *Finding) setString(key, val string) { f.set(key, tools.AppendString(nil, val)) }
+func (f *finding) setString(key, val string) { f.set(key, tools.AppendString(nil, val)) }
 
 // AppendJSON appends the event, without a newline.
-func (f *Finding) AppendJSON(dst []byte) []byte {
+func (f *finding) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"probe","check":`...)
 	dst = tools.AppendString(dst, f.Check)
 	dst = append(dst, `,"status":`...)
@@ -195,13 +195,13 @@ func Probe(ctx context.Context, opts ProbeOptions, emit func(event []byte) error
 	if err := CheckNames(opts.Checks); err != nil {
 		return Recommendation{}, err
 	}
-	p := &prober{opts: opts, model: opts.Model, found: map[string]*Finding{},
+	p := &prober{opts: opts, model: opts.Model, found: map[string]*finding{},
 		redactor: tools.NewRedactor(opts.Environ, nil, Secrets(opts.HTTP)...)}
 	for _, name := range ProbeChecks {
 		if opts.Checks != nil && !containsString(opts.Checks, name) {
 			continue
 		}
-		f := Finding{Check: name}
+		f := finding{Check: name}
 		cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		start := time.Now()
 		p.run(cctx, name, &f)
@@ -226,7 +226,7 @@ type prober struct {
 	model    string              // the model to ask for, once known
 	server   string              // "llama.cpp", "vllm", "ollama", or "" when unknown
 	answered bool                // some request got a reply
-	found    map[string]*Finding // the checks that ran
+	found    map[string]*finding // the checks that ran
 
 	// What the recommendation is made of.
 	chatOK, completionsOK bool
@@ -237,7 +237,7 @@ type prober struct {
 }
 
 // run runs the check called name.
-func (p *prober) run(ctx context.Context, name string, f *Finding) {
+func (p *prober) run(ctx context.Context, name string, f *finding) {
 	switch name {
 	case CheckModels:
 		p.checkModels(ctx, f)
@@ -293,7 +293,6 @@ type reply struct {
 	start      time.Time
 	firstToken time.Duration // -1 until something arrived
 	text       []byte
-	reasoning  []byte
 	calls      []tools.Call
 	finish     string // the finish reason
 }
@@ -324,10 +323,7 @@ func (r *reply) Text(b []byte) (bool, error) {
 }
 
 func (r *reply) Reasoning(b []byte) error {
-	r.mark()
-	if len(r.reasoning) < maxProbeText {
-		r.reasoning = append(r.reasoning, b...)
-	}
+	r.mark() // reasoning is a first token too; what it says is not needed
 	return nil
 }
 
@@ -373,7 +369,7 @@ func plainPrompt(msgs []Message) (string, error) {
 
 // --- models
 
-func (p *prober) checkModels(ctx context.Context, f *Finding) {
+func (p *prober) checkModels(ctx context.Context, f *finding) {
 	base := strings.TrimRight(p.opts.HTTP.BaseURL, "/")
 	if base == "" {
 		base = DefaultBaseURL
@@ -497,11 +493,11 @@ func (p *prober) get(ctx context.Context, url string) ([]byte, error) {
 
 // --- chat and completions
 
-func (p *prober) checkChat(ctx context.Context, f *Finding) {
+func (p *prober) checkChat(ctx context.Context, f *finding) {
 	p.chatOK = p.checkEndpoint(ctx, f, "/chat/completions", func(stream bool) Backend { return NewChat(p.httpOptions(stream)) })
 }
 
-func (p *prober) checkCompletions(ctx context.Context, f *Finding) {
+func (p *prober) checkCompletions(ctx context.Context, f *finding) {
 	p.completionsOK = p.checkEndpoint(ctx, f, "/completions", func(stream bool) Backend {
 		return NewCompletions(p.httpOptions(stream), plainPrompt)
 	})
@@ -509,7 +505,7 @@ func (p *prober) checkCompletions(ctx context.Context, f *Finding) {
 
 // checkEndpoint asks a trivial question, not streamed and then streamed,
 // and notes the time to the first token of the stream.
-func (p *prober) checkEndpoint(ctx context.Context, f *Finding, path string, backend func(stream bool) Backend) bool {
+func (p *prober) checkEndpoint(ctx context.Context, f *finding, path string, backend func(stream bool) Backend) bool {
 	ask := func(stream bool) (*reply, string) {
 		r, err := p.ask(ctx, backend(stream), &Request{
 			Messages:  []Message{{Role: "user", Content: "Say OK."}},
@@ -559,7 +555,7 @@ func okOrError(err string) string {
 
 // skipped marks f as not run because the endpoint it needs did not
 // answer its own check, and reports whether it did.
-func (p *prober) skipped(f *Finding) bool {
+func (p *prober) skipped(f *finding) bool {
 	if p.found[CheckChat] == nil || p.chatOK {
 		return false
 	}
@@ -568,7 +564,7 @@ func (p *prober) skipped(f *Finding) bool {
 }
 
 // firstError keeps the first error of a check that makes several requests.
-func (f *Finding) firstError(msg string) {
+func (f *finding) firstError(msg string) {
 	if f.Error == "" {
 		f.Error = msg
 	}
@@ -594,7 +590,7 @@ func probeTools(format, style string) ([]byte, error) {
 	return bytes.TrimSpace(b.Bytes()), err
 }
 
-func (p *prober) checkNative(ctx context.Context, f *Finding) {
+func (p *prober) checkNative(ctx context.Context, f *finding) {
 	if p.skipped(f) {
 		p.native = f.Status
 		return
@@ -669,7 +665,7 @@ const (
 
 var probeSchema = []byte(`{"type":"object","properties":{"answer":{"type":"string","enum":["` + probeEnum + `"]}},"required":["answer"],"additionalProperties":false}`)
 
-func (p *prober) checkConstrain(ctx context.Context, f *Finding) {
+func (p *prober) checkConstrain(ctx context.Context, f *finding) {
 	p.constrained = map[string]string{}
 	msgs := []Message{{Role: "user", Content: "Reply with a JSON object that says hello."}}
 	honoured := func(text []byte) bool {
@@ -733,7 +729,7 @@ func (p *prober) checkConstrain(ctx context.Context, f *Finding) {
 
 // --- prompt mode
 
-func (p *prober) checkPromptMode(ctx context.Context, f *Finding) {
+func (p *prober) checkPromptMode(ctx context.Context, f *finding) {
 	p.styles = map[string]string{}
 	if p.skipped(f) {
 		return

@@ -25,8 +25,8 @@ import (
 // Languages are the languages a tool can be written in, the default first.
 var Languages = []string{"sh", "python", "go", "node"}
 
-// Types are the JSON Schema types a parameter can have.
-var Types = []string{"string", "integer", "number", "boolean", "array", "object"}
+// paramTypes are the JSON Schema types a parameter can have.
+var paramTypes = []string{"string", "integer", "number", "boolean", "array", "object"}
 
 // Spec says what tool to write.
 type Spec struct {
@@ -41,7 +41,7 @@ type Spec struct {
 // Param is one parameter of the tool's arguments.
 type Param struct {
 	Name        string
-	Type        string // one of Types
+	Type        string // one of paramTypes
 	Description string
 	Optional    bool
 }
@@ -67,7 +67,7 @@ func refuse(format string, args ...any) error {
 }
 
 // ParseParam reads a --param value: NAME[:TYPE[:DESCRIPTION]], where TYPE
-// is one of Types (string when left out) and a "?" after the type, or
+// is one of paramTypes (string when left out) and a "?" after the type, or
 // after the name, makes the parameter optional.
 func ParseParam(s string) (Param, error) {
 	name, rest, _ := strings.Cut(s, ":")
@@ -86,8 +86,8 @@ func ParseParam(s string) (Param, error) {
 	if !validParam(p.Name) {
 		return Param{}, refuse("parameter %q: a name is a letter or _ followed by letters, digits and _ (such as city or max_results); write NAME:TYPE:DESCRIPTION", p.Name)
 	}
-	if !contains(Types, p.Type) {
-		return Param{}, refuse("parameter %q: type %q is not one of %s (add ? for an optional one, as in %s:%s?)", p.Name, p.Type, strings.Join(Types, ", "), p.Name, "string")
+	if !contains(paramTypes, p.Type) {
+		return Param{}, refuse("parameter %q: type %q is not one of %s (add ? for an optional one, as in %s:%s?)", p.Name, p.Type, strings.Join(paramTypes, ", "), p.Name, "string")
 	}
 	return p, nil
 }

@@ -55,7 +55,7 @@ func TestGoFieldsAreExportedAndDistinct(t *testing.T) {
 // that needs nothing to be built.
 func TestWrittenToolsPassTheCheck(t *testing.T) {
 	var params []Param
-	for _, typ := range Types {
+	for _, typ := range paramTypes {
 		params = append(params, Param{Name: "p_" + typ, Type: typ}, Param{Name: "o_" + typ, Type: typ, Optional: true, Description: "an \"optional\" one"})
 	}
 	dir := t.TempDir()
