@@ -73,10 +73,11 @@ TOOLCALL_NO_REPAIR=1. One variable has one meaning: where a flag means
 different things in different commands, the variable names the command
 or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
 --format, TOOLCALL_TOOL_TIMEOUT for exec's --timeout (and run's
---tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout. A flag given on
+--tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout and
+TOOLCALL_PROBE_TIMEOUT for probe's. A flag given on
 the command line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
-directories, like PATH. run also reads OPENAI_BASE_URL and OPENAI_API_KEY
-when --base-url and --api-key are not given. --help, --version,
+directories, like PATH. run and probe also read OPENAI_BASE_URL and
+OPENAI_API_KEY when --base-url and --api-key are not given. --help, --version,
 --list-formats and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -132,7 +133,9 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	root.AddCommand(
 		newCatalogCmd(stdin, stdout, stderr),
 		newExecCmd(stdin, stdout, stderr),
+		newNewCmd(stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
+		newProbeCmd(stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),

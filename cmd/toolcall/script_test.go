@@ -58,9 +58,23 @@ func TestScripts(t *testing.T) {
 			testdata, err := filepath.Abs(filepath.Join(moduleRoot, "testdata"))
 			env.Setenv("MODELS", filepath.Join(testdata, "models"))
 			env.Setenv("TESTDATA", testdata)
+			// toolcall new --lang go builds with the cache of the
+			// tests' own go command rather than a cold one.
+			env.Setenv("GOCACHE", goCache())
 			return err
 		},
 	})
+}
+
+// goCache is the build cache of the go command running the tests.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "go-build")
+	}
+	return ""
 }
 
 // examples is the example tools, built once for every test of the process

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/catalog/scaffold"
+	"github.com/toolcall/toolcall/run"
+	"github.com/toolcall/toolcall/tools"
+)
+
+const newLong = `New writes a working tool into a tools directory: the program, which reads
+its arguments as JSON on standard input and prints a result, and its
+sidecar, whose input_schema comes from the --param flags and whose example
+calls it. It then checks the tool as catalog --check would, and prints on
+standard output the line that calls the example through toolcall exec.
+
+Each --param is NAME:TYPE:DESCRIPTION, where TYPE is string (the default),
+integer, number, boolean, array (of strings) or object, and a ? after the
+type makes the parameter optional (city:string?:The city). Parameters are
+required unless marked so.
+
+--lang picks the language: sh (the default), python, node, or go. A go tool
+is a main.go in src/NAME/ under the tools directory, built into NAME beside
+its sidecar with the build line in its comment (go must be on PATH). python
+and node tools list python3 or node under "requires", so the catalog leaves
+them out where the interpreter is missing.
+
+The tool goes into --dir, else the first directory of TOOLCALL_TOOLS, else
+./tools, created if need be. New overwrites nothing: when a file it would
+write is there, or a file that would be taken for the tool's program, it
+refuses (exit 2), as it does a name that is not a valid tool name (letters,
+digits, _, . and -). It never uses the network.`
+
+const newExample = `  # a tool in sh that takes a city, and its check
+  toolcall new get_weather --param city:string:'The city, such as Paris' \
+    --description 'Current weather for a city.'
+
+  # one in python, with an optional parameter, then call it
+  toolcall new get_forecast --lang python --param city:string \
+    --param unit:string?:'celsius or fahrenheit' | sh
+
+  # a tool with side effects, which runs only with --allow-unsafe
+  toolcall new send_mail --lang go --unsafe --param to --param body`
+
+type newOptions struct {
+	lang        choice
+	dir         string
+	params      []string
+	unsafe      bool
+	description string
+}
+
+func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
+	o := newOptions{lang: choice{value: scaffold.Languages[0], choices: scaffold.Languages}}
+	cmd := &cobra.Command{
+		Use:     "new <name>",
+		Short:   "Write a new tool: its program and its sidecar",
+		Long:    newLong,
+		Example: newExample,
+		Args:    usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return o.run(cmd, args[0], stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	fs.Var(&o.lang, "lang", "write the tool in `language`: "+strings.Join(scaffold.Languages, ", "))
+	fs.StringVar(&o.dir, "dir", "", "write the tool into this `dir` (default: the first of TOOLCALL_TOOLS, else ./tools)")
+	fs.StringArrayVar(&o.params, "param", nil, "add the parameter `NAME:TYPE:DESCRIPTION` (repeatable); TYPE is string (default), integer, number, boolean, array or object, ? after it for optional")
+	fs.BoolVar(&o.unsafe, "unsafe", false, "mark the tool as having side effects (\"safe\": false)")
+	fs.StringVar(&o.description, "description", "", "what the tool does, for the model (default: a sentence asking for one)")
+	must(cmd.RegisterFlagCompletionFunc("lang", o.lang.complete))
+	must(cmd.MarkFlagDirname("dir"))
+	must(cmd.RegisterFlagCompletionFunc("param", cobra.NoFileCompletions))
+	must(cmd.RegisterFlagCompletionFunc("description", cobra.NoFileCompletions))
+	cmd.ValidArgsFunction = cobra.NoFileCompletions
+	return cmd
+}
+
+func (o *newOptions) run(cmd *cobra.Command, name string, stdout, stderr io.Writer) error {
+	spec := scaffold.Spec{Name: name, Lang: o.lang.value, Dir: o.dir, Description: o.description, Unsafe: o.unsafe}
+	if spec.Dir == "" {
+		var dirs dirList
+		dirs.Set(os.Getenv(envName("tools")))
+		spec.Dir = "tools"
+		if len(dirs) > 0 {
+			spec.Dir = dirs[0]
+		}
+	}
+	for _, s := range o.params {
+		p, err := scaffold.ParseParam(s)
+		if err != nil {
+			return usage(fmt.Errorf("--param: %w", err))
+		}
+		spec.Params = append(spec.Params, p)
+	}
+	res, err := scaffold.Write(cmd.Context(), spec)
+	var ierr *scaffold.InputError
+	if errors.As(err, &ierr) {
+		return &usageError{err: err}
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(stderr, "wrote %s\n", f)
+	}
+	if err != nil {
+		return err
+	}
+	if len(res.Problems) > 0 {
+		for _, p := range res.Problems {
+			fmt.Fprintln(stderr, p)
+		}
+		fmt.Fprintf(stderr, "toolcall: the new tool does not pass catalog --check (%d problem%s): fix them, or report it if toolcall wrote them\n", len(res.Problems), plural(len(res.Problems)))
+		return errReported
+	}
+	fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
+	call := `{"type":"tool_call","name":` + string(tools.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
+	execArgs := []string{"toolcall", "exec", "--tools", spec.Dir}
+	if o.unsafe {
+		execArgs = append(execArgs, "--allow-unsafe")
+	}
+	_, err = fmt.Fprintf(stdout, "%s | %s\n", run.ShellLine([]string{"echo", call}), run.ShellLine(execArgs))
+	return err
+}
