@@ -164,8 +164,12 @@ func summarize(stderr io.Writer, event []byte) {
 	fmt.Fprintln(stderr, line)
 }
 
-// serverOptions finds the model server as run does: --base-url, else
-// OPENAI_BASE_URL, else the default; --api-key, else OPENAI_API_KEY.
+// baseURLShape says what a base URL looks like.
+const baseURLShape = "give http:// or https://, a host and the API's path, such as http://127.0.0.1:8080/v1"
+
+// serverOptions finds the model server for run and probe: --base-url,
+// else OPENAI_BASE_URL, else the default; --api-key, else OPENAI_API_KEY;
+// each with where it came from, for messages.
 func serverOptions(flags *pflag.FlagSet, baseURL, apiKey string) (run.HTTPOptions, error) {
 	base, baseSource := baseURL, source(flags, "base-url")
 	if base == "" {
@@ -179,7 +183,10 @@ func serverOptions(flags *pflag.FlagSet, baseURL, apiKey string) (run.HTTPOption
 		if errors.As(err, &ue) {
 			err = ue.Err // it quotes the URL, password and all
 		}
-		return run.HTTPOptions{}, usage(fmt.Errorf("%s %s: %w", baseSource, run.DisplayURL(base), err))
+		return run.HTTPOptions{}, usage(fmt.Errorf("%s %s is not a base URL (%w): %s", baseSource, run.DisplayURL(base), err, baseURLShape))
+	}
+	if u, _ := url.Parse(base); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return run.HTTPOptions{}, usage(fmt.Errorf("%s %s is not a base URL: %s", baseSource, run.DisplayURL(base), baseURLShape))
 	}
 	key, keySource := apiKey, source(flags, "api-key")
 	if key == "" {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -418,9 +417,6 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	return nil
 }
 
-// baseURLShape says what a base URL looks like.
-const baseURLShape = "give http:// or https://, a host and the API's path, such as http://127.0.0.1:8080/v1"
-
 // backend makes the model backend the flags ask for, and says how it
 // wants observations back and which secrets it holds.
 func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backend, string, []string, error) {
@@ -437,31 +433,11 @@ func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backe
 	case o.modelCmd != "":
 		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil, nil
 	}
-	base, baseSource := o.baseURL, source(flags, "base-url")
-	if base == "" {
-		base, baseSource = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
+	hopts, err := serverOptions(flags, o.baseURL, o.apiKey)
+	if err != nil {
+		return nil, "", nil, err
 	}
-	if base == "" {
-		base, baseSource = run.DefaultBaseURL, "the default base URL"
-	}
-	if _, err := url.Parse(base); err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // it quotes the URL, password and all
-		}
-		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL (%w): %s", baseSource, run.DisplayURL(base), err, baseURLShape))
-	}
-	if u, _ := url.Parse(base); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL: %s", baseSource, run.DisplayURL(base), baseURLShape))
-	}
-	key, keySource := o.apiKey, source(flags, "api-key")
-	if key == "" {
-		key, keySource = os.Getenv("OPENAI_API_KEY"), "OPENAI_API_KEY"
-	}
-	if key == "" {
-		keySource = "--api-key, TOOLCALL_API_KEY or OPENAI_API_KEY"
-	}
-	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, KeySource: keySource, Stream: !o.noStream}
+	hopts.Stream = !o.noStream
 	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
