@@ -97,7 +97,7 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 	n := len(src)
 	for i < n {
 		if s.quote != 0 {
-			j, closed := scanSkipString(src, i, s.quote)
+			j, closed := scanSkipString(src, i, s.quote, !s.python)
 			i = j
 			if !closed {
 				break
@@ -185,8 +185,11 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 
 // scanSkipString returns the index just past the string's closing quote q,
 // scanning from i (inside the string, not after a pending backslash), and
-// true; or, when src ends first, where to resume and false.
-func scanSkipString(src []byte, i int, q byte) (int, bool) {
+// true; or, when src ends first, where to resume and false. With look, the
+// quotes are read as appendJSON reads them in lenient mode (quoteEnds); a
+// string that lacked its closing quote ends where the next one starts,
+// which is returned as the end: the caller then sees that quote open it.
+func scanSkipString(src []byte, i int, q byte, look bool) (int, bool) {
 	for {
 		j := bytes.IndexByte(src[i:], q)
 		if j < 0 {
@@ -207,10 +210,160 @@ func scanSkipString(src []byte, i int, q byte) (int, bool) {
 			b--
 		}
 		if (k-b)%2 == 0 {
-			return k + 1, true
+			if !look {
+				return k + 1, true
+			}
+			switch quoteEnds(src, k, q) {
+			case quoteClose:
+				return k + 1, true
+			case quoteCloseBefore:
+				return k, true
+			case quoteMore:
+				return k, false
+			}
 		}
 		i = k + 1
 	}
+}
+
+// What a quote inside a string of a container means, read from the bytes
+// after it (quoteEnds). Strict JSON never needs anything but quoteClose.
+const (
+	quoteClose       = iota // it ends the string
+	quoteInner              // it is part of the string: the model forgot the backslash
+	quoteCloseBefore        // a key starts at it: the string lacked its closing quote before the ", "
+	quoteMore               // the input ends before the bytes that decide
+)
+
+// quoteWindow bounds how far quoteEnds looks: past it, the quote closes
+// the string, as it always did. It keeps the scan linear, and the stream
+// scanner's resume point within this distance of what it has seen.
+const quoteWindow = 64
+
+// quoteEnds decides whether the quote q at src[i], found unescaped inside a
+// string that is inside a container, ends the string. Models forget to
+// escape quotes in text ("a 24" screen") and shell commands (grep "x" f);
+// such a quote is read as part of the string when what follows it could not
+// follow a string: a closing quote is followed by ':', a closer, a ','
+// before a key or a value, or a missing comma's next key or value. The
+// decision depends only on the bytes after the quote, so that the scanner
+// that finds where a value ends makes it the same way as appendJSON.
+func quoteEnds(src []byte, i int, q byte) int {
+	n := len(src)
+	limit := min(n, i+quoteWindow)
+	j := skipWS(src, i+1, limit)
+	if j >= limit {
+		return quoteMoreOrClose(j, n)
+	}
+	c := src[j]
+	switch {
+	case c == ':' || c == '}' || c == ']' || c == '"' || c == '\'' || c == '{' || c == '[' || c == '/' || c == '#' || c >= '0' && c <= '9':
+		// A value after a missing comma, or a mistake the reader reports.
+		return quoteClose
+	case c == ',':
+		j = skipWS(src, j+1, limit)
+		if j >= limit {
+			return quoteMoreOrClose(j, n)
+		}
+		c = src[j]
+		if !bareKeyByte[c] || c >= '0' && c <= '9' {
+			// A string, bracket, number or comment may follow a ','; any
+			// other byte cannot.
+			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' {
+				return quoteClose
+			}
+			return quoteInner
+		}
+		// A word after the ',': a literal, or an unquoted key.
+		k := j
+		for k < limit && bareKeyByte[src[k]] {
+			k++
+		}
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		if _, ok := literalWord(src[j:k]); ok {
+			return quoteClose
+		}
+		k = skipWS(src, k, limit)
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		if src[k] == ':' {
+			return quoteClose
+		}
+		return quoteInner
+	case bareKeyByte[c]:
+		// A word after the quote: the next key after a missing comma
+		// (word:), the next key after a missing closing quote (word":),
+		// or text inside the string.
+		k := j
+		for k < limit && bareKeyByte[src[k]] {
+			k++
+		}
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		if src[k] == q {
+			k = skipWS(src, k+1, limit)
+			if k >= limit {
+				return quoteMoreOrClose(k, n)
+			}
+			if src[k] == ':' && j == i+1 && stringEndsBeforeKey(src, i) {
+				return quoteCloseBefore
+			}
+			return quoteInner
+		}
+		k = skipWS(src, k, limit)
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		if src[k] == ':' {
+			return quoteClose
+		}
+		return quoteInner
+	}
+	return quoteInner
+}
+
+func quoteMoreOrClose(j, n int) int {
+	if j >= n {
+		return quoteMore
+	}
+	return quoteClose
+}
+
+// stringEndsBeforeKey reports whether the string text before the quote at
+// src[i] ends with ", " or a line break, as a member does before the next
+// key: then "a": "x, "b": 1 lacks the quote after x.
+func stringEndsBeforeKey(src []byte, i int) bool {
+	k := i
+	nl := false
+	for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t' || src[k-1] == '\n' || src[k-1] == '\r') {
+		k--
+		nl = nl || src[k] == '\n'
+	}
+	return nl || k < i && k > 0 && src[k-1] == ','
+}
+
+// closeBeforeKey is where the string ends when quoteEnds says
+// quoteCloseBefore for the quote at i: before the ',' and whitespace.
+func closeBeforeKey(src []byte, i int) int {
+	k := i
+	for k > 0 && (src[k-1] == ' ' || src[k-1] == '\t' || src[k-1] == '\n' || src[k-1] == '\r') {
+		k--
+	}
+	if k > 0 && src[k-1] == ',' {
+		k--
+	}
+	return k
+}
+
+func skipWS(src []byte, j, limit int) int {
+	for j < limit && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	return j
 }
 
 // scanSpecial marks the bytes the scanner must look at outside strings.
@@ -299,6 +452,7 @@ type repairer struct {
 	src      []byte
 	strict   bool
 	python   bool
+	look     bool // the string being read is in a container: quoteEnds decides its quotes
 	repaired bool
 	last     int // repairResult.last, relative to the start of the output
 }
@@ -345,6 +499,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	keyOff := 0      // where the current key starts
 	commaOff := 0    // where the last ',' is
 	valOff := 0      // where the last scalar value starts
+	look := !p.strict && !p.python
 	var err error
 	for {
 		gap, nl := false, false
@@ -500,7 +655,8 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			switch {
 			case c == '"' || c == '\'':
 				// Most keys need no re-escaping: they are copied whole.
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 {
+				p.look = look
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEnds(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e
 				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
@@ -604,7 +760,8 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpFirstElem
 				continue
 			case c == '"' || c == '\'':
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 {
+				p.look = look && len(stack) > 0
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!p.look || quoteEnds(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e // as for keys
 				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
@@ -621,7 +778,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case bareWordByte[c]:
-				if dst, i, err = p.word(dst, i); err != nil {
+				if dst, i, err = p.word(dst, i, len(stack) > 0); err != nil {
 					return dst, repairResult{}, err
 				}
 			default:
@@ -860,6 +1017,29 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 		c := src[i]
 		switch {
 		case c == q:
+			if p.look {
+				switch quoteEnds(src, i, q) {
+				case quoteInner:
+					p.repaired = true
+					dst = append(dst, src[run:i]...)
+					if q == '"' {
+						dst = append(dst, '\\')
+					}
+					run = i
+					i++
+					continue
+				case quoteCloseBefore:
+					p.repaired = true
+					k := closeBeforeKey(src, i)
+					dst = trimTranscoded(dst, src, k, run)
+					if k > run {
+						dst = append(dst, src[run:k]...)
+					}
+					return append(dst, '"'), k, nil
+				case quoteMore:
+					return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+cutOffAdvice)
+				}
+			}
 			dst = append(dst, src[run:i]...)
 			return append(dst, '"'), i + 1, nil
 		case c == '"': // inside single quotes
@@ -910,6 +1090,21 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			i += size
 		}
 	}
+}
+
+// trimTranscoded removes from dst the output of src[k:run], whitespace and
+// a ',' already copied (control characters as two-byte escapes), so that a
+// string can end at k.
+func trimTranscoded(dst, src []byte, k, run int) []byte {
+	for j := run - 1; j >= k; j-- {
+		switch src[j] {
+		case '\n', '\r', '\t':
+			dst = dst[:len(dst)-2]
+		default:
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
 }
 
 // escape handles the backslash at i (src[i+1] exists) in a string quoted
@@ -987,6 +1182,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 	src := p.src
 	n := len(src)
 	start := i
+	mark := len(dst)
 	cutNum := func() error {
 		return p.cut(start, "the JSON ends inside a number: "+cutOffAdvice)
 	}
@@ -1010,8 +1206,17 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		for j < n && bareWordByte[src[j]] {
 			j++
 		}
+		if j == n && inContainer {
+			return dst, i, cutNum() // -Inf may go on as -Infinity
+		}
 		if nonFiniteWord(src[i:j]) {
-			return dst, i, p.fail(start, "'"+string(src[start:j])+"' is not representable in JSON; use a number or null")
+			if p.strict {
+				return dst, i, p.fail(start, "'"+string(src[start:j])+"' is not representable in JSON; use a number or null")
+			}
+			// -Infinity, as Python's json writes it: JSON has no such
+			// number, and null is what JavaScript's JSON.stringify writes.
+			p.repaired = true
+			return append(dst[:mark], "null"...), j, nil
 		}
 		return dst, i, p.fail(start, "expected digits after '"+string(src[start])+"', found "+describeByte(src, i))
 	}
@@ -1092,39 +1297,120 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		return dst, i, p.fail(start, "hexadecimal, octal and binary numbers are not allowed in JSON; write the number in decimal")
 	case c == '_':
 		return dst, i, p.fail(start, "'_' in a number is not allowed in JSON; write the digits without it")
+	case bareWordByte[c] && inContainer && !p.strict && !p.python:
+		// 30s, 2h, 1080p: a word that starts with digits.
+		out, k, ok, err := p.bareString(dst[:mark], start)
+		if ok || err != nil {
+			return out, k, err
+		}
+		return dst, i, p.fail(start, "unexpected "+describeByte(src, i)+" after a number")
 	case bareWordByte[c] || c == '.' || c == '+' || c == '-':
 		return dst, i, p.fail(start, "unexpected "+describeByte(src, i)+" after a number")
 	}
 	return dst, i, nil
 }
 
-// word reads a bare word in value position: a JSON or Python literal, or an
-// error saying why the word is not a value.
-func (p *repairer) word(dst []byte, i int) ([]byte, int, error) {
+// word reads a bare word in value position: a JSON, Python or JavaScript
+// literal, a word standing for a string, or an error saying why the word is
+// not a value.
+func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error) {
 	src := p.src
 	j := i
 	for j < len(src) && bareWordByte[src[j]] {
 		j++
 	}
 	w := src[i:j]
-	var lit string
+	if j == len(src) && inContainer && !p.python && !p.strict {
+		// A word may go on: "trueish" would be a string.
+		if err := p.wordError(i, w, j); err.(*syntaxError).Truncated {
+			return dst, i, err
+		}
+		return dst, i, p.cut(i, "the JSON ends inside a word: "+cutOffAdvice)
+	}
 	switch string(w) {
 	case "true", "false", "null":
 		return append(dst, w...), j, nil
-	case "True":
-		lit = "true"
-	case "False":
-		lit = "false"
-	case "None":
-		lit = "null"
-	default:
+	}
+	lit, ok := literalWord(w)
+	if !ok {
+		if !p.strict && !p.python && inContainer {
+			out, k, ok, err := p.bareString(dst, i)
+			if ok || err != nil {
+				return out, k, err
+			}
+		}
 		return dst, i, p.wordError(i, w, j)
 	}
 	if p.strict {
-		return dst, i, p.fail(i, "'"+string(w)+"' is Python; JSON writes it "+lit)
+		if s := string(w); s == "True" || s == "False" || s == "None" {
+			return dst, i, p.fail(i, "'"+s+"' is Python; JSON writes it "+lit)
+		}
+		return dst, i, p.wordError(i, w, j)
 	}
 	p.repaired = true
 	return append(dst, lit...), j, nil
+}
+
+// literalWord is the JSON literal a bare word stands for: Python's True,
+// False, None, other spellings of true, false and null, and the values JSON
+// cannot hold (NaN, Infinity, undefined), which become null.
+func literalWord(w []byte) (string, bool) {
+	switch string(w) {
+	case "true", "True", "TRUE":
+		return "true", true
+	case "false", "False", "FALSE":
+		return "false", true
+	case "null", "None", "NULL", "Null", "NONE", "undefined":
+		return "null", true
+	}
+	if len(w) < 3 || len(w) > 8 {
+		return "", false
+	}
+	for _, l := range [...]string{"true", "false", "null", "none"} {
+		if bytes.EqualFold(w, []byte(l)) {
+			if l == "none" {
+				l = "null"
+			}
+			return l, true
+		}
+	}
+	if nonFiniteWord(w) {
+		return "null", true
+	}
+	return "", false
+}
+
+// wordStrByte: bytes of an unquoted word read as a string.
+var wordStrByte = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '$' || b == '-' || b == '.'
+	}
+	return t
+}()
+
+// bareString reads the unquoted word at src[i] as a string when a ',' or a
+// closer follows it, the only reading there: "timeout": 30s is "30s". ok is
+// false when something else follows (the caller reports the word).
+func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, err error) {
+	src := p.src
+	n := len(src)
+	j := i
+	for j < n && wordStrByte[src[j]] {
+		j++
+	}
+	k := skipWS(src, j, n)
+	if k >= n {
+		return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+cutOffAdvice)
+	}
+	switch src[k] {
+	case ',', '}', ']':
+		p.repaired = true
+		dst = append(dst, '"')
+		dst = append(dst, src[i:j]...)
+		return append(dst, '"'), j, true, nil
+	}
+	return dst, i, false, nil
 }
 
 // wordError explains why the word w (starting at off, ending at end) is no
@@ -1148,6 +1434,9 @@ func (p *repairer) wordError(off int, w []byte, end int) error {
 	if s == "undefined" {
 		return p.fail(off, "'undefined' is not a JSON value; use null or leave the member out")
 	}
+	if _, ok := literalWord(w); ok {
+		return p.fail(off, "'"+s+"' is not JSON; write true, false or null")
+	}
 	if end < len(src) && (src[end] == '"' || src[end] == '\'') && pyStrPrefix(w) {
 		return p.fail(off, "python string prefix '"+s+"' is not supported; write a plain quoted string")
 	}
@@ -1159,9 +1448,10 @@ func (p *repairer) wordError(off int, w []byte, end int) error {
 
 // nonFiniteWord reports whether w names a float JSON cannot hold.
 func nonFiniteWord(w []byte) bool {
-	switch string(w) {
-	case "NaN", "nan", "Infinity", "infinity", "Inf", "inf":
-		return true
+	for _, l := range [...]string{"nan", "infinity", "inf"} {
+		if bytes.EqualFold(w, []byte(l)) {
+			return true
+		}
 	}
 	return false
 }

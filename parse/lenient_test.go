@@ -120,6 +120,27 @@ var repairCases = []struct {
 	{`{month: 07, day: 1}`, true, `{"month":7,"day":1}`, true},
 	{`1.`, false, `1.0`, true},
 
+	// Quotes the model forgot to escape: a quote closes a string only
+	// where ':', a closer, or a ',' before a key or value follows it.
+	{`{"text": "The TV has a 24" screen"}`, false, `{"text":"The TV has a 24\" screen"}`, true},
+	{`{"cmd": "grep -r "TODO" src/"}`, false, `{"cmd":"grep -r \"TODO\" src/"}`, true},
+	{`["he said "hi" to me"]`, false, `["he said \"hi\" to me"]`, true},
+	{`{"text": "she said "hi", then left", "n": 1}`, false, `{"text":"she said \"hi\", then left","n":1}`, true},
+	{`{"a": 'it's', "b": 'x'}`, false, `{"a":"it's","b":"x"}`, true},
+	{`{"a"b": 1}`, false, `{"a\"b":1}`, true},
+	// A string missing its closing quote before the next key.
+	{`{"a": "hello, "b": 2}`, false, `{"a":"hello","b":2}`, true},
+	{"{\"a\": \"hello\n  \"b\": 2}", false, `{"a":"hello","b":2}`, true},
+
+	// Bare words: literals in any spelling; a word before ',' or a closer
+	// is a string.
+	{`[TRUE, FALSE, NULL, Null, undefined]`, false, `[true,false,null,null,null]`, true},
+	{`[NaN, nan, Infinity, -Infinity, +inf, INF]`, false, `[null,null,null,null,null,null]`, true},
+	{`{"timeout": 30s, "unit": seconds}`, false, `{"timeout":"30s","unit":"seconds"}`, true},
+	{`{"a": TrueBlue, "b": [nullable, v1.2]}`, false, `{"a":"TrueBlue","b":["nullable","v1.2"]}`, true},
+	{`{"a": hello }`, false, `{"a":"hello"}`, true},
+	{`{"a": True }`, false, `{"a":true}`, true},
+
 	// Missing closers at the end of the input: see truncCases.
 
 	// Python.
@@ -206,7 +227,6 @@ var truncCases = []struct {
 	{`{"a": [`, `{"a":[]}`, 6},
 	{`{`, `{}`, 1},
 	{`[`, `[]`, 1},
-	{`{"name": "f", "arguments": {"x": true`, `{"name":"f","arguments":{"x":true}}`, 33},
 	{`{"name": "f", "arguments": {"x": 1}`, `{"name":"f","arguments":{"x":1}}`, 31},
 	{`[{"a":1}, {"b":"c"} `, `[{"a":1},{"b":"c"}]`, 18},
 	{`{"a":1 // trailing`, `{"a":1}`, 6},
@@ -258,13 +278,6 @@ var errCases = []struct {
 	{`[1 -2]`, false, false, 3, false, "without a ',' the sign reads as arithmetic"},
 	{"[1\n+2]", true, false, 3, false, "the sign reads as arithmetic"},
 	{`{"a":1 -b:2}`, false, false, 7, false, "expected ',' or '}'"},
-	{`["he said "hi" to me"]`, false, false, 11, false, `escape it as \"`},
-	{`{"text": "a "quoted" word"}`, false, false, 13, false, `expected ',' or '}' after object member, found 'q'; if the string before it was meant to contain a '"', escape it as \"`},
-	{`{"a": hello}`, false, false, 6, false, "unquoted text 'hello'"},
-	{`{"a": undefined}`, false, false, 6, false, "'undefined' is not a JSON value"},
-	{`[NaN]`, false, false, 1, false, "'NaN' is not representable"},
-	{`[Infinity]`, false, false, 1, false, "not representable"},
-	{`[-Infinity]`, false, false, 1, false, "'-Infinity' is not representable"},
 	{`[0x1F]`, false, false, 1, false, "hexadecimal"},
 	{`[0o7]`, true, false, 1, false, "octal"},
 	{`[1_000]`, true, false, 1, false, "'_' in a number"},
@@ -301,8 +314,6 @@ var errCases = []struct {
 	{`{"a":1 "b"}`, false, false, 10, false, "expected ':' after object key, found '}'"},
 	{`{“a”: 1}`, false, false, 1, false, "expected an object key (a string in double quotes), found '“'"},
 	{`["a"]`[:0] + `{a.b: 1}`, false, false, 2, false, "expected ':' after object key, found '.'"},
-	{`{"a": 'it's'}`, false, false, 10, false, "found 's'"},
-	{`[True`[:0] + `[TRUE]`, false, false, 1, false, "unquoted text 'TRUE'"},
 
 	// The payload was cut: Truncated, never completed.
 	{`[1 2`, false, false, 3, true, "inside a number"},
@@ -315,7 +326,7 @@ var errCases = []struct {
 	{`{"a": n`, false, false, 6, true, "inside the literal 'null'"},
 	{`{"a": N`, false, false, 6, true, "inside the literal 'None'"},
 	{`{"a":`, false, false, 1, true, "after the ':'"},
-	{`{"a"`, false, false, 1, true, "after an object key"},
+	{`{"a"`, false, false, 1, true, "right after a quote inside a string"},
 	{`{"a":1,`, false, false, 6, true, "after ','"},
 	{`[1, `, false, false, 2, true, "after ','"},
 	{`{ab`, false, false, 1, true, "inside an object key"},
@@ -336,7 +347,24 @@ var errCases = []struct {
 	{`['a' U`, true, false, 5, true, "inside a string"},
 	{`"""`, true, false, 2, true, "inside a string"},
 
+	{`{"a": "x"`, false, false, 6, true, "right after a quote inside a string"},
+	{`{"a": "x" `, false, false, 6, true, "right after a quote inside a string"},
+	{`{"a": "x", "b`, false, false, 11, true, "inside a string"},
+	{`{"a": "x", b`, false, false, 6, true, "right after a quote inside a string"},
+	{`{"name": "f", "arguments": {"x": true`, false, false, 33, true, "inside a word"},
+	{`{"a": tru`, false, false, 6, true, "inside the literal 'true'"},
+	{`{"a": hello`, false, false, 6, true, "inside a word"},
+	{`{"a": hello `, false, false, 6, true, "after unquoted text"},
+	{`{"a": 30s`, false, false, 6, true, "after unquoted text"},
+	{`[-Inf`, false, false, 1, true, "inside a number"},
+
 	// Strict mode: every repair is refused where it would apply.
+	{`[NaN]`, false, true, 1, false, "'NaN' is not representable"},
+	{`[-Infinity]`, false, true, 1, false, "'-Infinity' is not representable"},
+	{`{"a": undefined}`, false, true, 6, false, "'undefined' is not a JSON value"},
+	{`[TRUE]`, false, true, 1, false, "'TRUE' is not JSON"},
+	{`{"a": hello}`, false, true, 6, false, "unquoted text 'hello'"},
+	{`["he said "hi" to me"]`, false, true, 11, false, `escape it as \"`},
 	{`'abc'`, false, true, 0, false, "single-quoted string"},
 	{`[True]`, false, true, 1, false, "'True' is Python; JSON writes it true"},
 	{`{a:1}`, false, true, 1, false, "unquoted object key 'a'"},
@@ -650,7 +678,7 @@ func TestJSONScannerResumes(t *testing.T) {
 			}
 			return
 		}
-		if s.off < k-1 {
+		if s.off < k-quoteWindow {
 			t.Fatalf("after %d bytes the scanner resumes at %d", k, s.off)
 		}
 	}

@@ -65,7 +65,9 @@ line two	tabbed", tags: ['a', 'it\'s', 'c',], /* hint */ ratio: .5 },
 }
 
 // benchTruncatedDeep is about size bytes nested depth levels deep, cut off
-// after a complete string at the bottom: every bracket is still open.
+// after a complete array at the bottom: every bracket above it is still
+// open. (It ends in ']', not in a string: a quote that ends the input may
+// be one the model forgot to escape, so such an input is refused as cut.)
 func benchTruncatedDeep(size, depth int) []byte {
 	pad := max(size/depth-len(`{"k":"","v":[`), 0)
 	level := `{"k":"` + strings.Repeat("x", pad) + `","v":[`
@@ -73,6 +75,6 @@ func benchTruncatedDeep(size, depth int) []byte {
 	for range depth {
 		b.WriteString(level)
 	}
-	b.WriteString(`"end"`)
+	b.WriteString(`"end"]`)
 	return b.Bytes()
 }
