@@ -60,19 +60,22 @@ import (
 //
 // It knows only what it needs to match brackets: strings in either quote
 // (with backslash escapes), // /* */ # comments outside strings, and () as
-// brackets when python. Bracket kinds are not matched against each other:
-// appendJSON reports such mistakes; where appendJSON succeeds without
-// truncation on src[:end], the two agree on end.
+// brackets when python. It reads quotes and mismatched closers as
+// appendJSON reads them in lenient mode (quoteEnds, mismatchConsumes); where
+// appendJSON succeeds without truncation on src[:end], the two agree on end.
 type jsonScanner struct {
-	off     int  // src[:off] is consumed; resume here
-	depth   int  // open brackets
-	quote   byte // inside a string ending with this quote; 0 outside
-	comment byte // inside a comment: '\n' for // and #, '*' for /* */
+	off     int    // src[:off] is consumed; resume here
+	depth   int    // open brackets
+	open    []byte // the kinds of the open brackets (rpObject, rpArray) but python's
+	quote   byte   // inside a string ending with this quote; 0 outside
+	comment byte   // inside a comment: '\n' for // and #, '*' for /* */
 	python  bool
 	done    bool
 }
 
-func (s *jsonScanner) reset(python bool) { *s = jsonScanner{python: python} }
+func (s *jsonScanner) reset(python bool) {
+	*s = jsonScanner{python: python, open: s.open[:0]}
+}
 
 // scan returns the length of the value (index just past its closing bracket) and
 // true when the value is complete; false when more input is needed. A src
@@ -92,6 +95,7 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			return 0, true
 		}
 		s.depth = 1
+		s.open = append(s.open[:0], bracketKind(src[0]))
 		i = 1
 	}
 	n := len(src)
@@ -140,10 +144,20 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			i++
 		case '{', '[':
 			s.depth++
+			s.open = append(s.open, bracketKind(c))
 			i++
 		case '}', ']':
+			consume := true
+			if !s.python && len(s.open) > 0 {
+				if top := s.open[len(s.open)-1]; c != kindCloser(top) {
+					consume = mismatchConsumes(c, s.open)
+				}
+				s.open = s.open[:len(s.open)-1]
+			}
 			s.depth--
-			i++
+			if consume {
+				i++
+			}
 			if s.depth == 0 {
 				s.off, s.done = i, true
 				return i, true
@@ -181,6 +195,13 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 	}
 	s.off = i
 	return 0, false
+}
+
+func bracketKind(c byte) byte {
+	if c == '{' {
+		return rpObject
+	}
+	return rpArray
 }
 
 // scanSkipString returns the index just past the string's closing quote q,
@@ -552,6 +573,21 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				continue
 			}
+			if look && (c == '}' || c == ']') {
+				// A closer that is not the innermost bracket's.
+				p.repaired = true
+				consume := mismatchConsumes(c, stack)
+				dst = append(dst, kindCloserOut(kind))
+				stack = stack[:len(stack)-1]
+				if consume {
+					i++
+				}
+				lastStr = false
+				if len(stack) == 0 {
+					return dst, repairResult{n: i, cut: len(dst) - start}, nil
+				}
+				continue
+			}
 			if p.python && lastStr {
 				var joined bool
 				if dst, i, joined, err = p.joinNext(dst, i); err != nil {
@@ -561,7 +597,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					continue
 				}
 			}
-			if gap && !p.strict && c != '-' && c != '+' {
+			// Values side by side with no space: }{ or ][ in an array, and
+			// a quoted key right after a value in an object.
+			adjacent := !gap && look && (kind == rpObject && (c == '"' || c == '\'') ||
+				kind == rpArray && (c == '{' || c == '[') && (dst[len(dst)-1] == '}' || dst[len(dst)-1] == ']'))
+			if (gap || adjacent) && !p.strict && c != '-' && c != '+' {
 				// A missing comma is inserted when whitespace separates two
 				// values. In an object the next token must then be a key and a
 				// ':' must follow it, which confirms the reading. In an array a
@@ -581,7 +621,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						lastStr = false
 						continue
 					}
-				} else if startsValue(c, p.python) && (nl || (!lastStr && c != '"' && c != '\'')) {
+				} else if startsValue(c, p.python) && (nl || adjacent || (!lastStr && c != '"' && c != '\'')) {
 					p.repaired = true
 					if kind == rpTuple {
 						stack[len(stack)-1] = rpTupleComma
@@ -633,6 +673,30 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			return dst, repairResult{}, p.fail(i, msg)
 
 		case rpFirstKey, rpKey:
+			if look && (c == ',' || c == ']') {
+				if c == ',' {
+					// A leading comma, or one more before the '}'.
+					if i, err = p.extraComma(i, state == rpFirstKey, '}'); err != nil {
+						return dst, repairResult{}, err
+					}
+					continue
+				}
+				p.repaired = true
+				if !mismatchConsumes(']', stack) {
+					// The ']' closes the array around this object: close
+					// the object first.
+					if state == rpKey {
+						dst = dst[:len(dst)-1]
+						p.last = 0
+					}
+					dst = append(dst, '}')
+					stack = stack[:len(stack)-1]
+					state = rpNext
+					lastStr = false
+					continue
+				}
+				c = '}' // it can only be meant for the '{'
+			}
 			if c == '}' {
 				if state == rpKey {
 					if err := p.trailingComma(commaOff); err != nil {
@@ -690,6 +754,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				lastStr = false
 			case c == ',':
 				return dst, repairResult{}, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
+			case c == '.' || c == 0xE2:
+				if err := p.elided(i); err != nil {
+					return dst, repairResult{}, err
+				}
+				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i))
 			default:
 				if isCloseBracket(c) {
 					return dst, repairResult{}, p.fail(i, "expected an object key or '}', found "+describeByte(src, i)+"; the innermost open bracket is '{'")
@@ -709,6 +778,19 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		default: // rpValue, rpFirstElem, rpElem
 			if state != rpValue && (isCloseBracket(c) || c == ',') {
 				kind := stack[len(stack)-1]
+				if c == ',' && look && kind == rpArray {
+					// A leading comma, or one more before the ']'.
+					if i, err = p.extraComma(i, state == rpFirstElem, ']'); err != nil {
+						return dst, repairResult{}, err
+					}
+					continue
+				}
+				consume := true
+				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
+					p.repaired = true
+					consume = mismatchConsumes(c, stack)
+					c = kindCloser(kind)
+				}
 				if c == ',' {
 					if state == rpElem {
 						return dst, repairResult{}, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
@@ -726,13 +808,20 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				dst = append(dst, kindCloserOut(kind))
 				stack = stack[:len(stack)-1]
-				i++
+				if consume {
+					i++
+				}
 				lastStr = false
 				if len(stack) == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				state = rpNext
 				continue
+			}
+			if c == '.' || c == 0xE2 {
+				if err := p.elided(i); err != nil {
+					return dst, repairResult{}, err
+				}
 			}
 			lastStr = false
 			valOff = i
@@ -856,6 +945,48 @@ func (p *repairer) eof(dst []byte, start int, stack []byte, state, keyOff, comma
 	}
 	p.repaired = true
 	return dst, repairResult{n: n, truncated: true, cut: cut}, nil
+}
+
+// mismatchConsumes says how a closer c that does not match the innermost
+// open bracket is read (lenient): when it matches the bracket around the
+// innermost one, the innermost one's closer was left out, and c closes the
+// next one after it ({"a": [1, 2} ); otherwise it was meant as the innermost
+// one's closer ({"a": {"b": 1]} ) and is consumed by it.
+func mismatchConsumes(c byte, stack []byte) bool {
+	return !(len(stack) >= 2 && c == kindCloser(stack[len(stack)-2]))
+}
+
+// extraComma skips the ',' at i and any more after it, with whitespace,
+// where only a closer may follow: a leading comma ([,1] or {,"a":1}) or
+// repeated trailing commas ({"a":1,,}). A comma between two values ([1,,2])
+// stands for a value left out, and is refused.
+func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
+	src := p.src
+	j := i + 1
+	for j < len(src) && (src[j] == ',' || src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
+		j++
+	}
+	if j >= len(src) {
+		return i, p.cut(i, "the JSON ends after ',', before the next value: "+cutOffAdvice)
+	}
+	if !leading && src[j] != '}' && src[j] != ']' {
+		if closer == '}' {
+			return i, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
+		}
+		return i, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
+	}
+	p.repaired = true
+	return j, nil
+}
+
+// elided refuses "..." or "…" where a value or key belongs: the model left
+// content out, and nothing can stand in for it.
+func (p *repairer) elided(i int) error {
+	src := p.src
+	if bytes.HasPrefix(src[i:], []byte("...")) || bytes.HasPrefix(src[i:], []byte("…")) {
+		return p.fail(i, "'"+string(src[i:i+3])+"' stands for content that was left out (elided); JSON cannot hold it and it is not guessed: send the whole value")
+	}
+	return nil
 }
 
 func (p *repairer) trailingComma(off int) error {

@@ -141,6 +141,30 @@ var repairCases = []struct {
 	{`{"a": hello }`, false, `{"a":"hello"}`, true},
 	{`{"a": True }`, false, `{"a":true}`, true},
 
+	// Trailing, leading and repeated commas around nothing.
+	{`[,1]`, false, `[1]`, true},
+	{`{,"a":1}`, false, `{"a":1}`, true},
+	{`{,}`, false, `{}`, true},
+	{`{"a":1,,}`, false, `{"a":1}`, true},
+	{`[1, , ]`, false, `[1]`, true},
+
+	// Mismatched closers: the innermost open bracket decides.
+	{`{"a": [1, 2}`, false, `{"a":[1,2]}`, true},
+	{`[{"a": 1]`, false, `[{"a":1}]`, true},
+	{`[{"a": 1,]`, false, `[{"a":1}]`, true},
+	{`{"a": {"b": 1]}`, false, `{"a":{"b":1}}`, true},
+	{`[[1, 2}]`, false, `[[1,2]]`, true},
+	{`{"a":1]`, false, `{"a":1}`, true},
+	{`{]`, false, `{}`, true},
+	{`[}`, false, `[]`, true},
+	{`[1,}`, false, `[1]`, true},
+
+	// Values side by side with no space between.
+	{`[{"a":1}{"b":2}]`, false, `[{"a":1},{"b":2}]`, true},
+	{`[[1][2]]`, false, `[[1],[2]]`, true},
+	{`{"a":"x""b":"y"}`, false, `{"a":"x","b":"y"}`, true},
+	{`{"a":1"b":2}`, false, `{"a":1,"b":2}`, true},
+
 	// Missing closers at the end of the input: see truncCases.
 
 	// Python.
@@ -270,9 +294,6 @@ var errCases = []struct {
 }{
 	// Ambiguous or not representable (both modes).
 	{`[1,,2]`, false, false, 3, false, "two commas in a row"},
-	{`[,1]`, false, false, 1, false, "expected a value or ']', found ','"},
-	{`{,}`, false, false, 1, false, "expected an object key, found another ','"},
-	{`{"a":1,,}`, false, false, 7, false, "another ','"},
 	{`["a" "b"]`, false, false, 5, false, "expected ',' or ']' after array element, found '\"'"},
 	{`[1 "a"]`, false, false, 3, false, "expected ',' or ']'"},
 	{`[1 -2]`, false, false, 3, false, "without a ',' the sign reads as arithmetic"},
@@ -302,16 +323,17 @@ var errCases = []struct {
 	{`['\U00110000']`, true, false, 2, false, "names no Unicode character"},
 	{`{"a" 1}`, false, false, 5, false, "expected ':' after object key, found '1'"},
 	{`{"a" "b": 1}`, false, false, 5, false, "expected ':' after object key"},
-	{`{"a":1]`, false, false, 6, false, "expected ',' or '}' after object member, found ']'; the innermost open bracket is '{'"},
-	{`[1}`, false, false, 2, false, "the innermost open bracket is '['"},
-	{`{]`, false, false, 1, false, "expected an object key or '}', found ']'"},
-	{`[}`, false, false, 1, false, "expected a value or ']', found '}'"},
 	{`{"a":}`, false, false, 5, false, "expected a value after ':', found '}'"},
 	{`(1)`, true, false, 2, false, "not a tuple"},
 	{`('a')`, true, false, 4, false, "not a tuple"},
 	{`(1, 2)`, false, false, 0, false, "expected a JSON value, found '('"},
 	{`[/]`, false, false, 1, false, "found '/'"},
 	{`{"a":1 "b"}`, false, false, 10, false, "expected ':' after object key, found '}'"},
+	{`[1, 2, ...]`, false, false, 7, false, "left out (elided)"},
+	{`{"a": 1, ...}`, false, false, 9, false, "left out (elided)"},
+	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
+	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
+	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
 	{`{“a”: 1}`, false, false, 1, false, "expected an object key (a string in double quotes), found '“'"},
 	{`["a"]`[:0] + `{a.b: 1}`, false, false, 2, false, "expected ':' after object key, found '.'"},
 
@@ -359,6 +381,13 @@ var errCases = []struct {
 	{`[-Inf`, false, false, 1, true, "inside a number"},
 
 	// Strict mode: every repair is refused where it would apply.
+	{`[}`, false, true, 1, false, "expected a value or ']', found '}'"},
+	{`{]`, false, true, 1, false, "expected an object key or '}', found ']'"},
+	{`[1}`, false, true, 2, false, "the innermost open bracket is '['"},
+	{`{"a":1]`, false, true, 6, false, "expected ',' or '}' after object member, found ']'; the innermost open bracket is '{'"},
+	{`{"a":1,,}`, false, true, 7, false, "another ','"},
+	{`{,}`, false, true, 1, false, "expected an object key, found another ','"},
+	{`[,1]`, false, true, 1, false, "expected a value or ']', found ','"},
 	{`[NaN]`, false, true, 1, false, "'NaN' is not representable"},
 	{`[-Infinity]`, false, true, 1, false, "'-Infinity' is not representable"},
 	{`{"a": undefined}`, false, true, 6, false, "'undefined' is not a JSON value"},
@@ -519,7 +548,7 @@ func TestAppendJSONDeep(t *testing.T) {
 	}
 	// Errors deep inside carry the right offset.
 	src = append(deep("[", "", "", depth), '}')
-	_, _, err = appendJSON(nil, src, false, false)
+	_, _, err = appendJSON(nil, src, true, false)
 	var se *syntaxError
 	if !errors.As(err, &se) || se.Offset != depth {
 		t.Errorf("deep mismatch: %v", err)
