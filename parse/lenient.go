@@ -380,9 +380,24 @@ func closeBeforeKey(src []byte, i int) int {
 	return k
 }
 
+// skipWS skips whitespace, non-breaking spaces included, from j to at most
+// limit; half a non-breaking space at limit counts as reaching it.
 func skipWS(src []byte, j, limit int) int {
-	for j < limit && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
-		j++
+	for j < limit {
+		switch src[j] {
+		case ' ', '\t', '\n', '\r':
+			j++
+			continue
+		case 0xC2:
+			if j+1 >= limit {
+				return limit
+			}
+			if src[j+1] == 0xA0 {
+				j += 2
+				continue
+			}
+		}
+		break
 	}
 	return j
 }
@@ -441,6 +456,10 @@ func RepairJSON(dst, src []byte) ([]byte, error) {
 	}
 	p := repairer{src: src}
 	i, _, _, err := p.space(res.n)
+	// Extra closers after the value: the model closed once too often.
+	for err == nil && i < len(src) && (src[i] == '}' || src[i] == ']') {
+		i, _, _, err = p.space(i + 1)
+	}
 	if err == nil && i < len(src) {
 		err = p.fail(i, "unexpected "+describeByte(src, i)+" after the JSON value")
 	}
@@ -516,6 +535,13 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	stack := stackBuf[:0]
 	state := rpValue
 	i := 0
+	if bytes.HasPrefix(src, []byte("\uFEFF")) {
+		if p.strict {
+			return dst, repairResult{}, p.fail(0, "a byte order mark (U+FEFF) before the JSON; remove it")
+		}
+		p.repaired = true
+		i = 3
+	}
 	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
 	keyOff := 0      // where the current key starts
 	commaOff := 0    // where the last ',' is
@@ -525,7 +551,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	for {
 		gap, nl := false, false
 		if i < n {
-			if c := src[i]; c <= ' ' || c == '/' || c == '#' {
+			if c := src[i]; c <= ' ' || c == '/' || c == '#' || c == 0xC2 {
 				if i, gap, nl, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -758,12 +784,12 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				if err := p.elided(i); err != nil {
 					return dst, repairResult{}, err
 				}
-				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i))
+				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
 			default:
 				if isCloseBracket(c) {
 					return dst, repairResult{}, p.fail(i, "expected an object key or '}', found "+describeByte(src, i)+"; the innermost open bracket is '{'")
 				}
-				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i))
+				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
 			state = rpColon
 			if i < n && src[i] == ':' {
@@ -872,9 +898,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 			default:
 				if state == rpValue && len(stack) > 0 {
-					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i))
+					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
 				}
-				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i))
+				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
 			if len(stack) == 0 {
 				if lastStr && p.python {
@@ -1031,6 +1057,22 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 		case '\n':
 			i++
 			gap, nl = true, true
+		case 0xC2:
+			if i+1 >= n {
+				if p.strict {
+					return i, gap, nl, nil
+				}
+				return n, gap, nl, nil // maybe half a non-breaking space, cut
+			}
+			if src[i+1] != 0xA0 {
+				return i, gap, nl, nil
+			}
+			if p.strict {
+				return i, gap, nl, p.fail(i, "a non-breaking space (U+00A0) outside a string; JSON whitespace is space, tab and newline")
+			}
+			p.repaired = true
+			i += 2
+			gap = true
 		case '/', '#':
 			block := false
 			if src[i] == '/' {
@@ -1254,7 +1296,13 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 				return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
 			}
 			if !isHexByte(src[k]) {
-				return dst, i, run, p.fail(i, "invalid escape: \\u must be followed by four hex digits; write a literal backslash as \\\\")
+				if p.strict {
+					return dst, i, run, p.fail(i, "invalid escape: \\u must be followed by four hex digits; write a literal backslash as \\\\")
+				}
+				// \user, \u12: a backslash meant as itself, as for \d.
+				p.repaired = true
+				dst = append(dst, src[run:i]...)
+				return append(dst, '\\', '\\'), i + 1, i + 1, nil
 			}
 		}
 		return dst, i + 6, run, nil
@@ -1681,6 +1729,17 @@ func appendRune(dst []byte, r rune) []byte {
 		return append(dst, '\\', byte(r))
 	}
 	return utf8.AppendRune(dst, r)
+}
+
+// quoteAdvice explains a typographic quote where a string belongs: such
+// quotes are refused, not read as JSON's.
+func quoteAdvice(src []byte, i int) string {
+	for _, q := range [...]string{"“", "”", "‘", "’", "„", "«"} {
+		if bytes.HasPrefix(src[i:], []byte(q)) {
+			return "; typographic quotes are not JSON's: write the string in straight double quotes"
+		}
+	}
+	return ""
 }
 
 // escapeShown shows a byte in a message.

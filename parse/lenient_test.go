@@ -141,6 +141,11 @@ var repairCases = []struct {
 	{`{"a": hello }`, false, `{"a":"hello"}`, true},
 	{`{"a": True }`, false, `{"a":true}`, true},
 
+	// Typography and encoding.
+	{"\uFEFF{\"a\": 1}", false, `{"a":1}`, true},
+	{"{\"a\":\u00a01,\u00a0\"b\": \"x\"\u00a0}", false, `{"a":1,"b":"x"}`, true},
+	{`["C:\users\u12", "\uZZZZ"]`, false, `["C:\\users\\u12","\\uZZZZ"]`, true},
+
 	// Trailing, leading and repeated commas around nothing.
 	{`[,1]`, false, `[1]`, true},
 	{`{,"a":1}`, false, `{"a":1}`, true},
@@ -317,8 +322,6 @@ var errCases = []struct {
 	{`["\0"]`, false, false, 2, false, "ambiguous escape"},
 	{`['\N{DASH}']`, true, false, 2, false, "ambiguous escape"},
 	{`["C:\Users"]`, true, false, 4, false, `\U must be followed by eight hex digits`},
-	{`["\u12"]`, false, false, 2, false, `\u must be followed by four hex digits`},
-	{`["\uZZZZ"]`, false, false, 2, false, `\u must be followed`},
 	{`["\xZ1"]`, false, false, 2, false, `\x must be followed by two hex digits`},
 	{`['\U00110000']`, true, false, 2, false, "names no Unicode character"},
 	{`{"a" 1}`, false, false, 5, false, "expected ':' after object key, found '1'"},
@@ -332,6 +335,7 @@ var errCases = []struct {
 	{`[1, 2, ...]`, false, false, 7, false, "left out (elided)"},
 	{`{"a": 1, ...}`, false, false, 9, false, "left out (elided)"},
 	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
+	{`{“a”: “b”}`, false, false, 1, false, "typographic quotes are not JSON's"},
 	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
 	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
 	{`{“a”: 1}`, false, false, 1, false, "expected an object key (a string in double quotes), found '“'"},
@@ -381,6 +385,9 @@ var errCases = []struct {
 	{`[-Inf`, false, false, 1, true, "inside a number"},
 
 	// Strict mode: every repair is refused where it would apply.
+	{`["\u12"]`, false, true, 2, false, `\u must be followed by four hex digits`},
+	{"\uFEFF{}", false, true, 0, false, "byte order mark"},
+	{"{\u00a0}", false, true, 1, false, "non-breaking space"},
 	{`[}`, false, true, 1, false, "expected a value or ']', found '}'"},
 	{`{]`, false, true, 1, false, "expected an object key or '}', found ']'"},
 	{`[1}`, false, true, 2, false, "the innermost open bracket is '['"},
@@ -564,7 +571,11 @@ func TestRepairJSON(t *testing.T) {
 	if err != nil || string(got) != `{"a":[1,2]}` {
 		t.Errorf("RepairJSON(truncated envelope) = %s, %v", got, err)
 	}
-	for _, in := range []string{`{"a": "b`, `{"a":1} x`, `[1,,2]`, ``} {
+	got, err = RepairJSON(nil, []byte(`{"a": 1}}] `))
+	if err != nil || string(got) != `{"a":1}` {
+		t.Errorf("RepairJSON(extra closers) = %s, %v", got, err)
+	}
+	for _, in := range []string{`{"a": "b`, `{"a":1} x`, `[1,,2]`, ``, `{"a":1}} x`} {
 		if got, err := RepairJSON([]byte("x"), []byte(in)); err == nil || string(got) != "x" {
 			t.Errorf("RepairJSON(%q) = %s, %v; want an error and dst unchanged", in, got, err)
 		}
