@@ -100,6 +100,15 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 	}
 	n := len(src)
 	for i < n {
+		if s.quote == 0xE2 {
+			j, closed := scanSkipCurly(src, i)
+			i = j
+			if !closed {
+				break
+			}
+			s.quote = 0
+			continue
+		}
 		if s.quote != 0 {
 			j, closed := scanSkipString(src, i, s.quote, !s.python)
 			i = j
@@ -138,14 +147,33 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 		if i >= n {
 			break
 		}
-		switch c := src[i]; c {
+		c, w := src[i], 1
+		if c >= 0x80 {
+			// Typographic quotes and fullwidth brackets, as appendJSON
+			// reads them in lenient mode.
+			if s.python || n-i >= 3 && !curlyQuote(src, i) && fullwidthPunct(src, i) == 0 {
+				i++
+				continue
+			}
+			if n-i < 3 {
+				s.off = i // the next bytes decide
+				return 0, false
+			}
+			if curlyQuote(src, i) {
+				s.quote = 0xE2
+				i += 3
+				continue
+			}
+			c, w = fullwidthPunct(src, i), 3
+		}
+		switch c {
 		case '"', '\'':
 			s.quote = c
 			i++
 		case '{', '[':
 			s.depth++
 			s.open = append(s.open, bracketKind(c))
-			i++
+			i += w
 		case '}', ']':
 			consume := true
 			if !s.python && len(s.open) > 0 {
@@ -156,7 +184,7 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			}
 			s.depth--
 			if consume {
-				i++
+				i += w
 			}
 			if s.depth == 0 {
 				s.off, s.done = i, true
@@ -191,6 +219,8 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			default:
 				i++
 			}
+		default: // a fullwidth ':' or ','
+			i += w
 		}
 	}
 	s.off = i
@@ -277,6 +307,17 @@ func quoteEnds(src []byte, i int, q byte) int {
 		return quoteMoreOrClose(j, n)
 	}
 	c := src[j]
+	if c == 0xEF {
+		if j+3 > limit {
+			return quoteMoreOrClose(limit, n)
+		}
+		if f := fullwidthPunct(src, j); f != 0 {
+			c = f
+			if c == ',' {
+				j += 2 // the ',' case reads past it
+			}
+		}
+	}
 	switch {
 	case c == ':' || c == '}' || c == ']' || c == '"' || c == '\'' || c == '{' || c == '[' || c == '/' || c == '#' || c >= '0' && c <= '9':
 		// A value after a missing comma, or a mistake the reader reports.
@@ -287,6 +328,14 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(j, n)
 		}
 		c = src[j]
+		if c == 0xEF {
+			if j+3 > limit {
+				return quoteMoreOrClose(limit, n)
+			}
+			if f := fullwidthPunct(src, j); f != 0 {
+				c = f
+			}
+		}
 		if !bareKeyByte[c] || c >= '0' && c <= '9' {
 			// A string, bracket, number or comment may follow a ','; any
 			// other byte cannot.
@@ -310,7 +359,7 @@ func quoteEnds(src []byte, i int, q byte) int {
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
-		if src[k] == ':' {
+		if isColon(src, k, limit) {
 			return quoteClose
 		}
 		return quoteInner
@@ -330,7 +379,7 @@ func quoteEnds(src []byte, i int, q byte) int {
 			if k >= limit {
 				return quoteMoreOrClose(k, n)
 			}
-			if src[k] == ':' && j == i+1 && stringEndsBeforeKey(src, i) {
+			if isColon(src, k, limit) && j == i+1 && stringEndsBeforeKey(src, i) {
 				return quoteCloseBefore
 			}
 			return quoteInner
@@ -339,12 +388,19 @@ func quoteEnds(src []byte, i int, q byte) int {
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
-		if src[k] == ':' {
+		if isColon(src, k, limit) {
 			return quoteClose
 		}
 		return quoteInner
 	}
 	return quoteInner
+}
+
+// isColon reports whether a ':' or a fullwidth '：' is at src[k]; half of
+// one at limit counts as one (the caller has checked k < limit, and looks
+// no further).
+func isColon(src []byte, k, limit int) bool {
+	return src[k] == ':' || src[k] == 0xEF && (k+3 > limit || fullwidthPunct(src, k) == ':')
 }
 
 func quoteMoreOrClose(j, n int) int {
@@ -402,9 +458,31 @@ func skipWS(src []byte, j, limit int) int {
 	return j
 }
 
+// scanSkipCurly is scanSkipString for a string opened by a typographic
+// quote: it ends at the next one, whatever precedes it.
+func scanSkipCurly(src []byte, i int) (int, bool) {
+	for {
+		j := bytes.Index(src[i:], []byte("\xe2\x80"))
+		if j < 0 {
+			if len(src) > i && src[len(src)-1] == 0xE2 {
+				return len(src) - 1, false
+			}
+			return len(src), false
+		}
+		k := i + j
+		if k+2 >= len(src) {
+			return k, false
+		}
+		if src[k+2] == 0x9C || src[k+2] == 0x9D {
+			return k + 3, true
+		}
+		i = k + 2
+	}
+}
+
 // scanSpecial marks the bytes the scanner must look at outside strings.
 var scanSpecial = [256]bool{'"': true, '\'': true, '{': true, '[': true, '}': true, ']': true,
-	'(': true, ')': true, '#': true, '/': true}
+	'(': true, ')': true, '#': true, '/': true, 0xE2: true, 0xEF: true}
 
 type repairResult struct {
 	n        int  // bytes of src consumed (just past the value)
@@ -564,7 +642,18 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 			return p.eof(dst, start, stack, state, keyOff, commaOff)
 		}
-		c := src[i]
+		c, w := src[i], 1
+		if c == 0xEF && look {
+			// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
+			if f := fullwidthPunct(src, i); f != 0 {
+				c, w = f, 3
+				p.repaired = true
+			} else if fullwidthPartial(src, i) {
+				return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
+			}
+		} else if c == 0xE2 && look && n-i < 3 && (n-i == 1 || src[i+1] == 0x80) {
+			return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
+		}
 		switch state {
 		case rpNext:
 			kind := stack[len(stack)-1]
@@ -574,7 +663,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				dst = append(dst, ',')
 				commaOff = i
-				i = oneSpace(src, i+1)
+				i = oneSpace(src, i+w)
 				lastStr = false
 				if kind == rpObject {
 					if len(stack) == 1 {
@@ -592,7 +681,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				dst = append(dst, kindCloserOut(kind))
 				stack = stack[:len(stack)-1]
-				i++
+				i += w
 				lastStr = false
 				if len(stack) == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
@@ -606,7 +695,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				dst = append(dst, kindCloserOut(kind))
 				stack = stack[:len(stack)-1]
 				if consume {
-					i++
+					i += w
 				}
 				lastStr = false
 				if len(stack) == 0 {
@@ -678,7 +767,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		case rpColon:
 			if c == ':' {
 				dst = append(dst, ':')
-				i++
+				i += w
 				state = rpValue
 				lastStr = false
 				continue
@@ -702,7 +791,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			if look && (c == ',' || c == ']') {
 				if c == ',' {
 					// A leading comma, or one more before the '}'.
-					if i, err = p.extraComma(i, state == rpFirstKey, '}'); err != nil {
+					if i, err = p.extraComma(i+w-1, state == rpFirstKey, '}'); err != nil {
 						return dst, repairResult{}, err
 					}
 					continue
@@ -733,7 +822,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				dst = append(dst, '}')
 				stack = stack[:len(stack)-1]
-				i++
+				i += w
 				if len(stack) == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
@@ -780,6 +869,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				lastStr = false
 			case c == ',':
 				return dst, repairResult{}, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
+			case c == 0xE2 && look && curlyQuote(src, i):
+				if dst, i, err = p.curlyStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
 			case c == '.' || c == 0xE2:
 				if err := p.elided(i); err != nil {
 					return dst, repairResult{}, err
@@ -806,7 +900,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				kind := stack[len(stack)-1]
 				if c == ',' && look && kind == rpArray {
 					// A leading comma, or one more before the ']'.
-					if i, err = p.extraComma(i, state == rpFirstElem, ']'); err != nil {
+					if i, err = p.extraComma(i+w-1, state == rpFirstElem, ']'); err != nil {
 						return dst, repairResult{}, err
 					}
 					continue
@@ -835,7 +929,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				dst = append(dst, kindCloserOut(kind))
 				stack = stack[:len(stack)-1]
 				if consume {
-					i++
+					i += w
 				}
 				lastStr = false
 				if len(stack) == 0 {
@@ -858,13 +952,13 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				if len(stack) == 1 {
 					p.last = len(dst) - start
 				}
-				i++
+				i += w
 				state = rpFirstKey
 				continue
 			case c == '[':
 				stack = append(stack, rpArray)
 				dst = append(dst, '[')
-				i++
+				i += w
 				state = rpFirstElem
 				continue
 			case c == '(' && p.python:
@@ -879,6 +973,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!p.look || quoteEnds(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e // as for keys
 				} else if dst, i, err = p.strStart(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c == 0xE2 && look && curlyQuote(src, i):
+				if dst, i, err = p.curlyStr(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
@@ -1499,7 +1598,7 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 		j++
 	}
 	w := src[i:j]
-	if j == len(src) && inContainer && !p.python && !p.strict {
+	if j == len(src) && inContainer && !p.strict {
 		// A word may go on: "trueish" would be a string.
 		if err := p.wordError(i, w, j); err.(*syntaxError).Truncated {
 			return dst, i, err
@@ -1729,6 +1828,102 @@ func appendRune(dst []byte, r rune) []byte {
 		return append(dst, '\\', byte(r))
 	}
 	return utf8.AppendRune(dst, r)
+}
+
+// fullwidthPunct returns the ASCII punctuation a fullwidth form at src[i]
+// stands for (｛ ｝ ［ ］ ： ，), or 0.
+func fullwidthPunct(src []byte, i int) byte {
+	if i+2 >= len(src) || src[i] != 0xEF {
+		return 0
+	}
+	switch b1, b2 := src[i+1], src[i+2]; {
+	case b1 == 0xBD && b2 == 0x9B:
+		return '{'
+	case b1 == 0xBD && b2 == 0x9D:
+		return '}'
+	case b1 == 0xBC && b2 == 0xBB:
+		return '['
+	case b1 == 0xBC && b2 == 0xBD:
+		return ']'
+	case b1 == 0xBC && b2 == 0x9A:
+		return ':'
+	case b1 == 0xBC && b2 == 0x8C:
+		return ','
+	}
+	return 0
+}
+
+// fullwidthPartial reports whether src ends at i with the start of what
+// may be a fullwidth form.
+func fullwidthPartial(src []byte, i int) bool {
+	rest := src[i:]
+	return len(rest) < 3 && (len(rest) == 1 || rest[1] == 0xBC || rest[1] == 0xBD)
+}
+
+// curlyQuote reports whether a typographic double quote, “ or ”, is at
+// src[i]: where a key or value belongs it opens a string, closed by the
+// next one.
+func curlyQuote(src []byte, i int) bool {
+	return i+2 < len(src) && src[i] == 0xE2 && src[i+1] == 0x80 && (src[i+2] == 0x9C || src[i+2] == 0x9D)
+}
+
+// curlyStr reads a string opened by the typographic quote at open, through
+// the next typographic double quote, re-escaping it for JSON as str does
+// (a '"' inside is escaped; a backslash does not escape the closing quote).
+func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
+	src := p.src
+	n := len(src)
+	p.repaired = true
+	dst = append(dst, '"')
+	i := open + 3
+	run := i
+	var err error
+	for i < n {
+		switch c := src[i]; {
+		case c == 0xE2 && curlyQuote(src, i):
+			dst = append(dst, src[run:i]...)
+			return append(dst, '"'), i + 3, nil
+		case c == '"':
+			dst = append(dst, src[run:i]...)
+			dst = append(dst, '\\', '"')
+			i++
+			run = i
+		case c == '\\':
+			if i+1 >= n {
+				i = n
+				continue
+			}
+			if jsonEscape[src[i+1]] {
+				i += 2
+				continue
+			}
+			if dst, i, run, err = p.escape(dst, i, run, '"', open); err != nil {
+				return dst, i, err
+			}
+		case c < 0x20:
+			dst = append(dst, src[run:i]...)
+			dst = tools.AppendControl(dst, c)
+			i++
+			run = i
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				if !utf8.FullRune(src[i:]) {
+					i = n
+					continue
+				}
+				dst = append(dst, src[run:i]...)
+				dst = append(dst, `\ufffd`...)
+				i++
+				run = i
+				continue
+			}
+			i += size
+		default:
+			i++
+		}
+	}
+	return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
 }
 
 // quoteAdvice explains a typographic quote where a string belongs: such

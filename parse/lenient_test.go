@@ -144,6 +144,8 @@ var repairCases = []struct {
 	// Typography and encoding.
 	{"\uFEFF{\"a\": 1}", false, `{"a":1}`, true},
 	{"{\"a\":\u00a01,\u00a0\"b\": \"x\"\u00a0}", false, `{"a":1,"b":"x"}`, true},
+	{`{“a”: “say "hi" \n”, ”b”: ”x“}`, false, `{"a":"say \"hi\" \n","b":"x"}`, true},
+	{`｛"a"：1，"b"：［1，2］｝`, false, `{"a":1,"b":[1,2]}`, true},
 	{`["C:\users\u12", "\uZZZZ"]`, false, `["C:\\users\\u12","\\uZZZZ"]`, true},
 
 	// Trailing, leading and repeated commas around nothing.
@@ -237,6 +239,7 @@ func TestAppendJSONConsumed(t *testing.T) {
 		{`[1, 2] // done`, 6},
 		{"\n\t12 ", 4},
 		{`{"a":1}{"b":2}`, 7},
+	{`｛"a"：1｝x`, 13},
 		{`true,`, 4},
 	} {
 		_, res, err := appendJSON(nil, []byte(tc.in), false, false)
@@ -335,10 +338,11 @@ var errCases = []struct {
 	{`[1, 2, ...]`, false, false, 7, false, "left out (elided)"},
 	{`{"a": 1, ...}`, false, false, 9, false, "left out (elided)"},
 	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
-	{`{“a”: “b”}`, false, false, 1, false, "typographic quotes are not JSON's"},
+	{`{‘a’: 1}`, false, false, 1, false, "typographic quotes are not JSON's"},
 	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
 	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
-	{`{“a”: 1}`, false, false, 1, false, "expected an object key (a string in double quotes), found '“'"},
+	{`{“a”: 1}`, false, true, 1, false, "expected an object key (a string in double quotes), found '“'"},
+	{`{"a"：1}`, false, true, 4, false, "expected ':' after object key"},
 	{`["a"]`[:0] + `{a.b: 1}`, false, false, 2, false, "expected ':' after object key, found '.'"},
 
 	// The payload was cut: Truncated, never completed.
@@ -611,6 +615,9 @@ var scanCases = []struct {
 	{`["\`, false, 0, false},
 	{`{"a":[1,2]}}`, false, 11, true},
 	{`x{}`, false, 0, true},
+	{`{"a": “}”}x`, false, 14, true},
+	{`{"a": [1｝x`, false, 11, true},
+	{`{"a": “}`, false, 0, false},
 }
 
 func scanAll(src []byte, py bool) (int, bool) {
