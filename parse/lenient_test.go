@@ -239,7 +239,7 @@ func TestAppendJSONConsumed(t *testing.T) {
 		{`[1, 2] // done`, 6},
 		{"\n\t12 ", 4},
 		{`{"a":1}{"b":2}`, 7},
-	{`｛"a"：1｝x`, 13},
+		{`｛"a"：1｝x`, 13},
 		{`true,`, 4},
 	} {
 		_, res, err := appendJSON(nil, []byte(tc.in), false, false)
