@@ -318,6 +318,18 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 		}
 	}
+	if c == q && j == i+1 {
+		// Two quotes: the first inner when the second closes the string
+		// before a ',' or a closer ("name = "bob""}).
+		k := skipWS(src, j+1, limit)
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		if d := src[k]; d == ',' || d == '}' || d == ']' {
+			return quoteInner
+		}
+		return quoteClose
+	}
 	switch {
 	case c == ':' || c == '}' || c == ']' || c == '"' || c == '\'' || c == '{' || c == '[' || c == '/' || c == '#' || c >= '0' && c <= '9':
 		// A value after a missing comma, or a mistake the reader reports.
@@ -571,6 +583,9 @@ type repairer struct {
 	strict   bool
 	python   bool
 	look     bool // the string being read is in a container: quoteEnds decides its quotes
+	// In the string being read, where the first JSON escape of a control
+	// character and the first backslash kept as itself are; -1 for none.
+	escCtl, escLit int
 	repaired bool
 	last     int // repairResult.last, relative to the start of the output
 }
@@ -1260,6 +1275,7 @@ func plainStrEnd(src []byte, i int) int {
 // need nothing are found eight at a time and copied in one append.
 func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error) {
 	src := p.src
+	p.escCtl, p.escLit = -1, -1
 	n := len(src)
 	run := i
 	for {
@@ -1323,6 +1339,11 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			i++
 		case c == '\\':
 			if i+1 < n && jsonEscape[src[i+1]] {
+				if ctlEscape[src[i+1]] && !p.python {
+					if err := p.ctlEscape(i); err != nil {
+						return dst, i, err
+					}
+				}
 				i += 2 // the common case, valid as it is
 				continue
 			}
@@ -1399,6 +1420,9 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 					return dst, i, run, p.fail(i, "invalid escape: \\u must be followed by four hex digits; write a literal backslash as \\\\")
 				}
 				// \user, \u12: a backslash meant as itself, as for \d.
+				if err := p.litEscape(i); err != nil {
+					return dst, i, run, err
+				}
 				p.repaired = true
 				dst = append(dst, src[run:i]...)
 				return append(dst, '\\', '\\'), i + 1, i + 1, nil
@@ -1450,8 +1474,51 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 	}
 	// Unknown escape: keep the backslash, as Python does. The next byte is
 	// then handled as an ordinary string byte.
+	if err := p.litEscape(i); err != nil {
+		return dst, i, run, err
+	}
 	return append(dst, '\\', '\\'), i + 1, i + 1, nil
 }
+
+// ctlEscape and litEscape note, per string, a JSON escape of a control
+// character (\n \t \r \b \f) and a backslash kept as itself (\d, \U).
+// A string with both is refused: a model that wrote C:\Users\new left every
+// backslash unescaped, so its \n is no newline either, while "\d+\n" may
+// mean one; only the model can say. Python reads such strings one way, so
+// python mode takes them.
+func (p *repairer) ctlEscape(i int) error {
+	if p.escLit >= 0 {
+		return p.mixedEscapes(i, p.escLit)
+	}
+	if p.escCtl < 0 {
+		p.escCtl = i
+	}
+	return nil
+}
+
+func (p *repairer) litEscape(i int) error {
+	if p.python {
+		return nil
+	}
+	if p.escCtl >= 0 {
+		return p.mixedEscapes(p.escCtl, i)
+	}
+	if p.escLit < 0 {
+		p.escLit = i
+	}
+	return nil
+}
+
+// mixedEscapes refuses the string with the JSON escape at ctl and the
+// backslash kept as itself at lit.
+func (p *repairer) mixedEscapes(ctl, lit int) error {
+	c, l := escapeShown(p.src[ctl+1]), escapeShown(p.src[lit+1])
+	return p.fail(ctl, "a string with both '\\"+c+"' and '\\"+l+"': the first is a JSON escape, the second a backslash that escapes nothing, so whether '\\"+c+"' was meant as one is unclear; write every literal backslash as \\\\")
+}
+
+// ctlEscape: the bytes after a backslash that make a JSON escape of a
+// control character.
+var ctlEscape = [256]bool{'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // number copies a number starting at i, fixing the forms JSON lacks. A
 // number that runs to the end of the input inside a container may have been
@@ -1872,6 +1939,7 @@ func curlyQuote(src []byte, i int) bool {
 // (a '"' inside is escaped; a backslash does not escape the closing quote).
 func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 	src := p.src
+	p.escCtl, p.escLit = -1, -1
 	n := len(src)
 	p.repaired = true
 	dst = append(dst, '"')
@@ -1894,6 +1962,11 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 				continue
 			}
 			if jsonEscape[src[i+1]] {
+				if ctlEscape[src[i+1]] {
+					if err := p.ctlEscape(i); err != nil {
+						return dst, i, err
+					}
+				}
 				i += 2
 				continue
 			}

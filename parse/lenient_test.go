@@ -94,6 +94,7 @@ var repairCases = []struct {
 	{"[\"a\\\r\nb\"]", false, `["ab"]`, true},
 	{"[\"\\\tx\"]", false, `["\\\tx"]`, true},
 	{`['\U0001F600']`, true, `["😀"]`, true},
+	{`['C:\new\d']`, true, `["C:\new\\d"]`, true}, // as Python reads it
 
 	// Missing commas.
 	{`{"a":1 "b":2}`, false, `{"a":1,"b":2}`, true},
@@ -128,6 +129,8 @@ var repairCases = []struct {
 	{`{"text": "she said "hi", then left", "n": 1}`, false, `{"text":"she said \"hi\", then left","n":1}`, true},
 	{`{"a": 'it's', "b": 'x'}`, false, `{"a":"it's","b":"x"}`, true},
 	{`{"a"b": 1}`, false, `{"a\"b":1}`, true},
+	{`{"sql": "WHERE name = "bob""}`, false, `{"sql":"WHERE name = \"bob\""}`, true},
+	{`["", "", {"": ""}]`, false, `["","",{"":""}]`, false},
 	// A string missing its closing quote before the next key.
 	{`{"a": "hello, "b": 2}`, false, `{"a":"hello","b":2}`, true},
 	{"{\"a\": \"hello\n  \"b\": 2}", false, `{"a":"hello","b":2}`, true},
@@ -338,6 +341,8 @@ var errCases = []struct {
 	{`[1, 2, ...]`, false, false, 7, false, "left out (elided)"},
 	{`{"a": 1, ...}`, false, false, 9, false, "left out (elided)"},
 	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
+	{`{"path": "C:\users\bob"}`, false, false, 18, false, `a string with both '\b' and '\u'`},
+	{`{"path": "C:\new\d"}`, false, false, 12, false, `a string with both '\n' and '\d'`},
 	{`{‘a’: 1}`, false, false, 1, false, "typographic quotes are not JSON's"},
 	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
 	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
