@@ -579,15 +579,15 @@ const (
 )
 
 type repairer struct {
-	src      []byte
-	strict   bool
-	python   bool
-	look     bool // the string being read is in a container: quoteEnds decides its quotes
+	src    []byte
+	strict bool
+	python bool
+	look   bool // the string being read is in a container: quoteEnds decides its quotes
 	// In the string being read, where the first JSON escape of a control
 	// character and the first backslash kept as itself are; -1 for none.
 	escCtl, escLit int
-	repaired bool
-	last     int // repairResult.last, relative to the start of the output
+	repaired       bool
+	last           int // repairResult.last, relative to the start of the output
 }
 
 // appendJSON reads one lenient JSON value from the start of src (leading
