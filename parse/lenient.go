@@ -734,10 +734,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			if (gap || adjacent) && !p.strict && c != '-' && c != '+' {
 				// A missing comma is inserted when whitespace separates two
 				// values. In an object the next token must then be a key and a
-				// ':' must follow it, which confirms the reading. In an array a
-				// string next to another value on the same line may instead be
-				// one string with an unescaped quote ("say "hi" now"), so
-				// there it takes a newline. Never before a sign: [1 -2] is a
+				// ':' must follow it, which confirms the reading. In an array,
+				// quoteEnds has already read a quote followed by text as part
+				// of its string ("say "hi" now"); in python mode, where it
+				// does not, a string next to another value on the same line
+				// takes a newline. Never before a sign: [1 -2] is a
 				// subtraction in both Python and JavaScript.
 				if kind == rpObject {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
@@ -751,7 +752,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						lastStr = false
 						continue
 					}
-				} else if startsValue(c, p.python) && (nl || adjacent || (!lastStr && c != '"' && c != '\'')) {
+				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
 					p.repaired = true
 					if kind == rpTuple {
 						stack[len(stack)-1] = rpTupleComma

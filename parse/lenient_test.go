@@ -103,6 +103,7 @@ var repairCases = []struct {
 	{`{"a":"x" "b":"y"}`, false, `{"a":"x","b":"y"}`, true},
 	{`[1 2]`, false, `[1,2]`, true},
 	{`[1 true]`, false, `[1,true]`, true},
+	{`["a" "b" 'c' 1 "d"]`, false, `["a","b","c",1,"d"]`, true},
 	{"[\"a\"\n\"b\"]", false, `["a","b"]`, true},
 	{"[\"a\" // x\n\"b\"]", false, `["a","b"]`, true},
 	{`[{"a":1} {"b":2}]`, false, `[{"a":1},{"b":2}]`, true},
@@ -305,8 +306,6 @@ var errCases = []struct {
 }{
 	// Ambiguous or not representable (both modes).
 	{`[1,,2]`, false, false, 3, false, "two commas in a row"},
-	{`["a" "b"]`, false, false, 5, false, "expected ',' or ']' after array element, found '\"'"},
-	{`[1 "a"]`, false, false, 3, false, "expected ',' or ']'"},
 	{`[1 -2]`, false, false, 3, false, "without a ',' the sign reads as arithmetic"},
 	{"[1\n+2]", true, false, 3, false, "the sign reads as arithmetic"},
 	{`{"a":1 -b:2}`, false, false, 7, false, "expected ',' or '}'"},
@@ -426,6 +425,7 @@ var errCases = []struct {
 	{`[1.]`, false, true, 1, false, "digit after '.'"},
 	{`[07]`, false, true, 1, false, "leading zero"},
 	{`[1 2]`, false, true, 3, false, "expected ',' or ']'"},
+	{`["a" "b"]`, false, true, 5, false, "expected ',' or ']' after array element, found '\"'"},
 	{`{"a":1 "b":2}`, false, true, 7, false, "expected ',' or '}'"},
 	{"[\"\xff\"]", false, true, 2, false, "invalid UTF-8"},
 	{`(1, 2)`, true, true, 0, false, "expected a JSON value, found '('"},
