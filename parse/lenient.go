@@ -46,6 +46,7 @@ package parse
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/bits"
 	"unicode/utf8"
@@ -67,7 +68,8 @@ type jsonScanner struct {
 	off     int    // src[:off] is consumed; resume here
 	depth   int    // open brackets
 	open    []byte // the kinds of the open brackets (rpObject, rpArray) but python's
-	quote   byte   // inside a string ending with this quote; 0 outside
+	quote   byte   // inside a string ending with this quote; 0 outside; 0xE2 typographic, '\\' escaped once more
+	escBS   int    // in a string escaped once more: backslashes just read, unescaped
 	comment byte   // inside a comment: '\n' for // and #, '*' for /* */
 	python  bool
 	done    bool
@@ -100,6 +102,15 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 	}
 	n := len(src)
 	for i < n {
+		if s.quote == '\\' {
+			j, closed := scanSkipEscaped(src, i, &s.escBS)
+			i = j
+			if !closed {
+				break
+			}
+			s.quote = 0
+			continue
+		}
 		if s.quote == 0xE2 {
 			j, closed := scanSkipCurly(src, i)
 			i = j
@@ -169,6 +180,22 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 		switch c {
 		case '"', '\'':
 			s.quote = c
+			i++
+		case '\\':
+			// \" outside a string opens one escaped once more.
+			if s.python {
+				i++
+				continue
+			}
+			if i+1 >= n {
+				s.off = i
+				return 0, false
+			}
+			if src[i+1] == '"' {
+				s.quote, s.escBS = '\\', 0
+				i += 2
+				continue
+			}
 			i++
 		case '{', '[':
 			s.depth++
@@ -470,6 +497,34 @@ func skipWS(src []byte, j, limit int) int {
 	return j
 }
 
+// scanSkipEscaped is scanSkipString for a string escaped once more, read
+// as escStr reads it; bs carries its count of backslashes across calls.
+func scanSkipEscaped(src []byte, i int, bs *int) (int, bool) {
+	n := len(src)
+	for i < n {
+		b, w := src[i], 1
+		if b == '\\' {
+			if i+5 >= n && i+1 < n && src[i+1] == 'u' || i+1 >= n {
+				return i, false // the next bytes decide
+			}
+			b, w = outerEscape(src, i)
+			if w == 6 && b == 'u' {
+				b = 0
+			}
+		}
+		if b == '"' && *bs%2 == 0 {
+			return i + w, true
+		}
+		if b == '\\' {
+			*bs++
+		} else {
+			*bs = 0
+		}
+		i += w
+	}
+	return i, false
+}
+
 // scanSkipCurly is scanSkipString for a string opened by a typographic
 // quote: it ends at the next one, whatever precedes it.
 func scanSkipCurly(src []byte, i int) (int, bool) {
@@ -494,7 +549,7 @@ func scanSkipCurly(src []byte, i int) (int, bool) {
 
 // scanSpecial marks the bytes the scanner must look at outside strings.
 var scanSpecial = [256]bool{'"': true, '\'': true, '{': true, '[': true, '}': true, ']': true,
-	'(': true, ')': true, '#': true, '/': true, 0xE2: true, 0xEF: true}
+	'(': true, ')': true, '#': true, '/': true, 0xE2: true, 0xEF: true, '\\': true}
 
 type repairResult struct {
 	n        int  // bytes of src consumed (just past the value)
@@ -644,7 +699,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	for {
 		gap, nl := false, false
 		if i < n {
-			if c := src[i]; c <= ' ' || c == '/' || c == '#' || c == 0xC2 {
+			if c := src[i]; c <= ' ' || c == '/' || c == '#' || c == 0xC2 || c == '\\' {
 				if i, gap, nl, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -890,6 +945,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
+			case c == '\\' && look && i+1 < n && src[i+1] == '"':
+				if dst, i, err = p.escStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
 			case c == '.' || c == 0xE2:
 				if err := p.elided(i); err != nil {
 					return dst, repairResult{}, err
@@ -994,6 +1054,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				lastStr = true
 			case c == 0xE2 && look && curlyQuote(src, i):
 				if dst, i, err = p.curlyStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c == '\\' && look && i+1 < n && src[i+1] == '"':
+				if dst, i, err = p.escStr(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
@@ -1172,6 +1237,24 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 		case '\n':
 			i++
 			gap, nl = true, true
+		case '\\':
+			// \n, \t, \r between tokens of a payload escaped once more.
+			if p.strict || p.python {
+				return i, gap, nl, nil
+			}
+			if i+1 >= n {
+				return n, gap, nl, nil // maybe \" or \n, cut
+			}
+			switch src[i+1] {
+			case 'n':
+				nl = true
+			case 't', 'r':
+			default:
+				return i, gap, nl, nil
+			}
+			p.repaired = true
+			i += 2
+			gap = true
 		case 0xC2:
 			if i+1 >= n {
 				if p.strict {
@@ -1998,6 +2081,93 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 		}
 	}
 	return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+}
+
+// outerEscape reads the escape at src[i] (a backslash, src[i+1] exists) of
+// a payload escaped once more: the byte it stands for and its length.
+// \uXXXX stands for '"' or '\\' when it names them, else for a byte that is
+// neither (the caller copies such escapes as they are); a backslash before
+// anything else stands for itself.
+func outerEscape(src []byte, i int) (b byte, w int) {
+	switch e := src[i+1]; e {
+	case '\\', '"', '/':
+		return e, 2
+	case 'n':
+		return '\n', 2
+	case 't':
+		return '\t', 2
+	case 'r':
+		return '\r', 2
+	case 'b':
+		return '\b', 2
+	case 'f':
+		return '\f', 2
+	case 'u':
+		if i+6 <= len(src) && isHexByte(src[i+2]) && isHexByte(src[i+3]) && isHexByte(src[i+4]) && isHexByte(src[i+5]) {
+			if r := hexByteVal(src[i+2])<<4 | hexByteVal(src[i+3]); r == 0 {
+				switch v := hexByteVal(src[i+4])<<4 | hexByteVal(src[i+5]); v {
+				case '"', '\\':
+					return v, 6
+				}
+			}
+			return 'u', 6
+		}
+	}
+	return '\\', 1
+}
+
+// escStr reads a string of a payload escaped once more as a whole
+// ({\"a\": \"b\"}, as a model writes JSON it has seen inside a string): its
+// quotes are \" and its text is string text escaped again. It undoes the
+// outer escaping and reads the result as a string; the string ends at the
+// quote that the inner text does not escape.
+func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
+	src := p.src
+	n := len(src)
+	var body []byte
+	bs := 0 // backslashes just written to body
+	for i := open + 2; i < n; {
+		b, w := src[i], 1
+		if b == '\\' {
+			if i+1 >= n {
+				break
+			}
+			b, w = outerEscape(src, i)
+			if w == 6 && b == 'u' {
+				b = 0 // neither a quote nor a backslash
+			}
+		}
+		if b == '"' && bs%2 == 0 {
+			body = append(body, '"')
+			p.repaired = true
+			sub := repairer{src: body}
+			out, _, err := sub.str(append(dst, '"'), 0, '"', 0)
+			if err != nil {
+				var se *syntaxError
+				if errors.As(err, &se) {
+					return dst, i, p.fail(open, "in a payload escaped once more (write it unescaped): "+se.Msg)
+				}
+				return dst, i, err
+			}
+			return out, i + w, nil
+		}
+		if b == '\\' {
+			bs++
+		} else {
+			bs = 0
+		}
+		if w == 6 {
+			if b == 0 {
+				body = appendRune(body, rune(hexByteVal(src[i+2]))<<12|rune(hexByteVal(src[i+3]))<<8|rune(hexByteVal(src[i+4]))<<4|rune(hexByteVal(src[i+5])))
+			} else {
+				body = append(body, b)
+			}
+		} else {
+			body = append(body, b)
+		}
+		i += w
+	}
+	return dst, open, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
 }
 
 // quoteAdvice explains a typographic quote where a string belongs: such

@@ -152,6 +152,11 @@ var repairCases = []struct {
 	{`｛"a"：1，"b"：［1，2］｝`, false, `{"a":1,"b":[1,2]}`, true},
 	{`["C:\users\u12", "\uZZZZ"]`, false, `["C:\\users\\u12","\\uZZZZ"]`, true},
 
+	// A payload escaped once more as a whole.
+	{`{\"a\": 1}`, false, `{"a":1}`, true},
+	{`{\n  \"name\": \"f\",\n  \"arguments\": {\"q\": \"say \\\"hi\\\"\", \"p\": \"C:\\\\x\"}\n}`, false, `{"name":"f","arguments":{"q":"say \"hi\"","p":"C:\\x"}}`, true},
+	{`[\"a\", \"\u00e9\\n\"]`, false, `["a","é\n"]`, true},
+
 	// Trailing, leading and repeated commas around nothing.
 	{`[,1]`, false, `[1]`, true},
 	{`{,"a":1}`, false, `{"a":1}`, true},
@@ -391,6 +396,8 @@ var errCases = []struct {
 	{`{"a": hello `, false, false, 6, true, "after unquoted text"},
 	{`{"a": 30s`, false, false, 6, true, "after unquoted text"},
 	{`[-Inf`, false, false, 1, true, "inside a number"},
+	{`{\"a\": \"x`, false, false, 8, true, "inside a string"},
+	{`{\"a\": \"\\x4\"}`, false, false, 8, false, "in a payload escaped once more (write it unescaped): invalid escape: \\x"},
 
 	// Strict mode: every repair is refused where it would apply.
 	{`["\u12"]`, false, true, 2, false, `\u must be followed by four hex digits`},
@@ -623,6 +630,8 @@ var scanCases = []struct {
 	{`{"a": “}”}x`, false, 14, true},
 	{`{"a": [1｝x`, false, 11, true},
 	{`{"a": “}`, false, 0, false},
+	{`{\"a\": \"}\\\"]\"}x`, false, 19, true},
+	{`{\"a\": \"}`, false, 0, false},
 }
 
 func scanAll(src []byte, py bool) (int, bool) {
