@@ -11,37 +11,55 @@ package parse
 // levels cost what 10,000 bytes cost.
 //
 // What is repaired (lenient mode; each sets repairResult.repaired):
-//   - a trailing comma before '}' , ']' or ')';
+//   - trailing commas before '}' , ']' or ')', a leading comma ([,1]) and
+//     repeated ones before a closer ({"a":1,,});
 //   - single-quoted strings and keys ('it\'s'; a '"' inside is escaped);
 //   - unquoted keys made of letters, digits, '_', '$' and '-' ({a: 1});
-//   - True, False, None (Python) → true, false, null;
+//   - True, False, None (Python), other spellings of true/false/null
+//     (TRUE, Null), undefined, NaN and Infinity in any case (→ null);
+//   - a bare word before ',' or a closer: a string ("timeout": 30s);
+//   - quotes left unescaped inside a string: a quote ends a string only
+//     where quoteEnds says so; a string missing its closing quote before
+//     the next key ends before the ", ";
 //   - comments: // line, /* block */ and # line, outside strings;
 //   - raw control characters in strings (newline, tab, ...) → escapes;
 //   - invalid UTF-8 in strings → U+FFFD;
 //   - escapes JSON lacks: \' → ', \xHH → U+00HH, a backslash-newline line
-//     continuation is dropped, any other unknown escape keeps its backslash
-//     (\d → \\d, C:\Users → C:\\Users), as Python reads it: in model output
-//     such escapes are regexes and Windows paths far more often than JS's
-//     "drop the backslash" intent;
-//   - a missing comma where whitespace separates two values, except where
-//     that could be one string with a stray quote or arithmetic (see rpNext);
+//     continuation is dropped, any other unknown escape or a \u without
+//     four hex digits keeps its backslash (\d → \\d, C:\Users →
+//     C:\\Users), as Python reads it: in model output such escapes are
+//     regexes and Windows paths far more often than JS's "drop the
+//     backslash" intent;
+//   - a payload escaped once more as a whole ({\"a\": 1});
+//   - a missing comma where whitespace separates two values, or between
+//     }{ and ][ in an array and before a quoted key in an object, except
+//     before a sign (arithmetic);
+//   - a closer that is not the innermost bracket's (mismatchConsumes);
+//   - a byte order mark, non-breaking spaces, typographic double quotes
+//     and fullwidth ｛ ｝ ［ ］ ： ， used as JSON's;
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
 //   - python: tuples (1, 2) → [1,2], u'' strings, adjacent strings
 //     concatenated ('a' 'b' → "ab"), as Python itself reads them.
 //
 // What is refused, because any reading would be a guess:
-//   - a cut payload: the input ends inside a string, number, key or literal,
-//     or right after a key, ':' or ',' (Truncated error, never completed);
-//   - empty elements: [1,,2], [,1], {,} (a dropped value or a stray comma?);
-//   - unquoted string values, NaN, Infinity, undefined (no JSON value);
-//   - hex, octal, 1_000, 1j numbers; r'', b'', f'' strings;
+//   - a cut payload: the input ends inside a string, number, word, key or
+//     literal, right after a key, ':' or ',', or right after a string's
+//     closing quote inside a container (it could be a quote left
+//     unescaped: only what follows could tell) (Truncated error, never
+//     completed);
+//   - elisions: ... or … where a value or key belongs;
+//   - an empty element between values: [1,,2], {"a":1,,"b":2};
+//   - two words in a row as a value, hex, octal, 1_000, 1j numbers;
+//     r'', b'', f'' strings;
 //   - escapes whose meaning differs between Python and JavaScript (\a, \v,
-//     \0-\9) or that are malformed (\u12, \xZ);
+//     \0-\9) or that are malformed (\xZ), and a string that mixes a JSON
+//     escape of a control character (\n, \b) with a backslash that escapes
+//     nothing (C:\users\bob), outside python mode;
 //   - (x) in python: a parenthesized value, not a tuple;
-//   - a '"' inside a string that ends it early: the text after it then fails
-//     to parse, and the error says to escape the quote; smart quotes are not
-//     treated as quotes.
+//   - single typographic quotes (the same character is the apostrophe);
+//   - quotes left unescaped where quoteEnds reads the text after them as a
+//     next key (word:), which then fails to parse.
 
 import (
 	"bytes"
@@ -291,7 +309,7 @@ func scanSkipString(src []byte, i int, q byte, look bool) (int, bool) {
 			if !look {
 				return k + 1, true
 			}
-			switch quoteEnds(src, k, q) {
+			switch quoteEndsAt(src, k, q) {
 			case quoteClose:
 				return k + 1, true
 			case quoteCloseBefore:
@@ -328,6 +346,9 @@ const quoteWindow = 64
 // that finds where a value ends makes it the same way as appendJSON.
 func quoteEnds(src []byte, i int, q byte) int {
 	n := len(src)
+	if i+3 < n && src[i+1] == ',' && (src[i+2] == '"' || src[i+2] == ' ' && src[i+3] == '"') {
+		return quoteClose // the next key or string value
+	}
 	limit := min(n, i+quoteWindow)
 	j := skipWS(src, i+1, limit)
 	if j >= limit {
@@ -442,6 +463,18 @@ func isColon(src []byte, k, limit int) bool {
 	return src[k] == ':' || src[k] == 0xEF && (k+3 > limit || fullwidthPunct(src, k) == ':')
 }
 
+// quoteEndsAt is quoteEnds with the common case first, small enough to be
+// inlined where every string ends: a ':' or a closer right after.
+func quoteEndsAt(src []byte, i int, q byte) int {
+	if i+1 < len(src) && closesAfter[src[i+1]] {
+		return quoteClose
+	}
+	return quoteEnds(src, i, q)
+}
+
+// closesAfter marks the bytes after which a quote always ends its string.
+var closesAfter = [256]bool{':': true, '}': true, ']': true}
+
 func quoteMoreOrClose(j, n int) int {
 	if j >= n {
 		return quoteMore
@@ -546,6 +579,16 @@ func scanSkipCurly(src []byte, i int) (int, bool) {
 		i = k + 2
 	}
 }
+
+// spaceLead marks the bytes that may start whitespace or a comment for
+// repairer.space.
+var spaceLead = func() (t [256]bool) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = true
+	}
+	t['/'], t['#'], t[0xC2], t['\\'] = true, true, true, true
+	return t
+}()
 
 // scanSpecial marks the bytes the scanner must look at outside strings.
 var scanSpecial = [256]bool{'"': true, '\'': true, '{': true, '[': true, '}': true, ']': true,
@@ -699,7 +742,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	for {
 		gap, nl := false, false
 		if i < n {
-			if c := src[i]; c <= ' ' || c == '/' || c == '#' || c == 0xC2 || c == '\\' {
+			if spaceLead[src[i]] {
 				if i, gap, nl, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -713,16 +756,18 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			return p.eof(dst, start, stack, state, keyOff, commaOff)
 		}
 		c, w := src[i], 1
-		if c == 0xEF && look {
-			// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
-			if f := fullwidthPunct(src, i); f != 0 {
-				c, w = f, 3
-				p.repaired = true
-			} else if fullwidthPartial(src, i) {
+		if c >= 0xE2 && look {
+			if c == 0xEF {
+				// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
+				if f := fullwidthPunct(src, i); f != 0 {
+					c, w = f, 3
+					p.repaired = true
+				} else if fullwidthPartial(src, i) {
+					return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
+				}
+			} else if c == 0xE2 && n-i < 3 && (n-i == 1 || src[i+1] == 0x80) {
 				return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
 			}
-		} else if c == 0xE2 && look && n-i < 3 && (n-i == 1 || src[i+1] == 0x80) {
-			return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
 		}
 		switch state {
 		case rpNext:
@@ -859,7 +904,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			return dst, repairResult{}, p.fail(i, msg)
 
 		case rpFirstKey, rpKey:
-			if look && (c == ',' || c == ']') {
+			if (c == ',' || c == ']') && look {
 				if c == ',' {
 					// A leading comma, or one more before the '}'.
 					if i, err = p.extraComma(i+w-1, state == rpFirstKey, '}'); err != nil {
@@ -906,7 +951,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			case c == '"' || c == '\'':
 				// Most keys need no re-escaping: they are copied whole.
 				p.look = look
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEnds(src, e-1, '"') == quoteClose) {
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e
 				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
@@ -1014,11 +1059,6 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpNext
 				continue
 			}
-			if c == '.' || c == 0xE2 {
-				if err := p.elided(i); err != nil {
-					return dst, repairResult{}, err
-				}
-			}
 			lastStr = false
 			valOff = i
 			switch {
@@ -1046,7 +1086,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				continue
 			case c == '"' || c == '\'':
 				p.look = look && len(stack) > 0
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!p.look || quoteEnds(src, e-1, '"') == quoteClose) {
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!p.look || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e // as for keys
 				} else if dst, i, err = p.strStart(dst, i); err != nil {
 					return dst, repairResult{}, err
@@ -1063,6 +1103,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
+				if c == '.' {
+					if err := p.elided(i); err != nil {
+						return dst, repairResult{}, err
+					}
+				}
 				if dst, i, err = p.number(dst, i, len(stack) > 0); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -1077,6 +1122,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, err
 				}
 			default:
+				if err := p.elided(i); err != nil {
+					return dst, repairResult{}, err
+				}
 				if state == rpValue && len(stack) > 0 {
 					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
 				}
@@ -1390,7 +1438,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 		switch {
 		case c == q:
 			if p.look {
-				switch quoteEnds(src, i, q) {
+				switch quoteEndsAt(src, i, q) {
 				case quoteInner:
 					p.repaired = true
 					dst = append(dst, src[run:i]...)
