@@ -35,7 +35,8 @@ package parse
 //     }{ and ][ in an array and before a quoted key in an object, except
 //     before a sign (arithmetic);
 //   - a closer that is not the innermost bracket's (mismatchConsumes);
-//   - a byte order mark, non-breaking spaces, typographic double quotes
+//   - a byte order mark, non-breaking spaces, typographic quotes (“ ” and
+//     ‘ ’, where ’ closes only as quoteEnds says: it is the apostrophe too)
 //     and fullwidth ｛ ｝ ［ ］ ： ， used as JSON's;
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
@@ -57,7 +58,6 @@ package parse
 //     escape of a control character (\n, \b) with a backslash that escapes
 //     nothing (C:\users\bob), outside python mode;
 //   - (x) in python: a parenthesized value, not a tuple;
-//   - single typographic quotes (the same character is the apostrophe);
 //   - quotes left unescaped where quoteEnds reads the text after them as a
 //     next key (word:), which then fails to parse.
 
@@ -129,6 +129,15 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			s.quote = 0
 			continue
 		}
+		if s.quote == 0xE1 {
+			j, closed := scanSkipCurlySingle(src, i)
+			i = j
+			if !closed {
+				break
+			}
+			s.quote = 0
+			continue
+		}
 		if s.quote == 0xE2 {
 			j, closed := scanSkipCurly(src, i)
 			i = j
@@ -180,7 +189,7 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 		if c >= 0x80 {
 			// Typographic quotes and fullwidth brackets, as appendJSON
 			// reads them in lenient mode.
-			if s.python || n-i >= 3 && !curlyQuote(src, i) && fullwidthPunct(src, i) == 0 {
+			if s.python || n-i >= 3 && !curlyQuote(src, i) && !curlySingle(src, i) && fullwidthPunct(src, i) == 0 {
 				i++
 				continue
 			}
@@ -190,6 +199,11 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 			}
 			if curlyQuote(src, i) {
 				s.quote = 0xE2
+				i += 3
+				continue
+			}
+			if curlySingle(src, i) {
+				s.quote = 0xE1 // closed by ’, as quoteEnds decides
 				i += 3
 				continue
 			}
@@ -388,12 +402,14 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(j, n)
 		}
 		c = src[j]
-		if c == 0xEF {
+		if c == 0xEF || c == 0xE2 {
 			if j+3 > limit {
 				return quoteMoreOrClose(limit, n)
 			}
 			if f := fullwidthPunct(src, j); f != 0 {
 				c = f
+			} else if curlyQuote(src, j) || curlySingle(src, j) {
+				return quoteClose // a typographic quote opens the next string
 			}
 		}
 		if !bareKeyByte[c] || c >= '0' && c <= '9' {
@@ -558,8 +574,32 @@ func scanSkipEscaped(src []byte, i int, bs *int) (int, bool) {
 	return i, false
 }
 
+// scanSkipCurlySingle is scanSkipString for a string opened by ‘: it ends
+// at a ’ that quoteEnds says ends it (the others are apostrophes).
+func scanSkipCurlySingle(src []byte, i int) (int, bool) {
+	for {
+		j := bytes.Index(src[i:], []byte("\xe2\x80\x99"))
+		if j < 0 {
+			// Resume where a ’ cut by the end may start.
+			k := max(i, len(src)-2)
+			for k < len(src) && src[k] != 0xE2 {
+				k++
+			}
+			return k, false
+		}
+		k := i + j
+		switch quoteEnds(src, k+2, 0) {
+		case quoteClose:
+			return k + 3, true
+		case quoteMore:
+			return k, false
+		}
+		i = k + 3
+	}
+}
+
 // scanSkipCurly is scanSkipString for a string opened by a typographic
-// quote: it ends at the next one, whatever precedes it.
+// double quote: it ends at the next one, whatever precedes it.
 func scanSkipCurly(src []byte, i int) (int, bool) {
 	for {
 		j := bytes.Index(src[i:], []byte("\xe2\x80"))
@@ -985,7 +1025,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				lastStr = false
 			case c == ',':
 				return dst, repairResult{}, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
-			case c == 0xE2 && look && curlyQuote(src, i):
+			case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
 				if dst, i, err = p.curlyStr(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -1092,7 +1132,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, err
 				}
 				lastStr = true
-			case c == 0xE2 && look && curlyQuote(src, i):
+			case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
 				if dst, i, err = p.curlyStr(dst, i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -2066,6 +2106,13 @@ func curlyQuote(src []byte, i int) bool {
 	return i+2 < len(src) && src[i] == 0xE2 && src[i+1] == 0x80 && (src[i+2] == 0x9C || src[i+2] == 0x9D)
 }
 
+// curlySingle reports whether a ‘ is at src[i]: where a key or value
+// belongs it opens a string, closed by a ’ that quoteEnds says closes it,
+// since ’ is also the apostrophe (‘it’s’).
+func curlySingle(src []byte, i int) bool {
+	return i+2 < len(src) && src[i] == 0xE2 && src[i+1] == 0x80 && src[i+2] == 0x98
+}
+
 // curlyStr reads a string opened by the typographic quote at open, through
 // the next typographic double quote, re-escaping it for JSON as str does
 // (a '"' inside is escaped; a backslash does not escape the closing quote).
@@ -2074,15 +2121,25 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 	p.escCtl, p.escLit = -1, -1
 	n := len(src)
 	p.repaired = true
+	single := curlySingle(src, open)
 	dst = append(dst, '"')
 	i := open + 3
 	run := i
 	var err error
 	for i < n {
 		switch c := src[i]; {
-		case c == 0xE2 && curlyQuote(src, i):
+		case c == 0xE2 && !single && curlyQuote(src, i):
 			dst = append(dst, src[run:i]...)
 			return append(dst, '"'), i + 3, nil
+		case c == 0xE2 && single && i+2 < n && src[i+1] == 0x80 && src[i+2] == 0x99:
+			switch quoteEnds(src, i+2, 0) {
+			case quoteClose:
+				dst = append(dst, src[run:i]...)
+				return append(dst, '"'), i + 3, nil
+			case quoteMore:
+				return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+cutOffAdvice)
+			}
+			i += 3 // an apostrophe
 		case c == '"':
 			dst = append(dst, src[run:i]...)
 			dst = append(dst, '\\', '"')

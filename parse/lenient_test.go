@@ -150,6 +150,7 @@ var repairCases = []struct {
 	{"{\"a\":\u00a01,\u00a0\"b\": \"x\"\u00a0}", false, `{"a":1,"b":"x"}`, true},
 	{`{“a”: “say "hi" \n”, ”b”: ”x“}`, false, `{"a":"say \"hi\" \n","b":"x"}`, true},
 	{`｛"a"：1，"b"：［1，2］｝`, false, `{"a":1,"b":[1,2]}`, true},
+	{`{‘a’: ‘it’s “x” ]’, ‘b’: 1}`, false, `{"a":"it’s “x” ]","b":1}`, true},
 	{`["C:\users\u12", "\uZZZZ"]`, false, `["C:\\users\\u12","\\uZZZZ"]`, true},
 
 	// A payload escaped once more as a whole.
@@ -347,7 +348,8 @@ var errCases = []struct {
 	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
 	{`{"path": "C:\users\bob"}`, false, false, 18, false, `a string with both '\b' and '\u'`},
 	{`{"path": "C:\new\d"}`, false, false, 12, false, `a string with both '\n' and '\d'`},
-	{`{‘a’: 1}`, false, false, 1, false, "typographic quotes are not JSON's"},
+	{`{‘a’: 1}`, false, true, 1, false, "typographic quotes are not JSON's"},
+	{`{"a": ‘it’s`, false, false, 6, true, "right after a quote"},
 	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
 	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
 	{`{“a”: 1}`, false, true, 1, false, "expected an object key (a string in double quotes), found '“'"},
@@ -630,6 +632,7 @@ var scanCases = []struct {
 	{`{"a": “}”}x`, false, 14, true},
 	{`{"a": [1｝x`, false, 11, true},
 	{`{"a": “}`, false, 0, false},
+	{`{‘a’: ‘}’s}’}x`, false, 23, true},
 	{`{\"a\": \"}\\\"]\"}x`, false, 19, true},
 	{`{\"a\": \"}`, false, 0, false},
 }
