@@ -360,8 +360,8 @@ const quoteWindow = 64
 // that finds where a value ends makes it the same way as appendJSON.
 func quoteEnds(src []byte, i int, q byte) int {
 	n := len(src)
-	if i+3 < n && src[i+1] == ',' && (src[i+2] == '"' || src[i+2] == ' ' && src[i+3] == '"') {
-		return quoteClose // the next key or string value
+	if i+3 < n && src[i+1] == ',' && (afterComma[src[i+2]] || src[i+2] == ' ' && afterComma[src[i+3]]) {
+		return quoteClose // the next key or value, or a trailing comma
 	}
 	limit := min(n, i+quoteWindow)
 	j := skipWS(src, i+1, limit)
@@ -412,7 +412,7 @@ func quoteEnds(src []byte, i int, q byte) int {
 				return quoteClose // a typographic quote opens the next string
 			}
 		}
-		if !bareKeyByte[c] || c >= '0' && c <= '9' {
+		if !bareKeyByte[c] || c >= '0' && c <= '9' || c == '-' {
 			// A string, bracket, number or comment may follow a ','; any
 			// other byte cannot.
 			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' {
@@ -420,9 +420,10 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 			return quoteInner
 		}
-		// A word after the ',': a literal, or an unquoted key.
+		// A word after the ',': a literal, an unquoted key, or a word read
+		// as a string (bareString).
 		k := j
-		for k < limit && bareKeyByte[src[k]] {
+		for k < limit && wordStrByte[src[k]] {
 			k++
 		}
 		if k >= limit {
@@ -435,7 +436,8 @@ func quoteEnds(src []byte, i int, q byte) int {
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
-		if isColon(src, k, limit) {
+		// A key (word:) or a word read as a string value (word, or word]).
+		if d := src[k]; d == ',' || d == '}' || d == ']' || isColon(src, k, limit) {
 			return quoteClose
 		}
 		return quoteInner
@@ -487,6 +489,15 @@ func quoteEndsAt(src []byte, i int, q byte) int {
 	}
 	return quoteEnds(src, i, q)
 }
+
+// afterComma marks bytes that, after a quote and a ',', start a key, a
+// value (not a word: it may be text), a comment or a closer.
+var afterComma = func() (t [256]bool) {
+	for _, c := range `"'{}[]/#-0123456789` {
+		t[c] = true
+	}
+	return t
+}()
 
 // closesAfter marks the bytes after which a quote always ends its string.
 var closesAfter = [256]bool{':': true, '}': true, ']': true}
@@ -990,11 +1001,13 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			switch {
 			case c == '"' || c == '\'':
 				// Most keys need no re-escaping: they are copied whole.
-				p.look = look
 				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e
-				} else if dst, i, err = p.strStart(dst, i); err != nil {
-					return dst, repairResult{}, err
+				} else {
+					p.look = look
+					if dst, i, err = p.strStart(dst, i); err != nil {
+						return dst, repairResult{}, err
+					}
 				}
 				lastStr = true
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
@@ -1125,11 +1138,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpFirstElem
 				continue
 			case c == '"' || c == '\'':
-				p.look = look && len(stack) > 0
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!p.look || quoteEndsAt(src, e-1, '"') == quoteClose) {
+				inside := look && len(stack) > 0
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!inside || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e // as for keys
-				} else if dst, i, err = p.strStart(dst, i); err != nil {
-					return dst, repairResult{}, err
+				} else {
+					p.look = inside
+					if dst, i, err = p.strStart(dst, i); err != nil {
+						return dst, repairResult{}, err
+					}
 				}
 				lastStr = true
 			case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):

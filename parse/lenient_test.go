@@ -132,6 +132,7 @@ var repairCases = []struct {
 	{`{"a"b": 1}`, false, `{"a\"b":1}`, true},
 	{`{"sql": "WHERE name = "bob""}`, false, `{"sql":"WHERE name = \"bob\""}`, true},
 	{`["", "", {"": ""}]`, false, `["","",{"":""}]`, false},
+	{`["a",  -1, "b",  'c', "d",  .5]`, false, `["a",-1,"b","c","d",0.5]`, true},
 	// A string missing its closing quote before the next key.
 	{`{"a": "hello, "b": 2}`, false, `{"a":"hello","b":2}`, true},
 	{"{\"a\": \"hello\n  \"b\": 2}", false, `{"a":"hello","b":2}`, true},
@@ -141,6 +142,7 @@ var repairCases = []struct {
 	{`[TRUE, FALSE, NULL, Null, undefined]`, false, `[true,false,null,null,null]`, true},
 	{`[NaN, nan, Infinity, -Infinity, +inf, INF]`, false, `[null,null,null,null,null,null]`, true},
 	{`{"timeout": 30s, "unit": seconds}`, false, `{"timeout":"30s","unit":"seconds"}`, true},
+	{`["x", red, "y", blue, "z", v1.2]`, false, `["x","red","y","blue","z","v1.2"]`, true},
 	{`{"a": TrueBlue, "b": [nullable, v1.2]}`, false, `{"a":"TrueBlue","b":["nullable","v1.2"]}`, true},
 	{`{"a": hello }`, false, `{"a":"hello"}`, true},
 	{`{"a": True }`, false, `{"a":true}`, true},
