@@ -408,8 +408,8 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 			if f := fullwidthPunct(src, j); f != 0 {
 				c = f
-			} else if curlyQuote(src, j) || curlySingle(src, j) {
-				return quoteClose // a typographic quote opens the next string
+			} else if curlyQuote(src, j) || curlySingle(src, j) || bytes.HasPrefix(src[j:], []byte("…")) {
+				return quoteClose // the next string, or an elision reported as such
 			}
 		}
 		if !bareKeyByte[c] || c >= '0' && c <= '9' || c == '-' {

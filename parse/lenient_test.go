@@ -353,6 +353,7 @@ var errCases = []struct {
 	{`{‘a’: 1}`, false, true, 1, false, "typographic quotes are not JSON's"},
 	{`{"a": ‘it’s`, false, false, 6, true, "right after a quote"},
 	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
+	{`["a", …]`, false, false, 6, false, "elided"},
 	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
 	{`{“a”: 1}`, false, true, 1, false, "expected an object key (a string in double quotes), found '“'"},
 	{`{"a"：1}`, false, true, 4, false, "expected ':' after object key"},
