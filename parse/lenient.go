@@ -429,15 +429,16 @@ func quoteEnds(src []byte, i int, q byte) int {
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
-		if _, ok := literalWord(src[j:k]); ok {
-			return quoteClose
-		}
+		w := src[j:k]
 		k = skipWS(src, k, limit)
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
 		// A key (word:) or a word read as a string value (word, or word]).
 		if d := src[k]; d == ',' || d == '}' || d == ']' || isColon(src, k, limit) {
+			return quoteClose
+		}
+		if _, ok := literalWord(w); ok {
 			return quoteClose
 		}
 		return quoteInner
@@ -631,16 +632,6 @@ func scanSkipCurly(src []byte, i int) (int, bool) {
 	}
 }
 
-// spaceLead marks the bytes that may start whitespace or a comment for
-// repairer.space.
-var spaceLead = func() (t [256]bool) {
-	for c := 0; c <= ' '; c++ {
-		t[c] = true
-	}
-	t['/'], t['#'], t[0xC2], t['\\'] = true, true, true, true
-	return t
-}()
-
 // scanSpecial marks the bytes the scanner must look at outside strings.
 var scanSpecial = [256]bool{'"': true, '\'': true, '{': true, '[': true, '}': true, ']': true,
 	'(': true, ')': true, '#': true, '/': true, 0xE2: true, 0xEF: true, '\\': true}
@@ -793,7 +784,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	for {
 		gap, nl := false, false
 		if i < n {
-			if spaceLead[src[i]] {
+			if c := src[i]; c <= ' ' || c == '/' || c == '#' || (c == '\\' || c == 0xC2) && !p.python {
 				if i, gap, nl, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -1896,19 +1887,22 @@ func literalWord(w []byte) (string, bool) {
 	case "null", "None", "NULL", "Null", "NONE", "undefined":
 		return "null", true
 	}
-	if len(w) < 3 || len(w) > 8 {
-		return "", false
-	}
-	for _, l := range [...]string{"true", "false", "null", "none"} {
-		if bytes.EqualFold(w, []byte(l)) {
-			if l == "none" {
-				l = "null"
-			}
-			return l, true
+	switch len(w) {
+	case 3, 8:
+		if nonFiniteWord(w) {
+			return "null", true
 		}
-	}
-	if nonFiniteWord(w) {
-		return "null", true
+	case 4:
+		switch {
+		case bytes.EqualFold(w, []byte("true")):
+			return "true", true
+		case bytes.EqualFold(w, []byte("null")), bytes.EqualFold(w, []byte("none")):
+			return "null", true
+		}
+	case 5:
+		if bytes.EqualFold(w, []byte("false")) {
+			return "false", true
+		}
 	}
 	return "", false
 }
