@@ -1484,8 +1484,10 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 		c := src[i]
 		switch {
 		case c == q:
-			if p.look {
-				switch quoteEndsAt(src, i, q) {
+			// quoteEnds decides unless the usual ':', closer, or ',' before
+			// a quote, bracket or number follows.
+			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && afterComma[src[i+2]])) {
+				switch quoteEnds(src, i, q) {
 				case quoteInner:
 					p.repaired = true
 					dst = append(dst, src[run:i]...)
