@@ -726,6 +726,7 @@ type repairer struct {
 	// In the string being read, where the first JSON escape of a control
 	// character and the first backslash kept as itself are; -1 for none.
 	escCtl, escLit int
+	escBuf         []byte // escStr's unescaped text, reused within a value
 	repaired       bool
 	last           int // repairResult.last, relative to the start of the output
 }
@@ -2241,7 +2242,8 @@ func outerEscape(src []byte, i int) (b byte, w int) {
 func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
 	src := p.src
 	n := len(src)
-	var body []byte
+	body := p.escBuf[:0]
+	defer func() { p.escBuf = body[:0] }()
 	bs := 0 // backslashes just written to body
 	for i := open + 2; i < n; {
 		b, w := src[i], 1
