@@ -781,11 +781,12 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	commaOff := 0    // where the last ',' is
 	valOff := 0      // where the last scalar value starts
 	look := !p.strict && !p.python
+	notPython := !p.python // space reads \n and U+00A0 (strict mode refuses them there)
 	var err error
 	for {
 		gap, nl := false, false
 		if i < n {
-			if c := src[i]; c <= ' ' || c == '/' || c == '#' || (c == '\\' || c == 0xC2) && !p.python {
+			if c := src[i]; c <= ' ' || c == '/' || c == '#' || (c == '\\' || c == 0xC2) && notPython {
 				if i, gap, nl, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
