@@ -463,12 +463,19 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 			return quoteInner
 		}
+		w := src[j:k]
 		k = skipWS(src, k, limit)
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
 		if isColon(src, k, limit) {
 			return quoteClose
+		}
+		// A literal before ',' or a closer: a value after a missing comma.
+		if d := src[k]; d == ',' || d == '}' || d == ']' {
+			if _, ok := literalWord(w); ok {
+				return quoteClose
+			}
 		}
 		return quoteInner
 	}

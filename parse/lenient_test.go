@@ -143,6 +143,8 @@ var repairCases = []struct {
 	{`[NaN, nan, Infinity, -Infinity, +inf, INF]`, false, `[null,null,null,null,null,null]`, true},
 	{`{"timeout": 30s, "unit": seconds}`, false, `{"timeout":"30s","unit":"seconds"}`, true},
 	{`["x", red, "y", blue, "z", v1.2]`, false, `["x","red","y","blue","z","v1.2"]`, true},
+	{`["x" True, "y" null]`, false, `["x",true,"y",null]`, true},
+	{`["a "True" b", "c"]`, false, `["a \"True\" b","c"]`, true},
 	{`{"a": TrueBlue, "b": [nullable, v1.2]}`, false, `{"a":"TrueBlue","b":["nullable","v1.2"]}`, true},
 	{`{"a": hello }`, false, `{"a":"hello"}`, true},
 	{`{"a": True }`, false, `{"a":true}`, true},
