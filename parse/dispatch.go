@@ -289,7 +289,7 @@ func (p *Parser) matchMarker(ix *markerIndex, i int, eof bool) (int, status, err
 	return 0, noMatch, nil
 }
 
-// atLineStart reports whether only spaces (and one ';') separate buf[i] from the start
+// atLineStart reports whether only spaces (and one ';' or ',') separate buf[i] from the start
 // of its line, the start of the input, or the end of the last block.
 func (p *Parser) atLineStart(i int) bool {
 	semicolon := false
@@ -300,8 +300,9 @@ func (p *Parser) atLineStart(i int) bool {
 		switch p.buf[j] {
 		case ' ', '\t':
 			continue
-		case ';':
-			// Llama 3 separates parallel calls with ';'.
+		case ';', ',':
+			// Llama 3 separates parallel calls with ';'; models that
+			// write several values in a row, with ','.
 			if semicolon {
 				return false
 			}

@@ -115,10 +115,17 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) {
 			return false, nil
 		}
+		msg := p.jsonErrorMessage(err, j)
 		if protocol {
 			format = FormatJSONL
+			// A protocol call is one line: one that ends inside a string
+			// is as often a quote left unescaped as a cut-off output.
+			if truncated && end < len(p.buf) {
+				msg = fmt.Sprintf("invalid JSON in tool call at byte %d: at the end of the line, %s; escape a '\"' inside a string as \\\" and send the whole call again on one line",
+					p.base+int64(j+se.Offset), strings.TrimSuffix(se.Msg, ": "+cutOffAdvice))
+			}
 		}
-		return true, p.fail(i, end, format, p.jsonErrorMessage(err, j))
+		return true, p.fail(i, end, format, msg)
 	}
 	cands := append(p.cands[:0], candidate{})
 	if p.flatCall(&cands[0], out, res.last, inMarker, format) {

@@ -65,8 +65,27 @@ line two	tabbed", tags: ['a', 'it\'s', 'c',], /* hint */ ratio: .5 },
 	return b.Bytes()
 }
 
+// benchModelDefects is an array of call objects with the defects issue 16
+// added to the repair, one every few bytes: quotes left unescaped, bare
+// words, NaN, mismatched closers, values side by side, typographic quotes,
+// fullwidth punctuation and a payload escaped once more.
+func benchModelDefects(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, `  {"name": "bash", "arguments": {"command": "grep -rn "TODO" src/ | head -%d", "timeout": 30s, "score": NaN,
+    "tags": [a, b, c}, "note": “the "%d" run”, "n": %d "ok": TRUE}
+  ｛"name"："x"，"arguments"：{\"q\": \"say \\\"hi\\\"\", \"k\": [1, 2]}｝,
+`, i%9, i, i%7)
+	}
+	b.WriteString("]\n")
+	return b.Bytes()
+}
+
 // benchTruncatedDeep is about size bytes nested depth levels deep, cut off
-// after a complete string at the bottom: every bracket is still open.
+// after a complete array at the bottom: every bracket above it is still
+// open. (It ends in ']', not in a string: a quote that ends the input may
+// be one the model forgot to escape, so such an input is refused as cut.)
 func benchTruncatedDeep(size, depth int) []byte {
 	pad := max(size/depth-len(`{"k":"","v":[`), 0)
 	level := `{"k":"` + strings.Repeat("x", pad) + `","v":[`
@@ -74,7 +93,7 @@ func benchTruncatedDeep(size, depth int) []byte {
 	for range depth {
 		b.WriteString(level)
 	}
-	b.WriteString(`"end"`)
+	b.WriteString(`"end"]`)
 	return b.Bytes()
 }
 
@@ -113,6 +132,7 @@ func BenchmarkAppendJSON(b *testing.B) {
 	b.Run("valid-1MB-strict", func(b *testing.B) { benchAppend(b, benchValid(1<<20), true, false) })
 	b.Run("repair-heavy-2MB", func(b *testing.B) { benchAppend(b, benchRepairHeavy(2<<20), false, false) })
 	b.Run("repair-heavy-2MB-python", func(b *testing.B) { benchAppend(b, benchRepairHeavy(2<<20), false, true) })
+	b.Run("model-defects-2MB", func(b *testing.B) { benchAppend(b, benchModelDefects(2<<20), false, false) })
 	b.Run("truncated-deep10000-1MB", func(b *testing.B) { benchAppend(b, benchTruncatedDeep(1<<20, 10000), false, false) })
 	b.Run("strings-1MB", func(b *testing.B) { benchAppend(b, benchStrings(1<<20), false, false) })
 }
@@ -157,6 +177,11 @@ func TestBenchInputs(t *testing.T) {
 	_, res, err := appendJSON(nil, benchRepairHeavy(1<<16), false, false)
 	if err != nil || !res.repaired || res.truncated {
 		t.Errorf("repair-heavy: %+v %v", res, err)
+	}
+	src := benchModelDefects(1 << 16)
+	_, res, err = appendJSON(nil, src, false, false)
+	if err != nil || !res.repaired || res.truncated || res.n != len(bytes.TrimSpace(src)) {
+		t.Errorf("model-defects: %+v %v", res, err)
 	}
 	_, res, err = appendJSON(nil, benchTruncatedDeep(1<<16, 1000), false, false)
 	if err != nil || !res.truncated {

@@ -94,6 +94,7 @@ var repairCases = []struct {
 	{"[\"a\\\r\nb\"]", false, `["ab"]`, true},
 	{"[\"\\\tx\"]", false, `["\\\tx"]`, true},
 	{`['\U0001F600']`, true, `["😀"]`, true},
+	{`['C:\new\d']`, true, `["C:\new\\d"]`, true}, // as Python reads it
 
 	// Missing commas.
 	{`{"a":1 "b":2}`, false, `{"a":1,"b":2}`, true},
@@ -102,6 +103,7 @@ var repairCases = []struct {
 	{`{"a":"x" "b":"y"}`, false, `{"a":"x","b":"y"}`, true},
 	{`[1 2]`, false, `[1,2]`, true},
 	{`[1 true]`, false, `[1,true]`, true},
+	{`["a" "b" 'c' 1 "d"]`, false, `["a","b","c",1,"d"]`, true},
 	{"[\"a\"\n\"b\"]", false, `["a","b"]`, true},
 	{"[\"a\" // x\n\"b\"]", false, `["a","b"]`, true},
 	{`[{"a":1} {"b":2}]`, false, `[{"a":1},{"b":2}]`, true},
@@ -119,6 +121,70 @@ var repairCases = []struct {
 	{`[00.5]`, false, `[0.5]`, true},
 	{`{month: 07, day: 1}`, true, `{"month":7,"day":1}`, true},
 	{`1.`, false, `1.0`, true},
+
+	// Quotes the model forgot to escape: a quote closes a string only
+	// where ':', a closer, or a ',' before a key or value follows it.
+	{`{"text": "The TV has a 24" screen"}`, false, `{"text":"The TV has a 24\" screen"}`, true},
+	{`{"cmd": "grep -r "TODO" src/"}`, false, `{"cmd":"grep -r \"TODO\" src/"}`, true},
+	{`["he said "hi" to me"]`, false, `["he said \"hi\" to me"]`, true},
+	{`{"text": "she said "hi", then left", "n": 1}`, false, `{"text":"she said \"hi\", then left","n":1}`, true},
+	{`{"a": 'it's', "b": 'x'}`, false, `{"a":"it's","b":"x"}`, true},
+	{`{"a"b": 1}`, false, `{"a\"b":1}`, true},
+	{`{"sql": "WHERE name = "bob""}`, false, `{"sql":"WHERE name = \"bob\""}`, true},
+	{`["", "", {"": ""}]`, false, `["","",{"":""}]`, false},
+	{`["a",  -1, "b",  'c', "d",  .5]`, false, `["a",-1,"b","c","d",0.5]`, true},
+	// A string missing its closing quote before the next key.
+	{`{"a": "hello, "b": 2}`, false, `{"a":"hello","b":2}`, true},
+	{"{\"a\": \"hello\n  \"b\": 2}", false, `{"a":"hello","b":2}`, true},
+
+	// Bare words: literals in any spelling; a word before ',' or a closer
+	// is a string.
+	{`[TRUE, FALSE, NULL, Null, undefined]`, false, `[true,false,null,null,null]`, true},
+	{`[NaN, nan, Infinity, -Infinity, +inf, INF]`, false, `[null,null,null,null,null,null]`, true},
+	{`{"timeout": 30s, "unit": seconds}`, false, `{"timeout":"30s","unit":"seconds"}`, true},
+	{`["x", red, "y", blue, "z", v1.2]`, false, `["x","red","y","blue","z","v1.2"]`, true},
+	{`["x" True, "y" null]`, false, `["x",true,"y",null]`, true},
+	{`["a "True" b", "c"]`, false, `["a \"True\" b","c"]`, true},
+	{`{"a": TrueBlue, "b": [nullable, v1.2]}`, false, `{"a":"TrueBlue","b":["nullable","v1.2"]}`, true},
+	{`{"a": hello }`, false, `{"a":"hello"}`, true},
+	{`{"a": True }`, false, `{"a":true}`, true},
+
+	// Typography and encoding.
+	{"\uFEFF{\"a\": 1}", false, `{"a":1}`, true},
+	{"{\"a\":\u00a01,\u00a0\"b\": \"x\"\u00a0}", false, `{"a":1,"b":"x"}`, true},
+	{`{“a”: “say "hi" \n”, ”b”: ”x“}`, false, `{"a":"say \"hi\" \n","b":"x"}`, true},
+	{`｛"a"：1，"b"：［1，2］｝`, false, `{"a":1,"b":[1,2]}`, true},
+	{`{‘a’: ‘it’s “x” ]’, ‘b’: 1}`, false, `{"a":"it’s “x” ]","b":1}`, true},
+	{`["C:\users\u12", "\uZZZZ"]`, false, `["C:\\users\\u12","\\uZZZZ"]`, true},
+
+	// A payload escaped once more as a whole.
+	{`{\"a\": 1}`, false, `{"a":1}`, true},
+	{`{\n  \"name\": \"f\",\n  \"arguments\": {\"q\": \"say \\\"hi\\\"\", \"p\": \"C:\\\\x\"}\n}`, false, `{"name":"f","arguments":{"q":"say \"hi\"","p":"C:\\x"}}`, true},
+	{`[\"a\", \"\u00e9\\n\"]`, false, `["a","é\n"]`, true},
+
+	// Trailing, leading and repeated commas around nothing.
+	{`[,1]`, false, `[1]`, true},
+	{`{,"a":1}`, false, `{"a":1}`, true},
+	{`{,}`, false, `{}`, true},
+	{`{"a":1,,}`, false, `{"a":1}`, true},
+	{`[1, , ]`, false, `[1]`, true},
+
+	// Mismatched closers: the innermost open bracket decides.
+	{`{"a": [1, 2}`, false, `{"a":[1,2]}`, true},
+	{`[{"a": 1]`, false, `[{"a":1}]`, true},
+	{`[{"a": 1,]`, false, `[{"a":1}]`, true},
+	{`{"a": {"b": 1]}`, false, `{"a":{"b":1}}`, true},
+	{`[[1, 2}]`, false, `[[1,2]]`, true},
+	{`{"a":1]`, false, `{"a":1}`, true},
+	{`{]`, false, `{}`, true},
+	{`[}`, false, `[]`, true},
+	{`[1,}`, false, `[1]`, true},
+
+	// Values side by side with no space between.
+	{`[{"a":1}{"b":2}]`, false, `[{"a":1},{"b":2}]`, true},
+	{`[[1][2]]`, false, `[[1],[2]]`, true},
+	{`{"a":"x""b":"y"}`, false, `{"a":"x","b":"y"}`, true},
+	{`{"a":1"b":2}`, false, `{"a":1,"b":2}`, true},
 
 	// Missing closers at the end of the input: see truncCases.
 
@@ -187,6 +253,7 @@ func TestAppendJSONConsumed(t *testing.T) {
 		{`[1, 2] // done`, 6},
 		{"\n\t12 ", 4},
 		{`{"a":1}{"b":2}`, 7},
+		{`｛"a"：1｝x`, 13},
 		{`true,`, 4},
 	} {
 		_, res, err := appendJSON(nil, []byte(tc.in), false, false)
@@ -206,7 +273,6 @@ var truncCases = []struct {
 	{`{"a": [`, `{"a":[]}`, 6},
 	{`{`, `{}`, 1},
 	{`[`, `[]`, 1},
-	{`{"name": "f", "arguments": {"x": true`, `{"name":"f","arguments":{"x":true}}`, 33},
 	{`{"name": "f", "arguments": {"x": 1}`, `{"name":"f","arguments":{"x":1}}`, 31},
 	{`[{"a":1}, {"b":"c"} `, `[{"a":1},{"b":"c"}]`, 18},
 	{`{"a":1 // trailing`, `{"a":1}`, 6},
@@ -250,21 +316,9 @@ var errCases = []struct {
 }{
 	// Ambiguous or not representable (both modes).
 	{`[1,,2]`, false, false, 3, false, "two commas in a row"},
-	{`[,1]`, false, false, 1, false, "expected a value or ']', found ','"},
-	{`{,}`, false, false, 1, false, "expected an object key, found another ','"},
-	{`{"a":1,,}`, false, false, 7, false, "another ','"},
-	{`["a" "b"]`, false, false, 5, false, "expected ',' or ']' after array element, found '\"'"},
-	{`[1 "a"]`, false, false, 3, false, "expected ',' or ']'"},
 	{`[1 -2]`, false, false, 3, false, "without a ',' the sign reads as arithmetic"},
 	{"[1\n+2]", true, false, 3, false, "the sign reads as arithmetic"},
 	{`{"a":1 -b:2}`, false, false, 7, false, "expected ',' or '}'"},
-	{`["he said "hi" to me"]`, false, false, 11, false, `escape it as \"`},
-	{`{"text": "a "quoted" word"}`, false, false, 13, false, `expected ',' or '}' after object member, found 'q'; if the string before it was meant to contain a '"', escape it as \"`},
-	{`{"a": hello}`, false, false, 6, false, "unquoted text 'hello'"},
-	{`{"a": undefined}`, false, false, 6, false, "'undefined' is not a JSON value"},
-	{`[NaN]`, false, false, 1, false, "'NaN' is not representable"},
-	{`[Infinity]`, false, false, 1, false, "not representable"},
-	{`[-Infinity]`, false, false, 1, false, "'-Infinity' is not representable"},
 	{`[0x1F]`, false, false, 1, false, "hexadecimal"},
 	{`[0o7]`, true, false, 1, false, "octal"},
 	{`[1_000]`, true, false, 1, false, "'_' in a number"},
@@ -283,26 +337,29 @@ var errCases = []struct {
 	{`["\0"]`, false, false, 2, false, "ambiguous escape"},
 	{`['\N{DASH}']`, true, false, 2, false, "ambiguous escape"},
 	{`["C:\Users"]`, true, false, 4, false, `\U must be followed by eight hex digits`},
-	{`["\u12"]`, false, false, 2, false, `\u must be followed by four hex digits`},
-	{`["\uZZZZ"]`, false, false, 2, false, `\u must be followed`},
 	{`["\xZ1"]`, false, false, 2, false, `\x must be followed by two hex digits`},
 	{`['\U00110000']`, true, false, 2, false, "names no Unicode character"},
 	{`{"a" 1}`, false, false, 5, false, "expected ':' after object key, found '1'"},
 	{`{"a" "b": 1}`, false, false, 5, false, "expected ':' after object key"},
-	{`{"a":1]`, false, false, 6, false, "expected ',' or '}' after object member, found ']'; the innermost open bracket is '{'"},
-	{`[1}`, false, false, 2, false, "the innermost open bracket is '['"},
-	{`{]`, false, false, 1, false, "expected an object key or '}', found ']'"},
-	{`[}`, false, false, 1, false, "expected a value or ']', found '}'"},
 	{`{"a":}`, false, false, 5, false, "expected a value after ':', found '}'"},
 	{`(1)`, true, false, 2, false, "not a tuple"},
 	{`('a')`, true, false, 4, false, "not a tuple"},
 	{`(1, 2)`, false, false, 0, false, "expected a JSON value, found '('"},
 	{`[/]`, false, false, 1, false, "found '/'"},
 	{`{"a":1 "b"}`, false, false, 10, false, "expected ':' after object key, found '}'"},
-	{`{“a”: 1}`, false, false, 1, false, "expected an object key (a string in double quotes), found '“'"},
+	{`[1, 2, ...]`, false, false, 7, false, "left out (elided)"},
+	{`{"a": 1, ...}`, false, false, 9, false, "left out (elided)"},
+	{`{"a": …}`, false, false, 6, false, "'…' stands for content that was left out"},
+	{`{"path": "C:\users\bob"}`, false, false, 18, false, `a string with both '\b' and '\u'`},
+	{`{"path": "C:\new\d"}`, false, false, 12, false, `a string with both '\n' and '\d'`},
+	{`{‘a’: 1}`, false, true, 1, false, "typographic quotes are not JSON's"},
+	{`{"a": ‘it’s`, false, false, 6, true, "right after a quote"},
+	{`[{"a": 1}, …]`, false, false, 11, false, "elided"},
+	{`["a", …]`, false, false, 6, false, "elided"},
+	{`{"a":1,,"b":2}`, false, false, 7, false, "another ','"},
+	{`{“a”: 1}`, false, true, 1, false, "expected an object key (a string in double quotes), found '“'"},
+	{`{"a"：1}`, false, true, 4, false, "expected ':' after object key"},
 	{`["a"]`[:0] + `{a.b: 1}`, false, false, 2, false, "expected ':' after object key, found '.'"},
-	{`{"a": 'it's'}`, false, false, 10, false, "found 's'"},
-	{`[True`[:0] + `[TRUE]`, false, false, 1, false, "unquoted text 'TRUE'"},
 
 	// The payload was cut: Truncated, never completed.
 	{`[1 2`, false, false, 3, true, "inside a number"},
@@ -315,7 +372,7 @@ var errCases = []struct {
 	{`{"a": n`, false, false, 6, true, "inside the literal 'null'"},
 	{`{"a": N`, false, false, 6, true, "inside the literal 'None'"},
 	{`{"a":`, false, false, 1, true, "after the ':'"},
-	{`{"a"`, false, false, 1, true, "after an object key"},
+	{`{"a"`, false, false, 1, true, "right after a quote inside a string"},
 	{`{"a":1,`, false, false, 6, true, "after ','"},
 	{`[1, `, false, false, 2, true, "after ','"},
 	{`{ab`, false, false, 1, true, "inside an object key"},
@@ -336,7 +393,36 @@ var errCases = []struct {
 	{`['a' U`, true, false, 5, true, "inside a string"},
 	{`"""`, true, false, 2, true, "inside a string"},
 
+	{`{"a": "x"`, false, false, 6, true, "right after a quote inside a string"},
+	{`{"a": "x" `, false, false, 6, true, "right after a quote inside a string"},
+	{`{"a": "x", "b`, false, false, 11, true, "inside a string"},
+	{`{"a": "x", b`, false, false, 6, true, "right after a quote inside a string"},
+	{`{"name": "f", "arguments": {"x": true`, false, false, 33, true, "inside a word"},
+	{`{"a": tru`, false, false, 6, true, "inside the literal 'true'"},
+	{`{"a": hello`, false, false, 6, true, "inside a word"},
+	{`{"a": hello `, false, false, 6, true, "after unquoted text"},
+	{`{"a": 30s`, false, false, 6, true, "after unquoted text"},
+	{`[-Inf`, false, false, 1, true, "inside a number"},
+	{`{\"a\": \"x`, false, false, 8, true, "inside a string"},
+	{`{\"a\": \"\\x4\"}`, false, false, 8, false, "in a payload escaped once more (write it unescaped): invalid escape: \\x"},
+
 	// Strict mode: every repair is refused where it would apply.
+	{`["\u12"]`, false, true, 2, false, `\u must be followed by four hex digits`},
+	{"\uFEFF{}", false, true, 0, false, "byte order mark"},
+	{"{\u00a0}", false, true, 1, false, "non-breaking space"},
+	{`[}`, false, true, 1, false, "expected a value or ']', found '}'"},
+	{`{]`, false, true, 1, false, "expected an object key or '}', found ']'"},
+	{`[1}`, false, true, 2, false, "the innermost open bracket is '['"},
+	{`{"a":1]`, false, true, 6, false, "expected ',' or '}' after object member, found ']'; the innermost open bracket is '{'"},
+	{`{"a":1,,}`, false, true, 7, false, "another ','"},
+	{`{,}`, false, true, 1, false, "expected an object key, found another ','"},
+	{`[,1]`, false, true, 1, false, "expected a value or ']', found ','"},
+	{`[NaN]`, false, true, 1, false, "'NaN' is not representable"},
+	{`[-Infinity]`, false, true, 1, false, "'-Infinity' is not representable"},
+	{`{"a": undefined}`, false, true, 6, false, "'undefined' is not a JSON value"},
+	{`[TRUE]`, false, true, 1, false, "'TRUE' is not JSON"},
+	{`{"a": hello}`, false, true, 6, false, "unquoted text 'hello'"},
+	{`["he said "hi" to me"]`, false, true, 11, false, `escape it as \"`},
 	{`'abc'`, false, true, 0, false, "single-quoted string"},
 	{`[True]`, false, true, 1, false, "'True' is Python; JSON writes it true"},
 	{`{a:1}`, false, true, 1, false, "unquoted object key 'a'"},
@@ -353,6 +439,7 @@ var errCases = []struct {
 	{`[1.]`, false, true, 1, false, "digit after '.'"},
 	{`[07]`, false, true, 1, false, "leading zero"},
 	{`[1 2]`, false, true, 3, false, "expected ',' or ']'"},
+	{`["a" "b"]`, false, true, 5, false, "expected ',' or ']' after array element, found '\"'"},
 	{`{"a":1 "b":2}`, false, true, 7, false, "expected ',' or '}'"},
 	{"[\"\xff\"]", false, true, 2, false, "invalid UTF-8"},
 	{`(1, 2)`, true, true, 0, false, "expected a JSON value, found '('"},
@@ -491,7 +578,7 @@ func TestAppendJSONDeep(t *testing.T) {
 	}
 	// Errors deep inside carry the right offset.
 	src = append(deep("[", "", "", depth), '}')
-	_, _, err = appendJSON(nil, src, false, false)
+	_, _, err = appendJSON(nil, src, true, false)
 	var se *syntaxError
 	if !errors.As(err, &se) || se.Offset != depth {
 		t.Errorf("deep mismatch: %v", err)
@@ -507,7 +594,11 @@ func TestRepairJSON(t *testing.T) {
 	if err != nil || string(got) != `{"a":[1,2]}` {
 		t.Errorf("RepairJSON(truncated envelope) = %s, %v", got, err)
 	}
-	for _, in := range []string{`{"a": "b`, `{"a":1} x`, `[1,,2]`, ``} {
+	got, err = RepairJSON(nil, []byte(`{"a": 1}}] `))
+	if err != nil || string(got) != `{"a":1}` {
+		t.Errorf("RepairJSON(extra closers) = %s, %v", got, err)
+	}
+	for _, in := range []string{`{"a": "b`, `{"a":1} x`, `[1,,2]`, ``, `{"a":1}} x`} {
 		if got, err := RepairJSON([]byte("x"), []byte(in)); err == nil || string(got) != "x" {
 			t.Errorf("RepairJSON(%q) = %s, %v; want an error and dst unchanged", in, got, err)
 		}
@@ -543,6 +634,12 @@ var scanCases = []struct {
 	{`["\`, false, 0, false},
 	{`{"a":[1,2]}}`, false, 11, true},
 	{`x{}`, false, 0, true},
+	{`{"a": “}”}x`, false, 14, true},
+	{`{"a": [1｝x`, false, 11, true},
+	{`{"a": “}`, false, 0, false},
+	{`{‘a’: ‘}’s}’}x`, false, 23, true},
+	{`{\"a\": \"}\\\"]\"}x`, false, 19, true},
+	{`{\"a\": \"}`, false, 0, false},
 }
 
 func scanAll(src []byte, py bool) (int, bool) {
@@ -650,7 +747,7 @@ func TestJSONScannerResumes(t *testing.T) {
 			}
 			return
 		}
-		if s.off < k-1 {
+		if s.off < k-quoteWindow {
 			t.Fatalf("after %d bytes the scanner resumes at %d", k, s.off)
 		}
 	}

@@ -322,6 +322,27 @@ func TestCases(t *testing.T) {
 		{"byte order mark", "\xef\xbb\xbf{\"name\":\"a\",\"parameters\":{\"x\":1}}", Options{}, []string{
 			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"x":1},"format":"llama3_json"}`,
 		}},
+		{"values in a row, comma between", "{\"name\":\"a\",\"arguments\":{}}, {\"name\":\"b\",\"arguments\":{}}\n", Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"llama3_json"}`,
+			`{"type":"tool_call","id":"call_2","name":"b","arguments":{},"format":"llama3_json"}`,
+		}},
+		{"values in a row, nothing between", "{\"name\":\"a\",\"arguments\":{}}{\"name\":\"b\",\"arguments\":{}}", Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"llama3_json"}`,
+			`{"type":"tool_call","id":"call_2","name":"b","arguments":{},"format":"llama3_json"}`,
+		}},
+		{"comma after prose stays prose", "Hello, {\"name\":\"a\",\"arguments\":{}}", Options{}, []string{
+			`{"type":"text","content":"Hello, {\"name\":\"a\",\"arguments\":{}}"}`,
+		}},
+		{"unescaped quotes repaired", `<tool_call>{"name":"run","arguments":{"cmd":"grep -r "TODO" src/","timeout":30s}}</tool_call>`, Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"run","arguments":{"cmd":"grep -r \"TODO\" src/","timeout":"30s"},"format":"hermes","repaired":true}`,
+		}},
+		{"payload escaped once more", `<tool_call>{\"name\": \"f\", \"arguments\": {\"q\": \"x\"}}</tool_call>`, Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":"x"},"format":"hermes","repaired":true}`,
+		}},
+		{"typographic quotes and fullwidth braces", "<tool_call>{\u201cname\u201d: \u201cf\u201d, \u201carguments\u201d: \uff5b\"q\"\uff1a1\uff5d}</tool_call>", Options{}, []string{
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":1},"format":"hermes","repaired":true}`,
+		}},
+		{"elided arguments refused", `<tool_call>{"name":"f","arguments":{"items":[1, 2, ...]}}</tool_call>`, Options{}, nil},
 		{"markdown link at line start", "[len(obj)](https://go.dev) explains it.", Options{}, []string{
 			`{"type":"text","content":"[len(obj)](https://go.dev) explains it."}`,
 		}},

@@ -483,8 +483,8 @@ func (p *Parser) flushText(end int) error {
 	text := p.buf[p.seg:end]
 	p.seg = end
 	// Whitespace between blocks is layout, not prose; so is the ';'
-	// between Llama 3 calls.
-	if len(bytes.TrimSpace(text)) == 0 || p.written && len(bytes.Trim(text, " \t\r\n;")) == 0 {
+	// between Llama 3 calls, and the ',' between values in a row.
+	if len(bytes.TrimSpace(text)) == 0 || p.written && len(bytes.Trim(text, " \t\r\n;,")) == 0 {
 		return nil
 	}
 	if p.section != "" && len(bytes.Trim(text, " \t\r\n,;")) == 0 {

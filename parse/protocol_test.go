@@ -20,14 +20,22 @@ func TestBrokenProtocolLine(t *testing.T) {
 		want       string // the event for the line
 		nextID     int
 	}{
-		{"unquoted value", `{"type":"tool_call",name:get_weather,"arguments":{}}`,
-			`{"type":"parse_error","error":"invalid JSON in tool call at byte 35: expected a value, found unquoted text 'get_weather'; strings must be in double quotes","raw":"{\"type\":\"tool_call\",name:get_weather,\"arguments\":{}}","offset":10,"format":"jsonl"}`, 1},
-		{"unescaped quote", `{"type": "tool_call", "name": "a", "arguments": {"s": "x"y"}}`,
-			`{"type":"parse_error","error":"invalid JSON in tool call at byte 67: expected ',' or '}' after object member, found 'y'; if the string before it was meant to contain a '\"', escape it as \\\"","raw":"{\"type\": \"tool_call\", \"name\": \"a\", \"arguments\": {\"s\": \"x\"y\"}}","offset":10,"format":"jsonl"}`, 1},
-		{"single quotes, broken", `{'type':'tool_call','name':'a','arguments':{'s':'it's'}}`,
-			`{"type":"parse_error","error":"invalid JSON in tool call at byte 62: expected ',' or '}' after object member, found 's'; if the string before it was meant to contain a '\"', escape it as \\\"","raw":"{'type':'tool_call','name':'a','arguments':{'s':'it's'}}","offset":10,"format":"jsonl"}`, 1},
+		// Quotes the repair can place, and a bare word, are repaired.
+		{"unquoted value is repaired", `{"type":"tool_call",name:get_weather,"arguments":{}}`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{},"format":"jsonl","repaired":true}`, 2},
+		{"unescaped quote is repaired", `{"type": "tool_call", "name": "a", "arguments": {"s": "x"y"}}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x\"y"},"format":"jsonl","repaired":true}`, 2},
+		{"an apostrophe in single quotes is repaired", `{'type':'tool_call','name':'a','arguments':{'s':'it's'}}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"it's"},"format":"jsonl","repaired":true}`, 2},
+		// What has two readings, or none, is not.
+		{"two bare words", `{"type":"tool_call","name":"a","arguments":{"s": hello world}}`,
+			`{"type":"parse_error","error":"invalid JSON in tool call at byte 59: expected a value, found unquoted text 'hello'; strings must be in double quotes","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\": hello world}}","offset":10,"format":"jsonl"}`, 1},
+		{"elided", `{"type":"tool_call","name":"a","arguments":{"s": "x", ...}}`,
+			`{"type":"parse_error","error":"invalid JSON in tool call at byte 64: '...' stands for content that was left out (elided); JSON cannot hold it and it is not guessed: send the whole value","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\": \"x\", ...}}","offset":10,"format":"jsonl"}`, 1},
+		{"a quote no close fits", `{"type":"tool_call","name":"a","arguments":{"s":"x"y}}`,
+			`{"type":"parse_error","error":"invalid JSON in tool call at byte 58: at the end of the line, the JSON ends inside a string, before its closing quote; escape a '\"' inside a string as \\\" and send the whole call again on one line","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\":\"x\"y}}","offset":10,"format":"jsonl"}`, 1},
 		{"string left open", `{"type":"tool_call","name":"a","arguments":{"s":"x`,
-			`{"type":"parse_error","error":"tool call cut off at byte 58: the JSON ends inside a string, before its closing quote: the output was cut off — send the whole call again","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\":\"x","offset":10,"format":"jsonl"}`, 1},
+			`{"type":"parse_error","error":"invalid JSON in tool call at byte 58: at the end of the line, the JSON ends inside a string, before its closing quote; escape a '\"' inside a string as \\\" and send the whole call again on one line","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\":\"x","offset":10,"format":"jsonl"}`, 1},
 		{"closing brace missing is repaired", `{"type":"tool_call","name":"a","arguments":{"s":"x"}`,
 			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x"},"format":"jsonl","repaired":true}`, 2},
 		{"written over two lines", "{\"type\":\"tool_call\",\n\"name\":\"a\",\"arguments\":{\"p\":1}}",
@@ -59,9 +67,9 @@ func TestBrokenProtocolLine(t *testing.T) {
 // parse_error too, not the final answer.
 func TestBrokenProtocolLineAtEnd(t *testing.T) {
 	for _, in := range []string{
-		`{"type":"tool_call","name":"a","arguments":{"s":"x"y"}}`,
-		"I will check.\n" + `{"type":"tool_call","name":"a","arguments":{"s":"x"y"}}`,
-		`{"type":"tool_call","name":"a","arguments":{"s":"x"y"}}` + "\n",
+		`{"type":"tool_call","name":"a","arguments":{"s": hello world}}`,
+		"I will check.\n" + `{"type":"tool_call","name":"a","arguments":{"s":"x"y}}`,
+		`{"type":"tool_call","name":"a","arguments":{"s":"x", ...}}` + "\n",
 	} {
 		got := parseAll(t, []byte(in), Options{}, nil)
 		if !strings.Contains(got, `"type":"parse_error"`) || strings.Contains(got, `"type":"text","content":"{`) || strings.Contains(got, `"final_answer"`) {

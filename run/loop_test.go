@@ -347,7 +347,7 @@ func TestLoopToolChoice(t *testing.T) {
 // answer, even with prose before it.
 func TestLoopBrokenProtocolLine(t *testing.T) {
 	b := &scripted{replies: []string{
-		"Let me check.\n" + `{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"y}}` + "\n",
+		"Let me check.\n" + `{"type":"tool_call","name":"get_weather","arguments":{"city": Oslo Norway}}` + "\n",
 		`{"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}}` + "\n",
 		`{"type":"final_answer","content":"18 C."}`,
 	}}

@@ -25,6 +25,9 @@ func BenchmarkRepair(b *testing.B) {
 		{"valid-1MB", benchValid(1 << 20), full},
 		{"repair-heavy-64KB", benchRepairHeavy(64 << 10), true},
 		{"repair-heavy-1MB", benchRepairHeavy(1 << 20), full},
+		// kaptinlin/jsonrepair refuses this input, so it is measured alone.
+		{"model-defects-64KB", benchModelDefects(64 << 10), false},
+		{"model-defects-1MB", benchModelDefects(1 << 20), false},
 		{"truncated-deep1000-64KB", benchTruncatedDeep(64<<10, 1000), true},
 		{"truncated-deep10000-1MB", benchTruncatedDeep(1<<20, 10000), full},
 	} {
