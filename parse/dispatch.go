@@ -208,6 +208,12 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	if p.extra != nil && (p.buf[i] == '<' || p.buf[i] == '[') {
+		end, st, err := p.matchMarker(p.extra, i, eof)
+		if st != noMatch || err != nil {
+			return end, st, err
+		}
+	}
 	switch p.buf[i] {
 	case '<':
 		return p.matchMarker(angleIndex, i, eof)

@@ -124,16 +124,29 @@ type Parser struct {
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
-	err       error
+	// extra holds the markers of Options.Syntax, checked before the
+	// built-in ones; nil without a syntax.
+	extra *markerIndex
+	err   error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
 // passed to emit, and the slices in it, are only valid during the call.
 func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
-	if opts.Format != "" && !knownFormat(opts.Format) {
+	var extra *markerIndex
+	if s := opts.Syntax; s != nil {
+		if err := s.validate(); err != nil {
+			return nil, err
+		}
+		if (s.Call != nil) != (opts.Format == FormatTemplate) {
+			return nil, fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
+		}
+		extra = syntaxIndex(s)
+	}
+	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, extra: extra}
 	p.resetTriggers()
 	return p, nil
 }

@@ -23,6 +23,10 @@ type Options struct {
 	// that write argument values as bare text (Qwen3-Coder, GLM, MiniMax)
 	// use it to keep "007" a string where the schema asks for one.
 	ParamType func(tool, param string) string
+	// Syntax adds what a model's chat template says about its output
+	// (see parse/chattemplate). With Syntax.Call set, Format must be
+	// FormatTemplate: only the template's own call syntax is read.
+	Syntax *Syntax
 }
 
 // Stats counts what a Stream wrote.

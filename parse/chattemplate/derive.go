@@ -1,0 +1,535 @@
+package chattemplate
+
+import (
+	"bytes"
+
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolcall/toolcall/parse"
+)
+
+// Derived is what a template says about the model's output.
+type Derived struct {
+	// Format is the built-in format the template's calls are written in,
+	// or parse.FormatTemplate when Syntax.Call describes them instead.
+	Format string
+	// Syntax holds the template's control tokens (and its own call
+	// syntax for parse.FormatTemplate).
+	Syntax *parse.Syntax
+	// EndOfTurn is the token the template ends an assistant turn with:
+	// the stop sequence for a completions endpoint. Empty when none.
+	EndOfTurn string
+	// GenerationPrompt is what add_generation_prompt appends.
+	GenerationPrompt string
+	// CallText is the probe call as the template renders it, for messages.
+	CallText string
+}
+
+// Options returns parse options that read the model's output this way.
+func (d *Derived) Options(base parse.Options) parse.Options {
+	base.Format = d.Format
+	base.Syntax = d.Syntax
+	return base
+}
+
+// The probe conversation. Its strings are unlikely to occur in a template.
+const (
+	probeUser      = "Tq7 probe question~"
+	probeReply     = "Zq9 probe reply~"
+	probeReasoning = "Rq8 probe thought~"
+	probeName      = "tc_probe_lookup"
+	probeName2     = "tc_probe_other"
+	probeID        = "call00001"
+	probeID2       = "call00002"
+)
+
+func probeArgs() map[string]any {
+	return map[string]any{
+		"city":  "Zürich \"old\" town",
+		"count": 42,
+		"ratio": -1.5,
+		"flag":  true,
+		"tags":  []any{"a", "b"},
+		"opts":  map[string]any{"k": "v"},
+	}
+}
+
+func probeArgs2() map[string]any {
+	return map[string]any{"q": "second call"}
+}
+
+// ProbeTools are the tool definitions the probe conversation offers.
+func ProbeTools() []Tool {
+	param := func(props map[string]any) map[string]any {
+		return map[string]any{"type": "object", "properties": props}
+	}
+	return []Tool{
+		{"type": "function", "function": map[string]any{"name": probeName, "description": "Probe tool.", "parameters": param(map[string]any{
+			"city": map[string]any{"type": "string", "description": "A city."}, "count": map[string]any{"type": "integer", "description": "A count."},
+			"ratio": map[string]any{"type": "number", "description": "A ratio."}, "flag": map[string]any{"type": "boolean", "description": "A flag."},
+			"tags": map[string]any{"description": "Tags."}, "opts": map[string]any{"description": "Options."},
+		})}},
+		{"type": "function", "function": map[string]any{"name": probeName2, "description": "Second probe tool.", "parameters": param(map[string]any{
+			"q": map[string]any{"type": "string", "description": "A query."},
+		})}},
+	}
+}
+
+var deriveCache sync.Map // *Template -> *deriveResult
+
+type deriveResult struct {
+	once sync.Once
+	d    *Derived
+	err  error
+}
+
+// Derive works out, by rendering probe conversations and comparing them,
+// how the template writes a tool call, and checks the result by parsing
+// the rendered calls back. The result is cached per Template.
+func (t *Template) Derive() (*Derived, error) {
+	c, _ := deriveCache.LoadOrStore(t, &deriveResult{})
+	r := c.(*deriveResult)
+	r.once.Do(func() { r.d, r.err = t.derive() })
+	return r.d, r.err
+}
+
+func (t *Template) derive() (*Derived, error) {
+	user := Message{Role: "user", Content: probeUser}
+	opts := RenderOptions{Tools: ProbeTools(), Now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	render := func(msgs []Message, gen bool) (string, error) {
+		o := opts
+		o.AddGenerationPrompt = gen
+		return t.Render(msgs, o)
+	}
+	d := &Derived{Syntax: &parse.Syntax{}}
+	withGen, err := render([]Message{user}, true)
+	if err != nil {
+		return nil, err
+	}
+	noGen, err := render([]Message{user}, false)
+	if err != nil {
+		return nil, err
+	}
+	if strings.HasPrefix(withGen, noGen) {
+		d.GenerationPrompt = withGen[len(noGen):]
+	}
+	text, err := render([]Message{user, {Role: "assistant", Content: probeReply}}, false)
+	if err != nil {
+		return nil, err
+	}
+	if i := strings.LastIndex(text, probeReply); i >= 0 {
+		after := text[i+len(probeReply):]
+		if toks := controlTokens(after); len(toks) > 0 && strings.HasPrefix(strings.TrimLeft(after, " \n"), toks[0]) {
+			d.EndOfTurn = toks[0]
+		}
+	}
+	// Calls, with arguments as an object and else as a JSON string.
+	var one, two string
+	for _, asString := range []bool{false, true} {
+		args, args2 := any(probeArgs()), any(probeArgs2())
+		if asString {
+			args, args2 = mustJSON(args), mustJSON(args2)
+		}
+		c1 := []Call{{ID: probeID, Name: probeName, Arguments: args}}
+		c2 := append(c1, Call{ID: probeID2, Name: probeName2, Arguments: args2})
+		r1, err1 := render([]Message{user, {Role: "assistant", ToolCalls: c1}}, false)
+		if err1 != nil {
+			err = err1
+			continue
+		}
+		one = difference(text, r1)
+		if !strings.Contains(one, probeName) {
+			one = ""
+			continue
+		}
+		if r2, err2 := render([]Message{user, {Role: "assistant", ToolCalls: c2}}, false); err2 == nil {
+			two = difference(text, r2)
+		}
+		break
+	}
+	if one == "" {
+		if err != nil {
+			return nil, fmt.Errorf("chat template %s cannot render an assistant turn with a tool call: %w", t.Name, err)
+		}
+		return nil, fmt.Errorf("chat template %s has no tool-call support: an assistant turn with a call to %q renders without the call", t.Name, probeName)
+	}
+	d.CallText = one
+	if !strings.Contains(two, probeName2) {
+		two = "" // one call per turn only
+	}
+	// Reasoning markers around the probe thought.
+	if r, err := render([]Message{user, {Role: "assistant", Content: probeReply, Reasoning: probeReasoning}}, false); err == nil {
+		if i := strings.LastIndex(r, probeReasoning); i >= 0 {
+			before := strings.TrimRight(r[:i], " \n")
+			after := strings.TrimLeft(r[i+len(probeReasoning):], " \n")
+			open, close := lastToken(before), firstToken(after)
+			if open != "" && close != "" {
+				d.Syntax.Reasoning = append(d.Syntax.Reasoning, [2]string{open, close})
+			}
+		}
+	}
+	// Control tokens the text must not carry.
+	if d.EndOfTurn != "" {
+		d.Syntax.Skip = append(d.Syntax.Skip, d.EndOfTurn)
+	}
+	if g := strings.TrimSpace(d.GenerationPrompt); g != "" && (g[0] == '<' || g[0] == '[') && len(g) <= 256 {
+		d.Syntax.Skip = append(d.Syntax.Skip, strings.TrimLeft(d.GenerationPrompt, " \n"))
+	}
+	want1 := []wantCall{{probeName, probeArgs()}}
+	want2 := []wantCall{{probeName, probeArgs()}, {probeName2, probeArgs2()}}
+	check := func(format string, syn *parse.Syntax) bool {
+		o := parse.Options{Format: format, Syntax: syn}
+		if !parsesTo(one, o, want1) {
+			return false
+		}
+		return two == "" || parsesTo(two, o, want2)
+	}
+	// A built-in format that reads the probe calls back. Control tokens
+	// the template writes around the calls (Gemma 4's <|tool_response>)
+	// are not prose either.
+	if f := detectFormat(one, d.Syntax); f != "" {
+		syn := *d.Syntax
+		syn.Skip = append(append([]string(nil), syn.Skip...), strayTokens(one, two, parse.Options{Format: f, Syntax: d.Syntax})...)
+		if check(f, &syn) {
+			d.Format, d.Syntax = f, &syn
+			return d, nil
+		}
+	}
+	// Otherwise a syntax of the template's own.
+	call, err := deriveCall(one, two)
+	if err != nil {
+		return nil, fmt.Errorf("chat template %s: no parser for its tool calls, rendered as %q: %w", t.Name, clipText(one), err)
+	}
+	syn := *d.Syntax
+	syn.Call = call
+	syn.Skip = append(append([]string(nil), syn.Skip...), sectionTokens(one, two, call)...)
+	if err := validSyntax(&syn); err != nil {
+		return nil, fmt.Errorf("chat template %s: %w", t.Name, err)
+	}
+	if !check(parse.FormatTemplate, &syn) {
+		return nil, fmt.Errorf("chat template %s: derived a call syntax (%+v) that does not read back its own rendering %q", t.Name, *call, clipText(one))
+	}
+	d.Format, d.Syntax = parse.FormatTemplate, &syn
+	return d, nil
+}
+
+func validSyntax(s *parse.Syntax) error {
+	_, err := parse.NewParser(parse.Options{Format: parse.FormatTemplate, Syntax: s}, func(*parse.Event) error { return nil })
+	return err
+}
+
+func clipText(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+func mustJSON(v any) string {
+	var b bytes.Buffer
+	_ = writeJSON(&b, v, -1, 0)
+	return b.String()
+}
+
+// difference returns what b has in place of a's middle: the text between
+// their common prefix and common suffix, both taken after the last user
+// turn (templates may render the system prompt differently by turn).
+func difference(a, b string) string {
+	if i, j := strings.LastIndex(a, probeUser), strings.LastIndex(b, probeUser); i >= 0 && j >= 0 {
+		a, b = a[i+len(probeUser):], b[j+len(probeUser):]
+	}
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	// Do not cut a control token in half at either end.
+	for p > 0 && strings.LastIndexAny(b[:p], "<[") > strings.LastIndexAny(b[:p], ">]") {
+		p--
+	}
+	for s > 0 {
+		tail := b[len(b)-s:]
+		if strings.IndexAny(tail, ">]") >= 0 && (strings.IndexAny(tail, "<[") < 0 || strings.IndexAny(tail, ">]") < strings.IndexAny(tail, "<[")) {
+			s--
+			continue
+		}
+		break
+	}
+	return b[p : len(b)-s]
+}
+
+var tokenRE = regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]`)
+
+// controlTokens lists the control tokens in s, in order.
+func controlTokens(s string) []string { return tokenRE.FindAllString(s, -1) }
+
+func firstToken(s string) string {
+	if loc := tokenRE.FindStringIndex(s); loc != nil && loc[0] == 0 {
+		return s[:loc[1]]
+	}
+	return ""
+}
+
+func lastToken(s string) string {
+	locs := tokenRE.FindAllStringIndex(s, -1)
+	if len(locs) > 0 && locs[len(locs)-1][1] == len(s) {
+		return s[locs[len(locs)-1][0]:]
+	}
+	return ""
+}
+
+type wantCall struct {
+	name string
+	args map[string]any
+}
+
+// detectFormat parses the rendered call with every format on and returns
+// the one its calls came in, when they all came in one.
+func detectFormat(s string, syn *parse.Syntax) string {
+	format := ""
+	ok := true
+	p, err := parse.NewParser(parse.Options{Syntax: syn}, func(e *parse.Event) error {
+		if e.Type == "tool_call" {
+			if format != "" && format != e.Call.Format {
+				ok = false
+			}
+			format = e.Call.Format
+		}
+		return nil
+	})
+	if err != nil {
+		return ""
+	}
+	if _, err := p.Write([]byte(s)); err != nil || p.Close() != nil || !ok {
+		return ""
+	}
+	return format
+}
+
+// strayTokens returns the control tokens that come out as text when the
+// rendered calls are parsed: text made of nothing else.
+func strayTokens(one, two string, o parse.Options) []string {
+	var out []string
+	for _, s := range []string{one, two} {
+		p, err := parse.NewParser(o, func(e *parse.Event) error {
+			if e.Type != "text" {
+				return nil
+			}
+			t := strings.TrimSpace(string(e.Content))
+			toks := controlTokens(t)
+			if len(toks) > 0 && strings.Join(toks, "") == strings.Join(strings.Fields(t), "") {
+				for _, tok := range toks {
+					if tok[0] == '<' || tok[0] == '[' {
+						out = append(out, tok)
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil
+		}
+		_, _ = p.Write([]byte(s))
+		_ = p.Close()
+	}
+	return out
+}
+
+// parsesTo reports whether s parses to exactly the wanted calls and no
+// prose or errors.
+func parsesTo(s string, o parse.Options, want []wantCall) bool {
+	var got []wantCall
+	bad := false
+	p, err := parse.NewParser(o, func(e *parse.Event) error {
+		switch e.Type {
+		case "tool_call":
+			var args map[string]any
+			if json.Unmarshal(e.Call.Arguments, &args) != nil {
+				bad = true
+			}
+			got = append(got, wantCall{e.Call.Name, args})
+		case "text":
+			if len(bytes.TrimSpace(e.Content)) > 0 {
+				bad = true
+			}
+		case "parse_error":
+			bad = true
+		}
+		return nil
+	})
+	if err != nil {
+		return false
+	}
+	if _, err := p.Write([]byte(s)); err != nil || p.Close() != nil || bad || len(got) != len(want) {
+		return false
+	}
+	for i := range want {
+		if got[i].name != want[i].name || !sameJSON(got[i].args, want[i].args) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameJSON compares two values as JSON. Templates that print values
+// with Jinja write booleans as Python does (True), which a tagged format
+// reads back as the string "True": that is the template's own spelling,
+// not a syntax mismatch.
+func sameJSON(a, b any) bool {
+	norm := func(v any) any {
+		raw, _ := json.Marshal(v)
+		var out any
+		_ = json.Unmarshal(raw, &out)
+		return out
+	}
+	x, y := norm(a), norm(b)
+	if reflect.DeepEqual(x, y) {
+		return true
+	}
+	mx, ok1 := x.(map[string]any)
+	my, ok2 := y.(map[string]any)
+	if !ok1 || !ok2 || len(mx) != len(my) {
+		return false
+	}
+	for k, v := range my {
+		got := mx[k]
+		if bv, ok := v.(bool); ok {
+			if s, ok := got.(string); ok && (s == "True" && bv || s == "False" && !bv) {
+				continue
+			}
+		}
+		if !reflect.DeepEqual(got, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// deriveCall reads the call syntax off one rendered call (and two, when
+// the template renders several calls in a turn).
+func deriveCall(one, two string) (*parse.CallSyntax, error) {
+	n := strings.Index(one, probeName)
+	brace := strings.IndexAny(one, "{[")
+	if brace >= 0 && brace < n {
+		// The name is inside JSON: Open, a JSON call, Close.
+		open := strings.TrimSpace(one[:brace])
+		end := jsonEnd(one, brace)
+		if end < 0 {
+			return nil, errors.New("the call's JSON does not end")
+		}
+		c := &parse.CallSyntax{Open: perCall(open, two, true), Close: perCall(strings.TrimSpace(one[end:]), two, false)}
+		if c.Open == "" {
+			return nil, errors.New("the call's JSON has no marker before it")
+		}
+		return c, nil
+	}
+	if brace < 0 {
+		return nil, errors.New("the arguments are not written as a JSON object; only JSON arguments are derived")
+	}
+	pre := one[:n]
+	c := &parse.CallSyntax{}
+	if id := strings.Index(pre, probeID); id >= 0 {
+		c.Open = perCall(strings.TrimSpace(pre[:id]), two, true)
+		c.NameAfter = pre[id+len(probeID):]
+	} else {
+		c.Open = perCall(strings.TrimSpace(pre), two, true)
+		if full := strings.TrimSpace(pre); c.Open != full && strings.HasSuffix(full, c.Open) {
+			c.Open = full[len(full)-len(c.Open):]
+		}
+	}
+	if c.Open == "" {
+		return nil, errors.New("the call has no marker before its name")
+	}
+	b := strings.Index(one[n:], "{") + n
+	c.ArgsAfter = one[n+len(probeName) : b]
+	if strings.TrimSpace(c.ArgsAfter) == "" {
+		return nil, errors.New("nothing separates the name from the arguments")
+	}
+	end := jsonEnd(one, b)
+	if end < 0 {
+		return nil, errors.New("the arguments' JSON does not end")
+	}
+	c.Close = perCall(strings.TrimSpace(one[end:]), two, false)
+	return c, nil
+}
+
+// perCall keeps, of the text before (open) or after a call, the part that
+// is written once per call: with two calls rendered, a token written once
+// is the section's and is left out.
+func perCall(s, two string, open bool) string {
+	if s == "" || two == "" {
+		return firstOrAll(s, open)
+	}
+	toks := controlTokens(s)
+	if len(toks) == 0 {
+		return s
+	}
+	if open {
+		// From the first token that the two-call rendering repeats.
+		for _, t := range toks {
+			if strings.Count(two, t) >= 2 {
+				return s[strings.Index(s, t):]
+			}
+		}
+		return ""
+	}
+	// Up to the last token that the two-call rendering repeats.
+	for k := len(toks) - 1; k >= 0; k-- {
+		if strings.Count(two, toks[k]) >= 2 {
+			i := strings.Index(s, toks[k])
+			return strings.TrimSpace(s[:i+len(toks[k])])
+		}
+	}
+	return ""
+}
+
+// firstOrAll is perCall with one call to go by: the whole text.
+func firstOrAll(s string, open bool) string { return s }
+
+// sectionTokens are the control tokens around the calls that are not part
+// of a call: section markers, dropped as layout.
+func sectionTokens(one, two string, c *parse.CallSyntax) []string {
+	var out []string
+	for _, t := range controlTokens(one) {
+		if strings.Contains(c.Open, t) || strings.Contains(c.Close, t) || strings.Contains(c.NameAfter, t) || strings.Contains(c.ArgsAfter, t) {
+			continue
+		}
+		if t[0] == '<' || t[0] == '[' {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// jsonEnd returns the end of the JSON value at s[i], or -1.
+func jsonEnd(s string, i int) int {
+	depth := 0
+	for k := i; k < len(s); k++ {
+		switch s[k] {
+		case '"':
+			for k++; k < len(s) && s[k] != '"'; k++ {
+				if s[k] == '\\' {
+					k++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return k + 1
+			}
+		}
+	}
+	return -1
+}

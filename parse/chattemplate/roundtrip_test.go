@@ -1,0 +1,309 @@
+package chattemplate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/toolcall/toolcall/parse"
+)
+
+// The templates under testdata/llamacpp come from llama.cpp's
+// models/templates (see testdata/llamacpp/README.md). For each one the
+// test derives a parser, renders calls other than the probe's through the
+// template, and parses the rendering back.
+
+// wantDerived is what each template is expected to give: the format its
+// calls are read with, or the kind of error. A change here is a change in
+// behaviour a user would notice.
+var wantDerived = map[string]string{
+	"Apertus-8B-Instruct":                           parse.FormatApertus,
+	"Apriel-1.6-15b-Thinker-fixed":                  parse.FormatToolCallsArray,
+	"CohereForAI-c4ai-command-r7b-12-2024-tool_use": parse.FormatCommandR7B,
+	"GLM-4.6":                             parse.FormatGLM45,
+	"GLM-4.7-Flash":                       parse.FormatGLM47,
+	"Kimi-K2-Instruct":                    parse.FormatKimiK2,
+	"Kimi-K2-Thinking":                    parse.FormatKimiK2,
+	"MiMo-VL":                             parse.FormatHermes,
+	"Mistral-Small-3.2-24B-Instruct-2506": parse.FormatMistralV11,
+	"NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": parse.FormatQwen3Coder,
+	"NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use": parse.FormatHermes,
+	"NousResearch-Hermes-3-Llama-3.1-8B-tool_use":   parse.FormatHermes,
+	"Qwen-QwQ-32B":             parse.FormatHermes,
+	"Qwen-Qwen2.5-7B-Instruct": parse.FormatHermes,
+	"Qwen-Qwen3-0.6B":          parse.FormatHermes,
+	"Qwen3-Coder":              parse.FormatQwen3Coder,
+	"Qwen3.5-4B":               parse.FormatQwen3Coder,
+	"StepFun3.5-Flash":         parse.FormatQwen3Coder,
+	"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B": parse.FormatDeepSeekR1,
+	"deepseek-ai-DeepSeek-V3.1":                parse.FormatDeepSeekV31,
+	"deepseek-ai-DeepSeek-V3.2":                parse.FormatDeepSeekDSML,
+	"fireworks-ai-llama-3-firefunction-v2":     parse.FormatFireFunction,
+	"google-gemma-4-31B-it":                    parse.FormatGemma4,
+	"google-gemma-4-31B-it-interleaved":        parse.FormatGemma4,
+	"ibm-granite-granite-4.0":                  parse.FormatHermes,
+	"ibm-granite-granite-4.1":                  parse.FormatHermes,
+	"llama-cpp-deepseek-r1":                    parse.FormatDeepSeekR1,
+	"meetkai-functionary-medium-v3.1":          parse.FormatFunctionTag,
+	"meetkai-functionary-medium-v3.2":          parse.FormatFunctionary,
+	"meta-llama-Llama-3.1-8B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.2-3B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.3-70B-Instruct":        parse.FormatLlama3JSON,
+	"mistralai-Ministral-3-14B-Reasoning-2512": parse.FormatMistralV11,
+	"mistralai-Mistral-Nemo-Instruct-2407":     parse.FormatMistral,
+	"moonshotai-Kimi-K2":                       parse.FormatKimiK2,
+	"stepfun-ai-Step-3.5-Flash":                parse.FormatQwen3Coder,
+	"unsloth-Apriel-1.5":                       parse.FormatToolCallsArray,
+	"unsloth-mistral-Devstral-Small-2507":      parse.FormatMistralV11,
+	"upstage-Solar-Open-100B":                  parse.FormatTemplate,
+
+	// No tool calls in the template.
+	"HuggingFaceTB-SmolLM3-3B":                 "no tool-call support",
+	"deepseek-ai-DeepSeek-R1-Distill-Llama-8B": "no tool-call support",
+	"google-gemma-2-2b-it":                     "no tool-call support",
+	"ibm-granite-granite-3.3-2B-Instruct":      "no tool-call support",
+	"llama-cpp-rwkv-world":                     "no tool-call support",
+	"microsoft-Phi-3.5-mini-instruct":          "no tool-call support",
+
+	// Calls render, but as "Action:\n```json": parse's command_r_action
+	// wants the fence on the Action: line, and a template marker must
+	// start with '<' or '['.
+	"CohereForAI-c4ai-command-r-plus-tool_use": "must start with '<' or '['",
+
+	// gonja v2.9.1 reads a conditional expression only at the top of
+	// {{ … }}: "(a if b else c)" inside an expression does not parse.
+	"Bielik-11B-v3.0-Instruct": "does not parse as Jinja",
+	"GigaChat3-10B-A1.8B":      "does not parse as Jinja",
+	"GigaChat3.1-10B-A1.8B":    "does not parse as Jinja",
+	"LFM2-8B-A1B":              "does not parse as Jinja",
+	"LFM2.5-8B-A1B":            "does not parse as Jinja",
+	"LFM2.5-Instruct":          "does not parse as Jinja",
+	"MiniMax-M2":               "does not parse as Jinja",
+	"NVIDIA-Nemotron-Nano-v2":  "does not parse as Jinja",
+	"openai-gpt-oss-120b":      "does not parse as Jinja",
+	// gonja cannot index a dict by an integer key / compare a filtered
+	// length in this form.
+	"ByteDance-Seed-OSS": "does not render",
+	"Reka-Edge":          "does not render",
+}
+
+func templates(t testing.TB) []string {
+	files, err := filepath.Glob("testdata/llamacpp/*.jinja")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates under testdata/llamacpp: %v", err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func nameOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jinja") }
+
+// The calls rendered for the round trip: not the probe's.
+func weatherCalls() []Call {
+	return []Call{
+		{ID: "call12345", Name: "get_weather", Arguments: map[string]any{"location": "Paris, France", "unit": "celsius", "days": 3, "hourly": false, "coords": []any{48.85, 2.35}, "filter": map[string]any{"min": -5, "label": "a <b> & \"c\""}}},
+		{ID: "call67890", Name: "get_time", Arguments: map[string]any{"tz": "Europe/Paris"}},
+	}
+}
+
+func weatherTools() []Tool {
+	tool := func(name string) Tool {
+		return Tool{"type": "function", "function": map[string]any{"name": name, "description": "A tool.", "parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}
+	}
+	return []Tool{tool("get_weather"), tool("get_time")}
+}
+
+// modelOutput renders an assistant turn with calls and returns what the
+// model writes for it: the turn's text up to and including its end token.
+func modelOutput(t *testing.T, tp *Template, d *Derived, calls []Call) (string, bool) {
+	user := Message{Role: "user", Content: probeUser}
+	o := RenderOptions{Tools: weatherTools()}
+	text, err := tp.Render([]Message{user, {Role: "assistant", Content: probeReply}}, o)
+	if err != nil {
+		t.Fatalf("text turn: %v", err)
+	}
+	r, err := tp.Render([]Message{user, {Role: "assistant", ToolCalls: calls}}, o)
+	if err != nil {
+		// Templates that take arguments as a JSON string only.
+		for i := range calls {
+			calls[i].Arguments = mustJSON(calls[i].Arguments)
+		}
+		if r, err = tp.Render([]Message{user, {Role: "assistant", ToolCalls: calls}}, o); err != nil {
+			if len(calls) > 1 {
+				return "", false // "only supports single tool-calls"
+			}
+			t.Fatalf("call turn: %v", err)
+		}
+	}
+	out := difference(text, r)
+	if !strings.Contains(out, calls[len(calls)-1].Name) {
+		return "", false // one call per turn
+	}
+	return out + d.EndOfTurn, true
+}
+
+func TestRoundTrip(t *testing.T) {
+	files := templates(t)
+	derived, ok := 0, 0
+	for _, f := range files {
+		name := nameOf(f)
+		t.Run(name, func(t *testing.T) {
+			want, known := wantDerived[name]
+			if !known {
+				t.Fatalf("no expectation for %s: add it to wantDerived", name)
+			}
+			tp, err := Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := tp.Derive()
+			if err != nil {
+				if !strings.Contains(err.Error(), want) {
+					t.Fatalf("want %q, got error %v", want, err)
+				}
+				if !strings.Contains(err.Error(), f) {
+					t.Errorf("error does not name the template: %v", err)
+				}
+				return
+			}
+			derived++
+			if d.Format != want {
+				t.Fatalf("format %q, want %q", d.Format, want)
+			}
+			all := true
+			for n := 1; n <= 2; n++ {
+				calls := weatherCalls()[:n]
+				wantCalls := make([]wantCall, n)
+				for i, c := range calls {
+					wantCalls[i] = wantCall{c.Name, c.Arguments.(map[string]any)}
+				}
+				out, fits := modelOutput(t, tp, d, calls)
+				if !fits {
+					continue
+				}
+				if !roundTrips(t, out, d.Options(parse.Options{}), wantCalls) {
+					all = false
+				}
+			}
+			if all {
+				ok++
+			}
+		})
+	}
+	t.Logf("round trip: %d of %d templates that render tool calls (%d templates in all)", ok, derived, len(files))
+	if derived > 0 && ok*100 < derived*95 {
+		t.Errorf("round trip rate %d/%d is under 95%%", ok, derived)
+	}
+}
+
+// roundTrips parses out and checks it gives the calls and nothing else:
+// no text, so no control token leaks into the transcript.
+func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall) bool {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := parse.Stream(context.Background(), strings.NewReader(out), &buf, o); err != nil {
+		t.Errorf("parse: %v", err)
+		return false
+	}
+	var got []wantCall
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var ev struct {
+			Type      string         `json:"type"`
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+			Content   string         `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Errorf("bad event %s", line)
+			return false
+		}
+		switch ev.Type {
+		case "tool_call":
+			got = append(got, wantCall{ev.Name, ev.Arguments})
+		case "reasoning":
+		default:
+			t.Errorf("output %q: unexpected event %s", out, line)
+			return false
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("output %q: %d calls, want %d:\n%s", out, len(got), len(want), buf.String())
+		return false
+	}
+	for i := range want {
+		if got[i].name != want[i].name || !sameJSON(got[i].args, want[i].args) {
+			t.Errorf("output %q: call %d is %s %v, want %s %v", out, i, got[i].name, got[i].args, want[i].name, want[i].args)
+			return false
+		}
+	}
+	return true
+}
+
+// TestAgreesWithBuiltIn parses parse's format fixtures with the parser
+// derived from each template whose calls a built-in format reads, and
+// checks it gives the same events as parse's own detection.
+func TestAgreesWithBuiltIn(t *testing.T) {
+	fixtures, _ := filepath.Glob("../testdata/formats/*.txt")
+	// formatOf names the format a fixture is for: the longest format id
+	// its name starts with (mistral_v11_multi is mistral_v11's).
+	formatOf := func(base string) string {
+		best := ""
+		for _, f := range parse.Formats() {
+			if (base == f.ID || strings.HasPrefix(base, f.ID+"_")) && len(f.ID) > len(best) {
+				best = f.ID
+			}
+		}
+		return best
+	}
+	// Where forcing the format reads a fixture differently, and why.
+	differs := map[string]string{
+		// Functionary's template ends the prompt with ">>>", so with the
+		// format known a leading "all\n" is the channel name, not prose.
+		"functionary_v3_2": `all\n`,
+	}
+	same, total := 0, 0
+	for _, f := range templates(t) {
+		tp, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tp.Derive()
+		if err != nil || d.Format == parse.FormatTemplate {
+			continue
+		}
+		for _, fx := range fixtures {
+			base := strings.TrimSuffix(filepath.Base(fx), ".txt")
+			if formatOf(base) != d.Format {
+				continue
+			}
+			in, err := os.ReadFile(fx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b bytes.Buffer
+			if _, err := parse.Stream(context.Background(), bytes.NewReader(in), &a, parse.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := parse.Stream(context.Background(), bytes.NewReader(in), &b, d.Options(parse.Options{})); err != nil {
+				t.Fatal(err)
+			}
+			total++
+			if a.String() == b.String() {
+				same++
+			} else if why, ok := differs[base]; ok && strings.Replace(a.String(), why, "", 1) == b.String() {
+				t.Logf("%s with %s's parser: differs as expected (%q)", base, nameOf(f), why)
+			} else {
+				t.Errorf("%s with %s's parser:\nbuilt-in:\n%s\nderived:\n%s", filepath.Base(fx), nameOf(f), a.String(), b.String())
+			}
+		}
+	}
+	t.Logf("agreement with built-in formats: %d of %d (template, fixture) pairs", same, total)
+	if total == 0 {
+		t.Fatal("no fixtures matched")
+	}
+}

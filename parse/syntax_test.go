@@ -1,0 +1,65 @@
+package parse
+
+import (
+	"strings"
+	"testing"
+)
+
+// solar is a call syntax no built-in format has, as derived from Upstage
+// Solar Open's template.
+var solar = &Syntax{
+	Skip: []string{"<|end|>", "<|tool_calls|>", "<|calls|>"},
+	Call: &CallSyntax{Open: "<|tool_call:begin|>", NameAfter: "<|tool_call:name|>", ArgsAfter: "<|tool_call:args|>", Close: "<|tool_call:end|>"},
+}
+
+func TestTemplateSyntax(t *testing.T) {
+	opts := Options{Format: FormatTemplate, Syntax: solar}
+	cases := []struct{ name, in, want string }{
+		{"two calls after prose",
+			`Let me look.<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>get_weather<|tool_call:args|>{"city": "Paris"}<|tool_call:end|><|tool_call:begin|>c2<|tool_call:name|>get_time<|tool_call:args|>{}<|tool_call:end|><|calls|><|end|>`,
+			`{"type":"text","content":"Let me look."}
+{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"template"}
+{"type":"tool_call","id":"call_2","name":"get_time","arguments":{},"format":"template"}
+`},
+		{"built-in markers are off",
+			`<tool_call>{"name": "f", "arguments": {}}</tool_call>`,
+			`{"type":"text","content":"<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>"}
+`},
+		{"cut-off arguments",
+			`<|tool_call:begin|>c1<|tool_call:name|>f<|tool_call:args|>{"a": "x`,
+			`{"type":"parse_error","error":"call to \"f\": tool call cut off at byte 64: the JSON ends inside a string, before its closing quote: the output was cut off — send the whole call again","raw":"<|tool_call:begin|>c1<|tool_call:name|>f<|tool_call:args|>{\"a\": \"x","offset":0,"format":"template"}
+`},
+	}
+	for _, c := range cases {
+		for _, sizes := range [][]int{nil, {1}, {3, 7}} {
+			if got := parseAll(t, []byte(c.in), opts, sizes); got != c.want {
+				t.Errorf("%s (chunks %v):\ngot  %s\nwant %s", c.name, sizes, got, c.want)
+			}
+		}
+	}
+}
+
+func TestTemplateSyntaxSkipsControlTokens(t *testing.T) {
+	// A built-in format, with the template's own end-of-turn token.
+	opts := Options{Format: FormatHermes, Syntax: &Syntax{Skip: []string{"<|im_sep|>", "<|assistant_start|>\n"}, Reasoning: [][2]string{{"<|think_on|>", "<|think_off|>"}}}}
+	in := "<|assistant_start|>\n<|think_on|>hmm<|think_off|>Sure.<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><|im_sep|>"
+	got := parseAll(t, []byte(in), opts, []int{2})
+	if strings.Contains(got, "<|") {
+		t.Errorf("control tokens leaked:\n%s", got)
+	}
+	if !strings.Contains(got, `"type":"reasoning","content":"hmm"`) || !strings.Contains(got, `"name":"f"`) {
+		t.Errorf("got:\n%s", got)
+	}
+}
+
+func TestTemplateSyntaxInvalid(t *testing.T) {
+	for _, o := range []Options{
+		{Format: FormatTemplate},
+		{Syntax: solar},
+		{Format: FormatTemplate, Syntax: &Syntax{Call: &CallSyntax{Open: "Action:"}}},
+	} {
+		if _, err := NewParser(o, func(*Event) error { return nil }); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
