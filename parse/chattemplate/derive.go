@@ -124,12 +124,7 @@ func (t *Template) derive() (*Derived, error) {
 	if err != nil {
 		return nil, err
 	}
-	if i := strings.LastIndex(text, probeReply); i >= 0 {
-		after := text[i+len(probeReply):]
-		if toks := controlTokens(after); len(toks) > 0 && strings.HasPrefix(strings.TrimLeft(after, " \n"), toks[0]) {
-			d.EndOfTurn = toks[0]
-		}
-	}
+	d.EndOfTurn = endOfTurn(text)
 	// Calls, with arguments as an object and else as a JSON string.
 	var one, two string
 	for _, asString := range []bool{false, true} {
@@ -532,6 +527,36 @@ func jsonEnd(s string, i int) int {
 		}
 	}
 	return -1
+}
+
+// endOfTurn returns the control token right after the probe reply in a
+// rendered text turn: what ends an assistant turn.
+func endOfTurn(text string) string {
+	if i := strings.LastIndex(text, probeReply); i >= 0 {
+		after := text[i+len(probeReply):]
+		if toks := controlTokens(after); len(toks) > 0 && strings.HasPrefix(strings.TrimLeft(after, " \n"), toks[0]) {
+			return toks[0]
+		}
+	}
+	return ""
+}
+
+// Stops returns the stop sequences of a completions request: the token
+// that ends an assistant turn, and the end-of-sequence token. Unlike
+// Derive it needs no tool support.
+func (t *Template) Stops() ([]string, error) {
+	msgs := []Message{{Role: "user", Content: probeUser}, {Role: "assistant", Content: probeReply}}
+	text, err := t.Render(msgs, RenderOptions{})
+	if err != nil {
+		return nil, err
+	}
+	var stops []string
+	for _, s := range []string{endOfTurn(text), t.EOS} {
+		if s != "" && (len(stops) == 0 || stops[0] != s) {
+			stops = append(stops, s)
+		}
+	}
+	return stops, nil
 }
 
 // ParseOptions loads the template at path, derives from it how the model
