@@ -263,20 +263,23 @@ func difference(a, b string) string {
 	return b[p : len(b)-s]
 }
 
-var tokenRE = regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]`)
+// tokenRE is compiled on first use, not at start-up.
+var tokenRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]`)
+})
 
 // controlTokens lists the control tokens in s, in order.
-func controlTokens(s string) []string { return tokenRE.FindAllString(s, -1) }
+func controlTokens(s string) []string { return tokenRE().FindAllString(s, -1) }
 
 func firstToken(s string) string {
-	if loc := tokenRE.FindStringIndex(s); loc != nil && loc[0] == 0 {
+	if loc := tokenRE().FindStringIndex(s); loc != nil && loc[0] == 0 {
 		return s[:loc[1]]
 	}
 	return ""
 }
 
 func lastToken(s string) string {
-	locs := tokenRE.FindAllStringIndex(s, -1)
+	locs := tokenRE().FindAllStringIndex(s, -1)
 	if len(locs) > 0 && locs[len(locs)-1][1] == len(s) {
 		return s[locs[len(locs)-1][0]:]
 	}
