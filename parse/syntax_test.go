@@ -63,3 +63,18 @@ func TestTemplateSyntaxInvalid(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTemplateSyntax: a template's own call syntax gives the same events
+// however the input is cut into pieces.
+func FuzzTemplateSyntax(f *testing.F) {
+	f.Add(`Hi<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>f<|tool_call:args|>{"a": 1}<|tool_call:end|><|calls|><|end|>`)
+	f.Add(`<|tool_call:begin|><|tool_call:name|><|tool_call:args|>{`)
+	f.Add(`<think>x</think><|tool_call:begin|>id<|tool_call:name|>g<|tool_call:args|>{"b": "<|end|>"}`)
+	opts := Options{Format: FormatTemplate, Syntax: solar}
+	f.Fuzz(func(t *testing.T, in string) {
+		whole := parseAll(t, []byte(in), opts, nil)
+		if got := parseAll(t, []byte(in), opts, []int{1, 5, 2}); got != whole {
+			t.Errorf("chunked:\n%s\nwhole:\n%s", got, whole)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/parse/chattemplate"
+	"github.com/toolcall/toolcall/run"
 )
 
 const parseLong = `Parse reads what a model wrote and turns it into events: one JSON object per
@@ -131,6 +133,9 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			if opts.template != "" {
 				if opts.format != "" {
 					return usage(errors.New("--format and --template both choose the syntax: give one of them"))
+				}
+				if slices.Contains(run.TemplateNames, opts.template) || opts.template == "auto" {
+					return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", opts.template))
 				}
 				var err error
 				if base, err = chattemplate.ParseOptions(opts.template, base); err != nil {
