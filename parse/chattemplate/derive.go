@@ -177,6 +177,15 @@ func (t *Template) derive() (*Derived, error) {
 	if g := strings.TrimSpace(d.GenerationPrompt); g != "" && (g[0] == '<' || g[0] == '[') && len(g) <= 256 {
 		d.Syntax.Skip = append(d.Syntax.Skip, strings.TrimLeft(d.GenerationPrompt, " \n"))
 	}
+	// A token the call itself begins with (gpt-oss's "<|start|>assistant")
+	// is the call's to read, not one to drop.
+	kept := d.Syntax.Skip[:0]
+	for _, tok := range d.Syntax.Skip {
+		if !strings.Contains(one, tok) {
+			kept = append(kept, tok)
+		}
+	}
+	d.Syntax.Skip = kept
 	want1 := []wantCall{{probeName, probeArgs()}}
 	want2 := []wantCall{{probeName, probeArgs()}, {probeName2, probeArgs2()}}
 	check := func(format string, syn *parse.Syntax) bool {
@@ -251,6 +260,17 @@ func difference(a, b string) string {
 	// Do not cut a control token in half at either end.
 	for p > 0 && strings.LastIndexAny(b[:p], "<[") > strings.LastIndexAny(b[:p], ">]") {
 		p--
+	}
+	// A difference that starts inside a header line (gpt-oss: the shared
+	// "<|start|>assistant" then " to=functions.NAME") takes the header
+	// from its last control token on.
+	if p > 0 && p < len(b) && b[p-1] != '\n' && b[p-1] != '>' && b[p-1] != ']' && b[p] != '<' && b[p] != '[' {
+		if locs := tokenRE().FindAllStringIndex(b[:p], -1); len(locs) > 0 {
+			last := locs[len(locs)-1]
+			if !strings.Contains(b[last[1]:p], "\n") {
+				p = last[0]
+			}
+		}
 	}
 	for s > 0 {
 		tail := b[len(b)-s:]

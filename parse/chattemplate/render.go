@@ -16,6 +16,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/nikolalohinski/gonja/v2/parser"
 )
 
 // Message is one turn of a conversation, as chat templates expect it.
@@ -62,12 +63,14 @@ func environment() (*exec.Environment, *config.Config) {
 	envOnce.Do(func() {
 		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 		_ = filters.Replace("tojson", filterToJSON)
+		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
+		_ = structures.Register("generation", parseGeneration)
 		env = &exec.Environment{
 			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
 			Filters:           filters,
 			Tests:             builtins.Tests,
-			ControlStructures: builtins.ControlStructures,
-			Methods:           builtins.Methods,
+			ControlStructures: structures,
+			Methods:           methods(),
 		}
 		// transformers renders with trim_blocks and lstrip_blocks.
 		cfg = config.New()
@@ -96,13 +99,23 @@ func (t *Template) compile() (*exec.Template, error) {
 			cc.err = err
 			return
 		}
-		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(t.Source), loader)
+		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(rewriteLast(t.Source)), loader)
 		if err != nil {
 			cc.err = err
 			return
 		}
 		cc.tpl, cc.err = exec.NewTemplate("chat_template", conf, sl, e)
 		if cc.err != nil {
+			// Nested conditionals are the usual cause: try again with
+			// them rewritten (see ternary.go).
+			if again := rewriteConditionals(t.Source); again != t.Source {
+				if sl2, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(again), loader); err == nil {
+					if tpl, err := exec.NewTemplate("chat_template", conf, sl2, e); err == nil {
+						cc.tpl, cc.err = tpl, nil
+						return
+					}
+				}
+			}
 			cc.err = fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err))
 		}
 	})
@@ -160,6 +173,7 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 			return "", raised
 		},
 		"strftime_now": func(format string) string { return strftime(now, format) },
+		ternaryFunc:    ternary,
 	}
 	if len(tools) > 0 {
 		vars["tools"] = tools
