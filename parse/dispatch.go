@@ -306,7 +306,7 @@ func (p *Parser) openReasoning(j int, format string, closers []string) (int, sta
 // before, that text was reasoning. Otherwise the tag is dropped.
 func (p *Parser) strayCloser(i, j int) (int, status, error) {
 	if !p.written && p.mode == modeProse {
-		text := p.buf[p.seg:i]
+		text := p.buf[p.notPrompt(p.seg, i):i]
 		p.seg = i
 		if len(bytes.TrimSpace(text)) > 0 {
 			if err := p.put(tools.TypeReasoning, text, "think"); err != nil {

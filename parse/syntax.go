@@ -14,8 +14,14 @@ const FormatTemplate = "template"
 // format matches, how it writes a call. The parse/chattemplate package
 // derives one from a template.
 type Syntax struct {
+	// Prompt is the end of the prompt the output continues: the tail
+	// the template's generation prompt adds ("<|start|>assistant",
+	// "<think>\n", ">>>"). The output is read as if it came right after
+	// it, so a call or think block the prompt opened is read whole; no
+	// event carries the prompt's own text.
+	Prompt string
 	// Skip lists control tokens that are never prose: end-of-turn
-	// markers, the tail of the generation prompt, call section markers.
+	// markers, call section markers.
 	Skip []string
 	// Reasoning lists the markers that open and close a think block.
 	Reasoning [][2]string

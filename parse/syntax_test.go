@@ -78,3 +78,33 @@ func FuzzTemplateSyntax(f *testing.F) {
 		}
 	})
 }
+
+func TestTemplatePrompt(t *testing.T) {
+	cases := []struct{ name, prompt, format, in, want string }{
+		{"gpt-oss call right after the prompt", "<|start|>assistant", FormatHarmony,
+			` to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris"}<|call|>`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"gpt_oss_harmony"}
+`},
+		{"think block the prompt opened", "<|im_start|>assistant\n<think>\n", FormatHermes,
+			"Plan it.\n</think>\n\nSure.",
+			`{"type":"reasoning","content":"Plan it.\n","format":"think"}
+{"type":"text","content":"\n\nSure."}
+`},
+		{"header words are not text", "<|im_assistant|>assistant<|im_middle|>", FormatKimiK2,
+			"Hello.",
+			`{"type":"text","content":"Hello."}
+`},
+		{"offsets stay the output's", "<|start|>assistant", FormatHarmony,
+			"Hi <|tool_call_begin|>",
+			`{"type":"text","content":"Hi <|tool_call_begin|>"}
+`},
+	}
+	for _, c := range cases {
+		opts := Options{Format: c.format, Syntax: &Syntax{Prompt: c.prompt}}
+		for _, sizes := range [][]int{nil, {1}} {
+			if got := parseAll(t, []byte(c.in), opts, sizes); got != c.want {
+				t.Errorf("%s (chunks %v):\ngot  %s\nwant %s", c.name, sizes, got, c.want)
+			}
+		}
+	}
+}

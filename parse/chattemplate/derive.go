@@ -82,8 +82,6 @@ func ProbeTools() []Tool {
 	}
 }
 
-var deriveCache sync.Map // *Template -> *deriveResult
-
 type deriveResult struct {
 	once sync.Once
 	d    *Derived
@@ -94,8 +92,7 @@ type deriveResult struct {
 // how the template writes a tool call, and checks the result by parsing
 // the rendered calls back. The result is cached per Template.
 func (t *Template) Derive() (*Derived, error) {
-	c, _ := deriveCache.LoadOrStore(t, &deriveResult{})
-	r := c.(*deriveResult)
+	r := &t.derived
 	r.once.Do(func() { r.d, r.err = t.derive() })
 	return r.d, r.err
 }
@@ -125,6 +122,16 @@ func (t *Template) derive() (*Derived, error) {
 		return nil, err
 	}
 	d.EndOfTurn = endOfTurn(text)
+	// What the model writes for a turn: the rendering after the
+	// generation prompt, up to the end-of-turn token. Where a template
+	// renders past turns otherwise, the difference from the text turn.
+	output := func(r string) (string, bool) {
+		if !strings.HasPrefix(r, withGen) {
+			return difference(text, r), false
+		}
+		return cutAtEnd(r[len(withGen):], d.EndOfTurn, probeName), true
+	}
+	afterPrompt := true
 	// Calls, with arguments as an object and else as a JSON string.
 	var one, two string
 	for _, asString := range []bool{false, true} {
@@ -139,13 +146,16 @@ func (t *Template) derive() (*Derived, error) {
 			err = err1
 			continue
 		}
-		one = difference(text, r1)
+		var ok1, ok2 bool
+		one, ok1 = output(r1)
 		if !strings.Contains(one, probeName) {
 			one = ""
 			continue
 		}
+		afterPrompt = ok1
 		if r2, err2 := render([]Message{user, {Role: "assistant", ToolCalls: c2}}, false); err2 == nil {
-			two = difference(text, r2)
+			two, ok2 = output(r2)
+			afterPrompt = afterPrompt && ok2
 		}
 		break
 	}
@@ -165,7 +175,10 @@ func (t *Template) derive() (*Derived, error) {
 			before := strings.TrimRight(r[:i], " \n")
 			after := strings.TrimLeft(r[i+len(probeReasoning):], " \n")
 			open, close := lastToken(before), firstToken(after)
-			if open != "" && close != "" {
+			// A token the plain reply is written after too (gpt-oss's
+			// <|message|>) does not open reasoning.
+			plain := text[strings.LastIndex(text, probeUser)+1:]
+			if open != "" && close != "" && !strings.Contains(plain, open) {
 				d.Syntax.Reasoning = append(d.Syntax.Reasoning, [2]string{open, close})
 			}
 		}
@@ -174,8 +187,12 @@ func (t *Template) derive() (*Derived, error) {
 	if d.EndOfTurn != "" {
 		d.Syntax.Skip = append(d.Syntax.Skip, d.EndOfTurn)
 	}
-	if g := strings.TrimSpace(d.GenerationPrompt); g != "" && (g[0] == '<' || g[0] == '[') && len(g) <= 256 {
-		d.Syntax.Skip = append(d.Syntax.Skip, strings.TrimLeft(d.GenerationPrompt, " \n"))
+	if afterPrompt && len(d.GenerationPrompt) <= 4096 {
+		// The output continues the generation prompt; a think block the
+		// prompt opens is left out, as servers open it or not depending
+		// on their settings: parse takes text before a lone </think> as
+		// reasoning either way.
+		d.Syntax.Prompt = withoutOpenThink(d.GenerationPrompt, d.Syntax.Reasoning)
 	}
 	// A token the call itself begins with (gpt-oss's "<|start|>assistant")
 	// is the call's to read, not one to drop.
@@ -483,10 +500,10 @@ func deriveCall(one, two string) (*parse.CallSyntax, error) {
 
 // perCall keeps, of the text before (open) or after a call, the part that
 // is written once per call: with two calls rendered, a token written once
-// is the section's and is left out.
+// is the section's and is left out. With one call to go by, it is all of s.
 func perCall(s, two string, open bool) string {
 	if s == "" || two == "" {
-		return firstOrAll(s, open)
+		return s
 	}
 	toks := controlTokens(s)
 	if len(toks) == 0 {
@@ -510,9 +527,6 @@ func perCall(s, two string, open bool) string {
 	}
 	return ""
 }
-
-// firstOrAll is perCall with one call to go by: the whole text.
-func firstOrAll(s string, open bool) string { return s }
 
 // sectionTokens are the control tokens around the calls that are not part
 // of a call: section markers, dropped as layout.
@@ -550,6 +564,38 @@ func jsonEnd(s string, i int) int {
 		}
 	}
 	return -1
+}
+
+// cutAtEnd cuts a turn at the end-of-turn token that follows the call to
+// name: the model stops there.
+func cutAtEnd(out, eot, name string) string {
+	if eot == "" {
+		return out
+	}
+	from := max(0, strings.LastIndex(out, name))
+	if i := strings.Index(out[from:], eot); i >= 0 {
+		return out[:from+i]
+	}
+	return out
+}
+
+// thinkOpeners are the think markers parse knows.
+var thinkOpeners = []string{"<think>", "<thinking>", "<seed:think>", "[THINK]", "<|START_THINKING|>", "<|inner_prefix|>"}
+
+// withoutOpenThink cuts a think marker, and what follows it, off the end
+// of a generation prompt.
+func withoutOpenThink(prompt string, pairs [][2]string) string {
+	t := strings.TrimRight(prompt, " \n")
+	opens := append([]string(nil), thinkOpeners...)
+	for _, p := range pairs {
+		opens = append(opens, p[0])
+	}
+	for _, o := range opens {
+		if strings.HasSuffix(t, o) {
+			return t[:len(t)-len(o)]
+		}
+	}
+	return prompt
 }
 
 // endOfTurn returns the control token right after the probe reply in a

@@ -14,12 +14,18 @@ import (
 )
 
 // Template is a model's chat template and the special tokens it refers to.
+//
+// A Template is parsed on first use and keeps what Derive found; use it by
+// pointer.
 type Template struct {
 	// Name says where the template came from, for messages.
 	Name   string
 	Source string
 	BOS    string
 	EOS    string
+
+	compiled compiled
+	derived  deriveResult
 }
 
 // maxSource bounds a template file: real ones are a few tens of kilobytes.

@@ -87,11 +87,8 @@ type compiled struct {
 	err  error
 }
 
-var compileCache sync.Map // *Template -> *compiled
-
 func (t *Template) compile() (*exec.Template, error) {
-	c, _ := compileCache.LoadOrStore(t, &compiled{})
-	cc := c.(*compiled)
+	cc := &t.compiled
 	cc.once.Do(func() {
 		e, conf := environment()
 		loader, err := loaders.NewFileSystemLoader("")

@@ -136,31 +136,39 @@ func weatherTools() []Tool {
 
 // modelOutput renders an assistant turn with calls and returns what the
 // model writes for it: the turn's text up to and including its end token.
-func modelOutput(t *testing.T, tp *Template, d *Derived, calls []Call) (string, bool) {
+func modelOutput(t *testing.T, tp *Template, d *Derived, content string, calls []Call) (string, bool) {
 	user := Message{Role: "user", Content: probeUser}
 	o := RenderOptions{Tools: weatherTools()}
 	text, err := tp.Render([]Message{user, {Role: "assistant", Content: probeReply}}, o)
 	if err != nil {
 		t.Fatalf("text turn: %v", err)
 	}
-	r, err := tp.Render([]Message{user, {Role: "assistant", ToolCalls: calls}}, o)
+	r, err := tp.Render([]Message{user, {Role: "assistant", Content: content, ToolCalls: calls}}, o)
 	if err != nil {
 		// Templates that take arguments as a JSON string only.
 		for i := range calls {
 			calls[i].Arguments = mustJSON(calls[i].Arguments)
 		}
-		if r, err = tp.Render([]Message{user, {Role: "assistant", ToolCalls: calls}}, o); err != nil {
+		if r, err = tp.Render([]Message{user, {Role: "assistant", Content: content, ToolCalls: calls}}, o); err != nil {
 			if len(calls) > 1 {
 				return "", false // "only supports single tool-calls"
 			}
 			t.Fatalf("call turn: %v", err)
 		}
 	}
+	// What the model writes is the turn after the generation prompt;
+	// where the turn does not start with it, the difference from a text
+	// turn.
 	out := difference(text, r)
+	if gen, err := tp.Render([]Message{user}, RenderOptions{Tools: weatherTools(), AddGenerationPrompt: true}); err == nil && strings.HasPrefix(r, gen) {
+		out = r[len(gen):]
+	}
 	if !strings.Contains(out, calls[len(calls)-1].Name) {
 		return "", false // one call per turn
 	}
-	return out + d.EndOfTurn, true
+	// The model stops at the end-of-turn token, which servers may or may
+	// not leave in the text.
+	return cutAtEnd(out, d.EndOfTurn, calls[len(calls)-1].Name) + d.EndOfTurn, true
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -192,17 +200,25 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("format %q, want %q", d.Format, want)
 			}
 			all := true
-			for n := 1; n <= 2; n++ {
-				calls := weatherCalls()[:n]
-				wantCalls := make([]wantCall, n)
+			// One call, two calls, and a call with text before it.
+			for _, c := range []struct {
+				n       int
+				content string
+			}{{1, ""}, {2, ""}, {1, "Let me check the weather."}} {
+				calls := weatherCalls()[:c.n]
+				wantCalls := make([]wantCall, c.n)
 				for i, c := range calls {
 					wantCalls[i] = wantCall{c.Name, c.Arguments.(map[string]any)}
 				}
-				out, fits := modelOutput(t, tp, d, calls)
+				out, fits := modelOutput(t, tp, d, c.content, calls)
 				if !fits {
 					continue
 				}
-				if !roundTrips(t, out, d.Options(parse.Options{}), wantCalls) {
+				wantText := ""
+				if c.content != "" && strings.Contains(out, c.content) {
+					wantText = c.content
+				}
+				if !roundTrips(t, out, d.Options(parse.Options{}), wantCalls, wantText) {
 					all = false
 				}
 			}
@@ -217,9 +233,10 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// roundTrips parses out and checks it gives the calls and nothing else:
-// no text, so no control token leaks into the transcript.
-func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall) bool {
+// roundTrips parses out and checks it gives the calls and, as text or
+// reasoning, wantText and nothing else: no control token leaks into the
+// transcript.
+func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall, wantText string) bool {
 	t.Helper()
 	var buf bytes.Buffer
 	if _, err := parse.Stream(context.Background(), strings.NewReader(out), &buf, o); err != nil {
@@ -227,6 +244,7 @@ func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall) bool
 		return false
 	}
 	var got []wantCall
+	var said strings.Builder
 	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
 		var ev struct {
 			Type      string         `json:"type"`
@@ -241,11 +259,16 @@ func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall) bool
 		switch ev.Type {
 		case "tool_call":
 			got = append(got, wantCall{ev.Name, ev.Arguments})
-		case "reasoning":
+		case "reasoning", "text":
+			said.WriteString(ev.Content)
 		default:
 			t.Errorf("output %q: unexpected event %s", out, line)
 			return false
 		}
+	}
+	if strings.TrimSpace(said.String()) != wantText {
+		t.Errorf("output %q: text %q, want %q:\n%s", out, said.String(), wantText, buf.String())
+		return false
 	}
 	if len(got) != len(want) {
 		t.Errorf("output %q: %d calls, want %d:\n%s", out, len(got), len(want), buf.String())
