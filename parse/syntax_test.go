@@ -70,11 +70,22 @@ func FuzzTemplateSyntax(f *testing.F) {
 	f.Add(`Hi<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>f<|tool_call:args|>{"a": 1}<|tool_call:end|><|calls|><|end|>`)
 	f.Add(`<|tool_call:begin|><|tool_call:name|><|tool_call:args|>{`)
 	f.Add(`<think>x</think><|tool_call:begin|>id<|tool_call:name|>g<|tool_call:args|>{"b": "<|end|>"}`)
-	opts := Options{Format: FormatTemplate, Syntax: solar}
+	withPrompt := *solar
+	withPrompt.Prompt = "<|begin|>assistant"
+	all := []Options{
+		{Format: FormatTemplate, Syntax: solar},
+		{Format: FormatTemplate, Syntax: &withPrompt},
+		{Format: FormatHarmony, Syntax: &Syntax{Prompt: "<|start|>assistant"}},
+		{Syntax: &Syntax{Prompt: "<|im_start|>assistant\n<think>\n", Skip: []string{"<|im_end|>"}}},
+	}
+	f.Add(` to=functions.f<|channel|>commentary json<|message|>{"a": 1}<|call|>`)
+	f.Add("x</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><|im_end|>")
 	f.Fuzz(func(t *testing.T, in string) {
-		whole := parseAll(t, []byte(in), opts, nil)
-		if got := parseAll(t, []byte(in), opts, []int{1, 5, 2}); got != whole {
-			t.Errorf("chunked:\n%s\nwhole:\n%s", got, whole)
+		for _, opts := range all {
+			whole := parseAll(t, []byte(in), opts, nil)
+			if got := parseAll(t, []byte(in), opts, []int{1, 5, 2}); got != whole {
+				t.Errorf("%+v chunked:\n%s\nwhole:\n%s", opts.Syntax, got, whole)
+			}
 		}
 	})
 }
