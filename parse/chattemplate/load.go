@@ -26,6 +26,8 @@ type Template struct {
 
 	compiled compiled
 	derived  deriveResult
+	// verbatim turns the source rewrites off (tests compare the two).
+	verbatim bool
 }
 
 // maxSource bounds a template file: real ones are a few tens of kilobytes.

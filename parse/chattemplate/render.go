@@ -63,6 +63,7 @@ func environment() (*exec.Environment, *config.Config) {
 	envOnce.Do(func() {
 		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 		_ = filters.Replace("tojson", filterToJSON)
+		_ = filters.Replace("items", filterItems)
 		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
 		_ = structures.Register("generation", parseGeneration)
 		env = &exec.Environment{
@@ -96,7 +97,11 @@ func (t *Template) compile() (*exec.Template, error) {
 			cc.err = err
 			return
 		}
-		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(rewriteLast(t.Source)), loader)
+		src := t.Source
+		if !t.verbatim {
+			src = rewriteAlways(src)
+		}
+		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(src), loader)
 		if err != nil {
 			cc.err = err
 			return
@@ -105,7 +110,7 @@ func (t *Template) compile() (*exec.Template, error) {
 		if cc.err != nil {
 			// Nested conditionals are the usual cause: try again with
 			// them rewritten (see ternary.go).
-			if again := rewriteConditionals(t.Source); again != t.Source {
+			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
 				if sl2, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(again), loader); err == nil {
 					if tpl, err := exec.NewTemplate("chat_template", conf, sl2, e); err == nil {
 						cc.tpl, cc.err = tpl, nil
@@ -172,17 +177,64 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		"strftime_now": func(format string) string { return strftime(now, format) },
 		ternaryFunc:    ternary,
 	}
+	depth := &macroDepth{}
+	vars[enterFunc] = depth.enter
+	vars[leaveFunc] = depth.leave
 	if len(tools) > 0 {
 		vars["tools"] = tools
 	}
-	out, err := tpl.ExecuteToString(exec.NewContext(vars))
-	if err != nil {
+	// A template is code from a file or a server: bound what one render
+	// may write and how long it may take. A render that overruns is left
+	// to finish on its own (gonja cannot be stopped); the caller fails.
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		w := &limitWriter{max: maxRender}
+		err := tpl.Execute(w, exec.NewContext(vars))
+		if w.over {
+			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
+		}
+		done <- result{w.b.String(), err}
+	}()
+	timer := time.NewTimer(renderTimeout)
+	defer timer.Stop()
+	var r result
+	select {
+	case r = <-done:
+	case <-timer.C:
+		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
+	}
+	if r.err != nil {
 		if raised != nil {
 			return "", fmt.Errorf("chat template %s: %w", t.Name, raised)
 		}
-		return "", fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(err))
+		return "", fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err))
 	}
-	return out, nil
+	return r.out, nil
+}
+
+// Bounds of one render: real templates write kilobytes in milliseconds.
+const (
+	maxRender     = 16 << 20
+	renderTimeout = 10 * time.Second
+)
+
+// limitWriter keeps up to max bytes and fails the writes past them.
+type limitWriter struct {
+	b    strings.Builder
+	max  int
+	over bool
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if w.b.Len()+len(p) > w.max {
+		w.over = true
+		return 0, errors.New("output limit")
+	}
+	return w.b.Write(p)
 }
 
 func (m Message) value() map[string]any {
@@ -245,6 +297,30 @@ func strftime(t time.Time, f string) string {
 		}
 	}
 	return b.String()
+}
+
+// filterItems is the items filter with the keys in order: gonja's walks a
+// Go map in random order, so the same tools would render differently from
+// one run to the next.
+func filterItems(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if in.IsError() {
+		return in
+	}
+	if in.IsNil() {
+		return exec.AsValue([]any{})
+	}
+	if in.IsList() {
+		return in
+	}
+	if !in.IsDict() {
+		return exec.AsValue(errors.New("items requires a mapping"))
+	}
+	var out []any
+	for _, k := range in.Keys() {
+		v, _ := in.GetItem(k.Interface())
+		out = append(out, []any{k.Interface(), v.Interface()})
+	}
+	return exec.AsValue(out)
 }
 
 // filterToJSON is tojson as transformers defines it: Python's json.dumps

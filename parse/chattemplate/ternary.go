@@ -1,6 +1,7 @@
 package chattemplate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/exec"
@@ -20,7 +21,34 @@ import (
 // negative indexing), where templates ask for messages[-1]; it is
 // rewritten as (x|last).
 
-const ternaryFunc = "toolcall_if"
+//
+// And a macro that calls itself without end would overflow the stack,
+// which kills the process: each macro body counts its depth, and past
+// maxMacroDepth the render fails instead.
+
+const (
+	ternaryFunc = "toolcall_if"
+	enterFunc   = "toolcall_enter"
+	leaveFunc   = "toolcall_leave"
+	// maxMacroDepth is far deeper than any schema a template walks.
+	maxMacroDepth = 200
+)
+
+// macroDepth counts the macro calls under way in one render.
+type macroDepth struct{ n int }
+
+func (d *macroDepth) enter() (string, error) {
+	d.n++
+	if d.n > maxMacroDepth {
+		return "", fmt.Errorf("macros call each other more than %d deep: the template recurses without end", maxMacroDepth)
+	}
+	return "", nil
+}
+
+func (d *macroDepth) leave() (string, error) {
+	d.n--
+	return "", nil
+}
 
 func ternary(c, a, b *exec.Value) *exec.Value {
 	if c.IsTrue() {
@@ -33,8 +61,9 @@ func ternary(c, a, b *exec.Value) *exec.Value {
 // template; text outside tags, comments and raw blocks stay as they are.
 func rewriteConditionals(src string) string { return rewriteTags(src, true) }
 
-// rewriteLast rewrites only the x[-1] indexing.
-func rewriteLast(src string) string { return rewriteTags(src, false) }
+// rewriteAlways makes the rewrites every template gets: x[-1] and the
+// macro depth count.
+func rewriteAlways(src string) string { return rewriteTags(src, false) }
 
 func rewriteTags(src string, conditionals bool) string {
 	var b strings.Builder
@@ -62,8 +91,24 @@ func rewriteTags(src string, conditionals bool) string {
 			b.WriteString(src)
 			return b.String()
 		}
-		b.WriteString(src[:i+2])
 		body := src[i+2 : end]
+		word := ""
+		if closer == "%}" {
+			if f := strings.Fields(strings.Trim(body, "-+ \t\n")); len(f) > 0 {
+				word = f[0]
+			}
+		}
+		b.WriteString(src[:i])
+		if word == "endmacro" {
+			// Leave the macro's depth count before its end (see
+			// macroDepth), trimming as the end tag does.
+			if strings.HasPrefix(body, "-") {
+				b.WriteString("{%- do " + leaveFunc + "() %}")
+			} else {
+				b.WriteString("{% do " + leaveFunc + "() %}")
+			}
+		}
+		b.WriteString(src[i : i+2])
 		if closer != "#}" {
 			if strings.TrimSpace(strings.Trim(body, "-+ ")) == "raw" {
 				// Up to {% endraw %} untouched.
@@ -82,6 +127,16 @@ func rewriteTags(src string, conditionals bool) string {
 			}
 		}
 		b.WriteString(body)
+		if word == "macro" {
+			b.WriteString(closer)
+			if strings.HasSuffix(body, "-") {
+				b.WriteString("{% do " + enterFunc + "() -%}")
+			} else {
+				b.WriteString("{% do " + enterFunc + "() %}")
+			}
+			src = src[end+len(closer):]
+			continue
+		}
 		src = src[end:]
 	}
 }
