@@ -1,10 +1,15 @@
 package run
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/toolcall/toolcall/catalog"
 )
 
 // qwenTemplate is Qwen2.5's own chat template, vendored for parse's tests.
@@ -68,5 +73,52 @@ func TestModelTemplateFiles(t *testing.T) {
 	os.WriteFile(broken, []byte(`{% for m in messages %}`), 0o644)
 	if _, err := Template(broken); err == nil || !strings.Contains(err.Error(), "broken.jinja") {
 		t.Errorf("broken template: %v", err)
+	}
+}
+
+// The whole loop on completions with Qwen's own template: the same
+// prompts, stop sequences and transcript as with the built-in chatml.
+func TestE2ECompletionsModelTemplate(t *testing.T) {
+	run := func(name string) (string, []string, [][]string) {
+		fake := newFakeModel()
+		srv := httptest.NewServer(fake)
+		defer srv.Close()
+		tmpl, err := Template(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hopts := HTTPOptions{BaseURL: srv.URL + "/v1", Stream: true, Stall: 10 * time.Second}
+		opts := Options{Model: "qwen2.5-7b-instruct", MaxIterations: 5, Timeout: 30 * time.Second, Catalog: e2eCatalog(t)}
+		opts.Style, opts.ObservationRole, opts.Stop = catalog.StyleXML, RoleTool, tmpl.Stop()
+		out, res := runLoop(t, NewCompletions(hopts, tmpl.Render), opts, "What is the weather in Paris, in Fahrenheit?")
+		if res.Reason != StopFinalAnswer {
+			t.Fatalf("%s: %+v\n%s", name, res, out)
+		}
+		var prompts []string
+		var stops [][]string
+		for _, r := range fake.requests() {
+			prompts = append(prompts, r.Get("prompt").Str)
+			var s []string
+			for _, v := range r.Get("stop").Array() {
+				s = append(s, v.Str)
+			}
+			stops = append(stops, s)
+		}
+		return durationField.ReplaceAllString(out, ""), prompts, stops
+	}
+	wantOut, wantPrompts, wantStops := run("chatml")
+	gotOut, gotPrompts, gotStops := run(qwenTemplate)
+	if gotOut != wantOut {
+		t.Errorf("transcript with Qwen's template:\n%s\nwith chatml:\n%s", gotOut, wantOut)
+	}
+	for i := range wantPrompts {
+		if i >= len(gotPrompts) || gotPrompts[i] != wantPrompts[i] {
+			t.Errorf("prompt %d differs from chatml's", i)
+		}
+	}
+	for i := range gotStops {
+		if !slices.Contains(gotStops[i], "<|im_end|>") {
+			t.Errorf("request %d stops at %q, want <|im_end|> among them (chatml: %q)", i, gotStops[i], wantStops[i])
+		}
 	}
 }
