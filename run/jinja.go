@@ -13,6 +13,9 @@ import (
 // template (Jinja, a tokenizer_config.json, a GGUF model) rather than a Go
 // text/template file: by its extension, else by its first bytes.
 func isModelTemplate(path string) bool {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return true // a model's directory
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".jinja", ".j2", ".json", ".gguf":
 		return true

@@ -51,8 +51,9 @@ follows the last call of the first.
 
 Every syntax is looked for unless --format names one, or --template gives
 the model's own chat template: a Jinja file, a tokenizer_config.json
-(chat_template as a string or a named list) or a GGUF model file (only its
-header is read). The template is rendered with probe calls, and the
+(chat_template as a string or a named list, or the chat_template.jinja
+beside it), a model directory holding either, or a GGUF model file (only
+its header is read). The template is rendered with probe calls, and the
 difference tells how the model writes a call. When that is a syntax of
 --list-formats, only it is looked for; otherwise calls are read with the
 markers taken from the template and carry "format": "template". The
@@ -154,7 +155,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addDirs(flags)
 	opts.tools.registerCompletions(cmd, false)
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
-	flags.StringVar(&opts.template, "template", "", "read calls the way this chat `template` writes them: a .jinja file, a tokenizer_config.json or a GGUF model")
+	flags.StringVar(&opts.template, "template", "", "read calls the way this chat `template` writes them: a .jinja file, a tokenizer_config.json, a model directory or a GGUF model")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")

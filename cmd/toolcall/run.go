@@ -143,7 +143,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
 	fs.StringVar(&o.extra, "extra", "", "a JSON object merged into every request body, e.g. '{\"top_k\": 20}'")
 	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl)")
-	fs.StringVar(&o.template, "template", "chatml", "with --api completions: chatml, llama3, mistral, gemma, plain, auto (the server's), or a `file`: the model's chat template (.jinja, tokenizer_config.json, .gguf) or a Go text/template")
+	fs.StringVar(&o.template, "template", "chatml", "with --api completions: chatml, llama3, mistral, gemma, plain, auto (the server's), or a `file`: the model's chat template (.jinja, tokenizer_config.json, model directory, .gguf) or a Go text/template")
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")

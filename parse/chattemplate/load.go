@@ -37,7 +37,46 @@ const maxSource = 4 << 20
 // (chat_template as a string or as a list of named templates, of which
 // "tool_use" is preferred, then "default"), or a GGUF model file, of which
 // only the header is read.
+//
+// A directory is a model's directory: its chat_template.jinja, else its
+// tokenizer_config.json. A tokenizer_config.json without a template takes
+// the chat_template.jinja beside it (newer models keep it apart), and a
+// chat_template.jinja takes the BOS and EOS tokens of the
+// tokenizer_config.json beside it.
 func Load(path string) (*Template, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		for _, name := range []string{"chat_template.jinja", "tokenizer_config.json"} {
+			p := filepath.Join(path, name)
+			if _, err := os.Stat(p); err == nil {
+				return Load(p)
+			}
+		}
+		return nil, fmt.Errorf("%s: a directory without chat_template.jinja or tokenizer_config.json; give the template file", path)
+	}
+	t, err := load(path)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(path)
+	switch {
+	case t.Source == "" && strings.EqualFold(filepath.Base(path), "tokenizer_config.json"):
+		sib := filepath.Join(dir, "chat_template.jinja")
+		src, err := os.ReadFile(sib)
+		if err != nil {
+			return nil, fmt.Errorf("%s: no chat_template in it, and none beside it (%v); give the model's template file", path, err)
+		}
+		t.Source, t.Name = string(src), sib
+	case filepath.Base(path) == "chat_template.jinja" && t.BOS == "" && t.EOS == "":
+		if b, err := os.ReadFile(filepath.Join(dir, "tokenizer_config.json")); err == nil {
+			if cfg, err := fromTokenizerConfig(bytes.TrimSpace(b), true); err == nil {
+				t.BOS, t.EOS = cfg.BOS, cfg.EOS
+			}
+		}
+	}
+	return t, nil
+}
+
+func load(path string) (*Template, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading chat template: %w", err)
@@ -62,7 +101,7 @@ func Load(path string) (*Template, error) {
 	}
 	trimmed := bytes.TrimSpace(src)
 	if strings.EqualFold(filepath.Ext(path), ".json") || len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
-		t, err := fromTokenizerConfig(trimmed)
+		t, err := fromTokenizerConfig(trimmed, strings.EqualFold(filepath.Base(path), "tokenizer_config.json"))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -75,8 +114,9 @@ func Load(path string) (*Template, error) {
 // FromSource wraps template text that came from elsewhere (a server).
 func FromSource(name, src string) *Template { return &Template{Name: name, Source: src} }
 
-// fromTokenizerConfig reads a Hugging Face tokenizer_config.json.
-func fromTokenizerConfig(b []byte) (*Template, error) {
+// fromTokenizerConfig reads a Hugging Face tokenizer_config.json. With
+// optional, a config without a template comes back with an empty Source.
+func fromTokenizerConfig(b []byte, optional bool) (*Template, error) {
 	var cfg struct {
 		ChatTemplate json.RawMessage `json:"chat_template"`
 		BOS          json.RawMessage `json:"bos_token"`
@@ -85,10 +125,13 @@ func fromTokenizerConfig(b []byte) (*Template, error) {
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return nil, fmt.Errorf("not a tokenizer_config.json: %w", err)
 	}
-	if len(cfg.ChatTemplate) == 0 || string(cfg.ChatTemplate) == "null" {
-		return nil, errors.New("no chat_template in this tokenizer_config.json; the model may keep it in chat_template.jinja beside it")
-	}
 	t := &Template{BOS: specialToken(cfg.BOS), EOS: specialToken(cfg.EOS)}
+	if len(cfg.ChatTemplate) == 0 || string(cfg.ChatTemplate) == "null" {
+		if optional {
+			return t, nil
+		}
+		return nil, errors.New("no chat_template in this JSON file; give the model's tokenizer_config.json or its chat_template.jinja")
+	}
 	if err := json.Unmarshal(cfg.ChatTemplate, &t.Source); err == nil {
 		return t, nil
 	}

@@ -40,6 +40,26 @@ func TestLoadTokenizerConfig(t *testing.T) {
 	}
 }
 
+// Newer models keep the template in chat_template.jinja, beside a
+// tokenizer_config.json that has the special tokens.
+func TestLoadModelDirectory(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(`{"eos_token": "<|end|>", "bos_token": "<s>"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "chat_template.jinja"), []byte(tinyTemplate), 0o644)
+	for _, p := range []string{dir, filepath.Join(dir, "tokenizer_config.json"), filepath.Join(dir, "chat_template.jinja")} {
+		tp, err := Load(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if tp.Source != tinyTemplate || tp.EOS != "<|end|>" || tp.BOS != "<s>" {
+			t.Errorf("%s: got %+v", p, tp)
+		}
+	}
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "directory without") {
+		t.Errorf("empty directory: %v", err)
+	}
+}
+
 func TestLoadGGUF(t *testing.T) {
 	var w bytes.Buffer
 	le := func(v any) { _ = binary.Write(&w, binary.LittleEndian, v) }
