@@ -37,11 +37,21 @@ type Syntax struct {
 // when ArgsAfter is set, or as Open, a JSON call object or array of them
 // ({"name": …, "arguments": {…}}), Close otherwise. Open must start with
 // '<' or '['.
+//
+// With ParamOpen set, the arguments are tagged instead of a JSON object,
+// each ParamOpen KEY> value ParamClose (or ParamOpen "KEY"> with
+// AttrKeys), up to Close; values are typed as in the built-in tagged
+// formats.
 type CallSyntax struct {
 	Open      string
 	NameAfter string // text between Open (and any id) and the name
 	ArgsAfter string // text between the name and the arguments
-	Close     string // optional at the end of the output
+	Close     string // optional at the end of the output, except after tagged arguments
+	ParamOpen string
+	// ParamClose ends a tagged value.
+	ParamClose string
+	// AttrKeys: the key is a quoted attribute value, name="KEY">.
+	AttrKeys bool
 }
 
 // validate reports what is wrong with a syntax a caller built.
@@ -69,6 +79,12 @@ func (s *Syntax) validate() error {
 		if err := tok(c.Open); err != nil {
 			return err
 		}
+		if c.ParamOpen != "" && (c.ParamClose == "" || c.Close == "") {
+			return fmt.Errorf("template syntax: tagged arguments need a closing tag for values and one for the call")
+		}
+		if c.ParamOpen == "" && c.ArgsAfter == "" && c.NameAfter != "" {
+			return fmt.Errorf("template syntax: a call that names its tool needs the text between the name and the arguments")
+		}
 	}
 	return nil
 }
@@ -89,8 +105,11 @@ func syntaxIndex(s *Syntax) *markerIndex {
 		return false
 	}
 	var ms []marker
-	add := func(t string, h handler) {
-		if builtin(t) {
+	add := func(t string, h handler, own bool) {
+		// A call's own markers win over a built-in token of the same
+		// text (Solar's <|call|>-like names); control tokens a built-in
+		// marker reads are left to it.
+		if !own && builtin(t) {
 			return
 		}
 		for _, m := range ms {
@@ -101,7 +120,7 @@ func syntaxIndex(s *Syntax) *markerIndex {
 		ms = append(ms, marker{tok: t, h: h})
 	}
 	if c := s.Call; c != nil {
-		add(c.Open, templateCall(c))
+		add(c.Open, templateCall(c), true)
 		if c.Close != "" {
 			// A closer that arrives after the call was emitted.
 			add(c.Close, func(p *Parser, i, j int, eof bool) (int, status, error) {
@@ -110,15 +129,15 @@ func syntaxIndex(s *Syntax) *markerIndex {
 				}
 				p.afterCall = j
 				return j, matched, nil
-			})
+			}, true)
 		}
 	}
 	for _, r := range s.Reasoning {
 		closers := []string{r[1]}
 		add(r[0], func(p *Parser, i, j int, eof bool) (int, status, error) {
 			return p.openReasoning(j, "think", closers)
-		})
-		add(r[1], func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) })
+		}, false)
+		add(r[1], func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }, false)
 	}
 	for _, t := range s.Skip {
 		add(t, func(p *Parser, i, j int, eof bool) (int, status, error) {
@@ -126,7 +145,7 @@ func syntaxIndex(s *Syntax) *markerIndex {
 				return 0, 0, err
 			}
 			return j, matched, nil
-		})
+		}, false)
 	}
 	if len(ms) == 0 {
 		return nil
@@ -154,13 +173,23 @@ func templateCall(c *CallSyntax) handler {
 			}
 			k = n + len(c.NameAfter)
 		}
-		e := p.indexWithin(k, c.ArgsAfter, 256)
+		// The name ends where ArgsAfter starts, or the first tagged
+		// parameter when nothing else ends it.
+		stop := c.ArgsAfter
+		if stop == "" {
+			stop = c.ParamOpen
+		}
+		e := p.indexWithin(k, stop, 256)
 		if e < 0 {
-			return needOrNot(eof || len(p.buf)-k > 256+len(c.ArgsAfter))
+			return needOrNot(eof || len(p.buf)-k > 256+len(stop))
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
 		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
 			return 0, noMatch, nil
+		}
+		if c.ParamOpen != "" {
+			d := &xmlDialect{format: FormatTemplate, paramOpen: c.ParamOpen, paramClose: c.ParamClose, close: c.Close, attrs: c.AttrKeys}
+			return p.taggedArgs(i, e+len(c.ArgsAfter), eof, string(name), FormatTemplate, d)
 		}
 		return p.namedArgs(i, e+len(c.ArgsAfter), eof, string(name), FormatTemplate, c.Close)
 	}

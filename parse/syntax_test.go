@@ -77,7 +77,9 @@ func FuzzTemplateSyntax(f *testing.F) {
 		{Format: FormatTemplate, Syntax: &withPrompt},
 		{Format: FormatHarmony, Syntax: &Syntax{Prompt: "<|start|>assistant"}},
 		{Syntax: &Syntax{Prompt: "<|im_start|>assistant\n<think>\n", Skip: []string{"<|im_end|>"}}},
+		{Format: FormatTemplate, Syntax: &Syntax{Call: &CallSyntax{Open: `<do:call tool="`, ArgsAfter: `">`, ParamOpen: "<do:arg key=", ParamClose: "</do:arg>", Close: "</do:call>", AttrKeys: true}}},
 	}
+	f.Add(`<do:call tool="f"><do:arg key="a">1</do:arg><do:arg key="b">x</do:arg></do:call>`)
 	f.Add(` to=functions.f<|channel|>commentary json<|message|>{"a": 1}<|call|>`)
 	f.Add("x</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><|im_end|>")
 	f.Fuzz(func(t *testing.T, in string) {

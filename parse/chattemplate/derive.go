@@ -468,8 +468,11 @@ func deriveCall(one, two string) (*parse.CallSyntax, error) {
 		}
 		return c, nil
 	}
+	if c, ok, err := taggedCall(one, two, n); ok || err != nil {
+		return c, err
+	}
 	if brace < 0 {
-		return nil, errors.New("the arguments are not written as a JSON object; only JSON arguments are derived")
+		return nil, errors.New("the arguments are written neither as a JSON object nor as tagged parameters")
 	}
 	pre := one[:n]
 	c := &parse.CallSyntax{}
@@ -496,6 +499,74 @@ func deriveCall(one, two string) (*parse.CallSyntax, error) {
 	}
 	c.Close = perCall(strings.TrimSpace(one[end:]), two, false)
 	return c, nil
+}
+
+// opener returns the per-call opening of the text before a call's name,
+// and what comes between it (and any call id) and the name.
+func opener(pre, two string) (open, nameAfter string) {
+	if id := strings.Index(pre, probeID); id >= 0 {
+		return perCall(strings.TrimSpace(pre[:id]), two, true), pre[id+len(probeID):]
+	}
+	full := strings.TrimSpace(pre)
+	return perCall(full, two, true), ""
+}
+
+// taggedCall derives a call whose arguments are tagged parameters,
+// "<parameter=KEY>value</parameter>" or "<arg name="KEY">value</arg>":
+// ok is false when the call is not written so.
+func taggedCall(one, two string, n int) (*parse.CallSyntax, bool, error) {
+	nameEnd := n + len(probeName)
+	// The first argument key written as a tag: KEY> or "KEY">.
+	kp, key, attr := -1, "", false
+	for k := range probeArgs() {
+		for _, form := range []struct {
+			s    string
+			attr bool
+		}{{k + ">", false}, {k + `">`, true}, {k + `'>`, true}} {
+			if i := strings.Index(one[nameEnd:], form.s); i >= 0 && (kp < 0 || nameEnd+i < kp) {
+				kp, key, attr = nameEnd+i, k, form.attr
+			}
+		}
+	}
+	if kp < 0 || strings.IndexByte(one[nameEnd:kp], '{') >= 0 {
+		return nil, false, nil
+	}
+	lead := one[nameEnd:kp] // ArgsAfter, then ParamOpen
+	if attr {
+		lead = lead[:len(lead)-1] // the quote: taggedArgs reads it
+	}
+	lt := strings.LastIndexByte(lead, '<')
+	if lt < 0 {
+		return nil, true, errors.New("the first parameter tag does not start with '<'")
+	}
+	c := &parse.CallSyntax{ArgsAfter: lead[:lt], ParamOpen: lead[lt:], AttrKeys: attr}
+	if strings.TrimSpace(c.ArgsAfter) == "" && strings.Contains(c.ArgsAfter, "\n") {
+		c.ArgsAfter = "\n" // the name is on a line of its own
+	} else if strings.TrimSpace(c.ArgsAfter) == "" {
+		c.ArgsAfter = "" // the first parameter ends the name
+	}
+	// The tag that closes a value: the first closing tag after the key.
+	valStart := kp + len(key) + 1
+	if attr {
+		valStart++
+	}
+	closeRE := regexp.MustCompile(`</[^<>\s]{1,64}>`)
+	loc := closeRE.FindStringIndex(one[valStart:])
+	if loc == nil {
+		return nil, true, errors.New("a parameter's value has no closing tag")
+	}
+	c.ParamClose = one[valStart+loc[0] : valStart+loc[1]]
+	// After the last value: the call's end.
+	last := strings.LastIndex(one, c.ParamClose) + len(c.ParamClose)
+	c.Close = perCall(strings.TrimSpace(one[last:]), two, false)
+	if toks := controlTokens(c.Close); len(toks) > 0 {
+		c.Close = toks[0] // the call's own closer; what follows is the section's
+	}
+	c.Open, c.NameAfter = opener(one[:n], two)
+	if c.Open == "" || c.Close == "" {
+		return nil, true, errors.New("the call has no marker before its name, or none after its parameters")
+	}
+	return c, true, nil
 }
 
 // perCall keeps, of the text before (open) or after a call, the part that
