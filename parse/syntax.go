@@ -52,6 +52,9 @@ type CallSyntax struct {
 	ParamClose string
 	// AttrKeys: the key is a quoted attribute value, name="KEY">.
 	AttrKeys bool
+	// Pythonic: after Open come Python-style calls, [f(a=1), g(b="x")]
+	// or one a line, up to Close.
+	Pythonic bool
 }
 
 // validate reports what is wrong with a syntax a caller built.
@@ -161,7 +164,10 @@ func syntaxIndex(s *Syntax) *markerIndex {
 
 // templateCall reads one call of a template's own syntax.
 func templateCall(c *CallSyntax) handler {
-	if c.ArgsAfter == "" {
+	if c.Pythonic {
+		return pythonicBlock(c.Close, FormatTemplate)
+	}
+	if c.ArgsAfter == "" && c.ParamOpen == "" {
 		return jsonBlock(c.Close, FormatTemplate)
 	}
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {

@@ -79,6 +79,8 @@ func FuzzTemplateSyntax(f *testing.F) {
 		{Syntax: &Syntax{Prompt: "<|im_start|>assistant\n<think>\n", Skip: []string{"<|im_end|>"}}},
 		{Format: FormatTemplate, Syntax: &Syntax{Call: &CallSyntax{Open: `<do:call tool="`, ArgsAfter: `">`, ParamOpen: "<do:arg key=", ParamClose: "</do:arg>", Close: "</do:call>", AttrKeys: true}}},
 	}
+	all = append(all, Options{Format: FormatTemplate, Syntax: &Syntax{Call: &CallSyntax{Open: "<|py|>", Close: "<|py_end|>", Pythonic: true}}})
+	f.Add(`<|py|>[f(a=1, b="x"), g()]<|py_end|>`)
 	f.Add(`<do:call tool="f"><do:arg key="a">1</do:arg><do:arg key="b">x</do:arg></do:call>`)
 	f.Add(` to=functions.f<|channel|>commentary json<|message|>{"a": 1}<|call|>`)
 	f.Add("x</think><tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call><|im_end|>")

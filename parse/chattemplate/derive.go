@@ -454,6 +454,16 @@ func sameJSON(a, b any) bool {
 // the template renders several calls in a turn).
 func deriveCall(one, two string) (*parse.CallSyntax, error) {
 	n := strings.Index(one, probeName)
+	if rest := one[n+len(probeName):]; strings.HasPrefix(rest, "(") {
+		// Python-style calls after a marker: [f(a=1), g(b=2)].
+		open := strings.TrimSuffix(strings.TrimSpace(one[:n]), "[")
+		end := strings.LastIndexAny(one, ")]")
+		c := &parse.CallSyntax{Pythonic: true, Open: strings.TrimSpace(open), Close: firstToken(strings.TrimSpace(one[end+1:]))}
+		if c.Open == "" {
+			return nil, errors.New("the Python-style calls have no marker before them")
+		}
+		return c, nil
+	}
 	brace := strings.IndexAny(one, "{[")
 	if brace >= 0 && brace < n {
 		// The name is inside JSON: Open, a JSON call, Close.

@@ -23,6 +23,12 @@ func TestDeriveOwnSyntax(t *testing.T) {
 		"JSON call":      turns(`<|invoke|>{"name": "{{ c.function.name }}", "arguments": {{ c.function.arguments | tojson }}}<|invoke_end|>`),
 		"tagged, attributes": turns(`<do:call tool="{{ c.function.name }}">` +
 			`{% for k, v in c.function.arguments.items() %}<do:arg key="{{ k }}">{{ v if v is string else v | tojson }}</do:arg>{% endfor %}</do:call>`),
+		"pythonic": `{%- for m in messages -%}
+<|turn|>{{ m.role }}
+{{ m.content }}{% if m.tool_calls %}<|py|>[{% for c in m.tool_calls %}{{ c.function.name }}({% for k, v in c.function.arguments.items() %}{{ k }}={{ v | tojson }}{% if not loop.last %}, {% endif %}{% endfor %}){% if not loop.last %}, {% endif %}{% endfor %}]<|py_end|>{% endif %}<|turn_end|>
+{% endfor -%}
+{%- if add_generation_prompt %}<|turn|>assistant
+{% endif -%}`,
 		"tagged, key in tag": turns(`<|tool|>{{ c.function.name }}
 {% for k, v in c.function.arguments.items() %}<param:{{ k }}>{{ v if v is string else v | tojson }}</param>
 {% endfor %}<|tool_end|>`),
