@@ -230,7 +230,7 @@ func (t *Template) derive() (*Derived, error) {
 	}
 	syn := *d.Syntax
 	syn.Call = call
-	syn.Skip = append(append([]string(nil), syn.Skip...), sectionTokens(one, two, call)...)
+	syn.Skip = append(append([]string(nil), syn.Skip...), sectionTokens(one, call)...)
 	if err := validSyntax(&syn); err != nil {
 		return nil, fmt.Errorf("chat template %s: %w", t.Name, err)
 	}
@@ -611,11 +611,14 @@ func perCall(s, two string, open bool) string {
 
 // sectionTokens are the control tokens around the calls that are not part
 // of a call: section markers, dropped as layout.
-func sectionTokens(one, two string, c *parse.CallSyntax) []string {
+func sectionTokens(one string, c *parse.CallSyntax) []string {
 	var out []string
 	for _, t := range controlTokens(one) {
 		if strings.Contains(c.Open, t) || strings.Contains(c.Close, t) || strings.Contains(c.NameAfter, t) || strings.Contains(c.ArgsAfter, t) {
 			continue
+		}
+		if c.ParamOpen != "" && (strings.HasPrefix(t, c.ParamOpen) || t == c.ParamClose) {
+			continue // a parameter's tag
 		}
 		if t[0] == '<' || t[0] == '[' {
 			out = append(out, t)
