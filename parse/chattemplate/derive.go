@@ -291,7 +291,7 @@ func difference(a, b string) string {
 	}
 	for s > 0 {
 		tail := b[len(b)-s:]
-		if strings.IndexAny(tail, ">]") >= 0 && (strings.IndexAny(tail, "<[") < 0 || strings.IndexAny(tail, ">]") < strings.IndexAny(tail, "<[")) {
+		if strings.ContainsAny(tail, ">]") && (!strings.ContainsAny(tail, "<[") || strings.IndexAny(tail, ">]") < strings.IndexAny(tail, "<[")) {
 			s--
 			continue
 		}
