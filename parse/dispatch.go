@@ -232,6 +232,12 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	if p.extra != nil && (p.buf[i] == '<' || p.buf[i] == '[') {
+		end, st, err := p.matchMarker(p.extra, i, eof)
+		if st != noMatch || err != nil {
+			return end, st, err
+		}
+	}
 	switch p.buf[i] {
 	case '<':
 		return p.matchMarker(angleIndex, i, eof)
@@ -330,7 +336,7 @@ func (p *Parser) openReasoning(j int, format string, closers []string) (int, sta
 // before, that text was reasoning. Otherwise the tag is dropped.
 func (p *Parser) strayCloser(i, j int) (int, status, error) {
 	if !p.written && p.mode == modeProse {
-		text := p.buf[p.seg:i]
+		text := p.buf[p.notPrompt(p.seg, i):i]
 		p.seg = i
 		if len(bytes.TrimSpace(text)) > 0 {
 			if err := p.put(tools.TypeReasoning, text, "think"); err != nil {

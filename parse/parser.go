@@ -128,16 +128,35 @@ type Parser struct {
 	// no number in exponent form (repairResult.exp), so none can be out of
 	// a float64's range; emitCall clears it.
 	noExp bool
+	// extra holds the markers of Options.Syntax, checked before the
+	// built-in ones; nil without a syntax.
+	extra *markerIndex
 	err   error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
 // passed to emit, and the slices in it, are only valid during the call.
 func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
-	if opts.Format != "" && !knownFormat(opts.Format) {
+	var extra *markerIndex
+	if s := opts.Syntax; s != nil {
+		if err := s.validate(); err != nil {
+			return nil, err
+		}
+		if (s.Call != nil) != (opts.Format == FormatTemplate) {
+			return nil, fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
+		}
+		extra = syntaxIndex(s)
+	}
+	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, extra: extra}
+	if opts.Syntax != nil && opts.Syntax.Prompt != "" {
+		// The prompt's tail goes first, at negative offsets: text there
+		// is never emitted (see flushText), offsets stay the output's.
+		p.buf = append(p.buf, opts.Syntax.Prompt...)
+		p.base = -int64(len(opts.Syntax.Prompt))
+	}
 	p.resetTriggers()
 	return p, nil
 }
@@ -455,8 +474,8 @@ func (p *Parser) splitLong(m mode) error {
 func (p *Parser) flushMode(end int, final bool) error {
 	switch p.mode {
 	case modeReasoning:
-		if len(bytes.TrimSpace(p.buf[p.seg:end])) > 0 {
-			if err := p.put(tools.TypeReasoning, p.buf[p.seg:end], p.reasonFormat); err != nil {
+		if from := p.notPrompt(p.seg, end); len(bytes.TrimSpace(p.buf[from:end])) > 0 {
+			if err := p.put(tools.TypeReasoning, p.buf[from:end], p.reasonFormat); err != nil {
 				return err
 			}
 		}
@@ -480,7 +499,7 @@ func (p *Parser) flushText(end int) error {
 	if end <= p.seg {
 		return nil
 	}
-	text := p.buf[p.seg:end]
+	text := p.buf[p.notPrompt(p.seg, end):end]
 	p.seg = end
 	// Whitespace between blocks is layout, not prose; so is the ';'
 	// between Llama 3 calls, and the ',' between values in a row.
@@ -493,6 +512,15 @@ func (p *Parser) flushText(end int) error {
 	p.written = true
 	p.prose = true
 	return p.put(tools.TypeText, text, "")
+}
+
+// notPrompt returns where the model's own text starts in buf[from:end]:
+// past the prompt's tail (Syntax.Prompt), which is not the model's text.
+func (p *Parser) notPrompt(from, end int) int {
+	if p.base < 0 {
+		return min(max(from, int(-p.base)), end)
+	}
+	return from
 }
 
 // flushBlock emits the prose before the block being parsed, so that
@@ -524,7 +552,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 	p.written = true
 	p.calls++
 	raw := clip(p.buf[start:end], maxRaw)
-	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: p.base + int64(start), Format: format}
+	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: max(0, p.base+int64(start)), Format: format}
 	return p.emit(&p.ev)
 }
 
@@ -541,6 +569,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	}
 	p.written = true
 	p.calls++
+	offset = max(0, offset) // a block the prompt's tail began
 	obj, rep, err := p.argumentsObject(args)
 	if err != nil {
 		raw = clip(raw, maxRaw)
@@ -680,7 +709,7 @@ func outOfRange(b []byte) []byte {
 			}
 			num := b[s:i]
 			i--
-			if bytes.IndexAny(num, "eE") >= 0 {
+			if bytes.ContainsAny(num, "eE") {
 				if _, err := strconv.ParseFloat(string(num), 64); errors.Is(err, strconv.ErrRange) {
 					return num
 				}

@@ -31,6 +31,10 @@ type Options struct {
 	// File, when set, names the input on each parse_error Stream writes,
 	// for a caller that parses several inputs into one stream.
 	File string
+	// Syntax adds what a model's chat template says about its output
+	// (see parse/chattemplate). With Syntax.Call set, Format must be
+	// FormatTemplate: only the template's own call syntax is read.
+	Syntax *Syntax
 }
 
 // Stats counts what a Stream wrote.

@@ -720,7 +720,7 @@ func TestHTTPRetryAfterHoldsOtherRequests(t *testing.T) {
 	f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		if n == 1 {
 			w.Header().Set("Retry-After", "20")
-			http.Error(w, "busy", 429)
+			http.Error(w, "busy", http.StatusTooManyRequests)
 			return
 		}
 		sseHeader(w)

@@ -28,7 +28,8 @@ type PromptTemplate struct {
 var TemplateNames = []string{"chatml", "llama3", "mistral", "gemma", "plain"}
 
 // Template returns a built-in template by name (see TemplateNames), or
-// else reads name as the path of a Go text/template file (see
+// else reads name as a file: a model's own chat template (a .jinja file, a
+// tokenizer_config.json or a GGUF model), or a Go text/template file (see
 // TemplateFuncs for what such a file can use).
 func Template(name string) (*PromptTemplate, error) {
 	switch name {
@@ -43,10 +44,17 @@ func Template(name string) (*PromptTemplate, error) {
 	case "plain":
 		return &PromptTemplate{name: name, render: renderPlain, stop: []string{"\nUser:", "\nObservation"}}, nil
 	}
+	if isModelTemplate(name) {
+		t, err := modelTemplate(name)
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
 	src, err := os.ReadFile(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(name, `/\.`) {
-			return nil, fmt.Errorf("unknown template %q: use one of %s, or the path of a Go text/template file", name, strings.Join(TemplateNames, ", "))
+			return nil, fmt.Errorf("unknown template %q: use one of %s, the model's chat template (.jinja, tokenizer_config.json, .gguf) or a Go text/template file", name, strings.Join(TemplateNames, ", "))
 		}
 		return nil, fmt.Errorf("reading template: %w", err)
 	}

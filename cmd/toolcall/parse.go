@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/parse"
+	"github.com/toolcall/toolcall/parse/chattemplate"
+	"github.com/toolcall/toolcall/run"
 )
 
 const parseLong = `Parse reads what a model wrote and turns it into events: one JSON object per
@@ -47,14 +50,23 @@ It writes these events, with their fields beyond "type":
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
 
-Every syntax is looked for unless --format names one. With --tools, the
+Every syntax is looked for unless --format names one, or --template gives
+the model's own chat template: a Jinja file, a tokenizer_config.json
+(chat_template as a string or a named list, or the chat_template.jinja
+beside it), a model directory holding either, or a GGUF model file (only
+its header is read). The template is rendered with probe calls, and the
+difference tells how the model writes a call. When that is a syntax of
+--list-formats, only it is looked for; otherwise calls are read with the
+markers taken from the template and carry "format": "template". The
+template's end-of-turn and other control tokens never appear in text
+events. A template that does not render, or renders no tool calls, is an
+error (exit 2) naming the template and what failed. With --tools, the
 tools' schemas type the bare values of XML-style calls ("007" stays a
 string where the schema says string), and a complete bare call (Llama 3
 JSON, a pythonic list) to one of the tools counts even inside a line of
-prose. JSON that is not
-strictly valid (single quotes, a trailing comma, a missing brace) is
-repaired where that is safe, and the call is marked "repaired": true;
-with --no-repair it is a parse_error instead.
+prose. JSON that is not strictly valid (single quotes, a trailing comma,
+a missing brace) is repaired where that is safe, and the call is marked
+"repaired": true; with --no-repair it is a parse_error instead.
 
 A parse_error is data, not a failure: parse exits 0, so a loop can show
 the model its mistake. With --fail, parse exits 1 when it wrote any
@@ -74,6 +86,10 @@ const parseExample = `  # a model's raw output, saved to a file
   # look for Qwen3-Coder XML calls only
   toolcall parse --format qwen3_coder reply.txt
 
+  # read the calls the way the model's own chat template writes them
+  toolcall parse --template tokenizer_config.json reply.txt
+  toolcall parse --template model.gguf reply.txt
+
   # the syntaxes parse knows, and the models that write them
   toolcall parse --list-formats
 
@@ -86,6 +102,7 @@ const stdinHint = "toolcall: reading model output from stdin (paste it, then Ctr
 type parseOptions struct {
 	tools       toolsFlags  // --tools
 	format      formatValue // --format
+	template    string      // --template
 	noRepair    bool        // --no-repair
 	fail        bool        // --fail
 	listFormats bool        // --list-formats
@@ -124,18 +141,33 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 					return ok
 				}
 			}
+			base := parse.Options{Format: string(opts.format), NoRepair: opts.noRepair, ParamType: schema.ParamType, KnownTool: schema.KnownTool}
+			if opts.template != "" {
+				if opts.format != "" {
+					return usage(errors.New("--format and --template both choose the syntax: give one of them"))
+				}
+				if slices.Contains(run.TemplateNames, opts.template) || opts.template == "auto" {
+					return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", opts.template))
+				}
+				var err error
+				if base, err = chattemplate.ParseOptions(opts.template, base); err != nil {
+					return usage(fmt.Errorf("--template: %w", err))
+				}
+			}
 			ins, closeAll, err := openInputs(stdin, args)
 			if err != nil {
 				return err
 			}
 			defer closeAll()
-			return opts.run(cmd.Context(), ins, stdout, stderr, schema)
+			return opts.run(cmd.Context(), ins, stdout, stderr, base)
 		},
 	}
 	flags := cmd.Flags()
 	opts.tools.addDirs(flags)
 	opts.tools.registerCompletions(cmd, false)
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
+	flags.StringVar(&opts.template, "template", "", "read calls the way this chat `template` writes them: a .jinja file, a tokenizer_config.json, a model directory or a GGUF model")
+	envAs(flags, "template", "TOOLCALL_PARSE_TEMPLATE") // run's --template also takes prompt templates
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
@@ -147,9 +179,8 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-// run parses each input in turn into stdout. schema holds what --tools
-// gives the parser (ParamType, KnownTool); its other fields are ignored.
-func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, schema parse.Options) error {
+// run parses each input in turn into stdout with the options base.
+func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, base parse.Options) error {
 	var total parse.Stats
 	// With several inputs, a parse_error says which one it came from, and
 	// --fail counts the errors of each.
@@ -164,13 +195,8 @@ func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.W
 		if name == "" {
 			name = "stdin"
 		}
-		opts := parse.Options{
-			Format:    string(o.format),
-			NoRepair:  o.noRepair,
-			FirstID:   total.Calls,
-			ParamType: schema.ParamType,
-			KnownTool: schema.KnownTool,
-		}
+		opts := base
+		opts.FirstID = total.Calls
 		if multi {
 			opts.File = name
 		}

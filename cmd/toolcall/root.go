@@ -74,7 +74,8 @@ different things in different commands, the variable names the command
 or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
 --format, TOOLCALL_TOOL_TIMEOUT for exec's --timeout (and run's
 --tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout and
-TOOLCALL_PROBE_TIMEOUT for probe's. A flag given on
+TOOLCALL_PROBE_TIMEOUT for probe's, and TOOLCALL_PARSE_TEMPLATE for
+parse's --template. A flag given on
 the command line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
 directories, like PATH. run and probe also read OPENAI_BASE_URL and
 OPENAI_API_KEY when --base-url and --api-key are not given. --help, --version,

@@ -53,8 +53,11 @@ Models (--api):
 
     chat         POST {base-url}/chat/completions; the default
     completions  POST {base-url}/completions, the conversation rendered by
-                 --template chatml, llama3, mistral, gemma, plain or a Go
-                 text/template FILE
+                 --template chatml, llama3, mistral, gemma, plain, a Go
+                 text/template FILE, the model's own chat template (a
+                 .jinja FILE, a tokenizer_config.json or a GGUF model), or
+                 auto: the template llama-server gives at GET /props; stop
+                 sequences come from the template's end-of-turn token
     native       chat with the server's own tool calling (the "tools"
                  parameter); validation, execution and limits are the same
 
@@ -178,7 +181,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
 	fs.StringVar(&o.extra, "extra", "", "a `JSON` object merged into every request body, e.g. '{\"top_k\": 20}'")
 	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl)")
-	fs.StringVar(&o.template, "template", "chatml", "with --api completions: the `template`: chatml, llama3, mistral, gemma, plain, or a Go text/template file")
+	fs.StringVar(&o.template, "template", "chatml", "with --api completions, the prompt `template`: chatml, llama3, mistral, gemma, plain, auto (the server's), or a file: the model's chat template (.jinja, tokenizer_config.json, model directory, .gguf) or a Go text/template")
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
@@ -441,8 +444,13 @@ func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backe
 	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
-		tmpl, err := run.Template(o.template)
-		if err != nil {
+		var tmpl *run.PromptTemplate
+		var err error
+		if o.template == "auto" {
+			if tmpl, err = run.ServerTemplate(context.Background(), hopts); err != nil {
+				return nil, "", nil, err
+			}
+		} else if tmpl, err = run.Template(o.template); err != nil {
 			return nil, "", nil, usage(fmt.Errorf("--template: %w", err))
 		}
 		o.stop = tmpl.Stop()

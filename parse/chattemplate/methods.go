@@ -1,0 +1,66 @@
+package chattemplate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nikolalohinski/gonja/v2/builtins"
+	"github.com/nikolalohinski/gonja/v2/exec"
+)
+
+// strMethodNames are the str methods gonja v2.9.1 defines; the set is
+// copied so that a few can be replaced without touching gonja's own.
+var strMethodNames = []string{"capitalize", "capwords", "casefold", "center", "count", "encode", "endswith",
+	"expandtabs", "find", "format", "format_map", "isalnum", "isalpha", "isascii", "isdecimal", "isdigit",
+	"islower", "isnumeric", "isprintable", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
+	"partition", "removeprefix", "removesuffix", "replace", "rfind", "rjust", "rpartition", "rsplit", "rstrip",
+	"split", "splitlines", "startswith", "strip", "swapcase", "title", "upper", "zfill"}
+
+// methods returns gonja's methods with Python's semantics restored where
+// chat templates meet gonja's bugs: "".endswith(x) is true there, and
+// strip() without arguments fails.
+func methods() exec.Methods {
+	m := builtins.Methods
+	str := map[string]exec.Method[string]{}
+	for _, name := range strMethodNames {
+		if f, ok := m.Str.Get(name); ok {
+			str[name] = f
+		}
+	}
+	affix := func(has func(s, affix string) bool) exec.Method[string] {
+		return func(self string, _ *exec.Value, args *exec.VarArgs) (any, error) {
+			if len(args.Args) != 1 {
+				return nil, fmt.Errorf("takes one argument, a string or a tuple of strings")
+			}
+			a := args.Args[0]
+			if a.IsString() {
+				return has(self, a.String()), nil
+			}
+			if a.IsList() {
+				for i := 0; i < a.Len(); i++ {
+					if has(self, a.Index(i).String()) {
+						return true, nil
+					}
+				}
+				return false, nil
+			}
+			return nil, fmt.Errorf("takes a string or a tuple of strings, not %s", a.String())
+		}
+	}
+	str["endswith"] = affix(strings.HasSuffix)
+	str["startswith"] = affix(strings.HasPrefix)
+	strip := func(trim func(s, cutset string) string) exec.Method[string] {
+		return func(self string, _ *exec.Value, args *exec.VarArgs) (any, error) {
+			cut := " \t\n\r\v\f"
+			if len(args.Args) > 0 && !args.Args[0].IsNil() {
+				cut = args.Args[0].String()
+			}
+			return trim(self, cut), nil
+		}
+	}
+	str["strip"] = strip(strings.Trim)
+	str["lstrip"] = strip(strings.TrimLeft)
+	str["rstrip"] = strip(strings.TrimRight)
+	m.Str = exec.NewMethodSet(str)
+	return m
+}

@@ -1,0 +1,477 @@
+package chattemplate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nikolalohinski/gonja/v2/builtins"
+	"github.com/nikolalohinski/gonja/v2/config"
+	"github.com/nikolalohinski/gonja/v2/exec"
+	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/nikolalohinski/gonja/v2/parser"
+)
+
+// Message is one turn of a conversation, as chat templates expect it.
+type Message struct {
+	Role    string
+	Content string
+	// Reasoning is the assistant's think block, given to templates as
+	// reasoning_content (and thinking, which some templates read).
+	Reasoning  string
+	ToolCalls  []Call
+	ToolCallID string // role tool: the call answered
+	Name       string // role tool: the tool's name
+}
+
+// Call is an assistant's tool call. Arguments is a map[string]any, or a
+// string holding JSON (templates differ in which they accept).
+type Call struct {
+	ID        string
+	Name      string
+	Arguments any
+}
+
+// Tool is a tool definition in the OpenAI shape, {"type": "function",
+// "function": {"name", "description", "parameters"}}, decoded.
+type Tool = map[string]any
+
+// RenderOptions are the variables a template sees besides the messages.
+type RenderOptions struct {
+	Tools               []Tool
+	AddGenerationPrompt bool
+	// Now is what strftime_now formats; zero means the current time.
+	Now time.Time
+}
+
+var (
+	envOnce sync.Once
+	env     *exec.Environment
+	cfg     *config.Config
+)
+
+// environment sets up the Jinja engine with the helpers Hugging Face
+// templates use. It runs on first use, not at package init.
+func environment() (*exec.Environment, *config.Config) {
+	envOnce.Do(func() {
+		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
+		_ = filters.Replace("tojson", filterToJSON)
+		_ = filters.Replace("items", filterItems)
+		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
+		_ = structures.Register("generation", parseGeneration)
+		env = &exec.Environment{
+			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
+			Filters:           filters,
+			Tests:             builtins.Tests,
+			ControlStructures: structures,
+			Methods:           methods(),
+		}
+		// transformers renders with trim_blocks and lstrip_blocks.
+		cfg = config.New()
+		cfg.TrimBlocks = true
+		cfg.LeftStripBlocks = true
+	})
+	return env, cfg
+}
+
+// compiled caches the parsed template.
+type compiled struct {
+	once sync.Once
+	tpl  *exec.Template
+	err  error
+}
+
+func (t *Template) compile() (*exec.Template, error) {
+	cc := &t.compiled
+	cc.once.Do(func() {
+		e, conf := environment()
+		loader, err := loaders.NewFileSystemLoader("")
+		if err != nil {
+			cc.err = err
+			return
+		}
+		src := t.Source
+		if !t.verbatim {
+			src = rewriteAlways(src)
+		}
+		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(src), loader)
+		if err != nil {
+			cc.err = err
+			return
+		}
+		cc.tpl, cc.err = exec.NewTemplate("chat_template", conf, sl, e)
+		if cc.err != nil {
+			// Nested conditionals are the usual cause: try again with
+			// them rewritten (see ternary.go).
+			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
+				if sl2, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(again), loader); err == nil {
+					if tpl, err := exec.NewTemplate("chat_template", conf, sl2, e); err == nil {
+						cc.tpl, cc.err = tpl, nil
+						return
+					}
+				}
+			}
+			cc.err = fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err))
+		}
+	})
+	return cc.tpl, cc.err
+}
+
+// shortErr keeps the first line of the engine's message (it quotes the
+// whole template source otherwise) and the last detail.
+func shortErr(err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, "\n"); i >= 0 {
+		last := msg[strings.LastIndex(msg, "\n")+1:]
+		if j := strings.LastIndex(last, "': "); j >= 0 {
+			last = last[j+3:]
+		}
+		msg = strings.TrimSuffix(msg[:i], "'") + " … " + last
+	}
+	if len(msg) > 600 {
+		msg = msg[:300] + " … " + msg[len(msg)-300:]
+	}
+	return errors.New(msg)
+}
+
+// errRaised carries raise_exception's message.
+type errRaised struct{ msg string }
+
+func (e *errRaised) Error() string { return "the template raised: " + e.msg }
+
+// Render renders msgs through the template.
+func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
+	tpl, err := t.compile()
+	if err != nil {
+		return "", err
+	}
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var raised *errRaised
+	ms := make([]any, len(msgs))
+	for i, m := range msgs {
+		ms[i] = m.value()
+	}
+	tools := make([]any, len(opts.Tools))
+	for i, tl := range opts.Tools {
+		tools[i] = tl
+	}
+	vars := map[string]any{
+		"messages":              ms,
+		"add_generation_prompt": opts.AddGenerationPrompt,
+		"bos_token":             t.BOS,
+		"eos_token":             t.EOS,
+		"raise_exception": func(msg string) (string, error) {
+			raised = &errRaised{msg}
+			return "", raised
+		},
+		"strftime_now": func(format string) string { return strftime(now, format) },
+		ternaryFunc:    ternary,
+	}
+	depth := &macroDepth{}
+	vars[enterFunc] = depth.enter
+	vars[leaveFunc] = depth.leave
+	if len(tools) > 0 {
+		vars["tools"] = tools
+	}
+	// A template is code from a file or a server: bound what one render
+	// may write and how long it may take. A render that overruns is left
+	// to finish on its own (gonja cannot be stopped); the caller fails.
+	type result struct {
+		out string
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		w := &limitWriter{max: maxRender}
+		err := tpl.Execute(w, exec.NewContext(vars))
+		if w.over {
+			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
+		}
+		done <- result{w.b.String(), err}
+	}()
+	timer := time.NewTimer(renderTimeout)
+	defer timer.Stop()
+	var r result
+	select {
+	case r = <-done:
+	case <-timer.C:
+		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
+	}
+	if r.err != nil {
+		if raised != nil {
+			return "", fmt.Errorf("chat template %s: %w", t.Name, raised)
+		}
+		return "", fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err))
+	}
+	return r.out, nil
+}
+
+// Bounds of one render: real templates write kilobytes in milliseconds.
+const (
+	maxRender     = 16 << 20
+	renderTimeout = 10 * time.Second
+)
+
+// limitWriter keeps up to max bytes and fails the writes past them.
+type limitWriter struct {
+	b    strings.Builder
+	max  int
+	over bool
+}
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if w.b.Len()+len(p) > w.max {
+		w.over = true
+		return 0, errors.New("output limit")
+	}
+	return w.b.Write(p)
+}
+
+func (m Message) value() map[string]any {
+	v := map[string]any{"role": m.Role, "content": m.Content}
+	if m.Reasoning != "" {
+		v["reasoning_content"] = m.Reasoning
+		v["thinking"] = m.Reasoning
+	}
+	if len(m.ToolCalls) > 0 {
+		calls := make([]any, len(m.ToolCalls))
+		for i, c := range m.ToolCalls {
+			calls[i] = map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}}
+		}
+		v["tool_calls"] = calls
+	}
+	if m.ToolCallID != "" {
+		v["tool_call_id"] = m.ToolCallID
+	}
+	if m.Name != "" {
+		v["name"] = m.Name
+	}
+	return v
+}
+
+// strftime formats t with the C directives templates use.
+func strftime(t time.Time, f string) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			b.WriteString(strconv.Itoa(t.Year()))
+		case 'm':
+			fmt.Fprintf(&b, "%02d", int(t.Month()))
+		case 'd':
+			fmt.Fprintf(&b, "%02d", t.Day())
+		case 'B':
+			b.WriteString(t.Month().String())
+		case 'b':
+			b.WriteString(t.Month().String()[:3])
+		case 'A':
+			b.WriteString(t.Weekday().String())
+		case 'a':
+			b.WriteString(t.Weekday().String()[:3])
+		case 'H':
+			fmt.Fprintf(&b, "%02d", t.Hour())
+		case 'M':
+			fmt.Fprintf(&b, "%02d", t.Minute())
+		case 'S':
+			fmt.Fprintf(&b, "%02d", t.Second())
+		case '%':
+			b.WriteByte('%')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
+}
+
+// filterItems is the items filter with the keys in order: gonja's walks a
+// Go map in random order, so the same tools would render differently from
+// one run to the next.
+func filterItems(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if in.IsError() {
+		return in
+	}
+	if in.IsNil() {
+		return exec.AsValue([]any{})
+	}
+	if in.IsList() {
+		return in
+	}
+	if !in.IsDict() {
+		return exec.AsValue(errors.New("items requires a mapping"))
+	}
+	var out []any
+	for _, k := range in.Keys() {
+		v, _ := in.GetItem(k.Interface())
+		out = append(out, []any{k.Interface(), v.Interface()})
+	}
+	return exec.AsValue(out)
+}
+
+// filterToJSON is tojson as transformers defines it: Python's json.dumps
+// with ", " and ": " separators, no HTML escaping, non-ASCII kept, and
+// indent when asked. Keys come out sorted (Go maps keep no order).
+func filterToJSON(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+	if in.IsError() {
+		return in
+	}
+	indent := -1
+	if v, ok := params.KwArgs["indent"]; ok && v.IsInteger() {
+		indent = v.Integer()
+	} else if len(params.Args) > 0 && params.Args[0].IsInteger() {
+		indent = params.Args[0].Integer()
+	}
+	var b bytes.Buffer
+	if err := writeJSON(&b, in.Interface(), indent, 0); err != nil {
+		return exec.AsValue(fmt.Errorf("tojson: %w", err))
+	}
+	return exec.AsSafeValue(b.String())
+}
+
+func writeJSON(b *bytes.Buffer, v any, indent, depth int) error {
+	newline := func(d int) {
+		if indent >= 0 {
+			b.WriteByte('\n')
+			b.WriteString(strings.Repeat(" ", indent*d))
+		}
+	}
+	sep := ", "
+	if indent >= 0 {
+		sep = ","
+	}
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case string:
+		writeString(b, x)
+	case int:
+		b.WriteString(strconv.Itoa(x))
+	case int64:
+		b.WriteString(strconv.FormatInt(x, 10))
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return errors.New("not a finite number")
+		}
+		if x == math.Trunc(x) && math.Abs(x) < 1e16 {
+			b.WriteString(strconv.FormatFloat(x, 'f', 1, 64))
+		} else {
+			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+	case json.Number:
+		b.WriteString(x.String())
+	case map[string]any:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return nil
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			newline(depth + 1)
+			writeString(b, k)
+			b.WriteString(": ")
+			if err := writeJSON(b, x[k], indent, depth+1); err != nil {
+				return err
+			}
+		}
+		newline(depth)
+		b.WriteByte('}')
+	case []any:
+		if len(x) == 0 {
+			b.WriteString("[]")
+			return nil
+		}
+		b.WriteByte('[')
+		for i, el := range x {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			newline(depth + 1)
+			if err := writeJSON(b, el, indent, depth+1); err != nil {
+				return err
+			}
+		}
+		newline(depth)
+		b.WriteByte(']')
+	case *exec.Value:
+		return writeJSON(b, x.Interface(), indent, depth)
+	case exec.ValuesList:
+		l := make([]any, len(x))
+		for i, el := range x {
+			l[i] = el
+		}
+		return writeJSON(b, l, indent, depth)
+	case *exec.Dict:
+		// A dict literal in the template: its keys keep their order.
+		if len(x.Pairs) == 0 {
+			b.WriteString("{}")
+			return nil
+		}
+		b.WriteByte('{')
+		for i, pr := range x.Pairs {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			newline(depth + 1)
+			writeString(b, pr.Key.String())
+			b.WriteString(": ")
+			if err := writeJSON(b, pr.Value.Interface(), indent, depth+1); err != nil {
+				return err
+			}
+		}
+		newline(depth)
+		b.WriteByte('}')
+	case exec.Value:
+		return writeJSON(b, x.Interface(), indent, depth)
+	default:
+		// Other Go values (typed maps, slices) through encoding/json.
+		raw, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		var generic any
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		if err := d.Decode(&generic); err != nil {
+			return err
+		}
+		return writeJSON(b, generic, indent, depth)
+	}
+	return nil
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	var e bytes.Buffer
+	enc := json.NewEncoder(&e)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Write(bytes.TrimRight(e.Bytes(), "\n"))
+}

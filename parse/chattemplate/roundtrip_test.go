@@ -1,0 +1,363 @@
+package chattemplate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/parse"
+)
+
+// The templates under testdata/llamacpp come from llama.cpp's
+// models/templates (see testdata/llamacpp/README.md). For each one the
+// test derives a parser, renders calls other than the probe's through the
+// template, and parses the rendering back.
+
+// wantDerived is what each template is expected to give: the format its
+// calls are read with, or the kind of error. A change here is a change in
+// behaviour a user would notice.
+var wantDerived = map[string]string{
+	"Apertus-8B-Instruct":                           parse.FormatApertus,
+	"Apriel-1.6-15b-Thinker-fixed":                  parse.FormatToolCallsArray,
+	"CohereForAI-c4ai-command-r7b-12-2024-tool_use": parse.FormatCommandR7B,
+	"GLM-4.6":                             parse.FormatGLM45,
+	"GLM-4.7-Flash":                       parse.FormatGLM47,
+	"Kimi-K2-Instruct":                    parse.FormatKimiK2,
+	"Kimi-K2-Thinking":                    parse.FormatKimiK2,
+	"MiMo-VL":                             parse.FormatHermes,
+	"Mistral-Small-3.2-24B-Instruct-2506": parse.FormatMistralV11,
+	"NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": parse.FormatQwen3Coder,
+	"NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use": parse.FormatHermes,
+	"NousResearch-Hermes-3-Llama-3.1-8B-tool_use":   parse.FormatHermes,
+	"Qwen-QwQ-32B":             parse.FormatHermes,
+	"Qwen-Qwen2.5-7B-Instruct": parse.FormatHermes,
+	"Qwen-Qwen3-0.6B":          parse.FormatHermes,
+	"Qwen3-Coder":              parse.FormatQwen3Coder,
+	"Qwen3.5-4B":               parse.FormatQwen3Coder,
+	"StepFun3.5-Flash":         parse.FormatQwen3Coder,
+	"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B": parse.FormatDeepSeekR1,
+	"deepseek-ai-DeepSeek-V3.1":                parse.FormatDeepSeekV31,
+	"deepseek-ai-DeepSeek-V3.2":                parse.FormatDeepSeekDSML,
+	"fireworks-ai-llama-3-firefunction-v2":     parse.FormatFireFunction,
+	"google-gemma-4-31B-it":                    parse.FormatGemma4,
+	"google-gemma-4-31B-it-interleaved":        parse.FormatGemma4,
+	"ibm-granite-granite-4.0":                  parse.FormatHermes,
+	"ibm-granite-granite-4.1":                  parse.FormatHermes,
+	"llama-cpp-deepseek-r1":                    parse.FormatDeepSeekR1,
+	"meetkai-functionary-medium-v3.1":          parse.FormatFunctionTag,
+	"meetkai-functionary-medium-v3.2":          parse.FormatFunctionary,
+	"meta-llama-Llama-3.1-8B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.2-3B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.3-70B-Instruct":        parse.FormatLlama3JSON,
+	"mistralai-Ministral-3-14B-Reasoning-2512": parse.FormatMistralV11,
+	"mistralai-Mistral-Nemo-Instruct-2407":     parse.FormatMistral,
+	"moonshotai-Kimi-K2":                       parse.FormatKimiK2,
+	"stepfun-ai-Step-3.5-Flash":                parse.FormatQwen3Coder,
+	"unsloth-Apriel-1.5":                       parse.FormatToolCallsArray,
+	"unsloth-mistral-Devstral-Small-2507":      parse.FormatMistralV11,
+	"upstage-Solar-Open-100B":                  parse.FormatTemplate,
+
+	// No tool calls in the template.
+	"HuggingFaceTB-SmolLM3-3B":                 "no tool-call support",
+	"deepseek-ai-DeepSeek-R1-Distill-Llama-8B": "no tool-call support",
+	"google-gemma-2-2b-it":                     "no tool-call support",
+	"ibm-granite-granite-3.3-2B-Instruct":      "no tool-call support",
+	"llama-cpp-rwkv-world":                     "no tool-call support",
+	"microsoft-Phi-3.5-mini-instruct":          "no tool-call support",
+
+	// Calls render, but as "Action:\n```json": parse's command_r_action
+	// wants the fence on the Action: line, and a template marker must
+	// start with '<' or '['.
+	"CohereForAI-c4ai-command-r-plus-tool_use": "must start with '<' or '['",
+
+	// Nested conditionals, rewritten for gonja (see ternary.go).
+	"GigaChat3-10B-A1.8B":   parse.FormatGigaChat3,
+	"GigaChat3.1-10B-A1.8B": parse.FormatGigaChat3, // <|function_call|>{json}, a built-in format since 3.1
+	"MiniMax-M2":            parse.FormatMiniMaxM2,
+	"openai-gpt-oss-120b":   parse.FormatHarmony,
+	// LFM2 templates leave calls to the content: the model's text holds
+	// them, tool_calls are not rendered.
+	"LFM2-8B-A1B":     "no tool-call support",
+	"LFM2.5-Instruct": "no tool-call support",
+
+	// {% generation %}, and str methods gonja gets wrong (methods.go).
+	"LFM2.5-8B-A1B":            parse.FormatLFM2,
+	"Bielik-11B-v3.0-Instruct": parse.FormatHermes,
+
+	// Gaps of gonja v2.9.1 that are not bridged.
+	"NVIDIA-Nemotron-Nano-v2": "does not render", // a method on a filtered value
+	"ByteDance-Seed-OSS":      "does not render", // a dict indexed by an integer
+	"Reka-Edge":               "does not render",
+}
+
+// isFormat reports whether want names a format rather than an error.
+func isFormat(want string) bool {
+	if want == parse.FormatTemplate {
+		return true
+	}
+	for _, f := range parse.Formats() {
+		if f.ID == want {
+			return true
+		}
+	}
+	return false
+}
+
+func templates(t testing.TB) []string {
+	files, err := filepath.Glob("testdata/llamacpp/*.jinja")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no templates under testdata/llamacpp: %v", err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func nameOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jinja") }
+
+// The calls rendered for the round trip: not the probe's.
+func weatherCalls() []Call {
+	return []Call{
+		{ID: "call12345", Name: "get_weather", Arguments: map[string]any{"location": "Paris, France", "unit": "celsius", "days": 3, "hourly": false, "coords": []any{48.85, 2.35}, "filter": map[string]any{"min": -5, "label": "a <b> & \"c\""}}},
+		{ID: "call67890", Name: "get_time", Arguments: map[string]any{"tz": "Europe/Paris"}},
+	}
+}
+
+func weatherTools() []Tool {
+	tool := func(name string) Tool {
+		return Tool{"type": "function", "function": map[string]any{"name": name, "description": "A tool.", "parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}
+	}
+	return []Tool{tool("get_weather"), tool("get_time")}
+}
+
+// modelOutput renders an assistant turn with calls and returns what the
+// model writes for it: the turn's text up to and including its end token.
+func modelOutput(t *testing.T, tp *Template, d *Derived, content string, calls []Call) (string, bool) {
+	user := Message{Role: "user", Content: probeUser}
+	o := RenderOptions{Tools: weatherTools()}
+	text, err := tp.Render([]Message{user, {Role: "assistant", Content: probeReply}}, o)
+	if err != nil {
+		t.Fatalf("text turn: %v", err)
+	}
+	r, err := tp.Render([]Message{user, {Role: "assistant", Content: content, ToolCalls: calls}}, o)
+	if err != nil {
+		// Templates that take arguments as a JSON string only.
+		for i := range calls {
+			calls[i].Arguments = mustJSON(calls[i].Arguments)
+		}
+		if r, err = tp.Render([]Message{user, {Role: "assistant", Content: content, ToolCalls: calls}}, o); err != nil {
+			if len(calls) > 1 {
+				return "", false // "only supports single tool-calls"
+			}
+			t.Fatalf("call turn: %v", err)
+		}
+	}
+	// What the model writes is the turn after the generation prompt;
+	// where the turn does not start with it, the difference from a text
+	// turn.
+	out := difference(text, r)
+	if gen, err := tp.Render([]Message{user}, RenderOptions{Tools: weatherTools(), AddGenerationPrompt: true}); err == nil && strings.HasPrefix(r, gen) {
+		out = r[len(gen):]
+	}
+	if !strings.Contains(out, calls[len(calls)-1].Name) {
+		return "", false // one call per turn
+	}
+	// The model stops at the end-of-turn token, which servers may or may
+	// not leave in the text.
+	return cutAtEnd(out, d.EndOfTurn, calls[len(calls)-1].Name) + d.EndOfTurn, true
+}
+
+func TestRoundTrip(t *testing.T) {
+	files := templates(t)
+	derived, ok := 0, 0
+	for _, f := range files {
+		name := nameOf(f)
+		t.Run(name, func(t *testing.T) {
+			want, known := wantDerived[name]
+			if !known {
+				t.Fatalf("no expectation for %s: add it to wantDerived", name)
+			}
+			tp, err := Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := tp.Derive()
+			if err != nil {
+				if isFormat(want) || !strings.Contains(err.Error(), want) {
+					t.Fatalf("want %q, got error %v", want, err)
+				}
+				if !strings.Contains(err.Error(), f) {
+					t.Errorf("error does not name the template: %v", err)
+				}
+				return
+			}
+			derived++
+			if d.Format != want {
+				t.Fatalf("format %q, want %q", d.Format, want)
+			}
+			all := true
+			// One call, two calls, and a call with text before it.
+			for _, c := range []struct {
+				n       int
+				content string
+			}{{1, ""}, {2, ""}, {1, "Let me check the weather."}} {
+				calls := weatherCalls()[:c.n]
+				wantCalls := make([]wantCall, c.n)
+				for i, c := range calls {
+					wantCalls[i] = wantCall{c.Name, c.Arguments.(map[string]any)}
+				}
+				out, fits := modelOutput(t, tp, d, c.content, calls)
+				if !fits {
+					continue
+				}
+				wantText := ""
+				if c.content != "" && strings.Contains(out, c.content) {
+					wantText = c.content
+				}
+				if !roundTrips(t, out, d.Options(parse.Options{}), wantCalls, wantText) {
+					all = false
+				}
+			}
+			if all {
+				ok++
+			}
+		})
+	}
+	t.Logf("round trip: %d of %d templates that render tool calls (%d templates in all)", ok, derived, len(files))
+	if derived > 0 && ok*100 < derived*95 {
+		t.Errorf("round trip rate %d/%d is under 95%%", ok, derived)
+	}
+}
+
+// roundTrips parses out and checks it gives the calls and, as text or
+// reasoning, wantText and nothing else: no control token leaks into the
+// transcript.
+func roundTrips(t *testing.T, out string, o parse.Options, want []wantCall, wantText string) bool {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := parse.Stream(context.Background(), strings.NewReader(out), &buf, o); err != nil {
+		t.Errorf("parse: %v", err)
+		return false
+	}
+	var got []wantCall
+	var said strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var ev struct {
+			Type      string         `json:"type"`
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+			Content   string         `json:"content"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Errorf("bad event %s", line)
+			return false
+		}
+		switch ev.Type {
+		case "tool_call":
+			got = append(got, wantCall{ev.Name, ev.Arguments})
+		case "reasoning", "text":
+			said.WriteString(ev.Content)
+		default:
+			t.Errorf("output %q: unexpected event %s", out, line)
+			return false
+		}
+	}
+	if strings.TrimSpace(said.String()) != wantText {
+		t.Errorf("output %q: text %q, want %q:\n%s", out, said.String(), wantText, buf.String())
+		return false
+	}
+	if len(got) != len(want) {
+		t.Errorf("output %q: %d calls, want %d:\n%s", out, len(got), len(want), buf.String())
+		return false
+	}
+	for i := range want {
+		if got[i].name != want[i].name || !sameJSON(got[i].args, want[i].args) {
+			t.Errorf("output %q: call %d is %s %v, want %s %v", out, i, got[i].name, got[i].args, want[i].name, want[i].args)
+			return false
+		}
+	}
+	return true
+}
+
+// TestAgreesWithBuiltIn parses parse's format fixtures with the parser
+// derived from each template whose calls a built-in format reads, and
+// checks it gives the same events as parse's own detection.
+func TestAgreesWithBuiltIn(t *testing.T) {
+	fixtures, _ := filepath.Glob("../testdata/formats/*.txt")
+	// formatOf names the format a fixture is for: the longest format id
+	// its name starts with (mistral_v11_multi is mistral_v11's).
+	formatOf := func(base string) string {
+		best := ""
+		for _, f := range parse.Formats() {
+			if (base == f.ID || strings.HasPrefix(base, f.ID+"_")) && len(f.ID) > len(best) {
+				best = f.ID
+			}
+		}
+		return best
+	}
+	// Where forcing the format reads a fixture differently, and why.
+	differs := map[string]string{
+		// Functionary's template ends the prompt with ">>>", so with the
+		// format known a leading "all\n" is the channel name, not prose.
+		"functionary_v3_2": `all\n`,
+	}
+	// Where the built-in format reads a reply of only the final channel,
+	// begun after the prompt's own header, as the final answer, and the
+	// derived parser, reading on from the prompt's tail, as text.
+	answerAsText := map[string]bool{"gpt_oss_harmony_final_only": true}
+	same, total := 0, 0
+	for _, f := range templates(t) {
+		tp, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tp.Derive()
+		if err != nil || d.Format == parse.FormatTemplate {
+			continue
+		}
+		for _, fx := range fixtures {
+			base := strings.TrimSuffix(filepath.Base(fx), ".txt")
+			if formatOf(base) != d.Format {
+				continue
+			}
+			in, err := os.ReadFile(fx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b bytes.Buffer
+			if _, err := parse.Stream(context.Background(), bytes.NewReader(in), &a, parse.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := parse.Stream(context.Background(), bytes.NewReader(in), &b, d.Options(parse.Options{})); err != nil {
+				t.Fatal(err)
+			}
+			total++
+			if a.String() == b.String() {
+				same++
+			} else if why, ok := differs[base]; ok && strings.Replace(a.String(), why, "", 1) == b.String() {
+				t.Logf("%s with %s's parser: differs as expected (%q)", base, nameOf(f), why)
+			} else if answer := gjson.Get(a.String(), "content").Str; answerAsText[base] && gjson.Get(a.String(), "type").Str == "final_answer" &&
+				strings.TrimSpace(b.String()) == `{"type":"text","content":`+strconvQuote(answer)+`}` {
+				t.Logf("%s with %s's parser: the answer comes as text, not final_answer", base, nameOf(f))
+			} else {
+				t.Errorf("%s with %s's parser:\nbuilt-in:\n%s\nderived:\n%s", filepath.Base(fx), nameOf(f), a.String(), b.String())
+			}
+		}
+	}
+	t.Logf("agreement with built-in formats: %d of %d (template, fixture) pairs", same, total)
+	if total == 0 {
+		t.Fatal("no fixtures matched")
+	}
+}
+
+// strconvQuote is content as a JSON string, as the events write it.
+func strconvQuote(content string) string {
+	b, _ := json.Marshal(content)
+	return string(b)
+}

@@ -1,0 +1,202 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// FormatTemplate is the format of calls read with a syntax learnt from a
+// model's chat template that no built-in format matches.
+const FormatTemplate = "template"
+
+// Syntax is what a model's chat template says about its output, beyond
+// the built-in formats: the control tokens it writes and, when no built-in
+// format matches, how it writes a call. The parse/chattemplate package
+// derives one from a template.
+type Syntax struct {
+	// Prompt is the end of the prompt the output continues: the tail
+	// the template's generation prompt adds ("<|start|>assistant",
+	// "<think>\n", ">>>"). The output is read as if it came right after
+	// it, so a call or think block the prompt opened is read whole; no
+	// event carries the prompt's own text.
+	Prompt string
+	// Skip lists control tokens that are never prose: end-of-turn
+	// markers, call section markers.
+	Skip []string
+	// Reasoning lists the markers that open and close a think block.
+	Reasoning [][2]string
+	// Call is a call syntax of the template's own; nil when a built-in
+	// format (Options.Format) reads the calls.
+	Call *CallSyntax
+}
+
+// CallSyntax is one call written as
+//
+//	Open [id] NameAfter NAME ArgsAfter {arguments} Close
+//
+// when ArgsAfter is set, or as Open, a JSON call object or array of them
+// ({"name": …, "arguments": {…}}), Close otherwise. Open must start with
+// '<' or '['.
+//
+// With ParamOpen set, the arguments are tagged instead of a JSON object,
+// each ParamOpen KEY> value ParamClose (or ParamOpen "KEY"> with
+// AttrKeys), up to Close; values are typed as in the built-in tagged
+// formats.
+type CallSyntax struct {
+	Open      string
+	NameAfter string // text between Open (and any id) and the name
+	ArgsAfter string // text between the name and the arguments
+	Close     string // optional at the end of the output, except after tagged arguments
+	ParamOpen string
+	// ParamClose ends a tagged value.
+	ParamClose string
+	// AttrKeys: the key is a quoted attribute value, name="KEY">.
+	AttrKeys bool
+	// Pythonic: after Open come Python-style calls, [f(a=1), g(b="x")]
+	// or one a line, up to Close.
+	Pythonic bool
+}
+
+// validate reports what is wrong with a syntax a caller built.
+func (s *Syntax) validate() error {
+	tok := func(t string) error {
+		if len(t) < 2 || t[0] != '<' && t[0] != '[' {
+			return fmt.Errorf("template syntax: marker %q must start with '<' or '[' and be two bytes or longer", t)
+		}
+		return nil
+	}
+	for _, t := range s.Skip {
+		if err := tok(t); err != nil {
+			return err
+		}
+	}
+	for _, r := range s.Reasoning {
+		if err := tok(r[0]); err != nil {
+			return err
+		}
+		if r[1] == "" {
+			return fmt.Errorf("template syntax: think marker %q has no closing marker", r[0])
+		}
+	}
+	if c := s.Call; c != nil {
+		if err := tok(c.Open); err != nil {
+			return err
+		}
+		if c.ParamOpen != "" && (c.ParamClose == "" || c.Close == "") {
+			return fmt.Errorf("template syntax: tagged arguments need a closing tag for values and one for the call")
+		}
+		if c.ParamOpen == "" && c.ArgsAfter == "" && c.NameAfter != "" {
+			return fmt.Errorf("template syntax: a call that names its tool needs the text between the name and the arguments")
+		}
+	}
+	return nil
+}
+
+// syntaxIndex builds the markers of a Syntax. Tokens a built-in marker
+// already handles are left to it.
+func syntaxIndex(s *Syntax) *markerIndex {
+	builtin := func(t string) bool {
+		ix := angleIndex
+		if t[0] == '[' {
+			ix = bracketIndex
+		}
+		for _, m := range ix[t[1]] {
+			if m.tok == t {
+				return true
+			}
+		}
+		return false
+	}
+	var ms []marker
+	add := func(t string, h handler, own bool) {
+		// A call's own markers win over a built-in token of the same
+		// text (Solar's <|call|>-like names); control tokens a built-in
+		// marker reads are left to it.
+		if !own && builtin(t) {
+			return
+		}
+		for _, m := range ms {
+			if m.tok == t {
+				return
+			}
+		}
+		ms = append(ms, marker{tok: t, h: h})
+	}
+	if c := s.Call; c != nil {
+		add(c.Open, templateCall(c), true)
+		if c.Close != "" {
+			// A closer that arrives after the call was emitted.
+			add(c.Close, func(p *Parser, i, j int, eof bool) (int, status, error) {
+				if p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+					return 0, noMatch, nil
+				}
+				p.afterCall = j
+				return j, matched, nil
+			}, true)
+		}
+	}
+	for _, r := range s.Reasoning {
+		closers := []string{r[1]}
+		add(r[0], func(p *Parser, i, j int, eof bool) (int, status, error) {
+			return p.openReasoning(j, "think", closers)
+		}, false)
+		add(r[1], func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }, false)
+	}
+	for _, t := range s.Skip {
+		add(t, func(p *Parser, i, j int, eof bool) (int, status, error) {
+			if err := p.flushText(i); err != nil {
+				return 0, 0, err
+			}
+			return j, matched, nil
+		}, false)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	// Longest first, so the longer of two tokens with a common start wins.
+	for a := 1; a < len(ms); a++ {
+		for b := a; b > 0 && len(ms[b].tok) > len(ms[b-1].tok); b-- {
+			ms[b], ms[b-1] = ms[b-1], ms[b]
+		}
+	}
+	return indexMarkers(ms)
+}
+
+// templateCall reads one call of a template's own syntax.
+func templateCall(c *CallSyntax) handler {
+	if c.Pythonic {
+		return pythonicBlock(c.Close, FormatTemplate)
+	}
+	if c.ArgsAfter == "" && c.ParamOpen == "" {
+		return jsonBlock(c.Close, FormatTemplate)
+	}
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := j
+		if c.NameAfter != "" {
+			n := p.indexWithin(j, c.NameAfter, 256)
+			if n < 0 {
+				return needOrNot(eof || len(p.buf)-j > 256+len(c.NameAfter))
+			}
+			k = n + len(c.NameAfter)
+		}
+		// The name ends where ArgsAfter starts, or the first tagged
+		// parameter when nothing else ends it.
+		stop := c.ArgsAfter
+		if stop == "" {
+			stop = c.ParamOpen
+		}
+		e := p.indexWithin(k, stop, 256)
+		if e < 0 {
+			return needOrNot(eof || len(p.buf)-k > 256+len(stop))
+		}
+		name := bytes.TrimSpace(p.buf[k:e])
+		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
+			return 0, noMatch, nil
+		}
+		if c.ParamOpen != "" {
+			d := &xmlDialect{format: FormatTemplate, paramOpen: c.ParamOpen, paramClose: c.ParamClose, close: c.Close, attrs: c.AttrKeys}
+			return p.taggedArgs(i, e+len(c.ArgsAfter), eof, string(name), FormatTemplate, d)
+		}
+		return p.namedArgs(i, e+len(c.ArgsAfter), eof, string(name), FormatTemplate, c.Close)
+	}
+}

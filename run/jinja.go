@@ -1,0 +1,86 @@
+package run
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolcall/toolcall/parse/chattemplate"
+)
+
+// isModelTemplate reports whether the file at path is a model's own chat
+// template (Jinja, a tokenizer_config.json, a GGUF model) rather than a Go
+// text/template file: by its extension, else by its first bytes.
+func isModelTemplate(path string) bool {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return true // a model's directory
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".jinja", ".j2", ".json", ".gguf":
+		return true
+	case ".tmpl", ".gotmpl":
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := f.Read(head)
+	head = head[:n]
+	return strings.HasPrefix(string(head), "GGUF") || strings.Contains(string(head), "{%")
+}
+
+// modelTemplate renders prompts with a model's own chat template: the
+// conversation as it stands (system prompt with the tools as --style
+// describes them, turns, assistant calls, observations as tool messages),
+// ending with the generation prompt. Its stop sequences are the
+// template's end-of-turn and end-of-sequence tokens.
+func modelTemplate(path string) (*PromptTemplate, error) {
+	t, err := chattemplate.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return fromChatTemplate(t)
+}
+
+// ChatTemplate returns a prompt template that renders with a chat template
+// that came from elsewhere (a server's /props), named name.
+func ChatTemplate(name, source string) (*PromptTemplate, error) {
+	return fromChatTemplate(chattemplate.FromSource(name, source))
+}
+
+func fromChatTemplate(t *chattemplate.Template) (*PromptTemplate, error) {
+	// Servers add the beginning-of-sequence token when they tokenize a
+	// completions prompt; the template must not add a second one.
+	t.BOS = ""
+	stops, err := t.Stops()
+	if err != nil {
+		return nil, err
+	}
+	render := func(msgs []Message) (string, error) {
+		return t.Render(chatMessages(msgs), chattemplate.RenderOptions{AddGenerationPrompt: true})
+	}
+	return &PromptTemplate{name: t.Name, render: render, stop: stops}, nil
+}
+
+// chatMessages converts the loop's messages for a chat template.
+func chatMessages(msgs []Message) []chattemplate.Message {
+	out := make([]chattemplate.Message, len(msgs))
+	for i, m := range msgs {
+		cm := chattemplate.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+		for _, c := range m.ToolCalls {
+			var args any = map[string]any{}
+			if len(c.Arguments) > 0 {
+				if err := json.Unmarshal(c.Arguments, &args); err != nil {
+					args = string(c.Arguments)
+				}
+			}
+			cm.ToolCalls = append(cm.ToolCalls, chattemplate.Call{ID: c.ID, Name: c.Name, Arguments: args})
+		}
+		out[i] = cm
+	}
+	return out
+}

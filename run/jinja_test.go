@@ -1,0 +1,124 @@
+package run
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolcall/toolcall/catalog"
+)
+
+// qwenTemplate is Qwen2.5's own chat template, vendored for parse's tests.
+const qwenTemplate = "../parse/chattemplate/testdata/llamacpp/Qwen-Qwen2.5-7B-Instruct.jinja"
+
+// The built-in chatml template is ChatML as Qwen 2.5 writes it: rendering
+// with Qwen's own Jinja template gives the same prompt, and the same stop.
+func TestModelTemplateMatchesBuiltIn(t *testing.T) {
+	own, err := Template(qwenTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, _ := Template("chatml")
+	got, err := own.Render(conversation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := builtin.Render(conversation)
+	if got != want {
+		t.Errorf("Qwen's template:\n%s\nbuilt-in chatml:\n%s", got, want)
+	}
+	if s := own.Stop(); len(s) != 1 || s[0] != "<|im_end|>" {
+		t.Errorf("stop %q, want the end-of-turn token <|im_end|>", s)
+	}
+	// Calls the server parsed go back through the template's own syntax.
+	p, err := own.Render(nativeConversation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p, "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Lyon\"}}\n</tool_call>") || !strings.HasSuffix(p, "<|im_start|>assistant\n") {
+		t.Errorf("native conversation:\n%s", p)
+	}
+}
+
+func TestModelTemplateFiles(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(qwenTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A Jinja file without the extension is known by its {% tags.
+	bare := filepath.Join(dir, "chat_template")
+	if err := os.WriteFile(bare, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Template(bare); err != nil {
+		t.Errorf("Jinja file without extension: %v", err)
+	}
+	// A template that raises names itself and says what it raised.
+	raises := filepath.Join(dir, "strict.jinja")
+	os.WriteFile(raises, []byte(`{% for m in messages %}{% if m.role == 'tool' %}{{ raise_exception('tool turns are not supported') }}{% endif %}{{ m.content }}<|end|>{% endfor %}`), 0o644)
+	tmpl, err := Template(raises)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tmpl.Render(conversation); err == nil || !strings.Contains(err.Error(), "tool turns are not supported") || !strings.Contains(err.Error(), raises) {
+		t.Errorf("raising template: %v", err)
+	}
+	// Not Jinja.
+	broken := filepath.Join(dir, "broken.jinja")
+	os.WriteFile(broken, []byte(`{% for m in messages %}`), 0o644)
+	if _, err := Template(broken); err == nil || !strings.Contains(err.Error(), "broken.jinja") {
+		t.Errorf("broken template: %v", err)
+	}
+}
+
+// The whole loop on completions with Qwen's own template: the same
+// prompts, stop sequences and transcript as with the built-in chatml.
+func TestE2ECompletionsModelTemplate(t *testing.T) {
+	run := func(name string) (string, []string, [][]string) {
+		fake := newFakeModel()
+		srv := httptest.NewServer(fake)
+		defer srv.Close()
+		tmpl, err := Template(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hopts := HTTPOptions{BaseURL: srv.URL + "/v1", Stream: true, Stall: 10 * time.Second}
+		opts := Options{Model: "qwen2.5-7b-instruct", MaxIterations: 5, Timeout: 30 * time.Second, Catalog: e2eCatalog(t)}
+		opts.Style, opts.ObservationRole, opts.Stop = catalog.StyleXML, RoleTool, tmpl.Stop()
+		out, res := runLoop(t, NewCompletions(hopts, tmpl.Render), opts, "What is the weather in Paris, in Fahrenheit?")
+		if res.Reason != StopFinalAnswer {
+			t.Fatalf("%s: %+v\n%s", name, res, out)
+		}
+		var prompts []string
+		var stops [][]string
+		for _, r := range fake.requests() {
+			prompts = append(prompts, r.Get("prompt").Str)
+			var s []string
+			for _, v := range r.Get("stop").Array() {
+				s = append(s, v.Str)
+			}
+			stops = append(stops, s)
+		}
+		return durationField.ReplaceAllString(out, ""), prompts, stops
+	}
+	wantOut, wantPrompts, wantStops := run("chatml")
+	gotOut, gotPrompts, gotStops := run(qwenTemplate)
+	if gotOut != wantOut {
+		t.Errorf("transcript with Qwen's template:\n%s\nwith chatml:\n%s", gotOut, wantOut)
+	}
+	for i := range wantPrompts {
+		if i >= len(gotPrompts) || gotPrompts[i] != wantPrompts[i] {
+			t.Errorf("prompt %d differs from chatml's", i)
+		}
+	}
+	for i := range gotStops {
+		if !slices.Contains(gotStops[i], "<|im_end|>") {
+			t.Errorf("request %d stops at %q, want <|im_end|> among them (chatml: %q)", i, gotStops[i], wantStops[i])
+		}
+	}
+}
