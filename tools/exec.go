@@ -96,28 +96,8 @@ type ExecStats struct {
 // interrupted, no new call starts, and Exec returns ctx's error once every
 // started call has its observation written.
 func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecOptions) (ExecStats, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxOutput <= 0 {
-		opts.MaxOutput = DefaultMaxOutput
-	}
-	if opts.Parallel <= 0 {
-		opts.Parallel = DefaultParallel
-	}
-	if opts.MaxScratch <= 0 {
-		opts.MaxScratch = DefaultMaxScratch
-	}
-	if opts.Environ == nil {
-		opts.Environ = os.Environ()
-	}
-	x := &executor{
-		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
-		redactor: NewRedactor(opts.Environ, opts.Redact),
-		running:  make(chan struct{}, opts.Parallel),
-		approved: map[*Tool]bool{},
-	}
+	x := newExecutor(set, opts)
+	opts = x.opts
 
 	// Lines are read in a goroutine of their own, so that a cancelled
 	// ctx is noticed while the input is quiet.
@@ -178,6 +158,33 @@ read:
 		err = ctx.Err()
 	}
 	return x.stats(), err
+}
+
+// newExecutor fills in the defaults of opts and makes the executor that
+// Exec and Caller share.
+func newExecutor(set ToolSet, opts ExecOptions) *executor {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = DefaultParallel
+	}
+	if opts.MaxScratch <= 0 {
+		opts.MaxScratch = DefaultMaxScratch
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ()
+	}
+	return &executor{
+		opts:     opts,
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
+		redactor: NewRedactor(opts.Environ, opts.Redact),
+		running:  make(chan struct{}, opts.Parallel),
+		approved: map[*Tool]bool{},
+	}
 }
 
 type numberedLine struct {

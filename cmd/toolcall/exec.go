@@ -135,22 +135,29 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
-	durationVar(fs, &opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
-	durationVar(fs, &opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
-	fs.Var(&opts.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
-	fs.StringVar(&opts.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
-	fs.Var(&opts.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
-	fs.StringVar(&opts.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
-	fs.StringSliceVar(&opts.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
-	fs.StringArrayVar(&opts.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
-	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
-	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
-	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+	opts.addRunFlags(cmd)
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
 	opts.tools.registerCompletions(cmd, true)
+	return cmd
+}
+
+// addRunFlags defines the flags that say how a tool runs: its limits,
+// environment and redaction; mcp serve has them too.
+func (o *execOptions) addRunFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	durationVar(fs, &o.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	durationVar(fs, &o.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
+	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
+	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
+	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
+	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
+	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
+	fs.BoolVar(&o.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
+	fs.IntVar(&o.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
+	fs.BoolVar(&o.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	must(cmd.MarkFlagDirname("scratch"))
 	must(cmd.MarkFlagDirname("workdir"))
-	return cmd
 }
 
 // prepare checks the flags, loads the tools and makes the options of

@@ -123,6 +123,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	root.AddCommand(
 		newCatalogCmd(stdin, stdout, stderr),
 		newExecCmd(stdin, stdout, stderr),
+		newMCPCmd(stdin, stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
