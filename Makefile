@@ -19,7 +19,7 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build tools test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -36,7 +36,21 @@ tools:
 
 ## test: vet, gofmt, the tests (with -race when cgo works), a short run of
 ## every fuzz target, and the generated-files check
-test: vet fmt-check unit fuzz-short check-generated
+test: vet fmt-check mcp-deps unit fuzz-short check-generated
+
+## mcp-deps: the Node MCP parts the integration tests drive toolcall with
+## (the Inspector CLI, server-everything), pinned in testdata/mcp and
+## installed with npm ci; again only when the lock file changed. Without
+## node and npm the tests skip, and say so here.
+MCPDIR := testdata/mcp
+mcp-deps: $(MCPDIR)/node_modules/.installed
+$(MCPDIR)/node_modules/.installed: $(MCPDIR)/package.json $(MCPDIR)/package-lock.json
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		echo "npm ci in $(MCPDIR) (node $$(node --version))"; \
+		cd $(MCPDIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch node_modules/.installed; \
+	else \
+		echo "make: WARNING: node or npm is not installed: SKIPPING the MCP integration tests (install nodejs and npm)"; \
+	fi
 
 # ./... skips testdata, so the example tools are named apart.
 vet:
@@ -117,5 +131,5 @@ demo: build tools
 
 ## clean: remove what build wrote
 clean:
-	rm -rf bin
+	rm -rf bin $(MCPDIR)/node_modules
 	rm -f $(addprefix testdata/tools/,$(TOOLS))
