@@ -24,7 +24,8 @@ complete. A stage passes the lines it does not own through unchanged:
 Tools are executables with a JSON sidecar holding their schema, in one or
 more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
 them, validate checks calls against them, exec runs the calls that pass,
-and run is the whole loop against a model.
+run is the whole loop against a model, and mcp serve offers the tools to
+MCP clients.
 
 The events, with their fields beyond "type":
 

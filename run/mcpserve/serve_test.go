@@ -21,7 +21,7 @@ import (
 )
 
 // writeTool writes an executable shell script and its sidecar into dir.
-func writeTool(t *testing.T, dir, name, sidecar, script string) {
+func writeTool(t testing.TB, dir, name, sidecar, script string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name+".json"), []byte(sidecar), 0o644); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func toolsDir(t *testing.T) string {
 
 // serve starts a server of dir and connects an SDK client to it in
 // memory.
-func serve(t *testing.T, dir string, opts Options, copts *mcp.ClientOptions) (*Server, *mcp.ClientSession) {
+func serve(t testing.TB, dir string, opts Options, copts *mcp.ClientOptions) (*Server, *mcp.ClientSession) {
 	t.Helper()
 	load := func() (*catalog.Catalog, error) { return catalog.Load([]string{dir}, catalog.LoadOptions{}) }
 	c, err := load()
