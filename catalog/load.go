@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -176,7 +177,10 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 		case e.skip != "":
 			t.Unavailable = e.skip
 		case e.missing != "":
-			t.Unavailable = e.missing
+			// The warning gives the operator the file and the fix; the
+			// model, which reads Unavailable, needs neither our paths nor
+			// a chmod it cannot run.
+			t.Unavailable = "its program is not installed on this machine"
 		}
 	}
 	return s
@@ -244,15 +248,30 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 // bytes it is given.
 var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
-// readFile reads path into *buf, growing it as needed. Unlike os.ReadFile
-// it allocates nothing for the common small sidecar, and skips the stat
-// call that sizes the buffer.
+// maxSidecar is the largest sidecar read: a tool's description and schema
+// fit in a few KiB, and anything near this is not a sidecar.
+const maxSidecar = 1 << 20
+
+// readFile reads the sidecar path into *buf, growing it as needed. Unlike
+// os.ReadFile it allocates nothing for the common small sidecar. Only a
+// regular file of at most maxSidecar bytes is read: a FIFO or a device
+// named *.json would hang the load or never end, so it is an error, and
+// is opened without blocking to find out.
 func readFile(path string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("it is not a regular file (%s); a sidecar must be a plain JSON file", fileKind(fi.Mode()))
+	case fi.Size() > maxSidecar:
+		return nil, fmt.Errorf("it is %d bytes, more than the %d KiB a sidecar may have", fi.Size(), maxSidecar>>10)
+	}
 	b := (*buf)[:0]
 	for {
 		if len(b) == cap(b) {
@@ -260,6 +279,10 @@ func readFile(path string, buf *[]byte) ([]byte, error) {
 		}
 		n, err := f.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
+		if len(b) > maxSidecar { // it grew as we read
+			*buf = b[:0]
+			return nil, fmt.Errorf("it is more than the %d KiB a sidecar may have", maxSidecar>>10)
+		}
 		if err == io.EOF {
 			*buf = b
 			return b, nil
@@ -269,6 +292,23 @@ func readFile(path string, buf *[]byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "of type " + m.Type().String()
 }
 
 // load reads and parses the sidecar and finds its executable.

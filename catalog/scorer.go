@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/toolcall/toolcall/internal/launch"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -33,33 +33,36 @@ func runScorer(ctx context.Context, sel *Selection, cands []*tools.Tool) ([]Rank
 	if timeout <= 0 {
 		timeout = DefaultScorerTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	cmd := exec.CommandContext(ctx, sel.Scorer[0], sel.Scorer[1:]...)
-	cmd.Stdin = bytes.NewReader(scorerRequest(sel.Query, cands))
 	stdout, stderr := capped{max: maxScorerOutput}, capped{max: 4096, tail: true}
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// On timeout the scorer's children die with it; and should one escape
-	// the group still holding stdout open, it must not keep us waiting.
-	tools.KillGroupOnCancel(cmd)
-	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	// Through the launcher, as a tool runs: on timeout the scorer's
+	// children die with it, and one that escaped the group holding stdout
+	// open cannot keep us waiting. Its environment is ours: the scorer is
+	// the user's program.
+	r := launch.Run(ctx, launch.Spec{
+		Path:     sel.Scorer[0],
+		Args:     sel.Scorer[1:],
+		LookPath: true,
+		Env:      os.Environ(),
+		Stdin:    scorerRequest(sel.Query, cands),
+		Stdout:   &stdout,
+		Stderr:   &stderr,
+		Timeout:  timeout,
+	})
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case r.TimedOut:
 		return nil, fmt.Errorf("scorer timed out after %v", timeout)
-	case ctx.Err() != nil:
+	case r.Interrupted:
 		return nil, ctx.Err()
-	case err != nil:
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			msg := fmt.Sprintf("scorer exited with status %d", exit.ExitCode())
-			if tail := lastLine(stderr.buf.String()); tail != "" {
-				msg += " (" + tail + ")"
-			}
-			return nil, errors.New(msg)
+	case r.StartErr != nil:
+		return nil, fmt.Errorf("scorer could not run: %w", r.StartErr)
+	case r.Signal != "":
+		return nil, fmt.Errorf("scorer was killed by %s", r.Signal)
+	case r.ExitCode != 0:
+		msg := fmt.Sprintf("scorer exited with status %d", r.ExitCode)
+		if tail := lastLine(stderr.buf.String()); tail != "" {
+			msg += " (" + tail + ")"
 		}
-		return nil, fmt.Errorf("scorer could not run: %w", err)
+		return nil, errors.New(msg)
 	case stdout.over:
 		return nil, fmt.Errorf("scorer printed more than %d MiB", maxScorerOutput>>20)
 	}

@@ -85,14 +85,16 @@ type Ranked struct {
 //
 // BM25 ranking (k1 1.2, b 0.75) reads each tool's name split into words
 // (snake_case, kebab-case, dots, camelCase, digits; weight 3), tags (2),
-// argument names (1.5, nested objects included), description (1) and
-// argument descriptions and enum values (0.5). Words are lower-cased and
-// stemmed lightly (plurals, -ing, -ed) on both sides, and English stop
-// words are dropped from the query. A score is the BM25 score divided by
-// the most any tool could score for the query's words that occur in the
-// candidates, so it lies in 0..1; it is rounded to 4 decimals. The reason
-// lists the matched words and where: "matched weather (name, description),
-// city (argument)".
+// argument names (1.5, nested objects included), description (1),
+// argument descriptions and enum values (0.5) and example values (0.25).
+// Words are lower-cased and stemmed (Snowball English) on both sides, and
+// English stop words are dropped from the query; filler, quoted and common
+// words weigh less. A request of several asks is ranked ask by ask and the
+// rankings merged round by round (see rankBM25). A score is the BM25
+// score divided by the most any tool could score for the query's words
+// that occur in the candidates, so it lies in 0..1; it is rounded to 4
+// decimals. The reason lists the matched words and where: "matched
+// weather (name, description), city (argument)".
 func (c *Catalog) Select(ctx context.Context, sel Selection) ([]Ranked, error) {
 	cands := c.filter(&sel)
 	if strings.TrimSpace(sel.Query) == "" || len(cands) == 0 {

@@ -71,7 +71,14 @@ const (
 // server's message; so does a data line that is not valid JSON, naming its
 // line. Everything before either has already been passed to out.
 func unpack(r io.Reader, out modelOutput) error {
-	u := &unpacker{br: bufio.NewReaderSize(r, inputBufSize), out: out}
+	return newUnpacker(r, out).unpack()
+}
+
+func newUnpacker(r io.Reader, out modelOutput) *unpacker {
+	return &unpacker{br: bufio.NewReaderSize(r, inputBufSize), out: out}
+}
+
+func (u *unpacker) unpack() error {
 	err := u.run()
 	if u.outErr == nil {
 		// Calls still open when the input ended, or when it failed, are
@@ -84,16 +91,17 @@ func unpack(r io.Reader, out modelOutput) error {
 	return err
 }
 
-// serverError is an error the model server sent instead of output.
-type serverError struct {
-	msg  string
-	code string // code, type or status, when the server gave one
+// ServerError is an error the model server sent instead of output: an
+// error payload in a response or in an event stream.
+type ServerError struct {
+	Message string
+	Code    string // "code 503", "type invalid_request_error", …, when the server gave one
 }
 
-func (e *serverError) Error() string {
-	s := "server error: " + strconv.Quote(e.msg)
-	if e.code != "" {
-		s += " (" + e.code + ")"
+func (e *ServerError) Error() string {
+	s := "server error: " + strconv.Quote(e.Message)
+	if e.Code != "" {
+		s += " (" + e.Code + ")"
 	}
 	return s
 }
@@ -110,6 +118,10 @@ type unpacker struct {
 	br     *bufio.Reader
 	out    modelOutput
 	outErr error // the first error out returned: nothing more is sent after it
+	// reply, set by DecodeReply, collects what the reply says besides its
+	// content, and makes input that is no API reply an error rather than
+	// model text.
+	reply *Reply
 
 	line     int    // lines read so far, for messages
 	lineBase int    // lines of HTTP head skipped before the body
@@ -142,7 +154,7 @@ func (u *unpacker) body() error {
 		return err
 	}
 	if start < 0 {
-		return u.raw(nil)
+		return u.notReply(nil)
 	}
 	buf, _ := u.br.Peek(start + 1)
 	switch buf[start] {
@@ -168,7 +180,7 @@ func (u *unpacker) body() error {
 	if sse {
 		return u.sse()
 	}
-	return u.raw(nil)
+	return u.notReply(nil)
 }
 
 // httpHead returns the length of the HTTP response head (status line,
@@ -326,6 +338,21 @@ func (u *unpacker) startsWith(p int, prefixes []string) (bool, error) {
 	}
 }
 
+// notReply handles input that proved to be no response or event stream
+// after prefix was read: model text, or for DecodeReply an error.
+func (u *unpacker) notReply(prefix []byte) error {
+	if u.reply == nil {
+		return u.raw(prefix)
+	}
+	// As much as an excerpt shows, however the input was read.
+	rest, _ := u.br.Peek(excerptLen + 1)
+	start := bytes.TrimLeft(append(prefix, rest...), " \t\r\n\xEF\xBB\xBF")
+	if len(start) == 0 {
+		return errors.New("it is empty")
+	}
+	return fmt.Errorf("it is neither a JSON response nor an event stream: %s", excerpt(start))
+}
+
 // raw passes prefix and then the rest of the input to out unchanged. It
 // reads into one 64 KiB buffer, which bufio fills straight from the
 // underlying reader once its own buffer is drained, so a huge input costs
@@ -466,6 +493,31 @@ func (u *unpacker) flushBelow(idx int) error {
 	return nil
 }
 
+// flushWholeBelow passes on, in index order, the open calls with an index
+// below idx whose arguments are a whole JSON value, up to the first that
+// is not: the pieces of that one may still be coming.
+func (u *unpacker) flushWholeBelow(idx int) error {
+	for len(u.calls) > 0 && u.calls[0].index < idx && u.calls[0].argsWhole() {
+		p := u.calls[0]
+		u.calls = u.calls[1:]
+		if err := u.emitPending(&p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// argsWhole reports whether the call's arguments so far are a complete
+// JSON value: any further piece would make them invalid, so the call is
+// done.
+func (p *pendingCall) argsWhole() bool {
+	if len(p.whole) > 0 {
+		return true
+	}
+	a := bytes.TrimSpace(p.args)
+	return len(a) > 0 && gjson.ValidBytes(a)
+}
+
 func (u *unpacker) findCall(idx int) *pendingCall {
 	for i := range u.calls {
 		if u.calls[i].index == idx {
@@ -564,6 +616,9 @@ func (u *unpacker) callDelta(index gjson.Result, id, name, args string) error {
 	if p == nil {
 		if idx <= u.done {
 			if id == "" && name == "" {
+				if strings.TrimSpace(args) == "" {
+					return nil // nothing more of a call passed on already
+				}
 				return fmt.Errorf("line %d: arguments for tool call %d arrived after the call was complete", u.evLine, idx)
 			}
 			// Indexes started again: a new batch of calls.
@@ -572,8 +627,16 @@ func (u *unpacker) callDelta(index gjson.Result, id, name, args string) error {
 			}
 			u.done = -1
 		}
-		// A later call starting means the earlier ones are complete.
-		if err := u.flushBelow(idx); err != nil {
+		if index.Exists() {
+			// Servers may interleave the deltas of parallel calls
+			// (0, 1, 0, 1, …): a later call starting ends only the
+			// earlier ones whose arguments are already whole.
+			if err := u.flushWholeBelow(idx); err != nil {
+				return err
+			}
+		} else if err := u.flushBelow(idx); err != nil {
+			// Without an index a new id starts the next call, and ends
+			// the one before.
 			return err
 		}
 		p = u.openCall(idx, id, name)
@@ -710,11 +773,11 @@ func (u *unpacker) jsonInput(start int) error {
 		return err
 	}
 	if !complete || !gjson.ValidBytes(v[start:]) {
-		return u.raw(v)
+		return u.notReply(v)
 	}
 	ok, err := u.handle(v[start:])
 	if !ok {
-		return u.raw(v)
+		return u.notReply(v)
 	}
 	if err != nil {
 		return err
@@ -852,7 +915,7 @@ func (u *unpacker) sse() error {
 		case "data":
 			if err := u.dataLine(value); err != nil {
 				if err == errNotSSE {
-					return u.raw(u.rec)
+					return u.notReply(u.rec)
 				}
 				return err
 			}
@@ -862,7 +925,7 @@ func (u *unpacker) sse() error {
 		case "error":
 			v := bytes.TrimSpace(value)
 			if u.recording && (len(v) == 0 || v[0] != '{') {
-				return u.raw(u.rec)
+				return u.notReply(u.rec)
 			}
 			u.recording = false
 			u.evLine = u.line
@@ -871,21 +934,21 @@ func (u *unpacker) sse() error {
 			if u.recording {
 				// A line that is no field of an event stream, before any
 				// event: this is text that happens to start like one.
-				return u.raw(u.rec)
+				return u.notReply(u.rec)
 			}
 			// The spec ignores unknown fields.
 		}
 	}
 	if err := u.endEvent(); err != nil {
 		if err == errNotSSE {
-			return u.raw(u.rec)
+			return u.notReply(u.rec)
 		}
 		return err
 	}
 	switch {
 	case u.recording:
 		// Nothing in it was an event: replay it as text.
-		return u.raw(u.rec)
+		return u.notReply(u.rec)
 	case u.sawJSON && !u.recognised:
 		return fmt.Errorf("line %d: no data in the event stream has a known shape (OpenAI, Ollama, Anthropic)", u.firstJSON)
 	}
@@ -958,7 +1021,16 @@ func (u *unpacker) dispatch(data []byte, valid bool) error {
 	if bytes.Equal(data, doneMarker) {
 		u.recording, u.rec = false, nil
 		u.recognised = true
-		return u.flushCalls()
+		if err := u.flushCalls(); err != nil {
+			return err
+		}
+		if u.reply != nil {
+			// The reply is over, whether or not the server closes the
+			// connection now.
+			u.reply.Done = true
+			return errReplyDone
+		}
+		return nil
 	}
 	u.recording, u.rec = false, nil
 	if !valid && !gjson.ValidBytes(data) {
@@ -986,16 +1058,16 @@ func errorPayload(data []byte) error {
 		return e
 	}
 	if m := root.Get("message"); m.Type == gjson.String {
-		return &serverError{msg: m.Str, code: errorCode(root)}
+		return &ServerError{Message: m.Str, Code: errorCode(root)}
 	}
-	return &serverError{msg: string(data)}
+	return &ServerError{Message: string(data)}
 }
 
 // errorIn finds an error payload in a response: {"error":{"message":...}}
 // (OpenAI, vLLM, llama.cpp, Anthropic), {"error":"..."} alone (Ollama) or
 // {"type":"error","message":...} (the Responses API). loose also takes an
 // error object without a message.
-func errorIn(root gjson.Result, loose bool) (*serverError, bool) {
+func errorIn(root gjson.Result, loose bool) (*ServerError, bool) {
 	var e, typ, msg gjson.Result
 	n := 0
 	root.ForEach(func(k, v gjson.Result) bool {
@@ -1015,24 +1087,24 @@ func errorIn(root gjson.Result, loose bool) (*serverError, bool) {
 
 // errorOf is errorIn on the fields already picked out of root, which has
 // n keys.
-func errorOf(root, e, typ, msg gjson.Result, n int, loose bool) (*serverError, bool) {
+func errorOf(root, e, typ, msg gjson.Result, n int, loose bool) (*ServerError, bool) {
 	switch {
 	case e.IsObject():
 		if m := e.Get("message"); m.Type == gjson.String {
-			return &serverError{msg: m.Str, code: errorCode(e)}, true
+			return &ServerError{Message: m.Str, Code: errorCode(e)}, true
 		}
 		if loose {
-			return &serverError{msg: e.Raw}, true
+			return &ServerError{Message: e.Raw}, true
 		}
 	case e.Type == gjson.String && e.Str != "":
 		// Only as the whole object: a model's own JSON may well have an
 		// "error" string among other fields.
 		if n == 1 || loose {
-			return &serverError{msg: e.Str}, true
+			return &ServerError{Message: e.Str}, true
 		}
 	}
 	if typ.Str == "error" && msg.Type == gjson.String {
-		return &serverError{msg: msg.Str, code: errorCode(root)}, true
+		return &ServerError{Message: msg.Str, Code: errorCode(root)}, true
 	}
 	return nil, false
 }
@@ -1092,6 +1164,11 @@ func (u *unpacker) handle(b []byte) (ok bool, err error) {
 	if e, found := errorOf(root, errV, typ, message, n, false); found {
 		return true, e
 	}
+	if u.reply != nil {
+		// Looked up apart, so that toolcall parse, which has no use for
+		// it, does not pay for it on every chunk.
+		u.reply.note(model, root.Get("usage"))
+	}
 	switch {
 	case choices.IsArray():
 		return true, u.openAI(choices)
@@ -1117,6 +1194,10 @@ func (u *unpacker) handle(b []byte) (ok bool, err error) {
 			return true, err
 		}
 		if done.Type == gjson.True {
+			if u.reply != nil {
+				u.reply.finish(root.Get("done_reason"))
+				u.reply.Done = true
+			}
 			return true, u.flushCalls()
 		}
 		return true, nil
@@ -1172,6 +1253,11 @@ func (u *unpacker) openAI(choices gjson.Result) error {
 		}
 	}
 	if finish.Exists() && finish.Type != gjson.Null {
+		if u.reply != nil {
+			// Before the calls go: a receiver that stops at one of
+			// them then knows the model has finished.
+			u.reply.finish(finish)
+		}
 		return u.flushCalls()
 	}
 	return nil
@@ -1336,6 +1422,10 @@ func (u *unpacker) anthropic(root gjson.Result, typ string, content gjson.Result
 	case "content_block_stop":
 		return u.emitCall(int(root.Get("index").Int()))
 	case "message_delta", "message_stop":
+		if u.reply != nil {
+			u.reply.finish(root.Get("delta.stop_reason"))
+			u.reply.Done = u.reply.Done || typ == "message_stop"
+		}
 		return u.flushCalls()
 	}
 	return nil
@@ -1434,8 +1524,12 @@ func (u *unpacker) responsesEvent(root gjson.Result, typ string) error {
 		if e, ok := errorIn(root.Get("response"), true); ok {
 			return e
 		}
-		return &serverError{msg: "response failed"}
+		return &ServerError{Message: "response failed"}
 	case "response.completed", "response.incomplete":
+		if u.reply != nil {
+			u.reply.finish(gjson.Result{Type: gjson.String, Str: typ[len("response."):]})
+			u.reply.Done = true
+		}
 		return u.flushCalls()
 	}
 	return nil

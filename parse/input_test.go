@@ -215,12 +215,24 @@ func TestUnpack(t *testing.T) {
 			in: sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\"x\":"}},{"index":1,"id":"c2","function":{"name":"g","arguments":"{\"y\":"}}]}`) +
 				sseChunk(`{"tool_calls":[{"index":1,"function":{"arguments":"2}"}}]}`) + sseFinish("tool_calls"),
 			want: []string{`call:c1/f/"{\"x\":"`, `call:c2/g/"{\"y\":2}"`}},
-		{name: "pieces of a completed call",
+		{name: "interleaved pieces of two calls",
 			in: sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":1,"id":"c2","function":{"name":"g","arguments":"{\"b\":"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"a\":1"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":1,"function":{"arguments":"2}"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}`) + sseFinish("tool_calls"),
+			want: []string{`call:c1/f/"{\"a\":1}"`, `call:c2/g/"{\"b\":2}"`}},
+		{name: "two whole calls sharing index 0",
+			in: sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{}"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":0,"id":"c2","function":{"name":"g","arguments":"{\"b\":2}"}}]}`) + sseFinish("tool_calls"),
+			want: []string{`call:c1/f/"{}"`, `call:c2/g/"{\"b\":2}"`}},
+		{name: "pieces of a call passed on whole",
+			in: sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{}"}}]}`) +
 				sseChunk(`{"tool_calls":[{"index":1,"id":"c2","function":{"name":"g","arguments":"{}"}}]}`) +
+				sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":" "}}]}`) +
 				sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"}"}}]}`),
-			want: []string{`call:c1/f/"{"`, `call:c2/g/"{}"`},
-			err:  "line 5: arguments for tool call 0 arrived after the call was complete"},
+			want: []string{`call:c1/f/"{}"`, `call:c2/g/"{}"`},
+			err:  "line 7: arguments for tool call 0 arrived after the call was complete"},
 		{name: "parallel calls, second starts after first",
 			in: sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\"x\":1}"}}]}`) +
 				sseChunk(`{"tool_calls":[{"index":1,"id":"c2","function":{"name":"g","arguments":"{\"y\":"}}]}`) +

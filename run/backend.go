@@ -45,7 +45,8 @@ type Response struct {
 	Stopped bool
 }
 
-// Sink receives a turn as it arrives.
+// Sink receives a turn as it arrives. It is parse.Receiver: the HTTP
+// backends hand it to parse's decoder. b is valid only during the call.
 type Sink interface {
 	// Text is the next piece of the reply. stop = true asks the backend to
 	// stop reading at once and close the stream: the loop has what it
@@ -55,7 +56,8 @@ type Sink interface {
 	// (reasoning_content).
 	Reasoning(b []byte) error
 	// NativeCall is a call the server parsed itself (native backend); args
-	// is the raw JSON it gave: an object, or a string holding one.
+	// is the raw JSON it gave: an object, or a string holding one (a
+	// streamed call's pieces joined), and the callee's to keep.
 	NativeCall(id, name string, args []byte) (stop bool, err error)
 }
 

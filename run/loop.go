@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,11 @@ const (
 	StopInterrupted   = "interrupted"
 	StopProvider      = "provider_error"
 	StopRepeated      = "repeated_call" // the same call with the same arguments again
+	StopReplyTooLarge = "reply_too_large"
 )
+
+// DefaultMaxReplyBytes bounds one turn of the model's reply.
+const DefaultMaxReplyBytes = 8 << 20
 
 // How observations go back to the model.
 const (
@@ -64,6 +69,9 @@ type Options struct {
 	MaxIterations  int           // default 4
 	Timeout        time.Duration // the whole run; default 60s
 	MaxObservation int           // bytes of an observation given back to the model; 0: all
+	// MaxReplyBytes bounds a turn: past it reading stops and the run ends
+	// with StopReplyTooLarge (DefaultMaxReplyBytes when 0).
+	MaxReplyBytes  int
 	MaxTokens      int
 	Temperature    *float64
 	Extra          []byte
@@ -139,8 +147,11 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
-	FinalAnswer string
+	FinalAnswer string // redacted, as the transcript has it
 	Error       string // what failed, for provider_error
+	// Unread counts the calls of the last turn left unread when the run
+	// was interrupted or timed out while they were being run.
+	Unread int
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -148,6 +159,11 @@ type Result struct {
 // event (the model's text as read, model, usage, duration_ms), the events
 // parse makes of it with each call validated and run as exec does it, and
 // at the end a stop event. Each event is one line, written at once.
+//
+// Secrets never reach w: the values of secret-named variables of
+// opts.Exec.Environ, opts.Exec.Secrets (the API key) and the --redact
+// patterns are redacted from every event, raw or JSON-escaped, and from
+// Result.Error and Progress.
 //
 // The error is only for failures of the transcript itself (w); how the run
 // ended is in Result and in the stop event.
@@ -164,11 +180,27 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if opts.ObservationRole == "" {
 		opts.ObservationRole = RoleUser
 	}
-	l := &loop{opts: opts, w: w, seen: map[string]bool{}}
+	if opts.MaxReplyBytes <= 0 {
+		opts.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	// Everything the run writes goes through the redactor exec uses:
+	// every event, the model's own text included, and what it says on
+	// stderr (Progress, Result.Error).
+	environ := opts.Exec.Environ
+	if environ == nil {
+		environ = os.Environ()
+	}
+	redactor := tools.NewRedactor(environ, opts.Exec.Redact, opts.Exec.Secrets...)
+	if p := opts.Progress; p != nil {
+		opts.Progress = func(msg string) { p(redactor.String(msg)) }
+	}
+	l := &loop{opts: opts, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
 	res, err := l.run(ctx, in)
+	res.Error = redactor.String(res.Error)
+	res.FinalAnswer = redactor.String(res.FinalAnswer)
 	if err != nil {
 		return res, err
 	}
@@ -190,8 +222,11 @@ type loop struct {
 	msgs  []Message
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
-	providerErr string
-	seen        map[string]bool // name + arguments of every call so far
+	providerErr string // also what ended a reply_too_large run
+	// unread counts the calls of a turn that Exec left unread when it
+	// was stopped.
+	unread int
+	seen   map[string]bool // name + arguments of every call so far
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -230,9 +265,10 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 		}
 		if reason != "" {
 			res.Reason, res.FinalAnswer = reason, final
-			if reason == StopProvider {
+			if reason == StopProvider || reason == StopReplyTooLarge {
 				res.Error = l.providerErr
 			}
+			res.Unread = l.unread
 			return res, nil
 		}
 	}
@@ -352,7 +388,7 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn)
+	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)
@@ -367,6 +403,10 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	}
 	if cerr != nil {
 		switch {
+		case errors.Is(cerr, errReplyTooLarge):
+			l.progress("the reply was too large: %v", cerr)
+			l.providerErr = fmt.Sprintf("the model's reply passed %d bytes in one turn; reading stopped there", l.opts.MaxReplyBytes)
+			return StopReplyTooLarge, "", nil
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return StopTimeout, "", nil
 		case ctx.Err() != nil:
@@ -392,7 +432,8 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if l.opts.Progress != nil {
 		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
 	}
-	_, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	xst, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	l.unread = xst.Unread
 	if xerr != nil {
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -405,14 +446,21 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	l.calls += sink.calls
 
 	// The model's turn, as it will see it next time.
-	content := sink.raw.String()
+	native := l.opts.Native && len(sink.turn) > 0
 	switch {
-	case len(sink.native) > 0:
-		content = strings.TrimSpace(sink.prose.String())
+	case native:
+		// Every call of the turn goes back as a tool call, native or
+		// not, so that each has its one tool reply.
+		calls := make([]tools.Call, len(sink.turn))
+		for i, c := range sink.turn {
+			calls[i] = c.Call
+		}
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
 	case sink.calls > 0:
-		content = sink.history(l.opts.Style)
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.opts.Style)})
+	default:
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
 	}
-	l.msgs = append(l.msgs, Message{Role: "assistant", Content: content, ToolCalls: sink.native})
 
 	var obs []observation
 	repeated := false
@@ -431,6 +479,14 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	switch {
 	case sink.final != nil:
 		return StopFinalAnswer, *sink.final, nil
+	case native:
+		if err := l.answerNative(sink.turn, obs); err != nil {
+			return "", "", err
+		}
+		if repeated {
+			return StopRepeated, "", nil
+		}
+		return "", "", nil
 	case len(obs) > 0:
 		if err := l.giveBack(obs); err != nil {
 			return "", "", err
@@ -459,6 +515,8 @@ func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) e
 	ev := []byte(`{"type":"assistant","content":`)
 	ev = tools.AppendString(ev, sink.raw.String())
 	if len(sink.native) > 0 {
+		// The calls as the server sent them, arguments byte for byte,
+		// under the ids the events give them.
 		ev = append(ev, `,"tool_calls":[`...)
 		for i, c := range sink.native {
 			if i > 0 {
@@ -515,17 +573,55 @@ func (l *loop) giveBack(obs []observation) error {
 	}
 	if l.opts.ObservationRole == RoleTool {
 		for _, o := range obs {
-			content := o.content
-			if l.opts.Native && o.isError {
-				content = "Error: " + content
-			}
-			l.msgs = append(l.msgs, Message{Role: "tool", Content: content, ToolCallID: o.id, Name: o.name})
+			l.msgs = append(l.msgs, Message{Role: "tool", Content: o.content, ToolCallID: o.id, Name: o.name})
 		}
 		return nil
 	}
 	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.opts.Style, obs)})
 	return nil
 }
+
+// answerNative gives each call of a native turn exactly one tool reply:
+// its observation, or for a call parse could not read, why, written to
+// the transcript as a decode observation too.
+func (l *loop) answerNative(calls []turnCall, obs []observation) error {
+	used := make([]bool, len(obs))
+	var replies []observation
+	for _, c := range calls {
+		o := observation{id: c.ID, name: c.Name, isError: true, content: "the call was not run"}
+		if c.decodeErr != "" {
+			o.content = "Your native tool call could not be read: " + c.decodeErr + ". Make the call again, through the tool-calling API, with arguments that are one JSON object matching the tool's schema."
+			ev := tools.Observation{ID: c.ID, Name: c.Name, Content: o.content, IsError: true, Status: tools.StatusError,
+				Error: &tools.ToolError{Kind: tools.KindDecode, Message: o.content}}
+			if err := l.write(ev.AppendJSON(nil)); err != nil {
+				return err
+			}
+		} else {
+			for i := range obs {
+				if !used[i] && obs[i].id == c.ID {
+					used[i], o = true, obs[i]
+					break
+				}
+			}
+		}
+		replies = append(replies, o)
+	}
+	for i := range replies {
+		if m := l.opts.MaxObservation; m > 0 && len(replies[i].content) > m {
+			replies[i].content = strings.ToValidUTF8(replies[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(replies[i].content))
+		}
+		content := replies[i].content
+		if replies[i].isError {
+			content = "Error: " + content
+		}
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: content, ToolCallID: replies[i].id, Name: replies[i].name})
+	}
+	return nil
+}
+
+// nativeHint is how to call a tool, for a model that calls them through
+// the server's tool-calling API.
+const nativeHint = "Make a native tool call, through the tool-calling API, with arguments that are one JSON object matching the tool's schema, or answer in plain text."
 
 // renderObservations writes results in the syntax the prompt promised.
 func renderObservations(style string, obs []observation) string {
@@ -573,10 +669,12 @@ func (l *loop) decodeError(sink *turnSink) error {
 	if sink.parseErr != "" {
 		msg = "Your tool call could not be read: " + sink.parseErr
 	}
-	switch l.opts.Style {
-	case catalog.StyleXML:
+	switch {
+	case l.opts.Native:
+		msg += " " + nativeHint
+	case l.opts.Style == catalog.StyleXML:
 		msg += " Call a tool with a <tool_call> block, or answer in plain text."
-	case catalog.StyleMarkdown:
+	case l.opts.Style == catalog.StyleMarkdown:
 		msg += " Call a tool with a ```json block holding {\"name\": …, \"arguments\": {…}}, or answer in plain text."
 	default:
 		msg += ` Write one line of JSON: {"type":"tool_call","name":…,"arguments":{…}} or {"type":"final_answer","content":…}.`

@@ -3,13 +3,13 @@ package run
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/toolcall/toolcall/internal/launch"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -30,9 +30,9 @@ type modelCmd struct {
 //
 // Its stdout is the reply, passed on as it arrives. The request's stop
 // sequences are applied to it as a server would: the reply ends before the
-// first one and the program is killed. When the loop has what it needs, the
-// program and everything it started are killed at once. timeout (0: none)
-// bounds each turn.
+// first one and the program is stopped. When the loop has what it needs, the
+// program and everything it started are stopped at once: SIGTERM, then
+// SIGKILL after the launcher's grace. timeout (0: none) bounds each turn.
 //
 // A program that exits with a non-zero status fails the turn with a
 // *ProviderError holding the end of its stderr, even when it wrote a reply
@@ -54,93 +54,104 @@ func (m *modelCmd) Complete(ctx context.Context, req *Request, sink Sink) (Respo
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if m.timeout > 0 {
-		var stop context.CancelFunc
-		runCtx, stop = context.WithTimeout(runCtx, m.timeout)
-		defer stop()
-	}
-	cmd := exec.CommandContext(runCtx, m.argv[0], m.argv[1:]...)
-	tools.KillGroupOnCancel(cmd)
-	// exec copies stdin in a goroutine of its own, so a program that writes
-	// before it reads cannot deadlock with us, and one that never reads
-	// only costs an ignored EPIPE.
-	cmd.Stdin = bytes.NewReader(appendConversation(nil, req.Messages))
+	reply := &replyWriter{scan: stopScanner{stops: req.Stop}, sink: sink, resp: &resp, stop: cancel}
 	stderr := &tailBuffer{max: stderrTail}
-	cmd.Stderr = stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return resp, fmt.Errorf("model command %s: %w", name, err)
-	}
-	if err := cmd.Start(); err != nil {
-		return resp, &ProviderError{Message: fmt.Sprintf("cannot run the model command: %v", err), Attempts: 1}
-	}
-
-	scan := stopScanner{stops: req.Stop}
-	var wrote int64
-	var sinkErr error
-	ended := false // by the sink or a stop sequence: the kill is ours
-	buf := make([]byte, 4<<10)
-	for !ended {
-		n, rerr := stdout.Read(buf)
-		if n > 0 {
-			out, hit := scan.feed(buf[:n])
-			if len(out) > 0 {
-				wrote += int64(len(out))
-				stop, err := sink.Text(out)
-				if err != nil {
-					sinkErr = err
-					ended = true
-				} else if stop {
-					resp.Stopped = true
-					ended = true
-				}
-			}
-			if hit && !ended {
-				resp.FinishReason = "stop"
-				ended = true
+	// Through the launcher, as a tool runs: the program and everything it
+	// started are stopped together (SIGTERM, then SIGKILL after the
+	// grace), and a descendant that keeps stdout open cannot hold the turn
+	// past that. Its environment is ours: it is the user's program, not a
+	// tool the model chose.
+	r := launch.Run(runCtx, launch.Spec{
+		Path:     m.argv[0],
+		Args:     m.argv[1:],
+		LookPath: true,
+		Env:      os.Environ(),
+		Stdin:    appendConversation(nil, req.Messages),
+		Stdout:   reply,
+		Stderr:   stderr,
+		Timeout:  m.timeout,
+	})
+	// Run has returned: no more writes reach reply or stderr.
+	if !reply.ended && reply.sinkErr == nil && r.StartErr == nil {
+		if rest := reply.scan.flush(); len(rest) > 0 {
+			reply.wrote += int64(len(rest))
+			if stop, err := sink.Text(rest); err != nil {
+				reply.sinkErr = err
+			} else if stop {
+				resp.Stopped = true
 			}
 		}
-		if rerr != nil {
-			break
-		}
 	}
-	if ended {
-		cancel() // kills the process group
-	} else if rest := scan.flush(); len(rest) > 0 {
-		wrote += int64(len(rest))
-		if stop, err := sink.Text(rest); err != nil {
-			sinkErr = err
-		} else if stop {
-			resp.Stopped = true
-		}
-	}
-	werr := cmd.Wait()
 
 	switch {
-	case sinkErr != nil:
-		return resp, sinkErr
+	case reply.sinkErr != nil:
+		return resp, reply.sinkErr
 	case ctx.Err() != nil:
 		// The caller gave up (interrupt, total time): its reason, not ours.
 		return resp, fmt.Errorf("model command %s: %w", name, ctx.Err())
-	case ended:
+	case reply.ended:
 		return resp, nil
-	case runCtx.Err() != nil:
+	case r.StartErr != nil:
+		return resp, &ProviderError{Message: fmt.Sprintf("cannot run the model command: %v", r.StartErr), Attempts: 1}
+	case r.TimedOut:
 		return resp, &ProviderError{Message: fmt.Sprintf("the model command %s did not finish within %s%s", name, m.timeout, stderr.suffix()), Attempts: 1}
-	case werr != nil:
-		var ee *exec.ExitError
-		if !errors.As(werr, &ee) {
-			return resp, &ProviderError{Message: fmt.Sprintf("the model command %s: %v", name, werr), Attempts: 1}
-		}
+	case r.ExitCode != 0:
 		after := "before writing anything"
-		if wrote > 0 {
-			after = fmt.Sprintf("after writing %d bytes", wrote)
+		if reply.wrote > 0 {
+			after = fmt.Sprintf("after writing %d bytes", reply.wrote)
 		}
-		return resp, &ProviderError{Message: fmt.Sprintf("the model command %s failed (%v) %s%s", name, ee.ProcessState, after, stderr.suffix()), Attempts: 1}
+		how := fmt.Sprintf("exit status %d", r.ExitCode)
+		if r.Signal != "" {
+			how = "killed by " + r.Signal
+		} else if r.ExitCode < 0 {
+			how = "its exit was not seen"
+		}
+		return resp, &ProviderError{Message: fmt.Sprintf("the model command %s failed (%s) %s%s", name, how, after, stderr.suffix()), Attempts: 1}
 	}
 	if resp.FinishReason == "" {
 		resp.FinishReason = "stop"
 	}
 	return resp, nil
+}
+
+// replyWriter takes the model command's stdout as it arrives: it cuts it
+// at the first stop sequence, passes it to the sink, and stops the program
+// (through stop) as soon as the sink or a stop sequence says the reply is
+// complete; what comes after that is dropped.
+type replyWriter struct {
+	scan    stopScanner
+	sink    Sink
+	resp    *Response
+	stop    func()
+	wrote   int64
+	sinkErr error
+	ended   bool // by the sink or a stop sequence: the kill is ours
+}
+
+func (w *replyWriter) Write(b []byte) (int, error) {
+	if w.ended {
+		return len(b), nil
+	}
+	out, hit := w.scan.feed(b)
+	if len(out) > 0 {
+		w.wrote += int64(len(out))
+		stop, err := w.sink.Text(out)
+		if err != nil {
+			w.sinkErr = err
+			w.ended = true
+		} else if stop {
+			w.resp.Stopped = true
+			w.ended = true
+		}
+	}
+	if hit && !w.ended {
+		w.resp.FinishReason = "stop"
+		w.ended = true
+	}
+	if w.ended {
+		w.stop()
+	}
+	return len(b), nil
 }
 
 // appendConversation writes msgs as the JSONL a model command reads.

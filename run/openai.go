@@ -17,15 +17,19 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
 
 // DefaultBaseURL is llama-server's address with its OpenAI prefix.
 const DefaultBaseURL = "http://127.0.0.1:8080/v1"
 
+// DefaultAttempts is how many times a request is tried in all, first try
+// included, unless HTTPOptions.Retries says otherwise.
+const DefaultAttempts = 3
+
 const (
-	defaultAttempts = 3
-	defaultStall    = 60 * time.Second
+	defaultStall = 60 * time.Second
 	// maxReplyBody bounds a reply that is not streamed.
 	maxReplyBody = 32 << 20
 )
@@ -35,6 +39,9 @@ const (
 type HTTPOptions struct {
 	BaseURL string // "": DefaultBaseURL
 	APIKey  string // sent as "Authorization: Bearer" when set
+	// KeySource names where APIKey came from ("--api-key"), or where one
+	// can be given when it is empty, for the hint when the server refuses.
+	KeySource string
 	// Client nil: a client with connect and TLS timeouts but no overall
 	// timeout, since a stream lasts as long as the model talks; the
 	// context bounds a turn.
@@ -94,7 +101,7 @@ func newHTTP(opts HTTPOptions, kind apiKind, path string, render func([]Message)
 		opts.Client = defaultClient()
 	}
 	if opts.Retries <= 0 {
-		opts.Retries = defaultAttempts
+		opts.Retries = DefaultAttempts
 	}
 	if opts.Stall <= 0 {
 		opts.Stall = defaultStall
@@ -332,22 +339,12 @@ var (
 type exchange struct {
 	b    *httpBackend
 	sink Sink
-	resp Response
 	// delivered is set once the sink has been given anything: from then
 	// on the turn cannot be retried without repeating it.
 	delivered bool
+	sinkErr   error         // what the sink itself failed with, if it did
 	retry     bool          // the failure may go away on another attempt
 	delay     time.Duration // the server's Retry-After; -1: none
-	done      bool          // [DONE] seen
-	calls     []nativeCall  // native calls being streamed
-	sent      int           // calls given to the sink
-}
-
-// nativeCall is a call the server parsed, as its deltas arrive.
-type nativeCall struct {
-	index    int64
-	id, name string
-	args     []byte
 }
 
 func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
@@ -356,7 +353,7 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 	defer cancel(nil)
 	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, b.url, bytes.NewReader(body))
 	if err != nil {
-		return Response{}, fmt.Errorf("model server URL %q: %w; check the base URL", b.url, err)
+		return Response{}, fmt.Errorf("model server URL %q: %w; check the base URL", DisplayURL(b.url), withoutURL(err))
 	}
 	hr.Header.Set("Content-Type", "application/json")
 	hr.Header.Set("User-Agent", "toolcall")
@@ -379,236 +376,131 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 		return Response{}, &ProviderError{Message: connMessage(b.url, err)}
 	}
 	defer res.Body.Close()
+	ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		x.retry = res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500
 		x.delay = retryAfter(res.Header.Get("Retry-After"), time.Now())
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, msg)}
+		return Response{}, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, ct, msg, b.opts.APIKey, b.opts.KeySource)}
+	}
+	if isHTML(ct, nil) {
+		// A captive portal, or a web UI on the port: asking again
+		// gets the same page.
+		page, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+		return Response{}, &ProviderError{Status: res.StatusCode, Message: htmlMessage(page) + "; check the base URL"}
 	}
 	// A server that does not stream answers with plain JSON.
-	if ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); b.opts.Stream && ct != "application/json" {
+	if b.opts.Stream && ct != "application/json" {
 		return x.stream(ctx, rctx, cancel, res)
 	}
 	return x.whole(ctx, res)
 }
 
-// activityReader pushes the stall deadline back whenever bytes arrive.
-type activityReader struct {
-	r io.Reader
-	t *time.Timer
-	d time.Duration
+// bodyReader reads a reply's body: it pushes the stall deadline back
+// whenever bytes arrive, and keeps the failure of the connection apart
+// from what the decoder makes of the bytes.
+type bodyReader struct {
+	r   io.Reader
+	t   *time.Timer // nil: no stall deadline
+	d   time.Duration
+	err error // the first read error other than io.EOF
 }
 
-func (a *activityReader) Read(p []byte) (int, error) {
+func (a *bodyReader) Read(p []byte) (int, error) {
 	n, err := a.r.Read(p)
-	if n > 0 {
+	if n > 0 && a.t != nil {
 		a.t.Reset(a.d)
+	}
+	if err != nil && err != io.EOF && a.err == nil {
+		a.err = err
 	}
 	return n, err
 }
 
-// stream reads a streamed reply event by event, handing text to the sink
-// as it comes.
+// The exchange is the decoder's receiver: it passes everything on to the
+// sink, noting that the turn can no longer be retried.
+
+var _ parse.Receiver = Sink(nil) // a Sink is what the decoder feeds
+
+func (x *exchange) Text(p []byte) (bool, error) {
+	x.delivered = true
+	stop, err := x.sink.Text(p)
+	x.sinkErr = err
+	return stop, err
+}
+
+func (x *exchange) Reasoning(p []byte) error {
+	x.delivered = true
+	x.sinkErr = x.sink.Reasoning(p)
+	return x.sinkErr
+}
+
+func (x *exchange) NativeCall(id, name string, args []byte) (bool, error) {
+	x.delivered = true
+	stop, err := x.sink.NativeCall(id, name, args)
+	x.sinkErr = err
+	return stop, err
+}
+
+// decode reads the reply in body with parse's decoder, and says what went
+// wrong in the words of HTTP. complete is whether the reply marked its
+// own end.
+func (x *exchange) decode(ctx, rctx context.Context, body *bodyReader, status int) (resp Response, complete bool, err error) {
+	reply, err := parse.DecodeReply(body, x)
+	resp = Response{Model: reply.Model, Usage: reply.Usage, FinishReason: reply.FinishReason, Stopped: reply.Stopped}
+	if err == nil {
+		return resp, reply.Complete(), nil
+	}
+	return resp, false, x.failure(ctx, rctx, body, status, err)
+}
+
+// failure is the error of a reply that could not be read to its end.
+func (x *exchange) failure(ctx, rctx context.Context, body *bodyReader, status int, err error) error {
+	var se *parse.ServerError
+	switch {
+	case x.sinkErr != nil && errors.Is(err, x.sinkErr):
+		return err
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(context.Cause(rctx), errStalled):
+		return &ProviderError{Status: status, Message: fmt.Sprintf("the stream sent nothing for %s: the server stalled", x.b.opts.Stall)}
+	case body.err != nil:
+		x.retry = true // only if nothing reached the sink yet
+		return &ProviderError{Status: status, Message: "the connection broke in the middle of the reply: " + body.err.Error()}
+	case errors.As(err, &se):
+		msg := truncate(se.Message, maxMessage)
+		if se.Code != "" {
+			msg += " (" + se.Code + ")"
+		}
+		if body.t != nil {
+			msg = "error in the stream: " + msg
+		}
+		return &ProviderError{Status: status, Message: msg}
+	}
+	return &ProviderError{Status: status, Message: "the reply could not be read: " + err.Error()}
+}
+
+// stream reads a streamed reply, handing text to the sink as it comes.
 func (x *exchange) stream(ctx, rctx context.Context, cancel context.CancelCauseFunc, res *http.Response) (Response, error) {
 	stall := x.b.opts.Stall
 	timer := time.AfterFunc(stall, func() { cancel(errStalled) })
 	defer timer.Stop()
-	sse := newSSEReader(&activityReader{r: res.Body, t: timer, d: stall})
-	for {
-		ev, err := sse.next()
-		if err == io.EOF {
-			return x.end()
-		}
-		if err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return x.resp, ctx.Err()
-			case errors.Is(context.Cause(rctx), errStalled):
-				return x.resp, &ProviderError{Message: fmt.Sprintf("the stream sent nothing for %s: the server stalled", stall)}
-			case errors.Is(err, errSSELineTooLong):
-				return x.resp, &ProviderError{Message: err.Error()}
-			}
-			x.retry = true // only if nothing reached the sink yet
-			return x.resp, &ProviderError{Message: "the connection broke in the middle of the reply: " + err.Error()}
-		}
-		stop, err := x.event(ev)
-		if err != nil {
-			return x.resp, err
-		}
-		if stop {
-			// Close at once: the loop has its call, and every token the
-			// model adds now is time lost and text it must not see.
-			cancel(errStopped)
-			res.Body.Close()
-			x.resp.Stopped = true
-			return x.resp, nil
-		}
-		if x.done {
-			return x.end()
-		}
+	// Failures of a stream that began are not the status's: it said 200.
+	resp, complete, err := x.decode(ctx, rctx, &bodyReader{r: res.Body, t: timer, d: stall}, 0)
+	if resp.Stopped {
+		// Close at once: the loop has its call, and every token the
+		// model adds now is time lost and text it must not see.
+		cancel(errStopped)
+		res.Body.Close()
 	}
-}
-
-// end finishes a stream that ended.
-func (x *exchange) end() (Response, error) {
-	if !x.done && x.resp.FinishReason == "" {
+	if err != nil || resp.Stopped {
+		return resp, err
+	}
+	if !complete {
 		x.retry = true
-		return x.resp, &ProviderError{Message: "the server closed the stream before the reply was complete (no finish_reason, no [DONE])"}
+		return resp, &ProviderError{Message: "the server closed the stream before the reply was complete (no finish_reason, no [DONE])"}
 	}
-	stop, err := x.flushCalls()
-	x.resp.Stopped = x.resp.Stopped || stop // it may have stopped at the finish
-	return x.resp, err
-}
-
-// event handles one event of a stream.
-func (x *exchange) event(ev sseEvent) (stop bool, err error) {
-	data := bytes.TrimSpace(ev.data)
-	if len(data) == 0 {
-		return false, nil
-	}
-	if string(data) == "[DONE]" {
-		x.done = true
-		return false, nil
-	}
-	if !gjson.ValidBytes(data) {
-		return false, &ProviderError{Message: fmt.Sprintf("malformed JSON in the stream at line %d: %s", ev.line, truncate(string(data), 200))}
-	}
-	g := gjson.ParseBytes(data)
-	if e := g.Get("error"); e.Exists() || ev.name == "error" {
-		return false, &ProviderError{Message: "error in the stream: " + truncate(jsonErrorText(g), maxMessage)}
-	}
-	if m := g.Get("model").String(); m != "" {
-		x.resp.Model = m
-	}
-	if u := g.Get("usage"); u.IsObject() {
-		x.resp.Usage = []byte(u.Raw)
-	}
-	c := g.Get("choices.0")
-	if !c.Exists() {
-		return false, nil
-	}
-	if x.b.kind == apiCompletions {
-		stop, err = x.text(c.Get("text"))
-	} else {
-		d := c.Get("delta")
-		if err := x.reasoning(d); err != nil {
-			return false, err
-		}
-		if stop, err = x.text(d.Get("content")); stop || err != nil {
-			return stop, err
-		}
-		if x.b.kind == apiNative {
-			for _, t := range d.Get("tool_calls").Array() {
-				if stop, err = x.callDelta(t); stop || err != nil {
-					return stop, err
-				}
-			}
-		}
-	}
-	if stop || err != nil {
-		return stop, err
-	}
-	if fr := c.Get("finish_reason").String(); fr != "" {
-		x.resp.FinishReason = fr
-		// The calls are complete; the usage chunk may still follow.
-		// The model has finished, so a stop the sink asks for here cuts
-		// nothing short: read on to the usage (closing here lost the
-		// usage of every streamed native call turn). Calls after the one
-		// it stopped at are dropped, as a close would drop them; any text
-		// that still came would stop the stream in Text.
-		stop, err := x.flushCalls()
-		if stop {
-			x.sent = len(x.calls)
-			x.resp.Stopped = true
-		}
-		return false, err
-	}
-	return false, nil
-}
-
-func (x *exchange) text(r gjson.Result) (bool, error) {
-	if r.Type != gjson.String || r.Str == "" {
-		return false, nil
-	}
-	x.delivered = true
-	return x.sink.Text([]byte(r.Str))
-}
-
-// reasoning gives the sink what the server split off as reasoning (the
-// field is reasoning_content in llama-server and DeepSeek, reasoning in
-// vLLM and Ollama).
-func (x *exchange) reasoning(m gjson.Result) error {
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		if r := m.Get(k); r.Type == gjson.String && r.Str != "" {
-			x.delivered = true
-			return x.sink.Reasoning([]byte(r.Str))
-		}
-	}
-	return nil
-}
-
-// callDelta adds a piece of a streamed native call. A call is complete
-// when the next one begins or the reply finishes.
-func (x *exchange) callDelta(t gjson.Result) (bool, error) {
-	idx, id := t.Get("index"), t.Get("id").String()
-	var cur *nativeCall
-	if n := len(x.calls); n > x.sent {
-		last := &x.calls[n-1]
-		if (idx.Exists() && idx.Int() == last.index) || (!idx.Exists() && (id == "" || id == last.id)) {
-			cur = last
-		}
-	}
-	if cur == nil {
-		if stop, err := x.flushCalls(); stop || err != nil {
-			return stop, err
-		}
-		i := int64(len(x.calls))
-		if idx.Exists() {
-			i = idx.Int()
-		}
-		x.calls = append(x.calls, nativeCall{index: i})
-		cur = &x.calls[len(x.calls)-1]
-	}
-	if cur.id == "" {
-		cur.id = id
-	}
-	f := t.Get("function")
-	if name := f.Get("name").String(); name != "" && cur.name == "" {
-		cur.name = name
-	}
-	switch a := f.Get("arguments"); {
-	case a.Type == gjson.String:
-		cur.args = append(cur.args, a.Str...)
-	case a.IsObject():
-		cur.args = append(cur.args[:0], a.Raw...)
-	}
-	return false, nil
-}
-
-// flushCalls gives the sink the native calls not given yet.
-func (x *exchange) flushCalls() (bool, error) {
-	for x.sent < len(x.calls) {
-		c := &x.calls[x.sent]
-		x.sent++
-		x.delivered = true
-		if stop, err := x.sink.NativeCall(c.id, c.name, callArgs(c.args)); stop || err != nil {
-			return stop, err
-		}
-	}
-	return false, nil
-}
-
-// callArgs is a call's arguments as JSON: the text the server gave when it
-// is JSON, else that text as a JSON string, for the loop to report.
-func callArgs(args []byte) []byte {
-	args = bytes.TrimSpace(args)
-	if len(args) == 0 {
-		return []byte("{}")
-	}
-	if gjson.ValidBytes(args) {
-		return args
-	}
-	return tools.AppendBytes(nil, args)
+	return resp, nil
 }
 
 // whole reads a reply that is not streamed.
@@ -622,62 +514,8 @@ func (x *exchange) whole(ctx context.Context, res *http.Response) (Response, err
 		return Response{}, &ProviderError{Status: res.StatusCode, Message: "the connection broke while reading the reply: " + err.Error()}
 	}
 	if len(data) > maxReplyBody {
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: "the reply is larger than 32 MiB"}
+		return Response{}, &ProviderError{Status: res.StatusCode, Message: fmt.Sprintf("the reply is larger than %d MiB", maxReplyBody>>20)}
 	}
-	if !gjson.ValidBytes(data) {
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: "the reply is not JSON: " + truncate(strings.TrimSpace(string(data)), 200)}
-	}
-	g := gjson.ParseBytes(data)
-	if g.Get("error").Exists() {
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: truncate(jsonErrorText(g), maxMessage)}
-	}
-	x.resp.Model = g.Get("model").String()
-	if u := g.Get("usage"); u.IsObject() {
-		x.resp.Usage = []byte(u.Raw)
-	}
-	c := g.Get("choices.0")
-	x.resp.FinishReason = c.Get("finish_reason").String()
-	if x.b.kind == apiCompletions {
-		stop, err := x.text(c.Get("text"))
-		x.resp.Stopped = stop
-		return x.resp, err
-	}
-	m := c.Get("message")
-	if err := x.reasoning(m); err != nil {
-		return x.resp, err
-	}
-	stop, err := x.text(messageContent(m.Get("content")))
-	if stop || err != nil {
-		x.resp.Stopped = stop
-		return x.resp, err
-	}
-	if x.b.kind == apiNative {
-		for i, t := range m.Get("tool_calls").Array() {
-			f := t.Get("function")
-			args := f.Get("arguments")
-			raw := []byte(args.Raw)
-			if args.Type == gjson.String {
-				raw = []byte(args.Str)
-			}
-			x.calls = append(x.calls, nativeCall{index: int64(i), id: t.Get("id").String(), name: f.Get("name").String(), args: raw})
-		}
-		stop, err = x.flushCalls()
-		x.resp.Stopped = stop
-	}
-	return x.resp, err
-}
-
-// messageContent is a message's content as one string: a string, or the
-// text parts of an array of parts.
-func messageContent(r gjson.Result) gjson.Result {
-	if !r.IsArray() {
-		return r
-	}
-	var sb strings.Builder
-	for _, p := range r.Array() {
-		if t := p.Get("type").String(); t == "text" || t == "" {
-			sb.WriteString(p.Get("text").String())
-		}
-	}
-	return gjson.Result{Type: gjson.String, Str: sb.String()}
+	resp, _, err := x.decode(ctx, ctx, &bodyReader{r: bytes.NewReader(data)}, res.StatusCode)
+	return resp, err
 }

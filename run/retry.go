@@ -1,8 +1,10 @@
 package run
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"html"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -105,7 +107,7 @@ func connMessage(target string, err error) string {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	msg := "cannot reach " + target + ": " + err.Error()
+	msg := "cannot reach " + DisplayURL(target) + ": " + err.Error()
 	if errors.Is(err, syscall.ECONNREFUSED) {
 		msg += "; is the model server running, and is the base URL right?"
 	}
@@ -114,10 +116,15 @@ func connMessage(target string, err error) string {
 
 // errorMessage is the message of a server's error reply: the JSON shapes
 // the servers use ({"error":{"message":…}}, {"error":"…"},
-// {"message":…}, {"detail":…}), else the text itself.
-func errorMessage(status int, body []byte) string {
+// {"message":…}, {"detail":…}), the title of an HTML page (a proxy's
+// 502), else the text itself; contentType is the media type alone. A
+// refusal of the key says where the key came from (keySource, see
+// HTTPOptions), or that none was sent.
+func errorMessage(status int, contentType string, body []byte, apiKey, keySource string) string {
 	msg := ""
-	if gjson.ValidBytes(body) {
+	if isHTML(contentType, body) {
+		msg = htmlMessage(body)
+	} else if gjson.ValidBytes(body) {
 		g := gjson.ParseBytes(body)
 		msg = jsonErrorText(g)
 	} else {
@@ -129,7 +136,16 @@ func errorMessage(status int, body []byte) string {
 	msg = truncate(msg, maxMessage)
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		msg += "; check the API key (OPENAI_API_KEY)"
+		switch {
+		case apiKey == "" && keySource != "":
+			msg += "; no API key was sent (give one with " + keySource + ")"
+		case apiKey == "":
+			msg += "; no API key was sent"
+		case keySource != "":
+			msg += "; check the API key (from " + keySource + ")"
+		default:
+			msg += "; check the API key"
+		}
 	case http.StatusNotFound:
 		msg += "; check the base URL (it usually ends in /v1) and the model name"
 	}
@@ -164,4 +180,37 @@ func truncate(s string, n int) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// isHTML reports whether a reply is a web page: by its media type, or
+// when body is given, by how it begins.
+func isHTML(contentType string, body []byte) bool {
+	if contentType == "text/html" || contentType == "application/xhtml+xml" {
+		return true
+	}
+	b := bytes.TrimLeft(body, " \t\r\n\xEF\xBB\xBF")
+	return hasPrefixFold(b, "<!doctype html") || hasPrefixFold(b, "<html")
+}
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
+}
+
+// htmlMessage says that the server sent a web page, by its title rather
+// than its markup.
+func htmlMessage(page []byte) string {
+	title := "no title"
+	lower := bytes.ToLower(page)
+	if i := bytes.Index(lower, []byte("<title")); i >= 0 {
+		if j := bytes.IndexByte(lower[i:], '>'); j >= 0 {
+			rest := page[i+j+1:]
+			if k := bytes.Index(lower[i+j+1:], []byte("</title")); k >= 0 {
+				rest = rest[:k]
+			}
+			if t := strings.Join(strings.Fields(html.UnescapeString(string(rest))), " "); t != "" {
+				title = truncate(t, 120)
+			}
+		}
+	}
+	return "the server sent an HTML page (" + title + "), not an API reply"
 }

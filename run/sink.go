@@ -2,7 +2,12 @@ package run
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
@@ -20,17 +25,37 @@ type turnSink struct {
 	said     []said       // what counts of it: kept text and calls, in order
 	events   [][]byte     // parse's events, as lines
 	prose    bytes.Buffer // the text events, for an answer without protocol
-	native   []tools.Call // calls the server parsed itself
+	native   []turnCall   // calls the server parsed itself
+	turn     []turnCall   // every call of the turn, native or written as text, in order
 	final    *string      // the final answer, once seen
 	calls    int          // tool_call events
 	parseErr string       // the first parse error
+	// reading is the native call being parsed, to learn the id parse
+	// gives it or why it could not be read.
+	reading *turnCall
+
+	// limit bounds the bytes of a turn: text, reasoning and native calls
+	// (0: no limit). size is what came so far.
+	limit, size int
 
 	// stop is set when the turn has what it needs (see emit and Text).
 	stop bool
 }
 
-func newTurnSink(firstID int, parallel bool) *turnSink {
-	s := &turnSink{parallel: parallel}
+// turnCall is a call of the turn, as the conversation gives it back to
+// the model: native calls with their arguments as the server wrote them.
+type turnCall struct {
+	tools.Call
+	// decodeErr is why parse could not read a native call; such a call
+	// is answered with it rather than run.
+	decodeErr string
+}
+
+// errReplyTooLarge ends a turn whose reply passed Options.MaxReplyBytes.
+var errReplyTooLarge = errors.New("the reply is too large")
+
+func newTurnSink(firstID int, parallel bool, limit int) *turnSink {
+	s := &turnSink{parallel: parallel, limit: limit}
 	// An unknown format is impossible here: Options{} has none.
 	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID}, s.emit)
 	return s
@@ -40,7 +65,13 @@ func newTurnSink(firstID int, parallel bool) *turnSink {
 func (s *turnSink) emit(e *parse.Event) error {
 	switch e.Type {
 	case tools.TypeToolCall:
-		s.said = append(s.said, said{call: &tools.Call{Name: e.Call.Name, Arguments: bytes.Clone(e.Call.Arguments)}})
+		c := tools.Call{ID: e.Call.ID, Name: e.Call.Name, Arguments: bytes.Clone(e.Call.Arguments)}
+		s.said = append(s.said, said{call: &c})
+		if s.reading != nil {
+			s.reading.ID = c.ID
+		} else {
+			s.turn = append(s.turn, turnCall{Call: c})
+		}
 		s.calls++
 		if !s.parallel {
 			s.stop = true
@@ -62,6 +93,9 @@ func (s *turnSink) emit(e *parse.Event) error {
 		if s.parseErr == "" {
 			s.parseErr = e.Error
 		}
+		if s.reading != nil {
+			s.reading.decodeErr = e.Error
+		}
 	}
 	if s.stop && e.Type == tools.TypeText {
 		return nil
@@ -70,9 +104,22 @@ func (s *turnSink) emit(e *parse.Event) error {
 	return nil
 }
 
+// admit counts n more bytes of the reply, and fails once they pass the
+// limit: what would pass it is not kept.
+func (s *turnSink) admit(n int) error {
+	if s.limit > 0 && s.size+n > s.limit {
+		return fmt.Errorf("%w: it passed %d bytes", errReplyTooLarge, s.limit)
+	}
+	s.size += n
+	return nil
+}
+
 func (s *turnSink) Text(b []byte) (bool, error) {
 	if s.stop {
 		return true, nil
+	}
+	if err := s.admit(len(b)); err != nil {
+		return true, err
 	}
 	s.raw.Write(b)
 	calls := s.calls
@@ -136,15 +183,43 @@ func talksOn(tail []byte) bool {
 }
 
 func (s *turnSink) Reasoning(b []byte) error {
+	if err := s.admit(len(b)); err != nil {
+		return err
+	}
 	return s.p.WriteReasoning(b)
 }
 
 func (s *turnSink) NativeCall(id, name string, args []byte) (bool, error) {
-	s.native = append(s.native, tools.Call{ID: id, Name: name, Arguments: bytes.Clone(args)})
-	if err := s.p.NativeCall(id, name, args); err != nil {
+	if err := s.admit(len(id) + len(name) + len(args)); err != nil {
 		return true, err
 	}
+	c := turnCall{Call: tools.Call{ID: id, Name: name, Arguments: argumentText(args)}}
+	s.reading = &c
+	err := s.p.NativeCall(id, name, args)
+	s.reading = nil
+	if err != nil {
+		return true, err
+	}
+	if c.ID == "" {
+		// Unread, and unnamed by the server: the reply to it needs an
+		// id all the same.
+		c.ID = "call_unread_" + strconv.Itoa(len(s.turn)+1)
+	}
+	s.native = append(s.native, c)
+	s.turn = append(s.turn, c)
 	return s.stop, nil
+}
+
+// argumentText is a native call's arguments as the server wrote them: the
+// text of a JSON string (OpenAI's shape), else the JSON value itself.
+func argumentText(args []byte) []byte {
+	args = bytes.TrimSpace(args)
+	if len(args) > 0 && args[0] == '"' {
+		if v := gjson.ParseBytes(args); v.Type == gjson.String {
+			return []byte(v.Str)
+		}
+	}
+	return bytes.Clone(args)
 }
 
 // close parses what is left of the turn.

@@ -55,6 +55,9 @@ type ExecOptions struct {
 	Env     []string
 	// Redact adds patterns to the secrets removed from observations.
 	Redact []*regexp.Regexp
+	// Secrets are values removed from observations whatever their
+	// source, like the API key run sends.
+	Secrets []string
 	// Stderr, when set, receives the tools' stderr as it is written.
 	Stderr io.Writer
 	// Parallel is how many calls may run at once (DefaultParallel when
@@ -69,15 +72,25 @@ type ExecOptions struct {
 	Confirm func(t *Tool, c *Call) Consent
 	// Warn hears about input lines that are not events, as for Validate.
 	Warn func(line int, err error)
+	// MaxLine is the longest input line read, as for Validate.
+	MaxLine int
 	// Started, when set, hears of each tool as it starts, for progress.
 	Started func(t *Tool, c *Call)
 }
 
 // ExecStats counts what Exec saw and did.
 type ExecStats struct {
-	Events int // input lines that were events, calls included
-	Calls  int // tool_call events
-	Failed int // calls answered with an error observation
+	Events  int // input lines that were events, calls included
+	Calls   int // tool_call events
+	Failed  int // calls answered with an error observation
+	TooLong int // lines longer than MaxLine, answered with a parse_error
+	Skipped int // lines that are not events, reported through Warn and dropped
+	// When ctx was done: Unread counts the calls Exec had read ahead from
+	// its input but not handled; the input after line LastLine was not
+	// read at all, unless ReadAll says it had been read to its end.
+	Unread   int
+	LastLine int
+	ReadAll  bool
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
@@ -101,19 +114,8 @@ func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecO
 
 	// Lines are read in a goroutine of their own, so that a cancelled
 	// ctx is noticed while the input is quiet.
-	lines := make(chan numberedLine, 64)
-	readErr := make(chan error, 1)
-	go func() {
-		readErr <- ReadLines(r, func(line []byte, n int) error {
-			select {
-			case lines <- numberedLine{bytes.Clone(line), n}:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		})
-		close(lines)
-	}()
+	ra := readAhead(ctx, r, opts.MaxLine)
+	lines, readErr := ra.lines, ra.err
 
 	// Slots hold the output of each input line in order; the writer
 	// waits for each in turn. The channel's size bounds what is pending.
@@ -157,7 +159,11 @@ read:
 	if err == nil {
 		err = ctx.Err()
 	}
-	return x.stats(), err
+	st := x.stats()
+	if ctx.Err() != nil {
+		ra.leftUnread(&st)
+	}
+	return st, err
 }
 
 // newExecutor fills in the defaults of opts and makes the executor that
@@ -178,18 +184,17 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	if opts.Environ == nil {
 		opts.Environ = os.Environ()
 	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
+	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
 	return &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}},
-		redactor: NewRedactor(opts.Environ, opts.Redact),
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
 	}
-}
-
-type numberedLine struct {
-	b []byte
-	n int
 }
 
 // slot is the output of one input line, ready once done is closed.
@@ -214,14 +219,19 @@ type executor struct {
 func (x *executor) stats() ExecStats {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed}
+	return ExecStats{Events: x.v.stats.Events, Calls: x.v.stats.Calls, Failed: x.v.stats.Failed + x.failed, TooLong: x.v.stats.TooLong, Skipped: x.v.stats.Skipped}
 }
 
 // line turns one input line into its slot: at once for anything but a
 // call that runs, which gets a goroutine. nil: the line was skipped.
 func (x *executor) line(ctx context.Context, l numberedLine) *slot {
+	if l.tooLong {
+		x.v.stats.TooLong++
+		return ready(append(l.b, '\n'))
+	}
 	typ, err := eventType(l.b)
 	if err != nil {
+		x.v.stats.Skipped++
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))
 		return nil
 	}
@@ -232,7 +242,8 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	x.v.stats.Calls++
 	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
-		vd.refusal = permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no")
+		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
+		vd.refusal = &o
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
@@ -240,7 +251,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	}
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
-		o := x.dryRun(&vd)
+		o := x.redactor.Observation(x.dryRun(&vd))
 		return ready(append(o.AppendJSON(call), '\n'))
 	}
 
@@ -249,7 +260,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
-		o := interrupted(&vd.call, "the call was not started: toolcall was interrupted")
+		o := x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
 		s.out = append(o.AppendJSON(call), '\n')
 		close(s.done)
 		return s
@@ -258,7 +269,9 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	go func() {
 		defer x.wg.Done()
 		defer func() { <-x.running }()
-		o := x.run(ctx, &vd)
+		// Everything the observation says, not only the tool's output:
+		// an error may quote the arguments.
+		o := x.redactor.Observation(x.run(ctx, &vd))
 		if o.IsError {
 			x.mu.Lock()
 			x.failed++
@@ -482,7 +495,7 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	if !bytes.Equal(vd.input, c.Arguments) {
 		fmt.Fprintf(&b, "\n(each ref replaced by the saved text it names: %d bytes in all)", len(vd.input)+1)
 	}
-	return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
+	return Observation{ID: c.ID, Name: c.Name, Content: b.String(), Status: StatusBlocked}
 }
 
 // interrupted answers a call that a signal stopped.

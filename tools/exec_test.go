@@ -392,3 +392,36 @@ func TestExecNoSchemaModes(t *testing.T) {
 		})
 	}
 }
+
+// A call id the model wrote with a NUL, or too long to be an id, is the
+// model's error, which it can correct: kind validation, and the tool does
+// not run.
+func TestExecBadCallIDIsTheModelsError(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	set := execSet{"touch": shTool(t, dir, "touch", "echo > "+marker)}
+	in := `{"type":"tool_call","id":"call\u00001","name":"touch","arguments":{}}` + "\n" +
+		callLine(strings.Repeat("x", MaxCallID+1), "touch", `{}`) +
+		callLine(strings.Repeat("y", MaxCallID), "touch", `{}`)
+	out, st, err := runExec(t, context.Background(), set, in, ExecOptions{Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || st.Failed != 2 {
+		t.Fatalf("stats %+v, output:\n%s", st, out)
+	}
+	for i, want := range []string{"holds a NUL character", "is 257 bytes long, more than the 256 an id may have"} {
+		o := gjson.Parse(lines[i])
+		if o.Get("error.kind").Str != string(KindValidation) || !strings.Contains(o.Get("content").Str, want) ||
+			strings.Contains(o.Get("content").Str, "installation") {
+			t.Errorf("observation %s, want kind validation saying %q", lines[i], want)
+		}
+	}
+	if gjson.Get(lines[0], "id").Str != "call\x001" {
+		t.Errorf("the observation does not answer the call by its id: %s", lines[0])
+	}
+	if gjson.Get(lines[3], "is_error").Bool() {
+		t.Errorf("an id of %d bytes was refused: %s", MaxCallID, lines[3])
+	}
+}

@@ -3,7 +3,9 @@ package tools
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
+	"strconv"
 )
 
 // lineBufferSize is what ReadLines reads at a time; longer lines are
@@ -14,6 +16,35 @@ const lineBufferSize = 64 << 10
 // huge event does not pin its memory for the rest of the stream.
 const keepLineBuffer = 1 << 20
 
+// DefaultMaxLine is the longest input line validate and exec read when
+// no limit is given (--max-line).
+const DefaultMaxLine = 64 << 20
+
+// LongLine is a line longer than the limit: its number, its byte offset in
+// the input, its length (to the limit and the rest) and its first bytes.
+type LongLine struct {
+	N      int
+	Offset int64
+	Size   int64
+	Head   []byte
+}
+
+// AppendJSON appends the parse_error event that stands for l in the
+// output, without the trailing newline: what happened, the start of the
+// line as raw, and the line's byte offset in the input.
+func (l *LongLine) AppendJSON(dst []byte, max int) []byte {
+	dst = append(dst, `{"type":"parse_error","error":`...)
+	dst = AppendString(dst, fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max))
+	dst = append(dst, `,"raw":`...)
+	dst = AppendBytes(dst, trimPartialRuneEnd(l.Head))
+	dst = append(dst, `,"offset":`...)
+	dst = strconv.AppendInt(dst, l.Offset, 10)
+	return append(dst, '}')
+}
+
+// longLineHead is how much of a long line is kept to show what it was.
+const longLineHead = 256
+
 // ReadLines calls fn with each non-blank line of r and its 1-based line
 // number (blank lines count, so numbers match what an editor shows). The
 // line excludes its "\n" or "\r\n"; a last line without a newline is read
@@ -23,27 +54,45 @@ const keepLineBuffer = 1 << 20
 // ReadLines stops at the first error from fn or from r and returns it; it
 // returns nil at the end of r.
 func ReadLines(r io.Reader, fn func(line []byte, n int) error) error {
-	return readLines(r, fn, nil)
+	return readLines(r, lineOptions{}, fn)
 }
 
-// readLines is ReadLines that also calls drained, when it is not nil,
-// whenever every line read so far has been handed to fn and the next read
-// may wait for input. A stage that gathers its output calls Write there:
-// one write for all the lines of a burst of input, and nothing held back
-// while the input pauses.
-func readLines(r io.Reader, fn func(line []byte, n int) error, drained func() error) error {
+// lineOptions are the bounds and hooks of readLines.
+type lineOptions struct {
+	// max, when > 0, is the longest line handed to fn. A longer one is
+	// read to its end without being kept, and goes to tooLong instead.
+	max     int
+	tooLong func(LongLine) error
+	// drained, when set, is called whenever every line read so far has
+	// been handed on and the next read may wait for input. A stage that
+	// gathers its output calls Write there: one write for all the lines
+	// of a burst of input, and nothing held back while the input pauses.
+	drained func() error
+}
+
+// readLines is ReadLines within opts' bounds.
+func readLines(r io.Reader, opts lineOptions, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, lineBufferSize)
 	var long []byte
+	var size, offset int64 // of the line being read; where it starts
 	n := 0
 	for {
-		if drained != nil && br.Buffered() == 0 {
-			if err := drained(); err != nil {
+		if opts.drained != nil && br.Buffered() == 0 {
+			if err := opts.drained(); err != nil {
 				return err
 			}
 		}
 		chunk, err := br.ReadSlice('\n')
+		size += int64(len(chunk))
 		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
+			switch {
+			case opts.max <= 0 || size <= int64(opts.max):
+				long = append(long, chunk...)
+			case len(long) >= longLineHead:
+				long = long[:longLineHead] // too long: its head is all that is shown
+			default:
+				long = append(long, chunk[:min(len(chunk), longLineHead-len(long))]...)
+			}
 			continue
 		}
 		line := chunk
@@ -51,15 +100,26 @@ func readLines(r io.Reader, fn func(line []byte, n int) error, drained func() er
 			long = append(long, chunk...)
 			line = long
 		}
-		if len(line) > 0 {
+		if size > 0 {
 			n++
-			line = trimLineEnd(line)
-			if !blankLine(line) {
+			content := size // the line's length, without its newline
+			if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+				content--
+			}
+			if opts.max > 0 && content > int64(opts.max) {
+				head := trimLineEnd(line)
+				ll := LongLine{N: n, Offset: offset, Size: content, Head: head[:min(len(head), longLineHead)]}
+				if ferr := opts.tooLong(ll); ferr != nil {
+					return ferr
+				}
+			} else if line = trimLineEnd(line); !blankLine(line) {
 				if ferr := fn(line, n); ferr != nil {
 					return ferr
 				}
 			}
 		}
+		offset += size
+		size = 0
 		if cap(long) > keepLineBuffer {
 			long = nil
 		} else {

@@ -118,12 +118,15 @@ func TestRunProcessCancelKillsTheGroup(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "sleeper", "sleep 30 &\necho $!\nwait\n")
 	ctx, cancel := context.WithCancel(context.Background())
+	// Cancel once the tool has started its child and said so, not after
+	// a fixed time that a loaded machine may not be done starting it in.
+	started := &lineSignal{seen: make(chan struct{})}
 	go func() {
-		time.Sleep(100 * time.Millisecond)
+		<-started.seen
 		cancel()
 	}()
 	start := time.Now()
-	r := RunProcess(ctx, ProcessSpec{Path: tool, Timeout: 30 * time.Second, Grace: 200 * time.Millisecond})
+	r := RunProcess(ctx, ProcessSpec{Path: tool, Timeout: 30 * time.Second, Grace: 200 * time.Millisecond, SaveTo: started})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("cancelled run took %v", elapsed)
 	}
@@ -136,6 +139,19 @@ func TestRunProcessCancelKillsTheGroup(t *testing.T) {
 	if !r.Interrupted || r.StartErr != nil || len(r.Stdout) != 0 {
 		t.Errorf("with ctx already done: %+v, want interrupted and nothing run", r)
 	}
+}
+
+// lineSignal closes seen when the first newline is written to it.
+type lineSignal struct {
+	once sync.Once
+	seen chan struct{}
+}
+
+func (l *lineSignal) Write(p []byte) (int, error) {
+	if bytes.IndexByte(p, '\n') >= 0 {
+		l.once.Do(func() { close(l.seen) })
+	}
+	return len(p), nil
 }
 
 func TestRunProcessReportsTheSignal(t *testing.T) {

@@ -30,7 +30,7 @@ const minSecretLen = 6
 // A Redactor is safe for concurrent use. A nil *Redactor still removes the
 // well-known credential formats, so forgetting one fails closed.
 type Redactor struct {
-	values []string // secret environment values, longest first
+	values []secretValue // secret values, longest first
 	extra  []*regexp.Regexp
 	// overlap is how much of a stream Copy keeps for the next read, so a
 	// secret split across reads is still seen whole.
@@ -39,23 +39,34 @@ type Redactor struct {
 
 // NewRedactor returns a Redactor for the secrets in environ ("NAME=value",
 // as os.Environ gives; the parent's environment, not the tool's scrubbed
-// one, so a key the tool found another way is still caught) and the extra
-// expressions (--redact), whose every match is replaced.
-func NewRedactor(environ []string, extra []*regexp.Regexp) *Redactor {
+// one, so a key the tool found another way is still caught), the secret
+// values given whatever their source (the API key in use, a password in a
+// URL), and the extra expressions (--redact), whose every match is
+// replaced. Values shorter than 6 bytes are not looked for: they are
+// words ordinary output holds.
+func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *Redactor {
 	r := &Redactor{extra: extra, overlap: pemWindow}
 	seen := map[string]bool{}
-	for _, kv := range environ {
-		name, value, ok := strings.Cut(kv, "=")
-		if !ok || len(value) < minSecretLen || seen[value] || !SecretEnvName(name) {
-			continue
+	add := func(value string) {
+		if len(value) < minSecretLen || seen[value] {
+			return
 		}
 		seen[value] = true
-		r.values = append(r.values, value)
-		r.overlap = max(r.overlap, len(value))
+		v := newSecretValue(value)
+		r.values = append(r.values, v)
+		r.overlap = max(r.overlap, v.maxLen)
+	}
+	for _, kv := range environ {
+		if name, value, ok := strings.Cut(kv, "="); ok && SecretEnvName(name) {
+			add(value)
+		}
+	}
+	for _, v := range secrets {
+		add(v)
 	}
 	// Longest first, so a secret that contains another is replaced whole.
-	slices.SortFunc(r.values, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	slices.SortFunc(r.values, func(a, b secretValue) int {
+		return cmp.Or(cmp.Compare(len(b.raw), len(a.raw)), strings.Compare(a.raw, b.raw))
 	})
 	return r
 }
@@ -378,13 +389,17 @@ func (r *Redactor) spans(s string) []span {
 	if r != nil {
 		for _, v := range r.values {
 			for i := 0; ; {
-				j := strings.Index(s[i:], v)
+				j := strings.Index(s[i:], v.raw)
 				if j < 0 {
 					break
 				}
-				sp = append(sp, span{i + j, i + j + len(v)})
-				i += j + len(v)
+				sp = append(sp, span{i + j, i + j + len(v.raw)})
+				i += j + len(v.raw)
 			}
+		}
+		if len(r.values) > 0 {
+			sp = escapedSpans(r.values, s, sp)
+			sp = cutSpans(r.values, s, sp)
 		}
 		for _, re := range r.extra {
 			for _, m := range re.FindAllStringIndex(s, -1) {
@@ -645,4 +660,20 @@ func isObjectKey(raw []byte, end int) bool {
 		return false
 	}
 	return false
+}
+
+// Observation returns o with secrets replaced in everything it says: its
+// id and name (as the model wrote them), its content, and its error's
+// message and details. Parts and Structured come only from a tool's
+// result, which Result redacts (keeping base64 payloads whole), and are
+// kept as they are.
+func (r *Redactor) Observation(o Observation) Observation {
+	o.ID, o.Name, o.Content = r.String(o.ID), r.String(o.Name), r.String(o.Content)
+	if e := o.Error; e != nil {
+		c := *e
+		c.Message = r.String(e.Message)
+		c.Details = r.JSON(e.Details)
+		o.Error = &c
+	}
+	return o
 }

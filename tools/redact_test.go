@@ -200,3 +200,23 @@ func BenchmarkRedactorString(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRedactorEscapedText redacts output full of JSON escapes (a
+// log, written as JSON strings), where secrets may hide behind escapes.
+func BenchmarkRedactorEscapedText(b *testing.B) {
+	env := []string{"OPENAI_API_KEY=sk-" + fakeKey(40, 48), "GITHUB_TOKEN=ghp_" + fakeKey(41, 36),
+		"DB_PASSWORD=correct-horse-battery", "AWS_SECRET_ACCESS_KEY=" + fakeKey(42, 40), "PATH=/usr/bin"}
+	r := NewRedactor(env, nil)
+	var buf []byte
+	for _, line := range strings.SplitAfter(logText(1<<20), "\n") {
+		buf = AppendString(buf, line)
+		buf = append(buf, ",\n"...)
+	}
+	text := string(buf)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if r.String(text) != text {
+			b.Fatal("ordinary text changed")
+		}
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -32,10 +34,17 @@ type ValidateOptions struct {
 	// checked, so the check is of what the tool will get; with no
 	// directory, a ref is an error.
 	Scratch string
+	// MaxLine is the longest input line read (DefaultMaxLine when 0); a
+	// longer one is answered with a parse_error event and skipped.
+	MaxLine int
 	// Warn, when set, hears about input lines that are not events, and
 	// (once per tool) about a schema that does not compile, with the line
 	// number.
 	Warn func(line int, err error)
+	// Redactor removes secrets from what an observation says (a
+	// validation error may quote an argument); nil: one for the
+	// environment's secrets.
+	Redactor *Redactor
 }
 
 // ValidateStats counts what Validate saw.
@@ -43,11 +52,45 @@ type ValidateStats struct {
 	Events int // input lines that were events, calls included
 	Calls  int // tool_call events
 	Failed int // calls answered with an error observation
+	// TooLong counts lines longer than MaxLine, each answered with a
+	// parse_error.
+	TooLong int
+	// Skipped counts lines that are not events (not JSON, not an object,
+	// no "type"), each reported through Warn and dropped.
+	Skipped int
 }
 
 // listToolsUpTo is how many tools an unknown-tool observation still lists
 // by name; a longer list would drown the suggestions.
 const listToolsUpTo = 20
+
+// MaxCallID is the longest call id accepted, in bytes: far more than any
+// id a model or server writes (call_1, a UUID, a 24-character OpenAI id).
+const MaxCallID = 256
+
+// badCallID says what is wrong with a call id, or "" when it is fine.
+func badCallID(id string) string {
+	switch {
+	case strings.IndexByte(id, 0) >= 0:
+		return fmt.Sprintf("%s holds a NUL character", quoteStart(id))
+	case len(id) > MaxCallID:
+		return fmt.Sprintf("%s is %d bytes long, more than the %d an id may have", quoteStart(id), len(id), MaxCallID)
+	}
+	return ""
+}
+
+// quoteStart quotes s, or its first 40 bytes and an ellipsis.
+func quoteStart(s string) string {
+	const show = 40
+	if len(s) <= show {
+		return strconv.Quote(s)
+	}
+	cut := show
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
 
 // maxReportedErrors caps the schema errors one observation carries; a
 // thousand-item array of wrong types does not need a thousand lines.
@@ -82,13 +125,19 @@ const maxReportedErrors = 50
 // killed process leaves no half line. Validate stops at the end of r,
 // on a read or write error, or when ctx is done (between lines).
 func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ValidateOptions) (ValidateStats, error) {
-	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}}
-	err := readLines(r, func(line []byte, n int) error {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
+	if opts.Redactor == nil {
+		opts.Redactor = NewRedactor(os.Environ(), nil)
+	}
+	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}, redactor: opts.Redactor}
+	err := readLines(r, lineOptions{max: opts.MaxLine, tooLong: v.longLine, drained: v.flush}, func(line []byte, n int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		return v.line(line, n)
-	}, v.flush)
+	})
 	if ferr := v.flush(); err == nil {
 		err = ferr
 	}
@@ -112,6 +161,8 @@ type validator struct {
 	out    []byte // whole lines not yet written
 	stats  ValidateStats
 	warned map[*Tool]bool // tools whose schema error was reported already
+	// redactor removes secrets from refusals.
+	redactor *Redactor
 }
 
 // writeError marks an error from the output, to tell it from a read error.
@@ -151,9 +202,17 @@ func (v *validator) flush() error {
 	return nil
 }
 
+// longLine answers a line longer than MaxLine.
+func (v *validator) longLine(l LongLine) error {
+	v.stats.TooLong++
+	v.buf = l.AppendJSON(v.buf[:0], v.opts.MaxLine)
+	return v.emit()
+}
+
 func (v *validator) line(line []byte, n int) error {
 	typ, err := eventType(line)
 	if err != nil {
+		v.stats.Skipped++
 		v.warn(n, fmt.Errorf("%w; line skipped", err))
 		return nil
 	}
@@ -224,6 +283,15 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 // is checked in full and passed with verdict.consent set, so that nobody
 // is asked to approve a call that would fail anyway.
 func (v *validator) check(line []byte, n int, askLater bool) verdict {
+	vd := v.decide(line, n, askLater)
+	if vd.refusal != nil {
+		o := v.redactor.Observation(*vd.refusal)
+		vd.refusal = &o
+	}
+	return vd
+}
+
+func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 	var c Call
 	var args []byte
 	hasName := false
@@ -277,8 +345,15 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 		msg := fmt.Sprintf("tool %q has no input schema and no valid no_schema_mode, so it cannot be called", t.Name)
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
-	// c. The arguments must pass the schema, refs resolved first: the
-	// schema judges the value the tool will get, wherever it came from.
+	// c. The call must be well formed: its id is the model's to choose, so
+	// a bad one is the model's error, found here before it reaches the
+	// tool's environment (which cannot carry a NUL, nor a name without
+	// bound). Then the arguments must pass the schema, refs resolved first:
+	// the schema judges the value the tool will get, wherever it came from.
+	if why := badCallID(c.ID); why != "" {
+		msg := "the call's id " + why
+		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
+	}
 	input, refs, err := resolveRefs(args, v.opts.Scratch)
 	if err != nil {
 		msg := err.Error()

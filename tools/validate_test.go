@@ -276,7 +276,7 @@ not json
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (ValidateStats{Events: 4, Calls: 3, Failed: 2}); stats != want {
+	if want := (ValidateStats{Events: 4, Calls: 3, Failed: 2, Skipped: 1}); stats != want {
 		t.Errorf("stats %+v, want %+v", stats, want)
 	}
 	if !slices.Equal(lines, []int{2}) {

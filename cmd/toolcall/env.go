@@ -14,6 +14,10 @@ const envPrefix = "TOOLCALL_"
 // a setting, and so has no environment variable.
 const noEnvAnnotation = "toolcall_no_env"
 
+// fromEnvAnnotation marks a flag that applyEnv set from its variable, so
+// that a message can name where a value came from.
+const fromEnvAnnotation = "toolcall_from_env"
+
 // envName is the environment variable of the flag named flag:
 // no-repair -> TOOLCALL_NO_REPAIR.
 func envName(flag string) string {
@@ -53,8 +57,24 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 			return
 		}
 		f.Changed = true
+		if serr := fs.SetAnnotation(f.Name, fromEnvAnnotation, []string{name}); serr != nil {
+			err = serr
+		}
 	})
 	return err
+}
+
+// source names where the value of the flag named name came from: the
+// flag, its environment variable, or "" when it was not set.
+func source(fs *pflag.FlagSet, name string) string {
+	f := fs.Lookup(name)
+	switch {
+	case f == nil || !f.Changed:
+		return ""
+	case len(f.Annotations[fromEnvAnnotation]) > 0:
+		return f.Annotations[fromEnvAnnotation][0]
+	}
+	return "--" + name
 }
 
 // noEnv marks the flag named name of fs as having no environment variable.

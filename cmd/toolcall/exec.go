@@ -68,7 +68,11 @@ toolcall's standard error as it comes.
 Secrets never reach an observation: values of environment variables whose
 names look secret (KEY, TOKEN, SECRET, PASSWORD, ...), well-known
 credential patterns (OpenAI, Anthropic, GitHub, Slack, AWS, Google, bearer
-tokens, private keys) and the patterns of --redact become [REDACTED].
+tokens, private keys) and the patterns of --redact become [REDACTED]. A
+value is found raw and JSON-escaped (\u0026, \u00e9, \/, ... in any mix,
+once or twice over), in everything an observation says, validation errors
+included. Other encodings (base64, URL-encoding) are not recognised, and
+--stderr is not redacted.
 
 Consent: a tool marked "safe": false, or registered with no_schema_mode
 human-approval, runs only with --allow-unsafe (or --approve NAME), or with
@@ -106,6 +110,7 @@ type execOptions struct {
 	timeout   time.Duration
 	grace     time.Duration
 	maxOutput byteSize
+	maxLine   byteSize
 	scratch   string
 	maxSaved  byteSize
 	workdir   string
@@ -120,7 +125,7 @@ type execOptions struct {
 }
 
 func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch}
+	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch, maxLine: tools.DefaultMaxLine}
 	cmd := &cobra.Command{
 		Use:     "exec [<file>...]",
 		Short:   "Run tool calls safely, within limits, and write what the tools said",
@@ -136,7 +141,8 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
 	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
 	opts.addRunFlags(cmd)
-	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
+	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
 	return cmd
 }
@@ -210,6 +216,7 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		Timeout:    o.timeout,
 		Grace:      o.grace,
 		MaxOutput:  int(o.maxOutput),
+		MaxLine:    int(o.maxLine),
 		Scratch:    o.scratch,
 		MaxScratch: int64(o.maxSaved),
 		Workdir:    o.workdir,
@@ -227,6 +234,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
+	adoptOrphans()
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {
 		return err
@@ -240,13 +248,15 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	caught, release := catchSignals(stop)
 	defer release()
 
-	var failed int
+	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
 		xopts.Warn = warn
 		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
 		failed += st.Failed
+		tooLong += st.TooLong
+		skipped += st.Skipped
 		if sig, ok := caught.Load().(os.Signal); ok {
-			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools\n", sig)
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools%s\n", sig, unreadNote(st.Unread, st.LastLine, st.ReadAll))
 			return &signalExit{code: signalCode(sig)}
 		}
 		return err
@@ -254,8 +264,8 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
-	if o.fail && failed > 0 {
-		fmt.Fprintf(stderr, "toolcall: %d call%s failed\n", failed, plural(failed))
+	if o.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
+		reportFailures(stderr, failed, "failed", tooLong, skipped)
 		return errReported
 	}
 	return nil
@@ -323,6 +333,34 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 			return tools.ConsentAll
 		}
 		return tools.ConsentNo
+	}
+}
+
+// unreadNote says what an interrupted exec left of its input: the calls
+// it had read ahead and never handled, and where it stopped reading.
+func unreadNote(unread, lastLine int, readAll bool) string {
+	var note string
+	if unread > 0 {
+		note = fmt.Sprintf("; %d call%s left unread", unread, plural(unread))
+	}
+	if !readAll {
+		note += fmt.Sprintf("; the input after line %d was not read", lastLine)
+	}
+	return note
+}
+
+// reportFailures says on stderr why --fail exits 1: how many calls failed
+// (verb says how), how many input lines were too long, and how many were
+// not events at all.
+func reportFailures(stderr io.Writer, failed int, verb string, tooLong, skipped int) {
+	if failed > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d call%s %s\n", failed, plural(failed), verb)
+	}
+	if tooLong > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d input line%s longer than --max-line skipped\n", tooLong, plural(tooLong))
+	}
+	if skipped > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d input line%s not an event, skipped (see the messages above for where)\n", skipped, plural(skipped))
 	}
 }
 

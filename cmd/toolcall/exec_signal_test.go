@@ -4,9 +4,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -41,6 +43,34 @@ func TestExecSignals(t *testing.T) {
 	}
 }
 
+// An interrupted exec answers every call it handled, and says on stderr
+// how many of the calls it had read it left unread: together, all of them.
+func TestExecSignalSaysWhatWasLeftUnread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildToolcall(t, t.TempDir())
+	dir, pidFile := hangingTool(t)
+	var in strings.Builder
+	for i := range 4 {
+		fmt.Fprintf(&in, `{"type":"tool_call","id":"call_%d","name":"hang","arguments":{}}`+"\n", i+1)
+	}
+	cmd := exec.Command(bin, "exec", "--tools", dir, "--parallel", "1")
+	cmd.Stdin = strings.NewReader(in.String())
+	stdout, stderr := interrupt(t, cmd, pidFile, syscall.SIGINT)
+	answered := strings.Count(stdout, `"kind":"interrupted"`)
+	unread := 0
+	if m := regexp.MustCompile(`; (\d+) calls? left unread`).FindStringSubmatch(stderr); m != nil {
+		unread, _ = strconv.Atoi(m[1])
+	}
+	if answered+unread != 4 || answered == 0 {
+		t.Errorf("%d calls answered, %d said to be left unread; want the 4 calls, the running one answered\nstdout:\n%s\nstderr:\n%s", answered, unread, stdout, stderr)
+	}
+	if strings.Contains(stderr, "was not read") {
+		t.Errorf("stderr says input was not read, though it was read to its end:\n%s", stderr)
+	}
+}
+
 // TestRunSignals interrupts toolcall run while a tool hangs: the tool is
 // killed, the transcript ends with stop interrupted, and the exit code is
 // 130.
@@ -62,6 +92,30 @@ func TestRunSignals(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %s in the transcript:\n%s", want, stdout)
 		}
+	}
+}
+
+// An interrupted run says how many calls of the turn it left unread; with
+// those it answered, that is every call the model made.
+func TestRunSignalSaysWhatWasLeftUnread(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildToolcall(t, t.TempDir())
+	dir, pidFile := hangingTool(t)
+	model := filepath.Join(t.TempDir(), "model")
+	call := `{"type":"tool_call","name":"hang","arguments":{"n":%d}}`
+	writeFile(t, model, "#!/bin/sh\ncat > /dev/null\n"+fmt.Sprintf("printf '%s\\n%s\\n%s\\n'\n", fmt.Sprintf(call, 1), fmt.Sprintf(call, 2), fmt.Sprintf(call, 3)), 0o755)
+
+	cmd := exec.Command(bin, "run", "--tools", dir, "--model-cmd", model, "--parallel", "1", "Go")
+	stdout, stderr := interrupt(t, cmd, pidFile, syscall.SIGINT)
+	answered := strings.Count(stdout, `"kind":"interrupted"`)
+	unread := 0
+	if m := regexp.MustCompile(`; (\d+) calls? of the last turn left unread`).FindStringSubmatch(stderr); m != nil {
+		unread, _ = strconv.Atoi(m[1])
+	}
+	if answered+unread != 3 || answered == 0 {
+		t.Errorf("%d calls answered, %d said to be left unread; want the 3 calls\nstdout:\n%s\nstderr:\n%s", answered, unread, stdout, stderr)
 	}
 }
 

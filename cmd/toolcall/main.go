@@ -13,6 +13,8 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/toolcall/toolcall/internal/launch"
 )
 
 // Exit codes, documented in the root command's help, the man pages and
@@ -56,6 +58,7 @@ func usage(err error) error { return &usageError{err: err, help: true} }
 // a closed stdout kills with SIGPIPE (141), as a pipeline stage should.
 // exec alone catches SIGINT and SIGTERM, to stop its tools first.
 func main() {
+	ownProcess = true
 	os.Exit(execute(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -103,4 +106,18 @@ func versionString() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// ownProcess is set by main: toolcall is a process of its own, not a test
+// binary running a command in-process, whose other children (started by
+// os/exec, not the launcher) must not be taken for orphans.
+var ownProcess bool
+
+// adoptOrphans makes exec and run, on Linux, adopt a tool's descendants
+// that leave its process group (setsid, a double fork), so that they are
+// killed when the calls end instead of running on under init.
+func adoptOrphans() {
+	if ownProcess {
+		launch.AdoptOrphans()
+	}
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/toolcall/toolcall/parse"
+	"github.com/toolcall/toolcall/run"
 )
 
 // TestReadmeFormats keeps the README's format table in step with the
@@ -35,5 +37,26 @@ func TestReadmeModelCmd(t *testing.T) {
 	}
 	if !strings.Contains(string(readme), "```sh\n"+string(script)+"```") {
 		t.Error("README.md does not show testdata/models/calc-model as it is")
+	}
+}
+
+// TestRetryWording keeps README.md and run --help saying how many times a
+// request is tried as the code does it; the errors count the attempts
+// made (run's TestHTTPRetries).
+func TestRetryWording(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := map[int]string{2: "two", 3: "three", 4: "four", 5: "five"}
+	n := run.DefaultAttempts
+	want := "tried " + words[n] + " times in all (" + words[n-1] + " retries)"
+	for name, text := range map[string]string{"README.md": string(readme), "run --help": runLong} {
+		if !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("%s does not say %q", name, want)
+		}
+	}
+	if msg := (&run.ProviderError{Status: 503, Message: "busy", Attempts: n}).Error(); !strings.HasSuffix(msg, "(after "+strconv.Itoa(n)+" attempts)") {
+		t.Errorf("the error says %q", msg)
 	}
 }

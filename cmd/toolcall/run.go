@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -42,8 +45,10 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
 The transcript is standard output: system, user, assistant (the model's
 text, model, usage, duration_ms), then the events of parse, validate and
 exec, and last a stop event with the reason: final_answer, max_iterations,
-timeout, interrupted, provider_error or repeated_call (the same call with
-the same arguments again). --record FILE writes it to a file too.
+timeout, interrupted, provider_error, repeated_call (the same call with
+the same arguments again) or reply_too_large (a turn passed
+--max-reply-bytes; reading stopped there). --record FILE writes it to a
+file too.
 
 Models (--api):
 
@@ -56,8 +61,10 @@ Models (--api):
 
 --base-url (OPENAI_BASE_URL; default http://127.0.0.1:8080/v1, where
 llama-server and mlx_lm.server listen) and --api-key (OPENAI_API_KEY) name
-the server. Connection failures, 429 and 5xx are retried three times with
-backoff, honouring Retry-After. --model-cmd runs a program as the model
+the server. A request that fails to connect or gets 429 or 5xx is tried
+three times in all (two retries), with backoff, honouring Retry-After;
+nothing is retried once the reply has begun. The server's reply is decoded
+by the same code as toolcall parse. --model-cmd runs a program as the model
 instead: the conversation as JSONL on its stdin, the reply on its stdout.
 --replay FILE takes the model's turns, and the request, from a recorded
 transcript; a prompt given with it must be the recorded one. A recording
@@ -66,6 +73,10 @@ it sent them, and one that ended in provider_error fails the same way.
 With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI.
+
+Secrets never reach the transcript or stderr: exec's redaction applies to
+every event, the model's own text included, and knows the API key and a
+password in the base URL too. URLs are shown without user:password@.
 
 Exit status: 0 when a final answer was reached (with --check: when the
 run matches the recording), 1 otherwise; 130 or 143
@@ -102,12 +113,15 @@ type runOptions struct {
 	maxIterations  int
 	totalTimeout   time.Duration
 	maxObservation int
+	maxReplyBytes  byteSize
 	maxTokens      int
 	strictProtocol bool
 	toolChoice     string
 	parallelCalls  bool
 	noStream       bool
 	quiet          bool
+	verbose        bool
+	answer         bool
 	stop           []string // the template's stop sequences
 
 	isTerminal func(io.Reader) bool
@@ -121,6 +135,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
+	o.maxReplyBytes = run.DefaultMaxReplyBytes
 	cmd := &cobra.Command{
 		Use:     "run [<prompt>...]",
 		Short:   "Run the whole loop against a model: prompt in, tools called, final answer out",
@@ -152,12 +167,15 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
+	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "at most this many tokens per model turn (default: the server's)")
 	fs.BoolVar(&o.strictProtocol, "strict-protocol", false, "prose without a call is an error the model must correct, not the answer")
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
+	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	fs.BoolVar(&o.exec.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs")
 	fs.BoolVar(&o.exec.dryRun, "dry-run", false, "run no tool; show what each call would run")
 	fs.Var(&o.exec.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail)")
@@ -180,6 +198,13 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
 	}
+	if o.answer && o.check {
+		return usage(errors.New("--answer and --check both decide what stdout holds; use one"))
+	}
+	// "-" is standard input, as for the other commands.
+	if len(args) == 1 && args[0] == "-" {
+		args = nil
+	}
 	if o.modelCmd != "" && o.replay != "" {
 		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
 	}
@@ -190,6 +215,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
+	adoptOrphans()
 
 	// The request: the arguments, or stdin.
 	var in run.Input
@@ -230,10 +256,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	backend, observationRole, err := o.backend(recorded)
+	backend, observationRole, secrets, err := o.backend(flags, recorded)
 	if err != nil {
 		return err
 	}
+	// The key and the URL's password are secrets of the transcript.
+	xopts.Secrets = append(xopts.Secrets, secrets...)
 	var system string
 	if o.system != "" {
 		data, err := os.ReadFile(o.system)
@@ -254,8 +282,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		temperature = &o.temperature
 	}
 
-	// The transcript: stdout, the record file, and for --check a copy.
+	// The transcript: stdout (unless --answer), the record file, and for
+	// --check a copy.
 	out := stdout
+	if o.answer {
+		out = io.Discard
+	}
 	var got bytes.Buffer
 	if o.check {
 		out = io.MultiWriter(stdout, &got)
@@ -295,6 +327,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		MaxIterations:   o.maxIterations,
 		Timeout:         o.totalTimeout,
 		MaxObservation:  o.maxObservation,
+		MaxReplyBytes:   int(min(o.maxReplyBytes, byteSize(math.MaxInt))),
 		MaxTokens:       o.maxTokens,
 		Temperature:     temperature,
 		Extra:           extra,
@@ -309,6 +342,9 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		return err
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
+		if res.Unread > 0 {
+			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools; %d call%s of the last turn left unread\n", sig, res.Unread, plural(res.Unread))
+		}
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
@@ -321,10 +357,12 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
-		// that ends as it did passes the check.
-		if res.Reason != run.StopFinalAnswer {
+		// that ends as it did passes the check, quietly as a check should.
+		switch {
+		case !o.verbose:
+		case res.Reason != run.StopFinalAnswer:
 			fmt.Fprintf(stderr, "toolcall: the run matches %s (ending, as recorded, in %s)\n", o.replay, res.Reason)
-		} else {
+		default:
 			fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
 		}
 		return nil
@@ -337,49 +375,71 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 		return errReported
 	}
+	if o.answer {
+		if _, err := io.WriteString(stdout, strings.TrimRight(res.FinalAnswer, "\n")+"\n"); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
+// baseURLShape says what a base URL looks like.
+const baseURLShape = "give http:// or https://, a host and the API's path, such as http://127.0.0.1:8080/v1"
+
 // backend makes the model backend the flags ask for, and says how it
-// wants observations back.
-func (o *runOptions) backend(recorded [][]byte) (run.Backend, string, error) {
+// wants observations back and which secrets it holds.
+func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backend, string, []string, error) {
 	switch {
 	case o.replay != "":
 		be, err := run.NewReplay(transcriptReader(recorded))
 		if err != nil {
-			return nil, "", usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+			return nil, "", nil, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 		if o.native(recorded) {
-			return be, run.RoleTool, nil
+			return be, run.RoleTool, nil, nil
 		}
-		return be, run.RoleUser, nil
+		return be, run.RoleUser, nil, nil
 	case o.modelCmd != "":
-		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil
+		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil, nil
 	}
-	base := o.baseURL
+	base, baseSource := o.baseURL, source(flags, "base-url")
 	if base == "" {
-		base = os.Getenv("OPENAI_BASE_URL")
+		base, baseSource = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
 	}
 	if base == "" {
-		base = "http://127.0.0.1:8080/v1"
+		base, baseSource = run.DefaultBaseURL, "the default base URL"
 	}
-	key := o.apiKey
+	if _, err := url.Parse(base); err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // it quotes the URL, password and all
+		}
+		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL (%w): %s", baseSource, run.DisplayURL(base), err, baseURLShape))
+	}
+	if u, _ := url.Parse(base); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", nil, usage(fmt.Errorf("%s %s is not a base URL: %s", baseSource, run.DisplayURL(base), baseURLShape))
+	}
+	key, keySource := o.apiKey, source(flags, "api-key")
 	if key == "" {
-		key = os.Getenv("OPENAI_API_KEY")
+		key, keySource = os.Getenv("OPENAI_API_KEY"), "OPENAI_API_KEY"
 	}
-	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, Stream: !o.noStream}
+	if key == "" {
+		keySource = "--api-key, TOOLCALL_API_KEY or OPENAI_API_KEY"
+	}
+	hopts := run.HTTPOptions{BaseURL: base, APIKey: key, KeySource: keySource, Stream: !o.noStream}
+	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
 		tmpl, err := run.Template(o.template)
 		if err != nil {
-			return nil, "", usage(fmt.Errorf("--template: %w", err))
+			return nil, "", nil, usage(fmt.Errorf("--template: %w", err))
 		}
 		o.stop = tmpl.Stop()
-		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, nil
+		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, secrets, nil
 	case "native":
-		return run.NewNative(hopts), run.RoleTool, nil
+		return run.NewNative(hopts), run.RoleTool, secrets, nil
 	}
-	return run.NewChat(hopts), run.RoleUser, nil
+	return run.NewChat(hopts), run.RoleUser, secrets, nil
 }
 
 // native reports whether the run uses the server's own tool calling: with

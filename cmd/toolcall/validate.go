@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -58,6 +57,7 @@ type validateOptions struct {
 	coerce  bool
 	fail    bool
 	scratch string
+	maxLine byteSize
 
 	isTerminal func(io.Reader) bool
 }
@@ -66,7 +66,7 @@ type validateOptions struct {
 const validateHint = "toolcall: reading events from stdin (the output of toolcall parse; Ctrl-D ends); see 'toolcall validate --help'"
 
 func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	opts := validateOptions{isTerminal: isTerminal}
+	opts := validateOptions{isTerminal: isTerminal, maxLine: tools.DefaultMaxLine}
 	cmd := &cobra.Command{
 		Use:     "validate [<file>...]",
 		Short:   "Check tool calls against their schemas and the policy",
@@ -86,22 +86,25 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				return err
 			}
 			defer closeAll()
-			var failed int
+			var failed, tooLong, skipped int
 			err = eachInput(ins, opts.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
 				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
 					Policy:  policy,
 					Coerce:  opts.coerce,
 					Scratch: opts.scratch,
+					MaxLine: int(opts.maxLine),
 					Warn:    warn,
 				})
 				failed += st.Failed
+				tooLong += st.TooLong
+				skipped += st.Skipped
 				return err
 			})
 			if err != nil {
 				return err
 			}
-			if opts.fail && failed > 0 {
-				fmt.Fprintf(stderr, "toolcall: %d call%s failed validation\n", failed, plural(failed))
+			if opts.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
+				reportFailures(stderr, failed, "failed validation", tooLong, skipped)
 				return errReported
 			}
 			return nil
@@ -111,8 +114,9 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
 	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
-	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed")
 	fs.StringVar(&opts.scratch, "scratch", "", "the `dir` of saved outputs that ref: arguments name, as given to exec")
+	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
+	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
 	return cmd

@@ -1,13 +1,13 @@
 //go:build !unix
 
-package tools
+package launch
 
 import (
 	"os"
 	"syscall"
 )
 
-// Without process groups only the tool itself can be stopped; processes
+// Without process groups only the child itself can be stopped; processes
 // it starts may outlive it.
 func groupAttr() *syscall.SysProcAttr { return nil }
 

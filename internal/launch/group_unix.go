@@ -1,6 +1,6 @@
 //go:build unix
 
-package tools
+package launch
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"syscall"
 )
 
-// groupAttr puts the tool in a new process group whose id is its pid, so
+// groupAttr puts the child in a new process group whose id is its pid, so
 // that one signal reaches everything it starts.
 func groupAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}

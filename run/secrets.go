@@ -1,0 +1,93 @@
+package run
+
+import (
+	"errors"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// DisplayURL is raw as messages show it: without the userinfo
+// ("user:password@"), which is a credential. A URL that does not parse
+// has its userinfo cut out all the same.
+func DisplayURL(raw string) string {
+	if u, err := url.Parse(raw); err == nil {
+		if u.User == nil {
+			return raw
+		}
+		u.User = nil
+		return u.String()
+	}
+	_, userinfo, _, ok := splitUserinfo(raw)
+	if !ok {
+		return raw
+	}
+	return strings.Replace(raw, userinfo+"@", "", 1)
+}
+
+// splitUserinfo finds the userinfo of a URL by hand (it may not parse):
+// between "://" and the last "@" of the authority.
+func splitUserinfo(raw string) (scheme, userinfo, rest string, ok bool) {
+	scheme, after, found := strings.Cut(raw, "://")
+	if !found {
+		return "", "", "", false
+	}
+	authority := after
+	if i := strings.IndexAny(after, "/?#"); i >= 0 {
+		authority = after[:i]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return "", "", "", false
+	}
+	return scheme, after[:at], after[at+1:], true
+}
+
+// withoutURL is err without the URL a *url.Error quotes, which may hold
+// a password: the message names the URL itself, as DisplayURL shows it.
+func withoutURL(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// Secrets are the credentials of opts that no output may show: the API
+// key, and the password of the base URL as written and decoded. Give them
+// to the redactor (tools.ExecOptions.Secrets), which Loop applies to the
+// whole transcript.
+func Secrets(opts HTTPOptions) []string {
+	var out []string
+	if opts.APIKey != "" {
+		out = append(out, opts.APIKey)
+	}
+	if u, err := url.Parse(opts.BaseURL); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			out = append(out, pw)
+		}
+	}
+	if _, userinfo, _, ok := splitUserinfo(opts.BaseURL); ok {
+		if _, pw, ok := strings.Cut(userinfo, ":"); ok {
+			out = append(out, pw)
+		}
+	}
+	return out
+}
+
+// redactingWriter redacts each write of the transcript: whole event
+// lines, whose strings are read as JSON and redacted (raw, and escaped
+// within, as tools.Redactor.JSON does).
+type redactingWriter struct {
+	w io.Writer
+	r *tools.Redactor
+}
+
+func (rw redactingWriter) Write(p []byte) (int, error) {
+	if _, err := rw.w.Write(rw.r.JSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
