@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,9 @@ type LoadOptions struct {
 	// GOOS and GOARCH are the platform checked against "platforms"; ""
 	// means this machine's.
 	GOOS, GOARCH string
+	// MCP are MCP servers to take tools from besides the directories'
+	// (--mcp): each a command line, split at spaces, run without a shell.
+	MCP []string
 }
 
 // Load reads the tool directories dirs, in order, and returns the catalog
@@ -48,10 +52,15 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		errs = append(errs, d.err)
 	}
 	var ts []*tools.Tool
+	var servers []*tools.MCPServer
 	for _, e := range s.entries {
 		warn(opts, e.warns...)
 		if e.err != nil {
 			errs = append(errs, e.err)
+			continue
+		}
+		if e.server != nil {
+			servers = append(servers, e.server)
 			continue
 		}
 		if e.exeErr != "" {
@@ -70,7 +79,15 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return New(ts), nil
+	for _, line := range opts.MCP {
+		if argv := strings.Fields(line); len(argv) > 0 {
+			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: argv})
+		}
+	}
+	ts = append(ts, serverTools(servers, ts, opts)...)
+	c := New(ts)
+	c.servers = servers
+	return c, nil
 }
 
 func warn(opts LoadOptions, msgs ...string) {
@@ -89,9 +106,10 @@ type entry struct {
 	dir   string   // the directory, as given
 	cands []string // names of the files beside it that may be its executable
 
-	tool  *tools.Tool // nil when the sidecar is invalid
-	warns []string
-	err   error // the sidecar is invalid: joined *tools.SidecarError
+	tool   *tools.Tool      // nil when the sidecar is invalid or declares an MCP server
+	server *tools.MCPServer // the MCP server the sidecar declares
+	warns  []string
+	err    error // the sidecar is invalid: joined *tools.SidecarError
 
 	exeErr  string // more than one executable: an error
 	missing string // no usable executable: the tool is unavailable
@@ -318,6 +336,10 @@ func (e *entry) load() {
 	data, err := readFile(e.file, buf)
 	if err != nil {
 		e.err = &tools.SidecarError{File: e.file, Err: fmt.Errorf("cannot read the sidecar: %w", err)}
+		return
+	}
+	if srv, ok, err := tools.ParseMCPServer(e.file, data); ok {
+		e.server, e.err = srv, err
 		return
 	}
 	e.tool, e.warns, e.err = tools.ParseSidecar(e.file, data)

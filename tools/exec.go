@@ -381,13 +381,20 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if x.opts.Started != nil {
 		x.opts.Started(t, c)
 	}
-	res := RunProcess(ctx, spec)
+	var res ProcessResult
+	if t.Server != nil {
+		res = t.Server.call(ctx, t.ServerTool, spec)
+	} else {
+		res = RunProcess(ctx, spec)
+	}
 	o.DurationMS = ptr(res.Duration.Milliseconds())
 	if res.StartErr != nil {
 		msg := fmt.Sprintf("tool %q could not be started: %v", t.Name, res.StartErr)
 		return x.toolFault(o, msg)
 	}
-	o.ExitCode = ptr(res.ExitCode)
+	if t.Server == nil { // a call over MCP has no exit status
+		o.ExitCode = ptr(res.ExitCode)
+	}
 	o.Signal = res.Signal
 
 	// Interpreted first and redacted after, so that base64 parts stay
@@ -485,6 +492,11 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	dir := x.opts.Workdir
 	if dir == "" {
 		dir = "."
+	}
+	if t.Server != nil {
+		fmt.Fprintf(&b, "\nMCP server: %s (%s)\ntool: %s\ntimeout: %v\narguments: ", t.Server.Name, strings.Join(t.Server.Command, " "), t.ServerTool, x.timeout(t))
+		b.Write(c.Arguments)
+		return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 	}
 	fmt.Fprintf(&b, "\nexecutable: %s\nworking directory: %s\ntimeout: %v\nenvironment:\n", t.Command, filepath.Clean(dir), x.timeout(t))
 	for _, kv := range env {

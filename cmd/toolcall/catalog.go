@@ -152,6 +152,7 @@ func (o *catalogOptions) run(cmd *cobra.Command, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	query := o.query
 	if !flags.Changed("query") && !o.isTerminal(stdin) {
 		if query, err = readRequest(stdin); err != nil {

@@ -234,6 +234,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	adoptOrphans()
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {

@@ -133,7 +133,7 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	s, err := mcpserve.New(mcpserve.Options{
 		Catalog: c,
 		Reload: func() (*catalog.Catalog, error) {
-			return catalog.Load(o.exec.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
+			return catalog.Load(o.exec.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: o.exec.tools.mcp})
 		},
 		Dirs:     o.exec.tools.dirs,
 		Policy:   xopts.Policy,
@@ -145,8 +145,10 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 		Logger:   log,
 	})
 	if err != nil {
+		c.Close()
 		return err
 	}
+	defer s.Close()
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()

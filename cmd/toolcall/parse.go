@@ -105,11 +105,12 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				return listFormats(stdout)
 			}
 			var paramType func(tool, param string) string
-			if len(opts.tools.dirs) > 0 {
+			if len(opts.tools.dirs) > 0 || len(opts.tools.mcp) > 0 {
 				c, err := opts.tools.load(stderr)
 				if err != nil {
 					return err
 				}
+				defer c.Close()
 				paramType = c.ParamType
 			}
 			ins, closeAll, err := openInputs(stdin, args)

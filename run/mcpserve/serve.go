@@ -118,6 +118,13 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
+// Close stops the MCP servers the tools on offer come from.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cur.Load().cat.Close()
+}
+
 // SDK is the SDK's server, for transports Run does not cover (streamable
 // HTTP) and for tests.
 func (s *Server) SDK() *mcp.Server { return s.sdk }
@@ -317,6 +324,9 @@ func (s *Server) Check() bool {
 		return false
 	}
 	s.install(n)
+	// Calls in flight keep the old offer, whose MCP servers are stopped
+	// now: such a call is answered with the error of a stopped server.
+	o.cat.Close()
 	s.log.Info("the tools changed; clients were told", "tools", len(n.picked))
 	// Every file changed may be a changed executable whose tool's listing
 	// did not: tell the clients all the same.
