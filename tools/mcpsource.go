@@ -303,7 +303,13 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 		}
 		return res
 	}
-	out, err := json.Marshal(r)
+	// Only what a tool's MCP-shaped stdout holds: a result of the newer
+	// protocol carries _meta and resultType, which are not the tool's.
+	out, err := json.Marshal(struct {
+		Content           []mcp.Content `json:"content"`
+		StructuredContent any           `json:"structuredContent,omitempty"`
+		IsError           bool          `json:"isError,omitempty"`
+	}{r.Content, r.StructuredContent, r.IsError})
 	if err != nil {
 		res.StartErr = fmt.Errorf("its MCP server %s sent a result that cannot be read: %v", s.Name, err)
 		return res
