@@ -51,10 +51,15 @@ func TestMCPScripts(t *testing.T) {
 		Dir:                 filepath.Join(moduleRoot, "testdata", "mcp", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"cmpjson": cmpJSON},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"cmpjson": cmpJSON, "cmpevents": cmpEvents},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
 			env.Setenv("MCPBIN", bin)
+			testdata, err := filepath.Abs(filepath.Join(moduleRoot, "testdata"))
+			env.Setenv("TESTDATA", testdata)
+			if err != nil {
+				return err
+			}
 			// The Inspector keeps a catalog of servers under HOME.
 			env.Setenv("HOME", env.WorkDir)
 			return nil
