@@ -113,8 +113,9 @@ install: build
 ## demo: the whole loop with no model server: toolcall run with the example
 ## tools and a scripted model (testdata/models/demo-model), then the same
 ## run replayed and checked against the bundled transcript; before it, the
-## stages one by one: catalog, and parse | exec on the outputs in testdata/demo
-demo: build tools
+## stages one by one: catalog, and parse | exec on the outputs in testdata/demo;
+## last, a scripted model using an MCP server's tools (server-everything)
+demo: build tools mcp-deps
 	@echo "== toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
 	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
@@ -128,6 +129,14 @@ demo: build tools
 	@echo
 	@echo "== toolcall run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null"
 	@./bin/$(PROG) run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null
+	@echo
+	@if [ -x $(MCPDIR)/node_modules/.bin/mcp-server-everything ]; then \
+		echo "== toolcall run --mcp mcp-server-everything --allow echo,get-sum --model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.'"; \
+		PATH="$(CURDIR)/$(MCPDIR)/node_modules/.bin:$$PATH" ./bin/$(PROG) run --mcp mcp-server-everything --allow echo,get-sum \
+			--model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.' | grep -v '"type":"system"'; \
+	else \
+		echo "make: the MCP part of the demo needs node and npm (make mcp-deps); skipped"; \
+	fi
 
 ## clean: remove what build wrote
 clean:

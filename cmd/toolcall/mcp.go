@@ -40,6 +40,9 @@ included, with the words exec gives the model. Nobody is asked at a
 terminal: a call that needs consent is refused. When the client cancels a
 call (notifications/cancelled), the tool's process group is killed.
 
+The tools of MCP servers (mcp_server sidecars, --mcp) are offered too, so
+toolcall can put its checks and limits between a client and a server.
+
 While serving, the directories are looked at every --poll; when a sidecar
 or an executable is added, removed or changed, the tools are loaded again
 and the clients get notifications/tools/list_changed.

@@ -22,7 +22,8 @@ complete. A stage passes the lines it does not own through unchanged:
     toolcall parse reply.txt | toolcall validate --tools ./tools
 
 Tools are executables with a JSON sidecar holding their schema, in one or
-more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
+more directories (--tools, or TOOLCALL_TOOLS), or the tools of MCP servers
+(--mcp, or a sidecar holding "mcp_server"); catalog lists and renders
 them, validate checks calls against them, exec runs the calls that pass,
 run is the whole loop against a model, and mcp serve offers the tools to
 MCP clients.
