@@ -47,14 +47,16 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 	if vd.refusal != nil {
 		return *vd.refusal
 	}
+	// As Exec does: everything an observation says is redacted, not only
+	// the tool's output, since an error may quote the arguments.
 	if cl.x.opts.DryRun {
-		return cl.x.dryRun(&vd)
+		return cl.x.redactor.Observation(cl.x.dryRun(&vd))
 	}
 	select {
 	case cl.x.running <- struct{}{}:
 	case <-ctx.Done():
-		return interrupted(&vd.call, "the call was not started: it was cancelled")
+		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled"))
 	}
 	defer func() { <-cl.x.running }()
-	return cl.x.run(ctx, &vd)
+	return cl.x.redactor.Observation(cl.x.run(ctx, &vd))
 }

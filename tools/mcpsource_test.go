@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -202,6 +203,57 @@ func TestParseMCPServer(t *testing.T) {
 	for _, bad := range []string{`{"mcp_server":{}}`, `{"mcp_server":{"command":"npx x"}}`, `{"mcp_server":{"command":["x"],"cmd":1}}`, `{"mcp_server":{"url":"http://127.0.0.1:1/mcp"}}`, `{"mcp_server":[]}`} {
 		if _, ok, err := ParseMCPServer("c.json", []byte(bad)); !ok || err == nil || !strings.Contains(err.Error(), "c.json: ") {
 			t.Errorf("%s: ok %v, err %v; want an error naming the file", bad, ok, err)
+		}
+	}
+}
+
+// benchServer is the test MCP server for a benchmark, stopped at its end.
+func benchServer(b *testing.B) *MCPServer {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &MCPServer{Name: "test", Command: []string{exe}, Env: []string{testServerEnv}, Environ: append(os.Environ(), testServerEnv+"=1")}
+	b.Cleanup(s.Close)
+	return s
+}
+
+// BenchmarkMCPToolExec is one call of an MCP server's tool through Exec,
+// checks, observation and redaction included; compare it with
+// BenchmarkMCPToolDirect, the same call straight to the server, for what
+// toolcall adds.
+func BenchmarkMCPToolExec(b *testing.B) {
+	s := benchServer(b)
+	ts, _, err := s.Tools()
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := execSet{}
+	for _, t := range ts {
+		set[t.Name] = t
+	}
+	in := callLine("1", "echo", `{"text":"hi"}`)
+	opts := ExecOptions{Environ: []string{"PATH=/usr/bin:/bin", "API_KEY=abcdefabcdef"}}
+	for b.Loop() {
+		var out bytes.Buffer
+		if _, err := Exec(context.Background(), strings.NewReader(in), &out, set, opts); err != nil || !strings.Contains(out.String(), `"content":"echo: hi `) {
+			b.Fatalf("%v: %s", err, out.String())
+		}
+	}
+}
+
+// BenchmarkMCPToolDirect is the server's own time for the call of
+// BenchmarkMCPToolExec, through the SDK's client alone.
+func BenchmarkMCPToolDirect(b *testing.B) {
+	s := benchServer(b)
+	cs, err := s.connect()
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}
+	for b.Loop() {
+		if r, err := cs.CallTool(context.Background(), params); err != nil || r.IsError {
+			b.Fatal(err)
 		}
 	}
 }
