@@ -61,9 +61,11 @@ const openObject = `{"type":"object"}`
 //
 //   - jsonl: one tool event per line, keys in this order: type, name,
 //     title*, description, input_schema (null for a tool without a schema),
-//     command, safe, tags, timeout*, output_schema*, annotations*,
-//     examples*, no_schema_mode*, then score and reason when the tools were
-//     ranked. Keys marked * appear only when the tool has them.
+//     command ("" for an MCP server's tool), mcp_server* (which server:
+//     its sidecar, or the --mcp command), safe, tags, timeout*,
+//     output_schema*, annotations*, examples*, no_schema_mode*, then score
+//     and reason when the tools were ranked. Keys marked * appear only when
+//     the tool has them.
 //   - openai: one line, the Chat Completions "tools" array:
 //     {"type":"function","function":{"name","description","parameters","strict"*}}.
 //   - anthropic: one line, an array of {"name","description","input_schema"}.
@@ -179,6 +181,10 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = appendSchema(b, t.InputSchema, "null")
 	b = append(b, `,"command":`...)
 	b = tools.AppendString(b, t.Command)
+	if t.Server != nil {
+		b = append(b, `,"mcp_server":`...)
+		b = tools.AppendString(b, t.Server.Name)
+	}
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)
 	b = append(b, `,"tags":`...)

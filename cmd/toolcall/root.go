@@ -30,8 +30,9 @@ MCP clients.
 
 The events, with their fields beyond "type":
 
-    tool              name, description, input_schema, command, safe, tags,
-                      timeout; score and reason when ranked (catalog)
+    tool              name, description, input_schema, command, mcp_server
+                      (an MCP server's tool), safe, tags, timeout; score
+                      and reason when ranked (catalog)
     text              content: prose outside any call (parse)
     reasoning         content (a <think>-style block, never searched for
                       calls), format (parse)
