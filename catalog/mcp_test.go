@@ -36,3 +36,14 @@ func TestLoadWithholdsAServerThatFails(t *testing.T) {
 		}
 	}
 }
+
+// --check lints an mcp_server sidecar without starting the server.
+func TestCheckLintsServerSidecars(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "srv.json"), []byte(`{"mcp_server":{"command":["no-such-server"]}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"mcp_server":{"url":"http://127.0.0.1:9/mcp"}}`), 0o644)
+	problems, _ := Check([]string{dir}, LoadOptions{})
+	if len(problems) != 1 || !strings.Contains(problems[0].String(), `bad.json: "mcp_server.url"`) {
+		t.Errorf("problems: %v", problems)
+	}
+}

@@ -214,7 +214,7 @@ func readRequest(stdin io.Reader) (string, error) {
 // runCheck lints the tool directories.
 func (o *catalogOptions) runCheck(stderr io.Writer) error {
 	if len(o.tools.dirs) == 0 {
-		return errNoTools
+		return usage(errors.New("--check lints tool directories: give --tools DIR, or set TOOLCALL_TOOLS (it starts no MCP server, so --mcp alone has nothing to lint)"))
 	}
 	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{})
 	for _, p := range skipped {
