@@ -51,6 +51,11 @@ TOOLCALL_CALL_ID and TOOLCALL_TOOLS_DIRS (the directories of the tools in
 use, for tools that write files to keep out of). A tool whose executable
 changed since the tools were loaded is refused (kind permission).
 
+A tool of an MCP server (a sidecar holding "mcp_server", or --mcp) is
+called over MCP instead, after the same checks: its CallToolResult is read
+as a tool's MCP-shaped output is, within the same limits, and --timeout
+cancels the call.
+
 Limits: a tool runs at most its sidecar's "timeout", else --timeout; then
 its whole process group gets SIGTERM, and SIGKILL after --kill-grace. Past
 --max-output bytes the observation keeps the head and the tail of the
