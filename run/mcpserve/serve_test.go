@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -343,4 +345,123 @@ func TestCheckListen(t *testing.T) {
 			t.Errorf("CheckListen(%q, %v) = %v", c.addr, c.anyHost, err)
 		}
 	}
+}
+
+// On stdio, the end of the input waits for the answers to the requests
+// read, but not for one the client cancelled: Run returns, and the
+// cancelled call's tool is gone.
+func TestStdioEndsAfterTheAnswers(t *testing.T) {
+	dir := t.TempDir()
+	work := t.TempDir()
+	writeTool(t, dir, "slow", `{"description":"Slow.","input_schema":{"type":"object"}}`, "echo $$ > pid.tmp\nmv pid.tmp pid\nexec sleep 300\n")
+	writeTool(t, dir, "quick", `{"description":"Quick.","input_schema":{"type":"object"}}`, "echo done\n")
+	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Catalog: c, Poll: -1, Exec: tools.ExecOptions{Workdir: work, Timeout: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests, feed := io.Pipe()
+	var out lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), Stdio(requests, &out)) }()
+	send := func(line string) {
+		if _, err := feed.Write([]byte(line + "\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"quick","arguments":{}}}`)
+	deadline := time.Now().Add(30 * time.Second)
+	var pid int
+	for pid == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow tool did not start")
+		}
+		if b, err := os.ReadFile(filepath.Join(work, "pid")); err == nil {
+			pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	feed.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return after the input ended")
+	}
+	if !strings.Contains(out.String(), `"id":3,"result":{"content":[{"type":"text","text":"done"}]}`) {
+		t.Errorf("no answer to the quick call:\n%s", out.String())
+	}
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled call's tool still runs")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestWatchNotices: the polling loop itself sees a new tool and the
+// client hears of it.
+func TestWatchNotices(t *testing.T) {
+	dir := toolsDir(t)
+	changed := make(chan struct{}, 10)
+	c, _ := catalog.Load([]string{dir}, catalog.LoadOptions{})
+	s, err := New(Options{Catalog: c, Dirs: []string{dir}, Poll: 20 * time.Millisecond,
+		Reload: func() (*catalog.Catalog, error) { return catalog.Load([]string{dir}, catalog.LoadOptions{}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(ctx, st)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	os.Remove(filepath.Join(dir, "echo.json"))
+	select {
+	case <-changed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no notifications/tools/list_changed after a sidecar was removed")
+	}
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "echo" {
+			t.Error("echo is still listed")
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer written by the server and read by the
+// test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
