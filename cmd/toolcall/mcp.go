@@ -8,6 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,8 +25,8 @@ const mcpLong = `Commands that speak the Model Context Protocol (MCP).`
 const mcpServeLong = `Serve offers the tools of the --tools directories to any MCP client: it is
 an MCP server on standard input and output (JSON-RPC, one message a line),
 or over streamable HTTP with --listen. Standard output carries protocol
-messages only; a line for each call, warnings and errors go to standard
-error.
+messages only; warnings and errors go to standard error, and with
+--verbose a line for each call and each reload.
 
 tools/list gives the tools catalog --format mcp shows with the same flags
 (name, title, description, inputSchema, outputSchema, annotations), in
@@ -83,6 +86,7 @@ type mcpServeOptions struct {
 	poll      time.Duration
 	listen    string
 	listenAny bool
+	verbose   bool
 }
 
 func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -108,6 +112,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.poll, "poll", mcpserve.DefaultPoll, "look for changed tools this often (0: never)")
 	fs.StringVar(&o.listen, "listen", "", "serve streamable HTTP on `host:port` (loopback only, unless --listen-any) instead of stdio")
 	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
 	o.exec.tools.registerCompletions(cmd, true)
 	return cmd
 }
@@ -132,7 +137,11 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	if poll == 0 {
 		poll = -1 // the package's "never"
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: dropTime}))
+	min := slog.LevelWarn
+	if o.verbose {
+		min = slog.LevelInfo
+	}
+	log := slog.New(&lineHandler{w: stderr, min: min, mu: new(sync.Mutex)})
 	s, err := mcpserve.New(mcpserve.Options{
 		Catalog: c,
 		Reload: func() (*catalog.Catalog, error) {
@@ -171,10 +180,50 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	return err
 }
 
-// dropTime leaves the time out of log lines: stderr is read as it comes.
-func dropTime(groups []string, a slog.Attr) slog.Attr {
-	if len(groups) == 0 && a.Key == slog.TimeKey {
-		return slog.Attr{}
-	}
-	return a
+// lineHandler writes log records as toolcall's stderr lines:
+// "toolcall: mcp serve: [warning: ]message key=value ...", one write each.
+type lineHandler struct {
+	w     io.Writer
+	min   slog.Level
+	attrs []slog.Attr
+	mu    *sync.Mutex
 }
+
+func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.min }
+
+func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString("toolcall: mcp serve: ")
+	if r.Level >= slog.LevelError {
+		b.WriteString("error: ")
+	} else if r.Level >= slog.LevelWarn {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(strings.ReplaceAll(r.Message, "\n", "; ")) // one line a record
+	write := func(a slog.Attr) bool {
+		v := a.Value.Resolve().String()
+		if v == "" || strings.ContainsAny(v, " \t\n\"=") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(" " + a.Key + "=" + v)
+		return true
+	}
+	for _, a := range h.attrs {
+		write(a)
+	}
+	r.Attrs(write)
+	b.WriteByte('\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+func (h *lineHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(append([]slog.Attr(nil), h.attrs...), as...)
+	return &c
+}
+
+// WithGroup is not needed by what logs here: groups are flattened.
+func (h *lineHandler) WithGroup(string) slog.Handler { return h }
