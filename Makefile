@@ -43,14 +43,16 @@ test: vet fmt-check mcp-deps unit fuzz-short check-generated
 ## installed with npm ci; again only when the lock file changed. Without
 ## node and npm the tests skip, and say so here.
 MCPDIR := testdata/mcp
-mcp-deps: $(MCPDIR)/node_modules/.installed
-$(MCPDIR)/node_modules/.installed: $(MCPDIR)/package.json $(MCPDIR)/package-lock.json
+mcp-deps:
 	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
-		echo "npm ci in $(MCPDIR) (node $$(node --version))"; \
-		cd $(MCPDIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && touch node_modules/.installed; \
+		$(MAKE) -s --no-print-directory $(MCPDIR)/node_modules/.installed; \
 	else \
 		echo "make: WARNING: node or npm is not installed: SKIPPING the MCP integration tests (install nodejs and npm)"; \
 	fi
+$(MCPDIR)/node_modules/.installed: $(MCPDIR)/package.json $(MCPDIR)/package-lock.json
+	@echo "npm ci in $(MCPDIR) (node $$(node --version))"
+	cd $(MCPDIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	@touch $@
 
 # ./... skips testdata, so the example tools are named apart.
 vet:
