@@ -34,9 +34,10 @@ TOOLS := $(patsubst testdata/tools/src/%/main.go,%,$(wildcard testdata/tools/src
 tools:
 	$(GO) build -o testdata/tools/ ./testdata/tools/src/...
 
-## test: vet, gofmt, the tests (with -race when cgo works), a short run of
-## every fuzz target, and the generated-files check
-test: vet fmt-check mcp-deps unit fuzz-short check-generated
+## test: vet, gofmt, staticcheck, the tests (with -race when cgo works), a
+## short run of every fuzz target, and the generated-files check; the Node
+## MCP parts of the tests are installed first
+test: vet fmt-check lint mcp-deps unit fuzz-short check-generated
 
 ## mcp-deps: the Node MCP parts the integration tests drive toolcall with
 ## (the Inspector CLI, server-everything), pinned in testdata/mcp and

@@ -13,6 +13,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
 	github.com/tidwall/gjson v1.20.2
+	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/sys v0.41.0
 )
 

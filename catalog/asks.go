@@ -17,7 +17,8 @@ var fillerWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{})
 	for _, w := range strings.Fields(`need want wish provide retrieve information info help assist
 		assistance id like give tell know let thanks thank hello hey able detail details
-		specific specifically certain particular use using tool function`) {
+		specific specifically certain particular use using tool function hi ok okay sure thing
+		things`) {
 		m[english.Stem(w, true)] = struct{}{}
 	}
 	return m

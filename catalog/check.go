@@ -29,18 +29,31 @@ func (p Problem) String() string {
 // executables missing, not executable or ambiguous, duplicate names, and
 // examples that fail their own schema. Tools that are fine but cannot run
 // here (a required command missing, another platform) are not problems;
-// they come back in skipped, with the reason. Both lists are in directory
-// order, then by file name. Sidecar warnings go to opts.Warn.
+// they come back in skipped, with the reason, as do .json files that are
+// not sidecars (package.json) and so are skipped; those have no Tool. A
+// directory without a tool is a problem. Both lists are in directory
+// order, then by file name. Sidecar warnings go to opts.Warn, as does a
+// note for each schema without "$schema" that is read as draft-07.
 func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 	s := scan(dirs, opts)
-	for _, d := range s.dirErrs {
-		problems = append(problems, Problem{File: d.dir, Message: strings.TrimPrefix(d.err.Error(), "tools directory "+d.dir+": ")})
+	for _, d := range append(s.dirErrs, s.emptyDirs()...) {
+		msg := strings.TrimPrefix(d.err.Error(), "tools directory "+d.dir)
+		problems = append(problems, Problem{File: d.dir, Message: strings.TrimLeft(msg, ": ")})
 	}
-	// Compiling is the slow part, and every tool's schema is touched.
+	// Checking examples compiles schemas, the slow part.
 	found := make([][]Problem, len(s.entries))
 	parallel(len(s.entries), func(i int) { found[i] = s.entries[i].problems() })
 	for i, e := range s.entries {
+		if e.notTool {
+			skipped = append(skipped, Problem{File: e.file, Message: e.notToolReason()})
+			continue
+		}
 		warn(opts, e.warns...)
+		if e.tool != nil && e.schemaErr == nil && e.tool.InputSchema != nil {
+			if why := e.tool.LegacyDraft(); why != "" {
+				warn(opts, fmt.Sprintf(`%s: tool %q: the input schema has no "$schema" and is not valid draft 2020-12 (%s), so it is read as draft-07; add "$schema": "http://json-schema.org/draft-07/schema#" to say so, or rewrite it for 2020-12`, e.file, e.tool.Name, why))
+			}
+		}
 		problems = append(problems, found[i]...)
 		if e.tool != nil && e.skip != "" {
 			skipped = append(skipped, Problem{File: e.file, Tool: e.tool.Name, Message: e.skip})
@@ -51,6 +64,9 @@ func Check(dirs []string, opts LoadOptions) (problems, skipped []Problem) {
 
 // problems lists what is wrong with one sidecar and its tool.
 func (e *entry) problems() []Problem {
+	if e.notTool {
+		return nil
+	}
 	var ps []Problem
 	if e.err != nil {
 		for _, err := range unjoin(e.err) {
@@ -82,8 +98,8 @@ func (e *entry) problems() []Problem {
 	if t.InputSchema == nil {
 		return ps // registered without a schema on purpose: nothing to compile
 	}
-	if _, err := t.Compile(); err != nil {
-		add(strings.TrimPrefix(err.Error(), e.file+": "))
+	if e.schemaErr != nil {
+		add(strings.TrimPrefix(e.schemaErr.Error(), e.file+": "))
 		return ps
 	}
 	for i, ex := range t.Examples {

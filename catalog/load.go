@@ -41,6 +41,14 @@ type LoadOptions struct {
 // a sidecar, and the tool's executable sits beside it (see findExecutable).
 // A tool that cannot run here (no executable, a required command missing,
 // another platform) is loaded with Unavailable saying why, and a warning.
+// So is a tool whose input schema does not compile: every schema is
+// checked here, in parallel, so that such a tool is withheld from the
+// start rather than offered and then failing every call.
+//
+// A .json file with no key of a tool definition and no executable beside
+// it (package.json) is skipped, and a directory that holds no tool is
+// named in a warning. An entry of dirs that is a file is read as a list of
+// tool definitions (tools.ParseToolList): its tools have no executable.
 //
 // Any invalid sidecar, unreadable directory, duplicate name or ambiguous
 // executable makes Load fail; the error joins every problem, each naming
@@ -54,6 +62,9 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	var ts []*tools.Tool
 	var servers []*tools.MCPServer
 	for _, e := range s.entries {
+		if e.notTool {
+			continue
+		}
 		warn(opts, e.warns...)
 		if e.err != nil {
 			errs = append(errs, e.err)
@@ -71,13 +82,19 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.dup)})
 			continue
 		}
-		if e.missing != "" {
+		switch {
+		case e.schemaErr != nil:
+			warn(opts, fmt.Sprintf("%s: tool %q is withheld: its input schema does not compile: %s; fix the schema in the sidecar", e.file, e.tool.Name, e.schemaErr.Reason()))
+		case e.missing != "":
 			warn(opts, fmt.Sprintf("tool %q is not available: %s", e.tool.Name, e.missing))
 		}
 		ts = append(ts, e.tool)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	for _, d := range s.emptyDirs() {
+		warn(opts, d.err.Error())
 	}
 	for _, line := range opts.MCP {
 		if argv := strings.Fields(line); len(argv) > 0 {
@@ -111,17 +128,62 @@ type entry struct {
 	warns  []string
 	err    error // the sidecar is invalid: joined *tools.SidecarError
 
-	exeErr  string // more than one executable: an error
-	missing string // no usable executable: the tool is unavailable
-	skip    string // a required command or the platform is missing
-	dup     string // another sidecar already has the tool's name
+	exeErr    string              // more than one executable: an error
+	schemaErr *tools.CompileError // the input schema does not compile: the tool is withheld
+	missing   string              // no usable executable: the tool is unavailable
+	skip      string              // a required command or the platform is missing
+	dup       string              // another sidecar already has the tool's name
+	// definition is set for a tool read from a list of definitions (a
+	// --tools FILE): it has no executable to find.
+	definition bool
+	// notTool is set for a .json file that is no sidecar (package.json):
+	// no key of a tool definition and no executable beside it. It is
+	// skipped.
+	notTool bool
+}
+
+// notToolReason is what catalog --check says of a skipped .json file.
+func (e *entry) notToolReason() string {
+	stem := strings.TrimSuffix(filepath.Base(e.file), ".json")
+	return fmt.Sprintf("not a tool: no input_schema, parameters or other key of a tool definition, and no executable named %s beside it", stem)
 }
 
 // scanned is everything scan found, in a fixed order: directories as given,
 // files by name within each.
 type scanned struct {
 	dirErrs []dirError
+	dirs    []string // the directories listed, in order
 	entries []*entry
+}
+
+// emptyDirs says which of the directories listed hold no tool: a tools
+// directory given by mistake should not make a run offer "No tools are
+// available" without a word.
+func (s *scanned) emptyDirs() []dirError {
+	tools := map[string]int{}
+	skipped := map[string]int{}
+	for _, e := range s.entries {
+		if e.notTool {
+			skipped[e.dir]++
+		} else {
+			tools[e.dir]++
+		}
+	}
+	var out []dirError
+	for _, d := range s.dirs {
+		if tools[d] > 0 {
+			continue
+		}
+		why := "it has no NAME.json sidecar"
+		switch n := skipped[d]; {
+		case n == 1:
+			why = "its one .json file is not a tool sidecar"
+		case n > 1:
+			why = fmt.Sprintf("its %d .json files are not tool sidecars", n)
+		}
+		out = append(out, dirError{d, fmt.Errorf("tools directory %s holds no tools: %s; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)", d, why)})
+	}
+	return out
 }
 
 type dirError struct {
@@ -143,11 +205,17 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 			}
 			listed[abs] = true
 		}
+		if fi, err := os.Stat(dir); err == nil && fi.Mode().IsRegular() {
+			s.dirs = append(s.dirs, dir)
+			s.entries = append(s.entries, listFileEntries(dir)...)
+			continue
+		}
 		es, err := listDir(dir)
 		if err != nil {
 			s.dirErrs = append(s.dirErrs, dirError{dir, err})
 			continue
 		}
+		s.dirs = append(s.dirs, dir)
 		s.entries = append(s.entries, es...)
 	}
 	parallel(len(s.entries), func(i int) { s.entries[i].load() })
@@ -192,6 +260,8 @@ func scan(dirs []string, opts LoadOptions) *scanned {
 			}
 		}
 		switch {
+		case e.schemaErr != nil:
+			t.Unavailable = "its input schema does not compile: " + e.schemaErr.Reason()
 		case e.skip != "":
 			t.Unavailable = e.skip
 		case e.missing != "":
@@ -329,8 +399,53 @@ func fileKind(m fs.FileMode) string {
 	return "of type " + m.Type().String()
 }
 
-// load reads and parses the sidecar and finds its executable.
+// maxToolList bounds a file of tool definitions given to --tools: the
+// largest published lists are a few hundred KiB.
+const maxToolList = 16 << 20
+
+// listFileEntries reads a file that holds several tool definitions (see
+// tools.ParseToolList): one entry per tool, or one holding the error.
+func listFileEntries(file string) []*entry {
+	fail := func(err error) []*entry {
+		return []*entry{{file: file, dir: file, definition: true, err: err}}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("cannot read the list of tools: %w", err)})
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxToolList+1))
+	switch {
+	case err != nil:
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("cannot read the list of tools: %w", err)})
+	case len(data) > maxToolList:
+		return fail(&tools.SidecarError{File: file, Err: fmt.Errorf("the list of tools is over %d MiB", maxToolList>>20)})
+	}
+	ts, _, warns, err := tools.ParseToolList(file, data)
+	if err != nil {
+		es := fail(err)
+		es[0].warns = warns
+		return es
+	}
+	es := make([]*entry, len(ts))
+	for i, t := range ts {
+		es[i] = &entry{file: t.File, dir: file, tool: t, definition: true}
+	}
+	if len(es) > 0 {
+		es[0].warns = warns
+	}
+	return es
+}
+
+// load reads and parses the sidecar, checks that its schema compiles and
+// finds its executable.
 func (e *entry) load() {
+	if e.definition {
+		if e.tool != nil {
+			e.checkSchema()
+		}
+		return
+	}
 	buf := buffers.Get().(*[]byte)
 	defer buffers.Put(buf)
 	data, err := readFile(e.file, buf)
@@ -342,14 +457,28 @@ func (e *entry) load() {
 		e.server, e.err = srv, err
 		return
 	}
+	if len(e.cands) == 0 && !tools.MeansATool(data) {
+		e.notTool = true
+		return
+	}
 	e.tool, e.warns, e.err = tools.ParseSidecar(e.file, data)
 	if e.err != nil {
 		e.tool = nil
 		return
 	}
+	e.checkSchema()
 	e.findExecutable()
 	// From here on a run refuses the tool if its executable changes.
 	e.tool.RecordExecutable()
+}
+
+// checkSchema records whether the tool's input schema compiles.
+func (e *entry) checkSchema() {
+	if err := e.tool.CheckSchema(); err != nil {
+		if !errors.As(err, &e.schemaErr) {
+			e.schemaErr = &tools.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
+		}
+	}
 }
 
 // findExecutable sets the tool's Command to the path of its executable,

@@ -3,11 +3,13 @@ package catalog
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -398,5 +400,186 @@ func BenchmarkLoad10k(b *testing.B) {
 		if n := len(c.Available()); n != 10000 {
 			b.Fatalf("%d tools available", n)
 		}
+	}
+}
+
+// A tool whose schema does not compile is withheld at load, like one
+// without an executable: loaded, not available, with one warning line
+// naming the file and the keyword at fault.
+func TestLoadWithholdsSchemasThatDoNotCompile(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "no_compile")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var avail []string
+	for _, tool := range c.Available() {
+		avail = append(avail, tool.Name)
+	}
+	if !slices.Equal(avail, []string{"good"}) {
+		t.Errorf("available %v, want only good", avail)
+	}
+	typo, _ := c.Lookup("typo")
+	if typo == nil || !strings.Contains(typo.Unavailable, `its input schema does not compile: "type" at /properties/n`) {
+		t.Errorf("typo: Unavailable %q", typo.Unavailable)
+	}
+	want := []string{
+		filepath.Join(dir, "remote_meta.json") + `: tool "remote_meta" is withheld: its input schema does not compile: "$schema" "https://example.com/meta.json" is not a draft toolcall knows`,
+		filepath.Join(dir, "typo.json") + `: tool "typo" is withheld: its input schema does not compile: "type" at /properties/n: value must be one of`,
+	}
+	if len(warns) != len(want) {
+		t.Fatalf("warnings %q; want %d", warns, len(want))
+	}
+	for i, w := range warns {
+		if !strings.HasPrefix(w, want[i]) || strings.Contains(w, "\n") {
+			t.Errorf("warning %q\nwant one line starting %q", w, want[i])
+		}
+	}
+	// catalog --check counts each as a problem.
+	problems, _ := Check([]string{dir}, linuxOpts(new([]string)))
+	if len(problems) != 2 || problems[0].Tool != "remote_meta" || problems[1].Tool != "typo" {
+		t.Errorf("Check found %v; want the two tools", problems)
+	}
+}
+
+// A schema without "$schema" that is draft-07 only loads and validates as
+// draft-07; catalog --check says so in a warning, not a problem.
+func TestLoadDraft7Fallback(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "legacy")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("%v %q", err, warns)
+	}
+	tuple, _ := c.Lookup("tuple")
+	if tuple == nil || tuple.Unavailable != "" {
+		t.Fatalf("tuple not available: %+v", tuple)
+	}
+	for args, want := range map[string]bool{`{"pair":["a",1]}`: true, `{"pair":[1,"a"]}`: false, `{"pair":["a",1,2]}`: false} {
+		got, err := tuple.CheckArguments([]byte(args), false)
+		if err != nil || got.Validated != want {
+			t.Errorf("%s: validated %v, want %v (%v)", args, got.Validated, want, err)
+		}
+	}
+	var checkWarns []string
+	problems, _ := Check([]string{dir}, linuxOpts(&checkWarns))
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
+	want := filepath.Join(dir, "tuple.json") + `: tool "tuple": the input schema has no "$schema" and is not valid draft 2020-12 ("items" at /properties/pair: expected object or boolean, but got array), so it is read as draft-07`
+	if len(checkWarns) != 1 || !strings.HasPrefix(checkWarns[0], want) {
+		t.Errorf("check warnings %q\nwant one starting %q", checkWarns, want)
+	}
+}
+
+// A .json file that is not a tool (package.json, tsconfig.json: no tool
+// keys, no executable beside it) is skipped; catalog --check lists it as
+// skipped, not as a problem.
+func TestLoadSkipsJSONThatIsNotATool(t *testing.T) {
+	dir := testDir(t, t.TempDir(), "project")
+	var warns []string
+	c, err := Load([]string{dir}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := c.Names(); !slices.Equal(names, []string{"lookup"}) || len(warns) != 0 {
+		t.Errorf("tools %v, warnings %q; want lookup alone and no warning", names, warns)
+	}
+	problems, skipped := Check([]string{dir}, linuxOpts(new([]string)))
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
+	var got []string
+	for _, p := range skipped {
+		got = append(got, p.String())
+	}
+	want := []string{
+		filepath.Join(dir, "package.json") + ": not a tool: no input_schema, parameters or other key of a tool definition, and no executable named package beside it",
+		filepath.Join(dir, "tsconfig.json") + ": not a tool: no input_schema, parameters or other key of a tool definition, and no executable named tsconfig beside it",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A tools directory with no tool in it is said: a warning when loading, a
+// problem for catalog --check.
+func TestLoadEmptyDirectory(t *testing.T) {
+	root := t.TempDir()
+	empty := filepath.Join(root, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := testDir(t, root, "only_config")
+	tools := testDir(t, root, "project")
+	var warns []string
+	c, err := Load([]string{empty, tools, config}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.All()) != 1 {
+		t.Errorf("tools %v", c.Names())
+	}
+	want := []string{
+		"tools directory " + empty + " holds no tools: it has no NAME.json sidecar; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)",
+		"tools directory " + config + " holds no tools: its one .json file is not a tool sidecar; a tool is a sidecar NAME.json beside its executable NAME (check --tools and TOOLCALL_TOOLS)",
+	}
+	if !slices.Equal(warns, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warns, "\n"), strings.Join(want, "\n"))
+	}
+	problems, _ := Check([]string{empty}, linuxOpts(new([]string)))
+	if len(problems) != 1 || problems[0].File != empty || !strings.HasPrefix(problems[0].Message, "holds no tools") {
+		t.Errorf("Check of an empty directory: %v", problems)
+	}
+}
+
+// --tools may name a file holding several definitions: its tools join the
+// catalog, with schemas and without executables, and are not offered
+// where a call would run them.
+func TestLoadListOfTools(t *testing.T) {
+	root := t.TempDir()
+	dir := testDir(t, root, "project")
+	list := filepath.Join(root, "mcp.json")
+	if err := os.WriteFile(list, []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo.","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}},{"name":"bad","description":"Bad.","inputSchema":{"type":"object","properties":{"n":{"type":"integr"}}}}]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var warns []string
+	c, err := Load([]string{dir, list}, linuxOpts(&warns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo, _ := c.Lookup("echo")
+	if echo == nil || !echo.Definition || echo.Unavailable != "" || echo.Command != "" {
+		t.Fatalf("echo: %+v", echo)
+	}
+	// A schema that does not compile is withheld here too.
+	if bad, _ := c.Lookup("bad"); bad == nil || bad.Unavailable == "" || len(warns) != 1 || !strings.Contains(warns[0], list+": result.tools[1]: tool \"bad\" is withheld") {
+		t.Errorf("bad: %+v, warnings %q", bad, warns)
+	}
+	names := func(sel Selection) []string {
+		picked, err := c.Select(context.Background(), sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range picked {
+			out = append(out, r.Tool.Name)
+		}
+		return out
+	}
+	if got := names(Selection{}); !slices.Equal(got, []string{"echo", "lookup"}) {
+		t.Errorf("listed %v", got)
+	}
+	if got := names(Selection{Runnable: true}); !slices.Equal(got, []string{"lookup"}) {
+		t.Errorf("offered to run %v", got)
+	}
+	// A file that is not a list is an error naming it.
+	notList := filepath.Join(root, "one.json")
+	if err := os.WriteFile(notList, []byte(`{"description":"d","input_schema":{"type":"object"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load([]string{notList}, linuxOpts(new([]string))); err == nil || !strings.HasPrefix(err.Error(), notList+": not a list of tools") {
+		t.Errorf("Load(%s): %v", notList, err)
 	}
 }

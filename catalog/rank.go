@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/kljensen/snowball/english"
+	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -575,201 +575,54 @@ func (d *docScanner) term(word []byte) {
 
 // schema adds the argument names of a JSON Schema (the keys of its
 // "properties", and of nested objects' and array items' "properties" down
-// to schemaDepth) and their descriptions and string enum values.
-//
-// It reads the schema in one pass with the small scanner below rather than
-// gjson, which would go over each property several times: ranking reads
-// every schema of the catalog for each query. The loader has checked that
-// the schema is valid JSON; on anything else the scanner stops early and
-// never reads past the end.
+// to schemaDepth), their descriptions, string enum values and string
+// "examples".
 func (d *docScanner) schema(s string) {
-	members(s, skipSpace(s, 0), func(key string, v int) int {
-		if key == "properties" {
-			return d.props(s, v, 1)
-		}
-		return skipValue(s, v)
+	d.props(gjson.Get(s, "properties"), 1)
+}
+
+// props reads a "properties" object.
+func (d *docScanner) props(props gjson.Result, depth int) {
+	if !props.IsObject() {
+		return
+	}
+	props.ForEach(func(key, prop gjson.Result) bool {
+		d.add(fieldArg, key.String())
+		d.property(prop, depth)
+		return true
 	})
 }
 
-// props reads the "properties" object at s[i].
-func (d *docScanner) props(s string, i, depth int) int {
-	end := members(s, i, func(key string, v int) int {
-		d.add(fieldArg, key)
-		return d.property(s, v, depth)
+// property reads one property's schema.
+func (d *docScanner) property(prop gjson.Result, depth int) {
+	if !prop.IsObject() {
+		return
+	}
+	prop.ForEach(func(key, v gjson.Result) bool {
+		switch k := key.String(); {
+		case k == "description" && v.Type == gjson.String:
+			d.addText(fieldArgDesc, v.Str)
+		case k == "examples" && v.IsArray():
+			v.ForEach(func(_, e gjson.Result) bool {
+				if e.Type == gjson.String {
+					d.add(fieldExample, e.Str)
+				}
+				return true
+			})
+		case k == "enum" && v.IsArray():
+			v.ForEach(func(_, e gjson.Result) bool {
+				if e.Type == gjson.String {
+					d.add(fieldArgDesc, e.Str)
+				}
+				return true
+			})
+		case k == "properties" && depth < schemaDepth:
+			d.props(v, depth+1)
+		case k == "items" && depth < schemaDepth && v.IsObject():
+			d.props(v.Get("properties"), depth+1)
+		}
+		return true
 	})
-	if end < 0 {
-		return skipValue(s, i)
-	}
-	return end
-}
-
-// property reads one property's schema at s[i].
-func (d *docScanner) property(s string, i, depth int) int {
-	end := members(s, i, func(key string, v int) int {
-		switch {
-		case key == "description" && s[v] == '"':
-			text, end := jsonString(s, v)
-			d.addText(fieldArgDesc, text)
-			return end
-		case key == "examples" && s[v] == '[':
-			return elements(s, v, func(e int) int {
-				if s[e] != '"' {
-					return skipValue(s, e)
-				}
-				text, end := jsonString(s, e)
-				d.add(fieldExample, text)
-				return end
-			})
-		case key == "enum" && s[v] == '[':
-			return elements(s, v, func(e int) int {
-				if s[e] != '"' {
-					return skipValue(s, e)
-				}
-				text, end := jsonString(s, e)
-				d.add(fieldArgDesc, text)
-				return end
-			})
-		case key == "properties" && depth < schemaDepth:
-			return d.props(s, v, depth+1)
-		case key == "items" && depth < schemaDepth && s[v] == '{':
-			return members(s, v, func(key string, w int) int {
-				if key == "properties" {
-					return d.props(s, w, depth+1)
-				}
-				return skipValue(s, w)
-			})
-		}
-		return skipValue(s, v)
-	})
-	if end < 0 {
-		return skipValue(s, i)
-	}
-	return end
-}
-
-// members calls fn for each member of the JSON object at s[i] with its key
-// and the offset of its value; fn returns the offset just past the value.
-// members returns the offset just past the object, len(s) if it is
-// malformed, or -1 if s[i] does not start an object.
-func members(s string, i int, fn func(key string, v int) int) int {
-	if i >= len(s) || s[i] != '{' {
-		return -1
-	}
-	i = skipSpace(s, i+1)
-	if i < len(s) && s[i] == '}' {
-		return i + 1
-	}
-	for i < len(s) && s[i] == '"' {
-		key, j := jsonString(s, i)
-		j = skipSpace(s, j)
-		if j >= len(s) || s[j] != ':' {
-			break
-		}
-		if j = skipSpace(s, j+1); j >= len(s) {
-			break
-		}
-		if j = skipSpace(s, max(fn(key, j), j+1)); j >= len(s) {
-			break
-		}
-		if s[j] == '}' {
-			return j + 1
-		}
-		if s[j] != ',' {
-			break
-		}
-		i = skipSpace(s, j+1)
-	}
-	return len(s)
-}
-
-// elements is members for the JSON array at s[i].
-func elements(s string, i int, fn func(v int) int) int {
-	i = skipSpace(s, i+1)
-	if i < len(s) && s[i] == ']' {
-		return i + 1
-	}
-	for i < len(s) {
-		j := skipSpace(s, max(fn(i), i+1))
-		if j >= len(s) {
-			break
-		}
-		if s[j] == ']' {
-			return j + 1
-		}
-		if s[j] != ',' {
-			break
-		}
-		i = skipSpace(s, j+1)
-	}
-	return len(s)
-}
-
-// skipValue returns the offset just past the JSON value at s[i] (at least
-// i+1, at most len(s)).
-func skipValue(s string, i int) int {
-	if i >= len(s) {
-		return len(s)
-	}
-	switch s[i] {
-	case '"':
-		return stringEnd(s, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = stringEnd(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
-	}
-	j := i + 1
-	for j < len(s) && !strings.ContainsRune(",}] \t\n\r", rune(s[j])) {
-		j++
-	}
-	return j
-}
-
-// stringEnd returns the offset just past the JSON string at s[i].
-func stringEnd(s string, i int) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(s)
-}
-
-// jsonString returns the JSON string at s[i], unquoted, and the offset
-// just past it. Strings without escapes, nearly all of them, are not
-// copied.
-func jsonString(s string, i int) (string, int) {
-	end := stringEnd(s, i)
-	raw := s[i+1 : max(end-1, i+1)]
-	if !strings.Contains(raw, `\`) {
-		return raw, end
-	}
-	var text string
-	if err := json.Unmarshal([]byte(s[i:end]), &text); err != nil {
-		return raw, end
-	}
-	return text, end
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // tokenizer splits text into words. It reuses its buffer, so a word is

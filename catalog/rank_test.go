@@ -403,9 +403,9 @@ func TestRequestQuery(t *testing.T) {
 	}
 }
 
-// TestSchemaScanner checks the one-pass schema scanner against the same
-// walk done with gjson, on the test tools and every BFCL schema, and that
-// it survives cut-off schemas.
+// TestSchemaScanner checks the fields the schema walk counts against a
+// walk written apart, on the test tools and every BFCL schema, and that it
+// survives cut-off schemas.
 func TestSchemaScanner(t *testing.T) {
 	var schemas []string
 	for _, tool := range append(rankTools(), renderTools()...) {

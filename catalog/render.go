@@ -61,17 +61,21 @@ const openObject = `{"type":"object"}`
 //
 //   - jsonl: one tool event per line, keys in this order: type, name,
 //     title*, description, input_schema (null for a tool without a schema),
-//     command ("" for an MCP server's tool), mcp_server* (which server:
-//     its sidecar, or the --mcp command), safe, tags, timeout*,
-//     output_schema*, annotations*, examples*, no_schema_mode*, then score
-//     and reason when the tools were ranked. Keys marked * appear only when
-//     the tool has them.
+//     command ("" for an MCP server's tool), mcp_source* (which server:
+//     its sidecar, or the --mcp command), safe, tags, timeout*, output_schema*, annotations*, the MCP
+//     fields passed through (execution*, icons*, _meta*), examples*,
+//     allow_no_schema* and no_schema_mode*, strict*, requires*, platforms*,
+//     env*, then score and reason when the tools were ranked. Keys marked *
+//     appear only when the tool has them. It is the form that keeps every
+//     part of a definition: read as a sidecar, an event gives the same tool.
 //   - openai: one line, the Chat Completions "tools" array:
 //     {"type":"function","function":{"name","description","parameters","strict"*}}.
-//   - anthropic: one line, an array of {"name","description","input_schema"}.
-//   - ollama: one line, an array like openai's, without strict.
+//   - anthropic: one line, an array of {"name","description","input_schema","strict"*}.
+//   - ollama: one line, an array like openai's, without strict, and with
+//     the parameters cut to what Ollama's API types carry: what else the
+//     schema says is added to the descriptions in words (see ollama.go).
 //   - mcp: one line, a tools/list result:
-//     {"tools":[{"name","title"*,"description","inputSchema","outputSchema"*,"annotations"}],"nextCursor"*}.
+//     {"tools":[{"name","title"*,"description","inputSchema","outputSchema"*,"annotations","execution"*,"icons"*,"_meta"*}],"nextCursor"*}.
 //   - prompt: the system-prompt text for a model without native tool calls
 //     (see prompt.go).
 //
@@ -114,6 +118,11 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 			}
 			b = append(b, `{"type":"function","function":{"name":`...)
 			b = tools.AppendString(b, name)
+			if format == FormatOllama {
+				b = appendOllamaFunction(b, r.Tool)
+				b = append(b, "}}"...)
+				continue
+			}
 			b = append(b, `,"description":`...)
 			b = tools.AppendString(b, r.Tool.Description)
 			b = append(b, `,"parameters":`...)
@@ -137,6 +146,10 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 			b = tools.AppendString(b, r.Tool.Description)
 			b = append(b, `,"input_schema":`...)
 			b = appendSchema(b, r.Tool.InputSchema, openObject)
+			if r.Tool.StrictSet {
+				b = append(b, `,"strict":`...)
+				b = strconv.AppendBool(b, r.Tool.Strict)
+			}
 			b = append(b, '}')
 		}
 		b = append(b, "]\n"...)
@@ -182,7 +195,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = append(b, `,"command":`...)
 	b = tools.AppendString(b, t.Command)
 	if t.Server != nil {
-		b = append(b, `,"mcp_server":`...)
+		b = append(b, `,"mcp_source":`...)
 		b = tools.AppendString(b, t.Server.Name)
 	}
 	b = append(b, `,"safe":`...)
@@ -201,6 +214,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 		b = append(b, `,"annotations":`...)
 		b = tools.AppendCompact(b, t.Annotations)
 	}
+	b = appendRawFields(b, t.MCPFields)
 	if len(t.Examples) > 0 {
 		b = append(b, `,"examples":[`...)
 		for i, e := range t.Examples {
@@ -212,8 +226,25 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 		b = append(b, ']')
 	}
 	if t.InputSchema == nil && t.NoSchemaMode != "" {
-		b = append(b, `,"no_schema_mode":`...)
+		// allow_no_schema too, so that the event read as a sidecar
+		// registers the tool the same way.
+		b = append(b, `,"allow_no_schema":true,"no_schema_mode":`...)
 		b = tools.AppendString(b, t.NoSchemaMode)
+	}
+	if t.StrictSet {
+		b = append(b, `,"strict":`...)
+		b = strconv.AppendBool(b, t.Strict)
+	}
+	for _, l := range []struct {
+		key  string
+		list []string
+	}{{"requires", t.Requires}, {"platforms", t.Platforms}, {"env", t.Env}} {
+		if len(l.list) > 0 {
+			b = append(b, ',')
+			b = tools.AppendString(b, l.key)
+			b = append(b, ':')
+			b = appendStrings(b, l.list)
+		}
 	}
 	if r.Scored {
 		b = append(b, `,"score":`...)
@@ -267,6 +298,7 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 			b = tools.AppendCompact(b, t.OutputSchema)
 		}
 		b = appendAnnotations(b, t)
+		b = appendRawFields(b, t.MCPFields)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -334,6 +366,17 @@ func cursorCheck(off int, names []string) string {
 		h.Write([]byte(n))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// appendRawFields appends each field as a key of the object being written.
+func appendRawFields(b []byte, fs []tools.RawField) []byte {
+	for _, f := range fs {
+		b = append(b, ',')
+		b = tools.AppendString(b, f.Key)
+		b = append(b, ':')
+		b = tools.AppendCompact(b, f.Value)
+	}
+	return b
 }
 
 // appendStrings appends ss as a JSON array ([] when empty).

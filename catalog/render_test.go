@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +225,7 @@ func TestRenderShapes(t *testing.T) {
 			Name        string          `json:"name"`
 			Description string          `json:"description"`
 			InputSchema json.RawMessage `json:"input_schema"`
+			Strict      *bool           `json:"strict"`
 		}
 		if err := json.Unmarshal(render(t, c, picked, RenderOptions{Format: FormatAnthropic}), &got); err != nil {
 			t.Fatal(err)
@@ -234,6 +236,10 @@ func TestRenderShapes(t *testing.T) {
 			}
 			if objectType(t, tl.InputSchema) != "object" {
 				t.Errorf("%s: input_schema %s", tl.Name, tl.InputSchema)
+			}
+			// Anthropic's strict tool use, kept as the sidecar set it.
+			if tool := picked[i].Tool; (tl.Strict != nil) != tool.StrictSet || tl.Strict != nil && *tl.Strict != tool.Strict {
+				t.Errorf("%s: strict = %v, sidecar %v (set %v)", tl.Name, tl.Strict, tool.Strict, tool.StrictSet)
 			}
 		}
 	})
@@ -410,5 +416,79 @@ func TestPromptText(t *testing.T) {
 				t.Errorf("pretty-printed schema not compacted verbatim:\n%s", out)
 			}
 		})
+	}
+}
+
+// ollamaProperty is api.ToolProperty of Ollama's API: the only fields a
+// property keeps when Ollama decodes a request.
+type ollamaProperty struct {
+	AnyOf       []ollamaProperty          `json:"anyOf"`
+	Type        json.RawMessage           `json:"type"`
+	Items       json.RawMessage           `json:"items"`
+	Description string                    `json:"description"`
+	Enum        []any                     `json:"enum"`
+	Properties  map[string]ollamaProperty `json:"properties"`
+	Required    []string                  `json:"required"`
+}
+
+// TestRenderOllamaCarriesWhatItDrops: the ollama format writes only the
+// fields of Ollama's API types, and says in words, in the property's
+// description (or the tool's, for the arguments object), every constraint
+// those fields cannot carry, so the model still sees it.
+func TestRenderOllamaCarriesWhatItDrops(t *testing.T) {
+	tool := &tools.Tool{Name: "book", Description: "Book a room.", Safe: true, InputSchema: []byte(`{"type":"object",` +
+		`"properties":{` +
+		`"nights":{"type":"integer","minimum":1,"maximum":14,"default":1,"description":"How many nights."},` +
+		`"code":{"type":"string","pattern":"^[A-Z]{3}$","minLength":3},` +
+		`"guests":{"type":"array","items":{"type":"string"},"minItems":1,"uniqueItems":true},` +
+		`"when":{"anyOf":[{"type":"string","format":"date"},{"type":"null"}]},` +
+		`"room":{"type":"object","properties":{"floor":{"type":"integer","exclusiveMinimum":0}},"required":["floor"],"additionalProperties":false},` +
+		`"kind":{"enum":["single","double"],"const":"double"}},` +
+		`"required":["nights"],"additionalProperties":false}`)}
+	c := New([]*tools.Tool{tool})
+	out := render(t, c, []Ranked{{Tool: tool}}, RenderOptions{Format: FormatOllama})
+	var got []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Parameters  struct {
+				Type       string                    `json:"type"`
+				Defs       any                       `json:"$defs"`
+				Items      any                       `json:"items"`
+				Required   []string                  `json:"required"`
+				Properties map[string]ollamaProperty `json:"properties"`
+			} `json:"parameters"`
+		} `json:"function"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("not Ollama's types: %v\n%s", err, out)
+	}
+	f := got[0].Function
+	if f.Description != "Book a room. Arguments: no properties other than those listed." {
+		t.Errorf("tool description %q", f.Description)
+	}
+	props := f.Parameters.Properties
+	for name, want := range map[string]string{
+		"nights": "How many nights. (at least 1; at most 14; default 1)",
+		"code":   `Matching the regular expression "^[A-Z]{3}$"; at least 3 characters.`,
+		"guests": "At least 1 item; no item twice.",
+		"kind":   `Must be "double".`,
+		"room":   "No properties other than those listed.",
+	} {
+		if props[name].Description != want {
+			t.Errorf("%s: description %q, want %q", name, props[name].Description, want)
+		}
+	}
+	if when := props["when"]; len(when.AnyOf) != 2 || when.AnyOf[0].Description != "In the format date." {
+		t.Errorf("when: %+v", when)
+	}
+	if floor := props["room"].Properties["floor"]; floor.Description != "More than 0." || !slices.Equal(props["room"].Required, []string{"floor"}) {
+		t.Errorf("room: %+v", props["room"])
+	}
+	if string(props["guests"].Items) != `{"type":"string"}` || len(props["kind"].Enum) != 2 || !slices.Equal(f.Parameters.Required, []string{"nights"}) {
+		t.Errorf("fields Ollama carries were lost:\n%s", out)
 	}
 }

@@ -29,6 +29,9 @@ type Selection struct {
 	Tags []string
 	// Query, when not empty, ranks the tools for it and keeps the best.
 	Query string
+	// Runnable leaves out definitions read from a list of tools, which
+	// have no executable: for offering tools a call will run.
+	Runnable bool
 	// Max is how many tools to keep at most; 0 keeps all.
 	Max int
 	// MinScore is the lowest score (0..1) a ranked tool may have.
@@ -177,7 +180,7 @@ func (c *Catalog) filter(sel *Selection) []*tools.Tool {
 	approved := &tools.Policy{Allow: p.Approved}
 	out := make([]*tools.Tool, 0, len(c.all))
 	for _, t := range c.all {
-		if t.Unavailable != "" || !p.Listed(t) {
+		if t.Unavailable != "" || !p.Listed(t) || sel.Runnable && t.Definition {
 			continue
 		}
 		if !t.Safe && !p.AllowUnsafe && (len(p.Approved) == 0 || !approved.Listed(t)) {

@@ -41,9 +41,15 @@ func init() {
 		p.afterCall = j
 		return j, matched, nil
 	}
-	section := func(format string) handler {
+	// section opens a call section; also lists the other formats whose
+	// calls it may hold, for --format.
+	section := func(format string, also ...string) handler {
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
-			if !p.allowed(format) {
+			ok := p.allowed(format)
+			for _, f := range also {
+				ok = ok || p.allowed(f)
+			}
+			if !ok {
 				return 0, noMatch, nil
 			}
 			if err := p.flushText(i); err != nil {
@@ -76,17 +82,23 @@ func init() {
 		{"<think>", reason("</think>"), nil},
 		{"<thinking>", reason("</thinking>"), nil},
 		{"<seed:think>", reason("</seed:think>"), nil},
+		{"<mm:think>", reason("</mm:think>"), nil},
 		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
 		{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
 		{"<|channel>", (*Parser).gemmaChannel, nil},
 		{"</think>", stray, nil},
 		{"</thinking>", stray, nil},
 		{"</seed:think>", stray, nil},
+		{"</mm:think>", stray, nil},
 		{"<|END_THINKING|>", stray, nil},
 		{"<|inner_suffix|>", stray, nil},
 		{"<channel|>", stray, nil},
 		{"<|START_RESPONSE|>", answer("<|END_RESPONSE|>"), nil},
 		{"<|END_RESPONSE|>", skip, nil},
+		// Command A (cmd4) writes visible text between these; it stays
+		// prose, and the tokens go.
+		{"<|START_TEXT|>", skip, nil},
+		{"<|END_TEXT|>", skip, nil},
 
 		// End-of-turn and other control tokens servers leave in the text
 		// when they do not skip special tokens. They are not prose.
@@ -100,6 +112,8 @@ func init() {
 		{"<|endoftext|>", skip, nil},
 		{"<|end_of_text|>", skip, nil},
 		{"<|END_OF_TURN_TOKEN|>", skip, nil},
+		{"<|START_OF_TURN_TOKEN|>", skip, nil},
+		{"<|CHATBOT_TOKEN|>", skip, nil},
 		{"<|assistant_end|>", skip, nil},
 		{"<|observation|>", skip, nil},
 		{"<seed:eos>", skip, nil},
@@ -112,7 +126,7 @@ func init() {
 		// Closing tokens of call blocks. A block ends where its payload
 		// does, so a closer that arrives in a later piece of input is
 		// dropped here rather than shown as prose.
-		{"</function>", closer, []string{FormatFunctionTag, FormatQwen3Coder}},
+		{"</function>", closer, []string{FormatFunctionTag, FormatQwen3Coder, FormatMiniCPM5}},
 		{"</function_call>", closer, []string{FormatGranite20B}},
 		{"</TOOLCALL>", closer, []string{FormatNemotron}},
 		{"<|END_ACTION|>", closer, []string{FormatCommandR7B}},
@@ -129,17 +143,21 @@ func init() {
 		{"<|tool_calls_section_end|>", endSection, nil},
 		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
 		{"</minimax:tool_call>", endSection, nil},
-		{"<tool_calls>", section(FormatToolCallsArray), []string{FormatToolCallsArray, FormatMiniMaxM1}},
+		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1), []string{FormatToolCallsArray, FormatMiniMaxM1}},
 		{"</tool_calls>", endSection, nil},
 		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜function_calls>", endSection, nil},
+		// DeepSeek V4 names the same wrapper tool_calls.
+		{"<｜DSML｜tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</｜DSML｜tool_calls>", endSection, nil},
+		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
 
 		// Calls.
 		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
 		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
 		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
-		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag}},
+		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
 		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
 		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic}},
 		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
@@ -151,6 +169,7 @@ func init() {
 		{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
 		{"<|action_start|><|plugin|>", jsonBlock("<|action_end|>", FormatInternLM2), []string{FormatInternLM2}},
 		{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
+		{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},
 		{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
 		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
 		{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
@@ -159,11 +178,16 @@ func init() {
 		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
 		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
 		{"<|start|>", (*Parser).harmony, []string{FormatHarmony}},
+		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony}},
 		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
 	}
 	bracketMarkers = []marker{
 		{"[THINK]", reason("[/THINK]"), nil},
 		{"[/THINK]", stray, nil},
+		// Apriel writes its reasoning steps, then the answer between
+		// these: the opener closes the reasoning like a </think>.
+		{"[BEGIN FINAL RESPONSE]", stray, nil},
+		{"[END FINAL RESPONSE]", skip, nil},
 		{"[TOOL_CALLS]", (*Parser).mistral, []string{FormatMistral, FormatMistralV11}},
 	}
 	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {
@@ -218,6 +242,11 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		}
 		return p.bracket(i, eof)
 	case '{':
+		if p.opts.KnownTool != nil && p.section == "" {
+			if end, st, err := p.knownJSONCall(i, eof); st != noMatch || err != nil {
+				return end, st, err
+			}
+		}
 		if p.section != "" || p.atLineStart(i) {
 			return p.bareJSON(i, eof)
 		}
@@ -324,6 +353,9 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 				first = 0
 			}
 		}
+		if p.mode == modeReasoning && first != '<' {
+			first = 0 // a section opener, which starts with '<', may end it
+		}
 		if first != 0 {
 			i = p.indexFrom(first, p.pos)
 		} else {
@@ -338,6 +370,23 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 			return false, err
 		}
 		rest := p.buf[i:]
+		if p.mode == modeReasoning {
+			at, partial := p.sectionOpener(i)
+			if partial && !eof {
+				return false, nil
+			}
+			if at >= 0 {
+				// Kimi K2 Thinking opens its call section before
+				// </think>: the reasoning ends there and the calls are
+				// calls (a later </think> is dropped as stray).
+				if err := p.flushMode(at, true); err != nil {
+					return false, err
+				}
+				p.mode, p.closers = modeProse, nil
+				p.pos, p.seg, p.lineAt = at, at, at
+				return true, nil
+			}
+		}
 		for _, c := range p.closers {
 			if bytes.HasPrefix(rest, []byte(c)) {
 				if err := p.flushMode(i, true); err != nil {
@@ -354,6 +403,40 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 		}
 		p.pos = i + 1
 	}
+}
+
+// sectionOpeners start a tool-call section; each ends an open think block
+// (unless --format rules its format out).
+var sectionOpeners = []struct{ tok, format string }{
+	{"<|tool_calls_section_begin|>", FormatKimiK2},
+	{"<minimax:tool_call>", FormatMiniMaxM2},
+	{m3Marker + "<tool_call>", FormatMiniMaxM3},
+	{"<｜DSML｜function_calls>", FormatDeepSeekDSML},
+	{"<｜DSML｜tool_calls>", FormatDeepSeekDSML},
+}
+
+// sectionOpener reports whether a section opener starts at buf[i], and
+// where (MiniMax M3's token begins one byte earlier); partial when the
+// input ends inside one.
+func (p *Parser) sectionOpener(i int) (at int, partial bool) {
+	for _, o := range sectionOpeners {
+		if !p.allowed(o.format) {
+			continue
+		}
+		t := o.tok
+		ok, part := p.hasPrefixAt(i, t)
+		if ok && t[1] == ']' {
+			if i > p.seg && p.buf[i-1] == ']' {
+				return i - 1, false
+			}
+			continue
+		}
+		if ok {
+			return i, false
+		}
+		partial = partial || part
+	}
+	return -1, partial
 }
 
 func (p *Parser) splitLongMode() error {

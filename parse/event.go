@@ -22,6 +22,8 @@ type Event struct {
 
 	// Format is the syntax the event came from; empty for plain prose.
 	Format string
+	// File names the input a parse_error came from; see Options.File.
+	File string
 }
 
 // AppendJSON appends e as one JSON object with its keys in a fixed order,
@@ -46,6 +48,10 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 	if e.Format != "" {
 		dst = append(dst, `,"format":`...)
 		dst = tools.AppendString(dst, e.Format)
+	}
+	if e.File != "" {
+		dst = append(dst, `,"file":`...)
+		dst = tools.AppendString(dst, e.File)
 	}
 	return append(dst, '}')
 }

@@ -46,6 +46,8 @@ const (
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
+	FormatMiniMaxM3       = "minimax_m3"
+	FormatMiniCPM5        = "minicpm5"
 	FormatStep3           = "step3"
 	FormatHarmony         = "gpt_oss_harmony"
 	FormatFunctionGemma   = "functiongemma"
@@ -80,16 +82,18 @@ var formats = []Format{
 	{FormatToolCallsArray, "AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5", `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`},
 	{FormatMiniMaxM1, "MiniMax Text-01, M1", "<tool_calls>\\n{\"name\":\"f\",\"arguments\":{}}\\n</tool_calls>"},
 	{FormatInternLM2, "InternLM2, InternLM2.5", `<|action_start|><|plugin|>{"name":"f","parameters":{}}<|action_end|>`},
-	{FormatGigaChat3, "Sber GigaChat 3", "function call<|role_sep|>\\n{\"name\":\"f\",\"arguments\":{}}"},
+	{FormatGigaChat3, "Sber GigaChat 3, 3.1", "function call<|role_sep|>\\n{\"name\":\"f\",\"arguments\":{}}"},
 	{FormatDeepSeekR1, "DeepSeek R1, V3-0324, R1-0528", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{\"a\":1}\\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"},
 	{FormatDeepSeekV31, "DeepSeek V3.1, Cogito", `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`},
-	{FormatDeepSeekDSML, "DeepSeek V3.2", `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`},
+	{FormatDeepSeekDSML, "DeepSeek V3.2, V4", `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`},
 	{FormatKimiK2, "Moonshot Kimi K2, K2 Thinking", `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`},
 	{FormatGLM45, "Zhipu GLM 4.5, 4.6", "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>"},
 	{FormatGLM47, "Zhipu GLM 4.7", `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`},
 	{FormatQwen3Coder, "Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano", "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>"},
 	{FormatSeedOSS, "ByteDance Seed-OSS", "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>"},
 	{FormatMiniMaxM2, "MiniMax M2", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`},
+	{FormatMiniMaxM3, "MiniMax M3", `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`},
+	{FormatMiniCPM5, "OpenBMB MiniCPM 5", `<function name="f"><param name="a">1</param></function>`},
 	{FormatStep3, "StepFun Step-3", `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`},
 	{FormatHarmony, "OpenAI gpt-oss (harmony)", `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`},
 	{FormatFunctionGemma, "Google FunctionGemma 270M", `<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`},

@@ -76,9 +76,10 @@ type candidate struct {
 	id, name string
 	args     gjson.Result
 	format   string
-	final    bool // a final_answer, not a call; content in args
-	end      int  // end of the candidate in the transcoded JSON
-	named    bool // a name key was present, even if empty
+	final    bool   // a final_answer, not a call; content in args
+	end      int    // end of the candidate in the transcoded JSON
+	named    bool   // a name key was present, even if empty
+	bad      string // not a call after all: why, for a parse_error
 }
 
 // decodeJSON transcodes buf[j:end] to strict JSON in p.scratch. A syntax
@@ -103,8 +104,15 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
+		truncated := errors.As(err, &se) && se.Truncated
+		if !truncated && p.buf[j] == '[' {
+			// One broken entry does not take the calls beside it along.
+			if ok, err := p.jsonCallsEach(j, end, inMarker, format); ok || err != nil {
+				return ok, err
+			}
+		}
 		protocol := !inMarker && opensProtocolCall(p.buf[j:end])
-		if !inMarker && !protocol && !(errors.As(err, &se) && se.Truncated && looksLikeCall(p.buf[j:end])) {
+		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) {
 			return false, nil
 		}
 		if protocol {
@@ -144,6 +152,12 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			}
 			continue
 		}
+		if c.bad != "" {
+			if err := p.fail(i, end, c.format, c.bad); err != nil {
+				return true, err
+			}
+			continue
+		}
 		if c.final {
 			content := rawOf(out, c.args)
 			if c.args.Type == gjson.String {
@@ -158,7 +172,67 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if c.args.Exists() {
 			args = rawOf(out, c.args)
 		}
+		p.noExp = !res.exp
 		if err := p.emitCall(c.id, c.name, args, c.format, res.repaired || res.truncated, p.base+int64(i), raw); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// jsonCallsEach reads the array at buf[j:end] entry by entry, when the
+// whole does not read as JSON: each entry that is a call is emitted, each
+// broken one is its own parse_error. ok is false, with nothing emitted,
+// unless every entry is an object that starts like a call (or the array
+// follows a tool marker) and at least one reads.
+func (p *Parser) jsonCallsEach(j, end int, inMarker bool, format string) (bool, error) {
+	type span struct{ start, end int }
+	var entries []span
+	var sc jsonScanner
+	k := j + 1
+	for {
+		k = p.skipSpace(k)
+		if k >= end {
+			return false, nil
+		}
+		if p.buf[k] == ']' {
+			break
+		}
+		if p.buf[k] != '{' || !inMarker && !looksLikeCall(p.buf[k:end]) {
+			return false, nil
+		}
+		sc.reset(false)
+		n, done := sc.scan(p.buf[k:end])
+		if !done || n == 0 {
+			return false, nil
+		}
+		entries = append(entries, span{k, k + n})
+		k = p.skipSpace(k + n)
+		if k < end && p.buf[k] == ',' {
+			k++
+		}
+	}
+	good := 0
+	for _, e := range entries {
+		if _, _, err := p.decodeJSON(e.start, e.end); err == nil {
+			good++
+		}
+	}
+	if good == 0 {
+		return false, nil
+	}
+	for _, e := range entries {
+		var ok bool
+		var err error
+		if _, _, derr := p.decodeJSON(e.start, e.end); derr != nil {
+			ok, err = true, p.fail(e.start, e.end, format, p.jsonErrorMessage(derr, e.start))
+		} else {
+			ok, err = p.jsonCalls(e.start, e.start, e.end, inMarker, format)
+		}
+		if err == nil && !ok {
+			err = p.fail(e.start, e.end, format, `this entry is not a tool call: write it as {"name": ..., "arguments": {...}}`)
+		}
+		if err != nil {
 			return true, err
 		}
 	}
@@ -232,12 +306,27 @@ func (p *Parser) jsonErrorMessage(err error, j int) string {
 // them, or one of the envelopes models imitate.
 func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []candidate) []candidate {
 	if v.IsArray() {
+		start, good := len(dst), 0
 		for _, e := range v.Array() {
 			n := len(dst)
 			dst = p.candidates(e, inMarker, format, dst)
-			if len(dst) == n && !inMarker {
-				return dst[:0] // an array that is not all calls is data
+			if len(dst) > n {
+				good++
+				continue
 			}
+			if inMarker {
+				continue
+			}
+			// An entry that names a tool but is not a call is a broken
+			// call beside good ones; anything else makes the array data.
+			if name := e.Get("name"); e.IsObject() && name.Type == gjson.String && onlyCallKeys(e) {
+				dst = append(dst, candidate{format: format, name: name.Str, bad: fmt.Sprintf("call to %q has no arguments: write it as {\"name\": %q, \"arguments\": {...}}", name.Str, name.Str)})
+				continue
+			}
+			return dst[:start]
+		}
+		if !inMarker && good == 0 {
+			return dst[:start]
 		}
 		return dst
 	}
@@ -349,6 +438,22 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 	return dst
 }
 
+// onlyCallKeys reports whether an object has no key a call would not
+// have, so {"name": "c"} is a call missing its arguments while
+// {"name": "Alice", "role": "admin"} is data.
+func onlyCallKeys(obj gjson.Result) bool {
+	ok := true
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		switch k.Str {
+		case "name", "id", "type":
+			return true
+		}
+		ok = false
+		return false
+	})
+	return ok
+}
+
 // isDefinition reports whether an object that names a function is its
 // definition rather than a call: a description beside parameters that are
 // a JSON Schema. Catalogs and API examples are full of them.
@@ -458,6 +563,20 @@ func tagBlock(closer, format string) handler {
 				return end, st, err
 			}
 			return p.closeBlock(end, closer), matched, nil
+		}
+		if ok, partial := p.hasPrefixAt(k, m3NS); (ok || partial) && format == FormatHermes {
+			// MiniMax M3 sometimes leaves the namespace token off the
+			// section's opening tag only.
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if ok && p.allowed(FormatMiniMaxM3) {
+				if err := p.flushText(i); err != nil {
+					return 0, 0, err
+				}
+				p.section = FormatMiniMaxM3
+				return k, matched, nil
+			}
 		}
 		if format != FormatHermes || k != j {
 			return 0, noMatch, nil

@@ -237,6 +237,9 @@ type repairResult struct {
 	// reading the members knows the last value ends before the final '}'
 	// without scanning it; 0 when unknown or the value is not an object.
 	last int
+	// exp: a number was written with an exponent, the only way one can be
+	// beyond a float64's range; without it a caller need not look.
+	exp bool
 }
 
 // syntaxError says what was expected and what was found, in words a model
@@ -300,7 +303,8 @@ type repairer struct {
 	strict   bool
 	python   bool
 	repaired bool
-	last     int // repairResult.last, relative to the start of the output
+	exp      bool // repairResult.exp
+	last     int  // repairResult.last, relative to the start of the output
 }
 
 // appendJSON reads one lenient JSON value from the start of src (leading
@@ -328,6 +332,7 @@ func appendJSON(dst, src []byte, strict, python bool) ([]byte, repairResult, err
 		return dst[:start], repairResult{}, err
 	}
 	res.repaired = p.repaired
+	res.exp = p.exp
 	res.last = p.last
 	return out, res, nil
 }
@@ -1065,6 +1070,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 	}
 	if i < n && (src[i] == 'e' || src[i] == 'E') {
 		e := i
+		p.exp = true
 		i++
 		if i < n && (src[i] == '+' || src[i] == '-') {
 			i++
@@ -1496,9 +1502,9 @@ func compactStrEnd(src []byte, i int) int {
 	}
 }
 
-// compactNumEnd returns the index past the JSON number at i, or -1. The
-// caller then needs ',' or a closer there, which refuses 01, 1e5x and the
-// like.
+// compactNumEnd returns the index past the JSON number at i, or -1 (also
+// for a number with an exponent, left to the transcoder). The caller then
+// needs ',' or a closer there, which refuses 01 and the like.
 func compactNumEnd(src []byte, i int) int {
 	n := len(src)
 	digits := func(i int) int {
@@ -1525,15 +1531,9 @@ func compactNumEnd(src []byte, i int) int {
 		}
 	}
 	if i < n && (src[i] == 'e' || src[i] == 'E') {
-		j := i + 1
-		if j < n && (src[j] == '+' || src[j] == '-') {
-			j++
-		}
-		if k := digits(j); k > j {
-			i = k
-		} else {
-			return -1
-		}
+		// An exponent may take the number beyond a float64: the
+		// transcoder reads it and says so (repairResult.exp).
+		return -1
 	}
 	return i
 }

@@ -46,6 +46,9 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		return p.bareJSON(i, eof)
 	}
 	if !p.atLineStart(i) {
+		if p.opts.KnownTool != nil && p.allowed(FormatPythonic) {
+			return p.knownPyList(i, eof)
+		}
 		return 0, noMatch, nil
 	}
 	k := p.skipSpace(i + 1)
@@ -444,7 +447,56 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 		}
 		return 0, noMatch, nil
 	}
-	header := p.buf[i:h]
+	// The template may have written the start of the header: the output
+	// then begins with " to=functions.NAME" before <|channel|>.
+	if s, ok := p.harmonyHead(i); ok && bytes.HasPrefix(bytes.TrimSpace(p.buf[s:i]), []byte("to=")) {
+		i = s
+		p.blockStart = s
+	}
+	return p.harmonyMessage(i, p.buf[i:h], h+len(msg), eof)
+}
+
+// harmonyContinued handles a <|message|> whose header the chat template
+// wrote: the output starts with "final", "analysis" or "commentary
+// to=functions.NAME …" right before it.
+func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
+	s, ok := p.harmonyHead(i)
+	if !ok {
+		return 0, noMatch, nil
+	}
+	head := bytes.TrimSpace(p.buf[s:i])
+	word := head
+	if e := bytes.IndexAny(head, " <"); e >= 0 {
+		word = head[:e]
+	}
+	switch string(word) {
+	case "final", "analysis", "commentary":
+		head = append([]byte("<|channel|>"), head...)
+	default:
+		if !bytes.HasPrefix(head, []byte("to=")) {
+			return 0, noMatch, nil
+		}
+	}
+	p.blockStart = s
+	return p.harmonyMessage(s, head, j, eof)
+}
+
+// harmonyHead returns where a header fragment at the start of the output
+// begins, when everything before buf[i] is one short line of it.
+func (p *Parser) harmonyHead(i int) (int, bool) {
+	if p.written || p.mode != modeProse || p.base != 0 || i-p.seg > 256 {
+		return 0, false
+	}
+	pre := p.buf[p.seg:i]
+	if len(bytes.TrimSpace(pre)) == 0 || bytes.ContainsAny(bytes.TrimSpace(pre), "\n{}") {
+		return 0, false
+	}
+	return p.seg + len(pre) - len(bytes.TrimLeft(pre, " \t\r\n")), true
+}
+
+// harmonyMessage parses the message that starts at buf[i] with header and
+// whose body starts at buf[b].
+func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, status, error) {
 	channel := ""
 	if c := bytes.Index(header, []byte("<|channel|>")); c >= 0 {
 		f := bytes.Fields(header[c+len("<|channel|>"):])
@@ -460,7 +512,6 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 		}
 		recipient = string(bytes.TrimPrefix(r, []byte("functions.")))
 	}
-	b := h + len(msg)
 	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>")
 	end := e
 	if e < 0 {

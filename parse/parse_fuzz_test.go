@@ -80,3 +80,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseKnownTools checks, with known tools (parse --tools, run), that
+// the parser never panics, writes only known events, and that the events
+// do not depend on where the input is split: a bare call found after prose
+// must be found however the input arrives.
+func FuzzParseKnownTools(f *testing.F) {
+	files, _ := filepath.Glob("testdata/known/*.txt")
+	for _, file := range files {
+		if b, err := os.ReadFile(file); err == nil {
+			f.Add(b, uint16(len(b)/2))
+		}
+	}
+	for _, s := range []string{
+		`x {"name":"f","parameters":{}} y`, `a [f(a=1), g(b=2)] b`, `{ "na`, `[f(`, `x {"function":{"name":"f","arguments":"{}"}}`,
+	} {
+		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	opts := knownTools("f", "g", "get_weather", "get_time", "search_web")
+	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
+		whole := parseAll(t, in, opts, nil)
+		checkEvents(t, whole)
+		cut := int(split) % (len(in) + 1)
+		if got := parseAll(t, in, opts, []int{max(cut, 1), len(in)}); got != whole {
+			t.Fatalf("split at %d changes the events:\nwhole:\n%s\nsplit:\n%s", cut, whole, got)
+		}
+	})
+}

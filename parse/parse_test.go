@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -15,10 +14,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // parseAll runs model text through a Parser in pieces of the given sizes
 // (cycled; nil means all at once) and returns the JSONL it writes.
@@ -47,6 +45,18 @@ func parseAll(t testing.TB, in []byte, opts Options, sizes []int) string {
 		t.Fatal(err)
 	}
 	return string(out)
+}
+
+// knownTools is Options whose KnownTool knows the given names.
+func knownTools(names ...string) Options {
+	return Options{KnownTool: func(n string) bool {
+		for _, k := range names {
+			if k == n {
+				return true
+			}
+		}
+		return false
+	}}
 }
 
 // checkEvents fails unless every line is one JSON object with a known type.
@@ -93,20 +103,7 @@ func TestFormats(t *testing.T) {
 			}
 			got := parseAll(t, in, Options{}, nil)
 			checkEvents(t, got)
-			golden := strings.TrimSuffix(file, ".txt") + ".jsonl"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parse -update)", err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("%s: events differ from %s (-want +got):\n%s", file, golden, diff)
-			}
+			golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
 		})
 	}
 }
@@ -334,8 +331,62 @@ func TestCases(t *testing.T) {
 		{"longer fence holds a shorter one", "````markdown\n```json\n{\"name\":\"a\",\"arguments\":{}}\n```\n````", Options{}, []string{
 			"{\"type\":\"text\",\"content\":\"````markdown\\n```json\\n{\\\"name\\\":\\\"a\\\",\\\"arguments\\\":{}}\\n```\\n````\"}",
 		}},
-		{"think hides a call section", "<think>maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no</think>ok", Options{}, []string{
-			`{"type":"reasoning","content":"maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no","format":"think"}`,
+		// Kimi K2 Thinking opens its call section before </think>, as
+		// llama.cpp's Kimi handler expects: the section ends the reasoning.
+		{"call section ends a think block", "<think>maybe <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> no</think>ok", Options{}, []string{
+			`{"type":"reasoning","content":"maybe ","format":"think"}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"kimi_k2"}`,
+			`{"type":"text","content":" no"}`,
+			`{"type":"text","content":"ok"}`,
+		}},
+		{"known tool after prose in a line", "Sure, calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}} now.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Sure, calling "}`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"llama3_json"}`,
+			`{"type":"text","content":" now."}`,
+		}},
+		{"unknown tool after prose stays prose", "Sure, calling {\"name\": \"rm_rf\", \"parameters\": {}} now.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Sure, calling {\"name\": \"rm_rf\", \"parameters\": {}} now."}`,
+		}},
+		{"known tool without tools stays prose", "Sure, calling {\"name\": \"get_weather\", \"parameters\": {}} now.", Options{}, []string{
+			`{"type":"text","content":"Sure, calling {\"name\": \"get_weather\", \"parameters\": {}} now."}`,
+		}},
+		{"json data that names a known tool is prose", "The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old.", knownTools("get_weather"), []string{
+			`{"type":"text","content":"The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old."}`,
+		}},
+		{"cut-off known call after prose is prose", "Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par"}`,
+		}},
+		{"known json line between prose", "It returns\n{\"name\":\"a\",\"arguments\":{}}\nas you see.", knownTools("a"), []string{
+			`{"type":"text","content":"It returns\n"}`,
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{},"format":"llama3_json"}`,
+			`{"type":"text","content":"\nas you see."}`,
+		}},
+		{"known pythonic after prose", "Let me check: [get_weather(city='Paris'), get_time(tz='UTC')] done", knownTools("get_weather", "get_time"), []string{
+			`{"type":"text","content":"Let me check: "}`,
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"},"format":"pythonic"}`,
+			`{"type":"tool_call","id":"call_2","name":"get_time","arguments":{"tz":"UTC"},"format":"pythonic"}`,
+			`{"type":"text","content":" done"}`,
+		}},
+		{"pythonic with one unknown name stays prose", "See [get_weather(city='Paris'), launch(x=1)] here", knownTools("get_weather"), []string{
+			`{"type":"text","content":"See [get_weather(city='Paris'), launch(x=1)] here"}`,
+		}},
+		{"markdown link with known tools", "See [the docs](https://example.com) and [get_weather(x)] too", knownTools("get_weather"), []string{
+			`{"type":"text","content":"See [the docs](https://example.com) and [get_weather(x)] too"}`,
+		}},
+		{"minimax m3 section opened without its token", "Go.\n<tool_call>\n]<]minimax[>[<invoke name=\"run\">]<]minimax[>[<cmd>ls</cmd>]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>", Options{}, []string{
+			`{"type":"text","content":"Go.\n"}`,
+			`{"type":"tool_call","id":"call_1","name":"run","arguments":{"cmd":"ls"},"format":"minimax_m3"}`,
+		}},
+		{"stray minimax m3 token in prose", "a ]<]minimax[>[ b", Options{}, []string{
+			`{"type":"text","content":"a "}`,
+			`{"type":"text","content":" b"}`,
+		}},
+		{"call section in think under another format", "<think>maybe <|tool_calls_section_begin|> no</think>ok", Options{Format: FormatHermes}, []string{
+			`{"type":"reasoning","content":"maybe <|tool_calls_section_begin|> no","format":"think"}`,
+			`{"type":"text","content":"ok"}`,
+		}},
+		{"think mentions a section in words", "<think>I could write <|tool_calls_section_begin in prose</think>ok", Options{}, []string{
+			`{"type":"reasoning","content":"I could write <|tool_calls_section_begin in prose","format":"think"}`,
 			`{"type":"text","content":"ok"}`,
 		}},
 	}
@@ -374,21 +425,133 @@ func TestInputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkEvents(t, out.String())
-			golden := filepath.Join("testdata/input/golden", name+".jsonl")
-			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./parse -update)", err)
-			}
-			if diff := cmp.Diff(string(want), out.String()); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", file, diff)
-			}
+			golden.Check(t, filepath.Join("testdata/input/golden", name+".jsonl"), out.Bytes())
 		})
+	}
+}
+
+// TestKnownToolChunking: with known tools, a bare call in prose is found
+// however the input is cut.
+func TestKnownToolChunking(t *testing.T) {
+	opts := knownTools("get_weather", "get_time")
+	for _, in := range []string{
+		"Sure, calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}} now.",
+		"Let me check: [get_weather(city='Paris'), get_time(tz='UTC')] done",
+		"See [the docs](https://example.com) and {\"a\": 1} and [get_weather(x)] too",
+		"Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par",
+		"{  \n \"na",
+	} {
+		want := parseAll(t, []byte(in), opts, nil)
+		for _, n := range []int{1, 2, 3, 7} {
+			if got := parseAll(t, []byte(in), opts, []int{n}); got != want {
+				t.Errorf("%q in pieces of %d:\n%s", in, n, cmp.Diff(want, got))
+			}
+		}
+	}
+}
+
+// TestKnownTools parses the fixtures in testdata/known with the tools
+// named in testdata/known/TOOLS known, as parse --tools and run do, and
+// compares the events with the golden .jsonl beside each.
+func TestKnownTools(t *testing.T) {
+	names, err := os.ReadFile("testdata/known/TOOLS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := knownTools(strings.Fields(string(names))...)
+	files, _ := filepath.Glob("testdata/known/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/known")
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parseAll(t, in, opts, nil)
+		checkEvents(t, got)
+		golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
+		if split := parseAll(t, in, opts, []int{3}); split != got {
+			t.Errorf("%s in pieces of 3:\n%s", file, cmp.Diff(got, split))
+		}
+	}
+}
+
+// TestTypedValues parses the fixtures in testdata/typed with the schema
+// types in testdata/typed/SCHEMA ("tool param type" per line), as parse
+// --tools does: in every XML-style format the schema decides a bare
+// value's type, so "007" stays a string where the schema says string.
+func TestTypedValues(t *testing.T) {
+	schema, err := os.ReadFile("testdata/typed/SCHEMA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(schema)), "\n") {
+		f := strings.Fields(line)
+		types[f[0]+"."+f[1]] = f[2]
+	}
+	opts := Options{ParamType: func(tool, param string) string { return types[tool+"."+param] }}
+	files, _ := filepath.Glob("testdata/typed/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no fixtures in testdata/typed")
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parseAll(t, in, opts, nil)
+		checkEvents(t, got)
+		golden.Check(t, strings.TrimSuffix(file, ".txt")+".jsonl", []byte(got))
+	}
+}
+
+// TestForcedFormatNeverWorse: --format X finds every call that auto-detection
+// reads as format X in the same input, with the same arguments.
+func TestForcedFormatNeverWorse(t *testing.T) {
+	files, _ := filepath.Glob("testdata/formats/*.txt")
+	type call struct{ Name, Format, Args string }
+	calls := func(out string) []call {
+		var cs []call
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var ev struct {
+				Type, Name, Format string
+				Arguments          json.RawMessage
+			}
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Type == tools.TypeToolCall {
+				cs = append(cs, call{ev.Name, ev.Format, string(ev.Arguments)})
+			}
+		}
+		return cs
+	}
+	for _, file := range files {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		auto := calls(parseAll(t, in, Options{}, nil))
+		seen := map[string]bool{}
+		for _, c := range auto {
+			if seen[c.Format] || !knownFormat(c.Format) {
+				continue
+			}
+			seen[c.Format] = true
+			var want []call
+			for _, a := range auto {
+				if a.Format == c.Format {
+					want = append(want, a)
+				}
+			}
+			var got []call
+			for _, f := range calls(parseAll(t, in, Options{Format: c.Format}, nil)) {
+				if f.Format == c.Format {
+					got = append(got, f)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s with --format %s (-auto +forced):\n%s", file, c.Format, diff)
+			}
+		}
 	}
 }

@@ -124,7 +124,11 @@ type Parser struct {
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
-	err       error
+	// noExp says the arguments of the next emitCall were transcoded with
+	// no number in exponent form (repairResult.exp), so none can be out of
+	// a float64's range; emitCall clears it.
+	noExp bool
+	err   error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
@@ -528,6 +532,10 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 // arguments are not an object. raw is the model's text for the call, for
 // the error.
 func (p *Parser) emitCall(id, name string, args []byte, format string, repaired bool, offset int64, raw []byte) error {
+	// The transcoder tells jsonCalls and namedJSON whether any number had
+	// an exponent; arguments it gave as an object need no second look.
+	noExp := p.noExp && len(args) > 0 && args[0] == '{'
+	p.noExp = false
 	if err := p.flushBlock(); err != nil {
 		return err
 	}
@@ -545,6 +553,14 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	}
 	if name == "" {
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if num := outOfRangeUnless(noExp, obj); num != nil {
+		// Every consumer would read infinity: not what the model meant.
+		if len(raw) > maxRaw {
+			raw = raw[:maxRaw]
+		}
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	p.nextID++
@@ -632,6 +648,61 @@ func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
 		}
 	}
 	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
+}
+
+func outOfRangeUnless(skip bool, b []byte) []byte {
+	if skip {
+		return nil
+	}
+	return outOfRange(b)
+}
+
+// outOfRange returns the first number in the JSON value b that a float64
+// cannot hold (1e999), or nil. Only an exponent can take a number there
+// (big integers keep their digits), so b is scanned in full only when it
+// has an 'e' or 'E' right after a digit.
+func outOfRange(b []byte) []byte {
+	if !exponentAfterDigit(b, 'e') && !exponentAfterDigit(b, 'E') {
+		return nil
+	}
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case c == '-' || c-'0' < 10:
+			s := i
+			for i < len(b) && (b[i]-'0' < 10 || b[i] == '.' || b[i]|0x20 == 'e' || b[i] == '+' || b[i] == '-') {
+				i++
+			}
+			num := b[s:i]
+			i--
+			if bytes.IndexAny(num, "eE") >= 0 {
+				if _, err := strconv.ParseFloat(string(num), 64); errors.Is(err, strconv.ErrRange) {
+					return num
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// exponentAfterDigit reports whether e follows a digit somewhere in b.
+func exponentAfterDigit(b []byte, e byte) bool {
+	for k := 0; ; {
+		n := bytes.IndexByte(b[k:], e)
+		if n < 0 {
+			return false
+		}
+		k += n
+		if k > 0 && b[k-1]-'0' < 10 {
+			return true
+		}
+		k++
+	}
 }
 
 // describeJSON names the kind of a JSON value for error messages.

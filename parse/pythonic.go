@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // Pythonic calls: [get_weather(city="Paris"), f(a=1)] (Llama 3.2/4,
@@ -180,10 +181,20 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 			return 0, needMore, nil
 		case st == noMatch:
 			return 0, noMatch, nil
-		case perr != nil && wantLineEnd && !perr.cut:
-			// A bare [..] that does not read as calls is prose: a
-			// markdown link like [len(obj)](https://…).
-			return 0, noMatch, nil
+		case perr != nil && !perr.cut:
+			// One bad entry is its own parse_error; the calls beside it
+			// stand. (A bare [..] with no good call at all is prose: a
+			// markdown link like [len(obj)](https://…), checked below.)
+			e, ok := p.pyEntryEnd(j, "]")
+			if !ok && !eof {
+				return 0, needMore, nil
+			}
+			if ok {
+				calls = append(calls, pyCallOut{bad: perr.msg, start: j, end: e})
+				j = e
+				continue
+			}
+			fallthrough
 		case perr != nil:
 			stop := len(p.buf)
 			if !perr.cut {
@@ -206,6 +217,9 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repaired})
 		j = end
 	}
+	if wantLineEnd && !hasGoodCall(calls) {
+		return 0, noMatch, nil
+	}
 	if wantLineEnd {
 		e := j
 		for e < len(p.buf) && (p.buf[e] == ' ' || p.buf[e] == '\t' || p.buf[e] == '\r') {
@@ -221,19 +235,72 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 	return j, matched, p.emitPyCalls(i, format, calls)
 }
 
-// pyCallOut is a parsed pythonic call waiting to be emitted.
+// pyCallOut is a parsed pythonic call waiting to be emitted, or an entry
+// of the list that is not one (bad says why; start and end are its text).
 type pyCallOut struct {
 	name, args []byte
 	rep        bool
+	bad        string
+	start, end int
+}
+
+func hasGoodCall(calls []pyCallOut) bool {
+	for _, c := range calls {
+		if c.bad == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Parser) emitPyCalls(i int, format string, calls []pyCallOut) error {
 	for _, c := range calls {
-		if err := p.emitCall("", string(c.name), c.args, format, c.rep, p.base+int64(i), nil); err != nil {
+		var err error
+		if c.bad != "" {
+			err = p.fail(c.start, c.end, format, c.bad)
+		} else {
+			err = p.emitCall("", string(c.name), c.args, format, c.rep, p.base+int64(i), nil)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pyEntryEnd returns where the list entry starting at buf[j] ends: at the
+// first ',' or stop byte outside brackets and strings. ok is false when
+// the input ends first.
+func (p *Parser) pyEntryEnd(j int, stops string) (int, bool) {
+	depth := 0
+	for k := j; k < len(p.buf); k++ {
+		switch c := p.buf[k]; c {
+		case '"', '\'':
+			for k++; k < len(p.buf) && p.buf[k] != c; k++ {
+				if p.buf[k] == '\\' {
+					k++
+				}
+			}
+			if k >= len(p.buf) {
+				return 0, false
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if strings.IndexByte(stops, c) >= 0 {
+				return k, true
+			}
+		default:
+			if depth == 0 && (c == ',' || strings.IndexByte(stops, c) >= 0) {
+				return k, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // pythonicBlock handles markers around pythonic calls: Llama 4's
@@ -305,6 +372,15 @@ func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status
 		name, end, st, perr := p.pyCall(j, eof, &a)
 		if st == needMore {
 			return 0, needMore, nil
+		}
+		if perr != nil && !perr.cut {
+			if e, ok := p.pyEntryEnd(j, "\n"); ok {
+				calls = append(calls, pyCallOut{bad: perr.msg, start: j, end: e})
+				j = e
+				continue
+			} else if !eof {
+				return 0, needMore, nil
+			}
 		}
 		if st == noMatch || perr != nil {
 			if len(calls) == 0 && perr == nil {

@@ -23,6 +23,14 @@ type Options struct {
 	// that write argument values as bare text (Qwen3-Coder, GLM, MiniMax)
 	// use it to keep "007" a string where the schema asks for one.
 	ParamType func(tool, param string) string
+	// KnownTool, when set, reports whether a name is one of the caller's
+	// tools. A bare call (Llama 3 JSON, a pythonic list) to a known tool is
+	// then a call wherever it starts, even inside a line of prose; without
+	// it, bare calls count only where FORMATS.md §5 rule 2 says.
+	KnownTool func(name string) bool
+	// File, when set, names the input on each parse_error Stream writes,
+	// for a caller that parses several inputs into one stream.
+	File string
 }
 
 // Stats counts what a Stream wrote.
@@ -41,7 +49,7 @@ const flushAt = 256 << 10
 // JSON event per line to w. Events are written as soon as the piece of input
 // that completes them has been parsed, each line whole in one write.
 func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats, error) {
-	s := &streamWriter{ctx: ctx, w: w}
+	s := &streamWriter{ctx: ctx, w: w, file: opts.File}
 	p, err := NewParser(opts, s.add)
 	if err != nil {
 		return Stats{}, err
@@ -64,6 +72,7 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 type streamWriter struct {
 	ctx   context.Context
 	w     io.Writer
+	file  string
 	p     *Parser
 	out   []byte
 	stats Stats
@@ -76,6 +85,7 @@ func (s *streamWriter) add(e *Event) error {
 		s.stats.Calls++
 	case tools.TypeParseError:
 		s.stats.Errors++
+		e.File = s.file
 	}
 	s.out = e.AppendJSON(s.out)
 	s.out = append(s.out, '\n')

@@ -16,9 +16,10 @@ import (
 type argsBuilder struct {
 	buf      []byte
 	repaired bool
+	exp      bool // a value had a number in exponent form (repairResult.exp)
 }
 
-func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired = false }
+func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired, a.exp = false, false }
 
 func (a *argsBuilder) key(k []byte) {
 	if len(a.buf) > 1 {
@@ -30,39 +31,59 @@ func (a *argsBuilder) key(k []byte) {
 
 func (a *argsBuilder) done() []byte { return append(a.buf, '}') }
 
-// value appends a tagged value. typ is the parameter's schema type when
-// known; forceString is DSML's string="true".
-func (a *argsBuilder) value(v []byte, typ string, forceString, strict bool) {
-	// Templates put the value on lines of its own: strip one newline each side.
-	if len(v) > 0 && v[0] == '\n' {
-		v = v[1:]
-	} else if len(v) > 1 && v[0] == '\r' && v[1] == '\n' {
-		v = v[2:]
-	}
-	if n := len(v); n > 0 && v[n-1] == '\n' {
-		v = v[:n-1]
-		if n := len(v); n > 0 && v[n-1] == '\r' {
-			v = v[:n-1]
+// value appends a tagged value as the model wrote it. typ is the
+// parameter's schema type when known; forceString is DSML's string="true";
+// wrapped says the format puts the value on lines of its own (Qwen3-Coder:
+// "<parameter=k>\nv\n</parameter>"), and only those two newlines are
+// layout. Everything else is content: a file's trailing newline survives.
+func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped bool) {
+	if wrapped {
+		if len(v) > 0 && v[0] == '\n' {
+			v = v[1:]
+		} else if len(v) > 1 && v[0] == '\r' && v[1] == '\n' {
+			v = v[2:]
 		}
+		if n := len(v); n > 0 && v[n-1] == '\n' {
+			v = v[:n-1]
+			if n := len(v); n > 0 && v[n-1] == '\r' {
+				v = v[:n-1]
+			}
+		}
+	}
+	t := bytes.TrimSpace(v)
+	// CDATA (MiniCPM 5) says "text": it is a string whatever it holds.
+	if c, ok := bytes.CutPrefix(t, []byte("<![CDATA[")); ok && bytes.HasSuffix(c, []byte("]]>")) {
+		a.buf = tools.AppendBytes(a.buf, c[:len(c)-len("]]>")])
+		return
 	}
 	if forceString || typ == "string" {
 		a.buf = tools.AppendBytes(a.buf, v)
 		return
 	}
-	t := bytes.TrimSpace(v)
+	// A schema that asks for a boolean or null settles Python's spelling.
+	switch {
+	case typ == "boolean" && string(t) == "True":
+		a.buf = append(a.buf, "true"...)
+		return
+	case typ == "boolean" && string(t) == "False":
+		a.buf = append(a.buf, "false"...)
+		return
+	}
 	// A JSON number, literal, object or array when the text is exactly
 	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
 	// models write. Anything else, a quoted JSON string included, is the
 	// raw text (FORMATS.md §5 rule 5).
-	if len(t) > 0 && jsonStart[t[0]] {
+	if len(t) > 0 && jsonStart[t[0]] && typ != "string" {
 		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
 			a.buf = out
+			a.exp = a.exp || res.exp
 			return
 		}
 		if t[0] == '{' || t[0] == '[' {
 			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
 				a.buf = out
 				a.repaired = a.repaired || res.repaired
+				a.exp = a.exp || res.exp
 				return
 			}
 		}
@@ -167,7 +188,7 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 	if !p.allowed(format) {
 		return 0, noMatch, nil
 	}
-	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>"}
+	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", wrapped: format == FormatQwen3Coder}
 	return p.taggedArgs(i, k, eof, string(name), format, d)
 }
 
@@ -181,6 +202,7 @@ func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, sta
 	case res.truncated:
 		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	default:
+		p.noExp = !res.exp
 		err = p.emitCall("", name, out, format, res.repaired, p.base+int64(i), p.buf[i:end])
 	}
 	return p.closeBlock(end, closer), matched, err
@@ -215,12 +237,14 @@ type xmlDialect struct {
 	paramClose string
 	close      string // ends the call
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
+	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
 
 var (
-	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	xmlMiniMax  = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+	xmlStep3    = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSML     = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
 )
 
 // invokeBlock handles <invoke name="N"> forms.
@@ -290,6 +314,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {
 			end := k + len(d.close)
+			p.noExp = !a.exp
 			return end, matched, p.emitCall("", name, a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
@@ -361,7 +386,13 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				return m, matched, p.fail(i, m, format, fmt.Sprintf("call to %q: the value of %q has no %s", name, key, d.paramClose))
 			}
 			a.key(key)
-			a.value(p.buf[k:m+1], p.paramType(name, key), forceString, p.opts.NoRepair)
+			// The newline before the next tag is layout, unless the
+			// format's own newline before a closing tag was it.
+			vend := m
+			if d.wrapped {
+				vend = m + 1
+			}
+			a.value(p.buf[k:vend], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
 			a.repaired = true
 			k = m + 1
 			continue
@@ -370,7 +401,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
 		}
 		a.key(key)
-		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair)
+		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
 		k = e + len(d.paramClose)
 	}
 }
@@ -443,6 +474,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		}
 		if ok, partial := p.hasPrefixAt(j, closer); ok {
 			end := j + len(closer)
+			p.noExp = !a.exp
 			return end, matched, p.emitCall("", string(name), a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
@@ -484,7 +516,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
 		a.key(key)
-		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair)
+		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair, false)
 		j = ve + len("</arg_value>")
 	}
 }
@@ -507,9 +539,26 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		if p.buf[k] != '>' {
 			return 0, noMatch, nil
 		}
-		if b := p.skipSpace(k + 1); b >= len(p.buf) {
+		b := p.skipSpace(k + 1)
+		if b >= len(p.buf) {
 			return needOrNot(eof)
-		} else if p.buf[b] != '{' {
+		}
+		if p.buf[b] != '{' {
+			// MiniCPM 5: <param name="k">v</param> … </function>.
+			ok, partial := p.hasPrefixAt(b, xmlMiniCPM5.paramOpen)
+			if !ok {
+				ok2, partial2 := p.hasPrefixAt(b, xmlMiniCPM5.close)
+				ok, partial = ok2, partial || partial2
+			}
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if !ok || !p.allowed(FormatMiniCPM5) {
+				return 0, noMatch, nil
+			}
+			return p.taggedArgs(i, b, eof, string(name), FormatMiniCPM5, xmlMiniCPM5)
+		}
+		if !p.allowed(FormatFunctionTag) {
 			return 0, noMatch, nil
 		}
 		return p.namedArgs(i, k+1, eof, string(name), FormatFunctionTag, "</function>")

@@ -37,6 +37,11 @@ const checkAlignMax = 1 << 22
 // A changed event is a missing and an extra one of the same type at the
 // same place.
 func Check(want, got [][]byte) (diff string, ok bool) {
+	return checkDiff(want, got, checkShown)
+}
+
+// checkDiff is Check spelling out at most shown differences.
+func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 	wk := canonicalEvents(want)
 	gk := canonicalEvents(got)
 	items := alignEvents(wk, gk)
@@ -59,7 +64,7 @@ func Check(want, got [][]byte) (diff string, ok bool) {
 	fmt.Fprintf(&b, "the transcripts differ: %s changed, %d missing, %d extra (want %s, got %d)\n",
 		countOf(changed, "event"), missing, extra, countOf(len(want), "event"), len(got))
 	for n, it := range items {
-		if n == checkShown {
+		if n == shown {
 			fmt.Fprintf(&b, "… and %d more difference%s not shown\n", len(items)-n, plural(len(items)-n))
 			break
 		}

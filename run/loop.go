@@ -147,6 +147,7 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
+	Calls       int    // tool calls the model made, run or refused
 	FinalAnswer string // redacted, as the transcript has it
 	Error       string // what failed, for provider_error
 	// Unread counts the calls of the last turn left unread when the run
@@ -201,6 +202,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	res, err := l.run(ctx, in)
 	res.Error = redactor.String(res.Error)
 	res.FinalAnswer = redactor.String(res.FinalAnswer)
+	res.Calls = l.calls
 	if err != nil {
 		return res, err
 	}
@@ -297,7 +299,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
 		// The tools offered are those the calls may use.
-		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore}
+		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: true}
 		if sel.MinScore == 0 {
 			sel.MinScore = catalog.DefaultMinScore
 		}
@@ -388,7 +390,11 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes)
+	var known func(string) bool
+	if c := l.opts.Catalog; c != nil {
+		known = func(name string) bool { _, ok := c.Lookup(name); return ok }
+	}
+	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, known)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)

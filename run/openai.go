@@ -72,6 +72,9 @@ type httpBackend struct {
 	kind   apiKind
 	url    string
 	render func([]Message) (string, error)
+	// gate is shared by every request through this backend: a
+	// Retry-After from the server holds back the others too.
+	gate *gate
 }
 
 // NewChat is the chat backend: POST {base}/chat/completions with the
@@ -106,7 +109,7 @@ func newHTTP(opts HTTPOptions, kind apiKind, path string, render func([]Message)
 	if opts.Stall <= 0 {
 		opts.Stall = defaultStall
 	}
-	return &httpBackend{opts: opts, kind: kind, url: strings.TrimRight(opts.BaseURL, "/") + path, render: render}
+	return &httpBackend{opts: opts, kind: kind, url: strings.TrimRight(opts.BaseURL, "/") + path, render: render, gate: &gate{}}
 }
 
 var defaultClient = sync.OnceValue(func() *http.Client {
@@ -123,6 +126,10 @@ var defaultClient = sync.OnceValue(func() *http.Client {
 func (b *httpBackend) Complete(ctx context.Context, req *Request, sink Sink) (Response, error) {
 	body, err := b.body(req)
 	if err != nil {
+		return Response{}, err
+	}
+	// A new request waits while the server has asked another to.
+	if err := b.gate.wait(ctx, b.sleep); err != nil {
 		return Response{}, err
 	}
 	for n := 1; ; n++ {
@@ -145,8 +152,12 @@ func (b *httpBackend) Complete(ctx context.Context, req *Request, sink Sink) (Re
 		d := x.delay
 		if d < 0 {
 			d = backoff(n)
+		} else {
+			b.gate.hold(d)
 		}
-		if err := b.sleep(ctx, d); err != nil {
+		// A retry keeps its own backoff, and waits out another
+		// request's Retry-After too.
+		if err := b.sleep(ctx, max(d, b.gate.remaining())); err != nil {
 			return Response{}, err
 		}
 	}

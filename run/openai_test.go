@@ -391,7 +391,7 @@ func TestHTTPRetries(t *testing.T) {
 		name: "503 then 200",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 1 {
-				http.Error(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, 503)
+				http.Error(w, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, http.StatusServiceUnavailable)
 				return
 			}
 			okStream(w)
@@ -403,7 +403,7 @@ func TestHTTPRetries(t *testing.T) {
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 1 {
 				w.Header().Set("Retry-After", "2")
-				http.Error(w, "slow down", 429)
+				http.Error(w, "slow down", http.StatusTooManyRequests)
 				return
 			}
 			okStream(w)
@@ -414,7 +414,7 @@ func TestHTTPRetries(t *testing.T) {
 		name: "429 with Retry-After date, then too long",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
 			w.Header().Set("Retry-After", map[int]string{1: date, 2: "3600", 3: "1"}[n])
-			http.Error(w, `{"error":"rate limited"}`, 429)
+			http.Error(w, `{"error":"rate limited"}`, http.StatusTooManyRequests)
 		},
 		requests: 3, status: 429, msg: "rate limited",
 		slept: func(d []time.Duration) bool {
@@ -423,7 +423,7 @@ func TestHTTPRetries(t *testing.T) {
 	}, {
 		name: "5xx every time",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
-			http.Error(w, "upstream exploded", 502)
+			http.Error(w, "upstream exploded", http.StatusBadGateway)
 		},
 		requests: 3, status: 502, msg: "upstream exploded",
 		slept: func(d []time.Duration) bool {
@@ -439,7 +439,7 @@ func TestHTTPRetries(t *testing.T) {
 	}, {
 		name: "401 says to check the key",
 		handle: func(w http.ResponseWriter, r *http.Request, n int) {
-			http.Error(w, `{"error":{"message":"Invalid API Key","type":"authentication_error"}}`, 401)
+			http.Error(w, `{"error":{"message":"Invalid API Key","type":"authentication_error"}}`, http.StatusUnauthorized)
 		},
 		requests: 1, status: 401, msg: "Invalid API Key; no API key was sent",
 		slept: func(d []time.Duration) bool { return len(d) == 0 },
@@ -581,7 +581,7 @@ func TestHTTPCancel(t *testing.T) {
 	t.Run("during a backoff", func(t *testing.T) {
 		f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 			w.Header().Set("Retry-After", "30")
-			http.Error(w, "busy", 503)
+			http.Error(w, "busy", http.StatusServiceUnavailable)
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
@@ -711,5 +711,47 @@ func TestRetryAfterAndBackoff(t *testing.T) {
 		if top < ceiling/4 { // full jitter spreads over the whole range
 			t.Errorf("backoff(%d) never above %v in 200 draws", n, top)
 		}
+	}
+}
+
+// A Retry-After sent to one request holds back the next request through
+// the same backend (another request of a batch), not only the retry.
+func TestHTTPRetryAfterHoldsOtherRequests(t *testing.T) {
+	f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Retry-After", "20")
+			http.Error(w, "busy", 429)
+			return
+		}
+		sseHeader(w)
+		sse(w, delta("fine"))
+		sse(w, "[DONE]")
+	})
+	var slept []time.Duration
+	b := NewChat(f.opts(true, &slept))
+	if _, err := b.Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(slept) != 1 || slept[0] != 20*time.Second {
+		t.Fatalf("the refused request waited %v, want [20s]", slept)
+	}
+	// The fake sleep took no time: the server's 20s are not over, and a
+	// new request waits for what is left of them before it is sent.
+	if _, err := b.Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(slept) != 2 || slept[1] <= 0 || slept[1] > 20*time.Second {
+		t.Fatalf("the next request waited %v, want what is left of the 20s", slept)
+	}
+	if got := len(f.requests()); got != 3 {
+		t.Errorf("%d requests reached the server, want 3", got)
+	}
+	// Another backend (another server) is not held back.
+	var other []time.Duration
+	if _, err := NewChat(f.opts(true, &other)).Complete(context.Background(), &Request{}, &httpSink{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(other) != 0 {
+		t.Errorf("a request to another backend waited %v", other)
 	}
 }

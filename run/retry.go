@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -213,4 +214,52 @@ func htmlMessage(page []byte) string {
 		}
 	}
 	return "the server sent an HTML page (" + title + "), not an API reply"
+}
+
+// gate holds back every request of a backend while the server has asked,
+// with Retry-After, one of them to wait: a server that sheds load says so
+// to whichever request it refuses, and the requests of a batch share it.
+// The zero gate lets everything through.
+type gate struct {
+	mu    sync.Mutex
+	until time.Time // no new request before this
+}
+
+// hold keeps new requests back for d from now, or longer if already held.
+func (g *gate) hold(d time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t := time.Now().Add(d); t.After(g.until) {
+		g.until = t
+	}
+}
+
+// remaining is how long new requests are still held back.
+func (g *gate) remaining() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return max(time.Until(g.until), 0)
+}
+
+// wait returns when the gate is open, or with ctx's error. A hold that
+// was extended while it slept is waited out too.
+func (g *gate) wait(ctx context.Context, sleep func(context.Context, time.Duration) error) error {
+	for {
+		g.mu.Lock()
+		until := g.until
+		g.mu.Unlock()
+		d := time.Until(until)
+		if d <= 0 {
+			return ctx.Err()
+		}
+		if err := sleep(ctx, d); err != nil {
+			return err
+		}
+		g.mu.Lock()
+		extended := g.until.After(until)
+		g.mu.Unlock()
+		if !extended {
+			return ctx.Err()
+		}
+	}
 }

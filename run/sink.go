@@ -54,10 +54,12 @@ type turnCall struct {
 // errReplyTooLarge ends a turn whose reply passed Options.MaxReplyBytes.
 var errReplyTooLarge = errors.New("the reply is too large")
 
-func newTurnSink(firstID int, parallel bool, limit int) *turnSink {
+// knownTool, when not nil, names the catalog's tools: a bare call to one
+// of them counts even after prose (parse.Options.KnownTool).
+func newTurnSink(firstID int, parallel bool, limit int, knownTool func(string) bool) *turnSink {
 	s := &turnSink{parallel: parallel, limit: limit}
-	// An unknown format is impossible here: Options{} has none.
-	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID}, s.emit)
+	// An unknown format is impossible here: Options has none.
+	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID, KnownTool: knownTool}, s.emit)
 	return s
 }
 

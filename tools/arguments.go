@@ -885,6 +885,10 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		}
 		e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
 	case "enum":
+		if e.Expected == "[]" {
+			e.Message = fmt.Sprintf("%s: no value is allowed here: the schema's enum is empty", p)
+			break
+		}
 		e.Message = fmt.Sprintf("%s: %s is not one of %s", p, e.Got, e.Expected)
 		if got.Type == gjson.String {
 			// "Celsius" for "celsius", "dark-mode" for "dark_mode": name

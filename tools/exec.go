@@ -241,6 +241,9 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	}
 	x.v.stats.Calls++
 	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
+	if vd.refusal == nil && vd.tool.Definition {
+		vd.refusal = x.v.notRunnable(vd.call, vd.tool)
+	}
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o

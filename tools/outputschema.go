@@ -15,7 +15,7 @@ func (t *Tool) CompileOutput() (*jsonschema.Schema, error) {
 		if t.OutputSchema == nil {
 			return
 		}
-		s, err := compileSchema(t.Name+".output", t.OutputSchema)
+		s, _, err := compileSchema(t.Name+".output", t.OutputSchema)
 		if err != nil {
 			t.outErr = &OutputSchemaError{File: t.File, Tool: t.Name, Err: err}
 			return
@@ -42,8 +42,7 @@ func (e *OutputSchemaError) Error() string {
 		if where == "" {
 			where = "tool " + e.Tool
 		}
-		why := strings.TrimPrefix(innermost(e.Err).Error(), "jsonschema: ")
-		return fmt.Sprintf("%s: the outputSchema of tool %q does not compile: %s; fix the schema in the sidecar", where, e.Tool, why)
+		return fmt.Sprintf("%s: the outputSchema of tool %q does not compile: %s; fix the schema in the sidecar", where, e.Tool, compileReason(e.Err))
 	}
 	return strings.Join(e.Problems, "; ")
 }

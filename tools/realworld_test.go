@@ -97,10 +97,10 @@ func TestRealWorldSidecarMessages(t *testing.T) {
 	}{
 		{"OpenAI tools array pasted whole",
 			`[{"type":"function","function":{"name":"x","parameters":{"type":"object"}}}]`,
-			"found an array; a sidecar describes one tool, so put each tool of a list in its own NAME.json"},
+			"this file is a tools array, not a sidecar, which describes one tool; put each tool in its own NAME.json beside its executable, or give this file itself to --tools"},
 		{"MCP tools/list result pasted whole",
 			`{"tools":[{"name":"x","description":"y","inputSchema":{"type":"object"}}]}`,
-			`this file holds a list of tools ("tools": [...])`},
+			`this file is an MCP tools/list result, not a sidecar`},
 		{"Gemini's capital type names",
 			`{"name":"g","description":"d","parameters":{"type":"OBJECT","properties":{"city":{"type":"STRING"}}}}`,
 			`"parameters" has "type" "OBJECT", but JSON Schema type names are lower case: write "object"`},

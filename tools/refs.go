@@ -125,10 +125,11 @@ func escapePointer(t string) string {
 }
 
 // CheckRefs reports every reference in schema that leaves the document:
-// "$ref", "$dynamicRef" and "$recursiveRef" values must start with "#"
-// (a JSON pointer or an anchor within the sidecar). Nothing is ever fetched,
-// so a remote or file reference could never resolve; saying so at load time
-// beats a compile error later.
+// "$ref", "$dynamicRef" and "$recursiveRef" values must resolve inside the
+// sidecar (see fetchingRefs): a fragment ("#/$defs/x", "#name"), an
+// embedded resource's "$id", or a meta-schema the compiler carries.
+// Nothing is ever fetched, so a remote or file reference could never
+// resolve; saying so at load time beats a compile error later.
 //
 // Refs are found by walking the schema's structure: a property that happens
 // to be named "$ref" (a key of "properties") is a name, not a reference, and
@@ -144,7 +145,7 @@ func CheckRefs(schema []byte) error {
 	if !gjson.ValidBytes(schema) {
 		return errors.New("schema is not valid JSON")
 	}
-	return errors.Join(inspectSchema(gjson.ParseBytes(schema)).refErrs...)
+	return errors.Join(inspectSchema(gjson.ParseBytes(schema), schemaURL("schema")).refErrs...)
 }
 
 // schemaFacts is what one walk over a schema finds: the references that
@@ -156,9 +157,12 @@ type schemaFacts struct {
 }
 
 // inspectSchema walks a sidecar's schema once for everything loading
-// checks, since the walk is most of the cost of reading a sidecar.
-func inspectSchema(schema gjson.Result) schemaFacts {
+// checks, since the walk is most of the cost of reading a sidecar. base is
+// the schema's own address; refs that are not a bare fragment, rare, are
+// resolved against it in a second walk.
+func inspectSchema(schema gjson.Result, base string) schemaFacts {
 	var f schemaFacts
+	outward := false
 	noteType := func(t gjson.Result) {
 		if t.Type == gjson.String && !standardType(t.Str) {
 			if _, ok := bfclTypes[t.Str]; ok {
@@ -190,13 +194,12 @@ func inspectSchema(schema gjson.Result) schemaFacts {
 			f.refErrs = append(f.refErrs, fmt.Errorf("%s at %s must be a string, found %s", key, w.pointer(key), describe(v)))
 			return
 		}
-		if strings.HasPrefix(v.Str, "#") {
-			return
-		}
-		f.refErrs = append(f.refErrs, fmt.Errorf("%s %q at %s leaves the sidecar: remote and file references are not allowed and nothing is fetched; move the definition under \"$defs\" and refer to it as \"#/$defs/NAME\"",
-			key, v.Str, w.pointer(key)))
+		outward = outward || !strings.HasPrefix(v.Str, "#")
 	}
 	w.schema(schema)
+	if outward {
+		f.refErrs = append(f.refErrs, fetchingRefs(schema, base)...)
+	}
 	return f
 }
 

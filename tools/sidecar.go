@@ -41,6 +41,7 @@ type sidecar struct {
 	safe, timeout, tags, examples     gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
+	mcpFields                         []RawField   // MCP fields passed through
 	ours                              bool         // a key only our own dialect has
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
 }
@@ -92,9 +93,13 @@ func (s *sidecar) collect(obj gjson.Result) {
 			s.env, s.ours = v, true
 		case "command":
 			s.command, s.ours = v, true
+		default:
+			if slices.Contains(mcpPassThrough, k.Str) {
+				s.mcpFields = append(s.mcpFields, RawField{Key: k.Str, Value: compact(v.Raw)})
+			}
+			// Anything else belongs to some dialect's extras
+			// (cache_control, x-* keys, ...) and is ignored.
 		}
-		// Anything else belongs to some dialect's extras (cache_control,
-		// x-* keys, ...) and is ignored.
 		return true
 	})
 }
@@ -131,13 +136,14 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		return done()
 	}
 	root := gjson.ParseBytes(data)
+	if _, shape, ok := listShape(root); ok {
+		// An OpenAI "tools" array, an MCP tools/list result or response,
+		// or a BFCL entry, pasted whole.
+		fail("this file is %s, not a sidecar, which describes one tool; put each tool in its own NAME.json beside its executable, or give this file itself to --tools (--tools %s) to list and validate its tools without running them", shape, file)
+		return done()
+	}
 	if !root.IsObject() {
-		if root.IsArray() {
-			// An OpenAI "tools" array or a list of MCP tools, pasted whole.
-			fail("a sidecar must be a JSON object, found an array; a sidecar describes one tool, so put each tool of a list in its own NAME.json beside its executable")
-		} else {
-			fail("a sidecar must be a JSON object, found %s", describe(root))
-		}
+		fail("a sidecar must be a JSON object, found %s", describe(root))
 		return done()
 	}
 
@@ -195,12 +201,16 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	if len(s.schemaKeys) > 1 {
 		fail("%s given together; they are aliases of one schema, keep one", quoteList(s.schemaKeys))
 	}
+	tooDeepSchema := false
 	if s.schema.Exists() && s.schema.Type != gjson.Null {
 		if !s.schema.IsObject() {
 			fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], describe(s.schema))
+		} else if ptr, deep := checkSchemaDepth(s.schema.Raw); deep {
+			fail("%s", tooDeep(last(s.schemaKeys), ptr))
+			tooDeepSchema = true
 		} else {
 			key := last(s.schemaKeys)
-			facts := inspectSchema(s.schema)
+			facts := inspectSchema(s.schema, schemaURL(t.Name))
 			if facts.mapped != nil {
 				var mapped []string
 				t.InputSchema, mapped = mapTypes(s.schema, facts.mapped)
@@ -228,15 +238,10 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		if mode != "" && !validMode {
 			fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
 		}
-	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null:
-		// Reported above as a schema of the wrong kind.
+	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null, tooDeepSchema:
+		// Reported above as a schema of the wrong kind, or too deep.
 	case !allow:
-		if tl := root.Get("tools"); tl.IsArray() && !s.name.Exists() {
-			// An MCP tools/list result, or a request body, pasted whole:
-			// "no input_schema" would send the user looking in the wrong
-			// place.
-			fail(`this file holds a list of tools ("tools": [...]); a sidecar describes one tool, so put each tool of the list in its own NAME.json beside its executable`)
-		} else if s.schemaType.Exists() && s.properties.Exists() {
+		if s.schemaType.Exists() && s.properties.Exists() {
 			fail(`no "input_schema": this file looks like a bare JSON Schema; put it under "input_schema" and add "description"`)
 		} else {
 			fail(`no "input_schema": every tool needs a JSON Schema of its arguments (fail closed); add one, or set "allow_no_schema": true with "no_schema_mode" one of read-only, human-approval, full`)
@@ -254,9 +259,11 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	if s.outputSchema.Exists() && s.outputSchema.Type != gjson.Null {
 		if !s.outputSchema.IsObject() {
 			fail("%q must be a JSON Schema object, found %s", s.outputKey, describe(s.outputSchema))
+		} else if ptr, deep := checkSchemaDepth(s.outputSchema.Raw); deep {
+			fail("%s", tooDeep(s.outputKey, ptr))
 		} else {
 			t.OutputSchema = compact(s.outputSchema.Raw)
-			for _, e := range inspectSchema(s.outputSchema).refErrs {
+			for _, e := range inspectSchema(s.outputSchema, schemaURL(t.Name+".output")).refErrs {
 				fail("%s: %w", s.outputKey, e)
 			}
 		}
@@ -312,6 +319,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		fail(`"command" is empty; give the executable's path relative to the sidecar, or remove the key`)
 	}
 	t.Examples = examples(s.examples, fail)
+	t.MCPFields = s.mcpFields
 
 	// The dialect, for messages and for tools that care where a
 	// definition came from.
@@ -362,6 +370,12 @@ func checkRoot(schema gjson.Result, key string, fail func(string, ...any)) {
 	default:
 		fail(`%q must describe an object (tool arguments are always a JSON object), but its "type" is %s; make the value a property of an object schema`, key, typ.Raw)
 	}
+}
+
+// tooDeep words the error for a schema nested deeper than MaxSchemaDepth.
+func tooDeep(key, ptr string) string {
+	return fmt.Sprintf("%q is nested more than %d levels deep (at %s); toolcall refuses such schemas, as compiling them takes too long: flatten it, or define a repeated part once under \"$defs\" and refer to it with \"$ref\"",
+		key, MaxSchemaDepth, truncateText(ptr, 120))
 }
 
 // syntaxError says where data stops being JSON, as line and column.
@@ -558,4 +572,44 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// toolKeys are the keys that only a tool definition has: the schema under
+// any of its names, OpenAI's "function", MCP's, and our own. "name",
+// "title", "description" and "type" are not among them: package.json has
+// them too. A pasted list ("tools") or JSON-RPC response ("jsonrpc")
+// counts, so that loading it says what to do with it.
+var toolKeys = []string{
+	"input_schema", "parameters", "inputSchema", "function", "output_schema",
+	"outputSchema", "annotations", "safe", "timeout", "tags", "examples",
+	"allow_no_schema", "no_schema_mode", "requires", "platforms", "env",
+	"command", "tools", "jsonrpc",
+}
+
+// MeansATool reports whether data, a .json file found in a tools
+// directory, sets out to define a tool: anything but a JSON object, or an
+// object with one of the keys only a tool definition has. A file that does
+// not (package.json, tsconfig.json) is no sidecar, unless an executable
+// beside it says otherwise; the loader decides that. A file that is not
+// valid JSON sets out to be a tool when a tool key appears in it quoted.
+func MeansATool(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !gjson.ValidBytes(data) {
+		for _, k := range toolKeys {
+			if bytes.Contains(data, []byte(`"`+k+`"`)) {
+				return true
+			}
+		}
+		return false
+	}
+	root := gjson.ParseBytes(data)
+	if !root.IsObject() {
+		return true
+	}
+	found := false
+	root.ForEach(func(k, _ gjson.Result) bool {
+		found = slices.Contains(toolKeys, k.Str)
+		return !found
+	})
+	return found
 }

@@ -183,7 +183,19 @@ func TestCheckRefs(t *testing.T) {
 		{`{"items":[{"$ref":"a.json"},{"$ref":"#"}]}`, []string{"/items/0/$ref"}},
 		{`{"x-vendor":{"deep":{"$ref":"file:///etc/passwd"}}}`, []string{"/x-vendor/deep/$ref"}},
 		{`{"patternProperties":{"a/b":{"$recursiveRef":"other"}}}`, []string{"/patternProperties/a~1b/$recursiveRef"}},
-		{`{"$ref":""}`, []string{"/$ref"}},
+		{`{"$ref":""}`, nil}, // the schema itself
+		// Embedded resources: absolute, relative and urn: "$id"s, refs to
+		// them whole, by pointer and by anchor, and relative to them.
+		{`{"$defs":{"a":{"$id":"https://example.com/a.json","$defs":{"b":{"$id":"b.json"}}}},"properties":{"x":{"$ref":"https://example.com/a.json"},"y":{"$ref":"https://example.com/b.json#/type"}}}`, nil},
+		{`{"$id":"https://example.com/root.json","$defs":{"a":{"$id":"a.json"}},"properties":{"x":{"$ref":"a.json"},"y":{"$ref":"root.json#/$defs/a"},"z":{"$ref":"c.json"}}}`, []string{"/properties/z/$ref"}},
+		{`{"$defs":{"a":{"$id":"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed","type":"string"}},"properties":{"x":{"$ref":"urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed"},"y":{"$ref":"urn:other"}}}`, []string{"/properties/y/$ref"}},
+		// The meta-schemas the compiler carries.
+		{`{"properties":{"s":{"$ref":"https://json-schema.org/draft/2020-12/schema"},"t":{"$ref":"http://json-schema.org/draft-07/schema#"},"u":{"$ref":"https://json-schema.org/draft/2020-12/meta/validation#/$defs/simpleTypes"}}}`, nil},
+		{`{"properties":{"s":{"$ref":"https://json-schema.org/draft/2020-12/schema#/$defs/x"}}}`, []string{"/properties/s/$ref"}},
+		// Up to draft-07, an "$id" beside "$ref" changes nothing.
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"a":{"$id":"https://example.com/a.json","$ref":"#/definitions/b"}},"properties":{"x":{"$ref":"https://example.com/a.json"}}}`, []string{"/properties/x/$ref"}},
+		// An "$id" in an unknown keyword names nothing.
+		{`{"x-vendor":{"$id":"https://example.com/v.json"},"properties":{"x":{"$ref":"https://example.com/v.json"}}}`, []string{"/properties/x/$ref"}},
 	} {
 		err := CheckRefs([]byte(tc.schema))
 		var got []string
@@ -206,6 +218,28 @@ func BenchmarkParseSidecar(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := ParseSidecar("math.hypot.json", data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestMeansATool(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"name":"my-app","version":"1.0.0","description":"An app.","type":"module","scripts":{"test":"go test"}}`: false, // package.json
+		"{\n  // comments make it JSONC\n  \"compilerOptions\": {\"strict\": true}\n}":                             false, // tsconfig.json
+		``: false,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`:                       false, // a bare schema
+		`{"description":"d","input_schema":{"type":"object"}}`:                         true,
+		`{"type":"function","function":{"name":"f","parameters":{}}}`:                  true,
+		`{"name":"t","description":"d","inputSchema":{"type":"object"}}`:               true,
+		`{"description":"no schema yet","safe":false}`:                                 true,
+		`[{"type":"function","function":{"name":"f"}}]`:                                true, // a list, pasted
+		`{"tools":[{"name":"a","inputSchema":{}}]}`:                                    true,
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`:                               true,
+		`{"description": "half written", "input_schema": {"type": "obj`:                true, // broken, but a sidecar
+		"\xef\xbb\xbf" + `{"description":"with a BOM","parameters":{"type":"object"}}`: true,
+	} {
+		if got := MeansATool([]byte(data)); got != want {
+			t.Errorf("MeansATool(%s) = %v, want %v", data, got, want)
 		}
 	}
 }

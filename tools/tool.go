@@ -25,6 +25,16 @@ const (
 	DialectBFCL      = "bfcl"      // Gorilla/BFCL: "type": "dict", "float", Java and JS type names
 )
 
+// RawField is one key of a JSON object and its value, compact.
+type RawField struct {
+	Key   string
+	Value []byte
+}
+
+// mcpPassThrough are the fields of MCP's Tool that are kept as they are
+// (MCPFields): the others toolcall reads.
+var mcpPassThrough = []string{"execution", "icons", "_meta"}
+
 // Tool is one tool: its definition, read from a sidecar, and the executable
 // that runs it. A Tool is safe for concurrent use once loaded.
 type Tool struct {
@@ -37,6 +47,10 @@ type Tool struct {
 	InputSchema  []byte
 	OutputSchema []byte // MCP outputSchema, verbatim; nil when absent
 	Annotations  []byte // MCP annotations, verbatim; nil when absent
+	// MCPFields are the fields of an MCP tool definition that toolcall
+	// does not read ("execution", "icons", "_meta"), kept as the sidecar
+	// had them so that an MCP listing passes them on.
+	MCPFields []RawField
 
 	// Command is the path of the executable that runs the tool.
 	Command string
@@ -67,6 +81,11 @@ type Tool struct {
 	// written in.
 	File    string
 	Dialect string
+	// Definition is set for a tool read from a list of definitions
+	// (ParseToolList): it has a schema and no executable, so it is listed,
+	// parsed for and validated, and its calls are answered as not
+	// available by exec.
+	Definition bool
 	// Unavailable says why the tool is not advertised on this machine (a
 	// required command missing, another platform, no executable); empty
 	// when it is available.
@@ -75,6 +94,11 @@ type Tool struct {
 	compileOnce sync.Once
 	schema      *jsonschema.Schema
 	schemaErr   error
+	legacyDraft string // why the schema was compiled as draft-07 (LegacyDraft)
+
+	// Whether InputSchema compiles (CheckSchema).
+	verdictOnce sync.Once
+	verdict     error
 
 	// loaded is the executable as RecordExecutable saw it.
 	loaded atomic.Pointer[executableStamp]

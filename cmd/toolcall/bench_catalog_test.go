@@ -51,8 +51,8 @@ func buildToolcall(b testing.TB, dir string) string {
 	return bin
 }
 
-func benchProcessCatalog(b *testing.B, args ...string) {
-	tools := benchTools(b, 10000)
+func benchProcessCatalog(b *testing.B, n int, args ...string) {
+	tools := benchTools(b, n)
 	bin := buildToolcall(b, b.TempDir())
 	for b.Loop() {
 		cmd := exec.Command(bin, append([]string{"catalog", "--tools", tools}, args...)...)
@@ -62,9 +62,10 @@ func benchProcessCatalog(b *testing.B, args ...string) {
 	}
 }
 
-func BenchmarkProcessCatalog10kJSONL(b *testing.B) { benchProcessCatalog(b) }
+func BenchmarkProcessCatalog1kJSONL(b *testing.B)  { benchProcessCatalog(b, 1000) }
+func BenchmarkProcessCatalog10kJSONL(b *testing.B) { benchProcessCatalog(b, 10000) }
 func BenchmarkProcessCatalog10kQuery(b *testing.B) {
-	benchProcessCatalog(b, "--query", "what is the weather forecast in Paris today")
+	benchProcessCatalog(b, 10000, "--query", "what is the weather forecast in Paris today")
 }
 
 func BenchmarkProcessValidate(b *testing.B) {

@@ -31,9 +31,16 @@ an OpenAI, Anthropic, MCP or BFCL definition dropped in as it is:
 
 A sidecar without a schema is an error (fail closed) unless it says
 "allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
-or full. A $ref must point inside the sidecar (#/$defs/...); nothing is
-ever fetched. "requires": ["jq"] and "platforms": ["linux"] keep a tool out
-of the catalog where it cannot run; --check says why.
+or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
+resource embedded with its own $id); nothing is ever fetched. A tool whose
+schema does not compile is withheld, with a warning naming the keyword.
+"requires": ["jq"] and "platforms": ["linux"] keep a tool out of the
+catalog where it cannot run; --check says why. --tools may also name a
+file of definitions (an OpenAI or Anthropic tools array, an MCP tools/list
+result or response, a BFCL entry): those tools are listed and validated,
+but have no executable to run. A .json file with no key
+of a tool definition and no executable beside it (package.json) is
+skipped.
 
 Tools marked "safe": false are left out unless --allow-unsafe is given;
 --local-only leaves out tools tagged "network"; --allow, --deny and --tag
@@ -55,8 +62,9 @@ too long); validate, exec and run map such a name back to the tool.
 
 --check lints every sidecar instead: schemas that do not compile, missing
 or non-executable programs, bad or duplicate names, examples that fail
-their own schema, remote $refs. It lists each problem with its file on
-standard error and exits 1 if there is any.`
+their own schema, remote $refs, directories without tools. It lists each
+problem with its file on standard error, with the files it skipped and
+the sidecars' warnings, and exits 1 if there is any problem.`
 
 const catalogExample = `  # every tool, one tool event per line
   toolcall catalog --tools ./tools
@@ -111,16 +119,17 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.Var(&opts.format, "format", "write the tools as `name`: "+strings.Join(catalog.Formats, ", "))
 	fs.Var(&opts.style, "style", "with --format prompt, how the model is told to write calls: "+strings.Join(catalog.Styles, ", "))
 	fs.IntVar(&opts.pageSize, "page-size", 0, "with --format mcp, at most `n` tools per page, with a nextCursor for the next")
-	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named")
+	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named (the `cursor`)")
 	opts.tools.addPolicy(fs)
 	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
-	fs.StringVar(&opts.query, "query", "", "rank the tools for this request (default: a request read from stdin, if any)")
+	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text` (default: a request read from stdin, if any)")
 	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
 	durationVar(fs, &opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
 	noEnv(fs, "check")
+	envAs(fs, "format", "TOOLCALL_CATALOG_FORMAT")
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("format", opts.format.complete))
 	must(cmd.RegisterFlagCompletionFunc("style", opts.style.complete))
@@ -216,9 +225,13 @@ func (o *catalogOptions) runCheck(stderr io.Writer) error {
 	if len(o.tools.dirs) == 0 {
 		return usage(errors.New("--check lints tool directories: give --tools DIR, or set TOOLCALL_TOOLS (it starts no MCP server, so --mcp alone has nothing to lint)"))
 	}
-	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{})
+	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
 	for _, p := range skipped {
-		fmt.Fprintf(stderr, "%s (not advertised)\n", p)
+		if p.Tool == "" {
+			fmt.Fprintf(stderr, "%s (skipped)\n", p) // a .json file that is not a sidecar
+		} else {
+			fmt.Fprintf(stderr, "%s (not advertised)\n", p)
+		}
 	}
 	for _, p := range problems {
 		fmt.Fprintln(stderr, p)

@@ -141,7 +141,7 @@ func manPage(cmd *cobra.Command) []byte {
 	var vars []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if hasEnv(f) && !f.Hidden {
-			vars = append(vars, fmt.Sprintf("    %-24s --%s", envName(f.Name), f.Name))
+			vars = append(vars, fmt.Sprintf("    %-24s --%s", flagEnv(f), f.Name))
 		}
 	})
 	if len(vars) > 0 {

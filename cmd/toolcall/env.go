@@ -24,6 +24,44 @@ func envName(flag string) string {
 	return envPrefix + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
 }
 
+// envAnnotation holds the environment variable of a flag whose name means
+// different things in different subcommands: one variable has one
+// meaning, so each meaning gets its own (TOOLCALL_PARSE_FORMAT,
+// TOOLCALL_CATALOG_FORMAT).
+const envAnnotation = "toolcall_env"
+
+// flagEnv is the environment variable of f: its own, else envName's.
+func flagEnv(f *pflag.Flag) string {
+	if v := f.Annotations[envAnnotation]; len(v) == 1 {
+		return v[0]
+	}
+	return envName(f.Name)
+}
+
+// envAs gives the flag named name of fs the environment variable v.
+func envAs(fs *pflag.FlagSet, name, v string) {
+	if err := fs.SetAnnotation(name, envAnnotation, []string{v}); err != nil {
+		panic(err) // a typo in a flag name: a bug
+	}
+}
+
+// retiredEnv are variables no longer read because they meant different
+// things to different subcommands, with what replaced them.
+var retiredEnv = map[string]string{
+	"TOOLCALL_FORMAT":  "TOOLCALL_PARSE_FORMAT (parse --format) or TOOLCALL_CATALOG_FORMAT (catalog --format)",
+	"TOOLCALL_TIMEOUT": "TOOLCALL_TOOL_TIMEOUT (exec --timeout, run --tool-timeout) or TOOLCALL_RUN_TIMEOUT (run --timeout)",
+}
+
+// warnRetiredEnv says, once per variable, that a retired variable set in
+// the environment is not read, so that it is not ignored silently.
+func warnRetiredEnv(lookup func(string) (string, bool), warn func(string)) {
+	for _, name := range []string{"TOOLCALL_FORMAT", "TOOLCALL_TIMEOUT"} {
+		if v, ok := lookup(name); ok && v != "" {
+			warn(fmt.Sprintf("%s is not read: one variable has one meaning, so set %s instead", name, retiredEnv[name]))
+		}
+	}
+}
+
 // hasEnv reports whether f can be set from the environment.
 func hasEnv(f *pflag.Flag) bool {
 	if f.Name == "help" || f.Name == "version" {
@@ -42,7 +80,7 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 		if err != nil || f.Changed || !hasEnv(f) {
 			return
 		}
-		name := envName(f.Name)
+		name := flagEnv(f)
 		v, ok := lookup(name)
 		if !ok || v == "" {
 			return

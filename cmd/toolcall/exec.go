@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
@@ -143,32 +144,14 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
-	fs.BoolVar(&opts.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
-	fs.BoolVar(&opts.dryRun, "dry-run", false, "run nothing; show what each call would run")
-	opts.addRunFlags(cmd)
+	opts.addCallFlags(fs)
+	opts.addRunFlags(fs)
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
-	return cmd
-}
-
-// addRunFlags defines the flags that say how a tool runs: its limits,
-// environment and redaction; mcp serve has them too.
-func (o *execOptions) addRunFlags(cmd *cobra.Command) {
-	fs := cmd.Flags()
-	durationVar(fs, &o.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
-	durationVar(fs, &o.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
-	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
-	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
-	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
-	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
-	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
-	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
-	fs.BoolVar(&o.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
-	fs.IntVar(&o.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
-	fs.BoolVar(&o.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	must(cmd.MarkFlagDirname("scratch"))
 	must(cmd.MarkFlagDirname("workdir"))
+	return cmd
 }
 
 // prepare checks the flags, loads the tools and makes the options of
@@ -353,6 +336,36 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 		note += fmt.Sprintf("; the input after line %d was not read", lastLine)
 	}
 	return note
+}
+
+// addRunFlags defines the flags of how calls run that exec and run share,
+// worded once so that they read the same in both.
+func (o *execOptions) addRunFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "run nothing; show what each call would run")
+	o.addLimitFlags(fs)
+}
+
+// addCallFlags defines the flags of how exec runs each call, which mcp
+// serve shares (run names its --timeout --tool-timeout).
+func (o *execOptions) addCallFlags(fs *pflag.FlagSet) {
+	durationVar(fs, &o.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	envAs(fs, "timeout", "TOOLCALL_TOOL_TIMEOUT") // run's --tool-timeout
+	durationVar(fs, &o.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
+	fs.BoolVar(&o.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
+	fs.IntVar(&o.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
+	fs.BoolVar(&o.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+}
+
+// addLimitFlags defines the limits, environment and redaction of the
+// tools, which exec, run and mcp serve share.
+func (o *execOptions) addLimitFlags(fs *pflag.FlagSet) {
+	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
+	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
+	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
+	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
+	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
+	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed

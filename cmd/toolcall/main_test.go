@@ -10,10 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/parse"
@@ -114,9 +116,9 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "unknown-format-from-env",
 			args:     []string{"parse"},
-			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			env:      map[string]string{"TOOLCALL_PARSE_FORMAT": "nosuch"},
 			code:     exitUsage,
-			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
+			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_PARSE_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
 		},
 		{
 			name:   "bad-bool-from-env",
@@ -128,8 +130,22 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "flag-wins-over-env",
 			args:     []string{"parse", "--format", "hermes", "--list-formats"},
-			env:      map[string]string{"TOOLCALL_FORMAT": "nosuch"},
+			env:      map[string]string{"TOOLCALL_PARSE_FORMAT": "nosuch"},
 			stdoutRE: `(?m)^hermes +Hermes`,
+		},
+		{
+			name:     "catalog-format-is-not-parse-format",
+			args:     []string{"parse", "--list-formats"},
+			env:      map[string]string{"TOOLCALL_CATALOG_FORMAT": "nosuch"},
+			stdoutRE: `(?m)^hermes +Hermes`,
+		},
+		{
+			name:     "retired-variable-is-said",
+			args:     []string{"parse", "--list-formats"},
+			env:      map[string]string{"TOOLCALL_FORMAT": "hermes", "TOOLCALL_TIMEOUT": "1m"},
+			stdoutRE: `(?m)^hermes +Hermes`,
+			stderr: "toolcall: warning: TOOLCALL_FORMAT is not read: one variable has one meaning, so set TOOLCALL_PARSE_FORMAT (parse --format) or TOOLCALL_CATALOG_FORMAT (catalog --format) instead\n" +
+				"toolcall: warning: TOOLCALL_TIMEOUT is not read: one variable has one meaning, so set TOOLCALL_TOOL_TIMEOUT (exec --timeout, run --tool-timeout) or TOOLCALL_RUN_TIMEOUT (run --timeout) instead\n",
 		},
 		{
 			name:   "missing-file",
@@ -274,7 +290,7 @@ func TestParseRun(t *testing.T) {
 			opts:     parseOptions{format: "hermes", noRepair: true},
 			ins:      []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}, {r: strings.NewReader("c")}},
 			stats:    []parse.Stats{{Events: 3, Calls: 2}, {Events: 1}, {Events: 1, Calls: 1}},
-			wantOpts: []parse.Options{{Format: "hermes", NoRepair: true}, {Format: "hermes", NoRepair: true, FirstID: 2}, {Format: "hermes", NoRepair: true, FirstID: 2}},
+			wantOpts: []parse.Options{{Format: "hermes", NoRepair: true, File: "a.txt"}, {Format: "hermes", NoRepair: true, FirstID: 2, File: "b.txt"}, {Format: "hermes", NoRepair: true, FirstID: 2, File: "stdin"}},
 		},
 		{
 			name:     "parse-errors-without-fail",
@@ -295,10 +311,19 @@ func TestParseRun(t *testing.T) {
 			name:       "fail-counts-every-file",
 			opts:       parseOptions{fail: true},
 			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {name: "b.txt", r: strings.NewReader("b")}},
-			stats:      []parse.Stats{{Events: 2, Errors: 1}, {Events: 3, Calls: 1, Errors: 1}},
-			wantOpts:   []parse.Options{{}, {}},
+			stats:      []parse.Stats{{Events: 2, Errors: 1}, {Events: 3, Calls: 1, Errors: 2}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {File: "b.txt"}},
 			wantErr:    errReported,
-			wantStderr: "toolcall: 2 parse errors\n",
+			wantStderr: "toolcall: a.txt: 1 parse error\ntoolcall: b.txt: 2 parse errors\ntoolcall: 3 parse errors\n",
+		},
+		{
+			name:       "fail-names-only-files-with-errors",
+			opts:       parseOptions{fail: true},
+			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {r: strings.NewReader("b")}},
+			stats:      []parse.Stats{{Events: 2, Calls: 2}, {Events: 1, Errors: 1}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {FirstID: 2, File: "stdin"}},
+			wantErr:    errReported,
+			wantStderr: "toolcall: stdin: 1 parse error\ntoolcall: 1 parse error\n",
 		},
 		{
 			name:     "fail-without-errors",
@@ -327,7 +352,7 @@ func TestParseRun(t *testing.T) {
 			ins:        []input{{name: "a.txt", r: strings.NewReader("a")}, {r: strings.NewReader("b")}},
 			terminal:   true,
 			stats:      []parse.Stats{{}, {}},
-			wantOpts:   []parse.Options{{}, {}},
+			wantOpts:   []parse.Options{{File: "a.txt"}, {File: "stdin"}},
 			wantStderr: stdinHint + "\n",
 		},
 	}
@@ -338,7 +363,7 @@ func TestParseRun(t *testing.T) {
 			o.stream = fake.stream
 			o.isTerminal = func(io.Reader) bool { return tt.terminal }
 			var stdout, stderr bytes.Buffer
-			err := o.run(context.Background(), tt.ins, &stdout, &stderr, nil)
+			err := o.run(context.Background(), tt.ins, &stdout, &stderr, parse.Options{})
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("run: err = %v, want %v", err, tt.wantErr)
 			}
@@ -448,6 +473,59 @@ func TestEnvName(t *testing.T) {
 	} {
 		if got := envName(flag); got != want {
 			t.Errorf("envName(%q) = %q, want %q", flag, got, want)
+		}
+	}
+}
+
+// TestOneVariableOneMeaning: a variable read by flags of several commands
+// means one thing in all of them. Flags whose help differs in words but
+// not in meaning are listed; a new flag that shares a variable with a flag
+// of another meaning must get its own (envAs).
+func TestOneVariableOneMeaning(t *testing.T) {
+	sameMeaning := map[string]bool{
+		"TOOLCALL_CONFIRM": true, "TOOLCALL_DRY_RUN": true, "TOOLCALL_ENV": true,
+		"TOOLCALL_FAIL": true, "TOOLCALL_MAX_OUTPUT": true, "TOOLCALL_PARALLEL": true,
+		"TOOLCALL_REDACT": true, "TOOLCALL_STYLE": true, "TOOLCALL_WORKDIR": true,
+		"TOOLCALL_SCRATCH":   true, // the directory of saved outputs, written by exec and read by validate
+		"TOOLCALL_PAGE_SIZE": true, // tools per page of an MCP tools/list, rendered by catalog or served by mcp serve
+	}
+	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
+	type use struct{ cmd, flag, usage string }
+	byVar := map[string][]use{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if hasEnv(f) {
+				byVar[flagEnv(f)] = append(byVar[flagEnv(f)], use{c.Name(), f.Name, f.Usage})
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	for v, uses := range byVar {
+		for _, u := range uses[1:] {
+			if u.usage != uses[0].usage && !sameMeaning[v] {
+				t.Errorf("%s is read by %s --%s (%q) and %s --%s (%q): give one of them its own variable with envAs",
+					v, uses[0].cmd, uses[0].flag, uses[0].usage, u.cmd, u.flag, u.usage)
+			}
+		}
+	}
+	for _, want := range []struct{ cmd, flag, v string }{
+		{"parse", "format", "TOOLCALL_PARSE_FORMAT"},
+		{"catalog", "format", "TOOLCALL_CATALOG_FORMAT"},
+		{"exec", "timeout", "TOOLCALL_TOOL_TIMEOUT"},
+		{"run", "tool-timeout", "TOOLCALL_TOOL_TIMEOUT"},
+		{"run", "timeout", "TOOLCALL_RUN_TIMEOUT"},
+	} {
+		if !slices.ContainsFunc(byVar[want.v], func(u use) bool { return u.cmd == want.cmd && u.flag == want.flag }) {
+			t.Errorf("%s --%s is not set by %s", want.cmd, want.flag, want.v)
+		}
+	}
+	for _, v := range []string{"TOOLCALL_FORMAT", "TOOLCALL_TIMEOUT"} {
+		if len(byVar[v]) > 0 {
+			t.Errorf("%s, which meant different things, is still read by %v", v, byVar[v])
 		}
 	}
 }

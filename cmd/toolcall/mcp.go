@@ -106,14 +106,18 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	o.exec.tools.addDirs(fs)
 	o.exec.tools.addPolicy(fs)
-	fs.StringSliceVar(&o.tags, "tag", nil, "offer only tools with one of these `tags` (repeatable, comma-separated)")
-	o.exec.addRunFlags(cmd)
+	fs.StringSliceVar(&o.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
+	o.exec.addCallFlags(fs)
+	o.exec.addLimitFlags(fs)
 	fs.IntVar(&o.pageSize, "page-size", 0, "list at most `n` tools a page, with a nextCursor for the rest (0: all at once)")
 	durationVar(fs, &o.poll, "poll", mcpserve.DefaultPoll, "look for changed tools this often (0: never)")
 	fs.StringVar(&o.listen, "listen", "", "serve streamable HTTP on `host:port` (loopback only, unless --listen-any) instead of stdio")
 	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
+	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
 	o.exec.tools.registerCompletions(cmd, true)
+	must(cmd.MarkFlagDirname("scratch"))
+	must(cmd.MarkFlagDirname("workdir"))
 	return cmd
 }
 

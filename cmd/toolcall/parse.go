@@ -41,19 +41,25 @@ It writes these events, with their fields beyond "type":
     final_answer  content
     parse_error   error (what was wrong, in words a model can act on),
                   raw (the text that failed), offset (its byte offset),
-                  format (the syntax it was written in, when known)
+                  format (the syntax it was written in, when known),
+                  file (the input it came from, when there are several)
 
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
 
-Every syntax is looked for unless --format names one. JSON that is not
+Every syntax is looked for unless --format names one. With --tools, the
+tools' schemas type the bare values of XML-style calls ("007" stays a
+string where the schema says string), and a complete bare call (Llama 3
+JSON, a pythonic list) to one of the tools counts even inside a line of
+prose. JSON that is not
 strictly valid (single quotes, a trailing comma, a missing brace) is
 repaired where that is safe, and the call is marked "repaired": true;
 with --no-repair it is a parse_error instead.
 
 A parse_error is data, not a failure: parse exits 0, so a loop can show
 the model its mistake. With --fail, parse exits 1 when it wrote any
-parse_error, as a CI check wants.`
+parse_error, as a CI check wants, and says on stderr how many each file
+had.`
 
 const parseExample = `  # a model's raw output, saved to a file
   toolcall parse reply.txt
@@ -104,21 +110,27 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				}
 				return listFormats(stdout)
 			}
-			var paramType func(tool, param string) string
+			// With --tools, the schemas type tagged values and a bare
+			// call to one of the tools counts wherever it starts.
+			var schema parse.Options
 			if len(opts.tools.dirs) > 0 || len(opts.tools.mcp) > 0 {
 				c, err := opts.tools.load(stderr)
 				if err != nil {
 					return err
 				}
 				defer c.Close()
-				paramType = c.ParamType
+				schema.ParamType = c.ParamType
+				schema.KnownTool = func(name string) bool {
+					_, ok := c.Lookup(name)
+					return ok
+				}
 			}
 			ins, closeAll, err := openInputs(stdin, args)
 			if err != nil {
 				return err
 			}
 			defer closeAll()
-			return opts.run(cmd.Context(), ins, stdout, stderr, paramType)
+			return opts.run(cmd.Context(), ins, stdout, stderr, schema)
 		},
 	}
 	flags := cmd.Flags()
@@ -129,33 +141,58 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
 	noEnv(flags, "list-formats")
+	envAs(flags, "format", "TOOLCALL_PARSE_FORMAT")
 	if err := cmd.RegisterFlagCompletionFunc("format", completeFormat); err != nil {
 		panic(err) // the flag is defined just above
 	}
 	return cmd
 }
 
-// run parses each input in turn into stdout.
-// paramType, when not nil, types the values of XML-style calls by the
-// tools' schemas.
-func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, paramType func(tool, param string) string) error {
+// run parses each input in turn into stdout. schema holds what --tools
+// gives the parser (ParamType, KnownTool); its other fields are ignored.
+func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, schema parse.Options) error {
 	var total parse.Stats
+	// With several inputs, a parse_error says which one it came from, and
+	// --fail counts the errors of each.
+	multi := len(ins) > 1
+	type fileErrors struct {
+		name string
+		n    int
+	}
+	var failed []fileErrors
 	err := eachInput(ins, o.isTerminal, stdinHint, stderr, func(in input, _ func(int, error)) error {
-		st, err := o.stream(ctx, in.r, stdout, parse.Options{
+		name := in.name
+		if name == "" {
+			name = "stdin"
+		}
+		opts := parse.Options{
 			Format:    string(o.format),
 			NoRepair:  o.noRepair,
 			FirstID:   total.Calls,
-			ParamType: paramType,
-		})
+			ParamType: schema.ParamType,
+			KnownTool: schema.KnownTool,
+		}
+		if multi {
+			opts.File = name
+		}
+		st, err := o.stream(ctx, in.r, stdout, opts)
 		total.Events += st.Events
 		total.Calls += st.Calls
 		total.Errors += st.Errors
+		if st.Errors > 0 {
+			failed = append(failed, fileErrors{name, st.Errors})
+		}
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if o.fail && total.Errors > 0 {
+		if multi {
+			for _, f := range failed {
+				fmt.Fprintf(stderr, "toolcall: %s: %d parse error%s\n", f.name, f.n, plural(f.n))
+			}
+		}
 		fmt.Fprintf(stderr, "toolcall: %d parse error%s\n", total.Errors, plural(total.Errors))
 		return errReported
 	}

@@ -30,7 +30,7 @@ MCP clients.
 
 The events, with their fields beyond "type":
 
-    tool              name, description, input_schema, command, mcp_server
+    tool              name, description, input_schema, command, mcp_source
                       (an MCP server's tool), safe, tags, timeout; score
                       and reason when ranked (catalog)
     text              content: prose outside any call (parse)
@@ -48,7 +48,11 @@ The events, with their fields beyond "type":
                       exit_code, signal, duration_ms, truncated, ref (exec)
 
 run adds system, user, assistant (content, model, usage, duration_ms) and
-stop (reason, iterations) around them.
+stop (reason, iterations) around them; with --batch every event has its
+request first, a summary (request, reason, iterations, calls,
+duration_ms, error) follows each transcript and a batch event (the
+totals) ends the stream; a bulk --check writes check (file, status,
+difference or error) and batch events.
 
 Problems with the model's output are data in the stream, not failures, so
 a loop can show the model its mistake.`
@@ -68,8 +72,12 @@ const exitStatusText = `    0    the command did its job (parse errors and faile
 
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
-TOOLCALL_FORMAT=hermes or TOOLCALL_NO_REPAIR=1. A flag given on the command
-line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
+TOOLCALL_NO_REPAIR=1. One variable has one meaning: where a flag means
+different things in different commands, the variable names the command
+or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
+--format, TOOLCALL_TOOL_TIMEOUT for exec's --timeout (and run's
+--tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout. A flag given on
+the command line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
 directories, like PATH. run also reads OPENAI_BASE_URL and OPENAI_API_KEY
 when --base-url and --api-key are not given. --help, --version,
 --list-formats and --check have no variable.`
@@ -98,6 +106,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		// Cobra runs only the nearest PersistentPreRunE, so a subcommand
 		// must not define one of its own.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			warnRetiredEnv(os.LookupEnv, warnTo(cmd.ErrOrStderr()))
 			return applyEnv(cmd.Flags(), os.LookupEnv)
 		},
 		SuggestionsMinimumDistance: 2, // cobra's default, which SuggestionsFor does not apply

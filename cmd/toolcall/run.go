@@ -74,12 +74,29 @@ With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI.
 
+Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
+a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
+id, the line number), as its own loop, --jobs at a time. The transcripts
+come in the order of the requests, each whole, every event with its
+"request" first, each followed by a summary event (request, reason,
+iterations, calls, duration_ms, error); a batch event with the totals
+comes last. --out DIR writes each transcript to DIR/ID.jsonl instead,
+atomically when it ends, and skips the requests whose transcript there is
+complete (--force runs them again). --shard I/N runs every N-th request
+from the I-th (0-based), for N processes started with an index. On SIGINT
+no more requests start and the running ones end interrupted. A
+Retry-After from the server holds back every request of the batch.
+--replay DIR (or a glob) with --check checks every recording, --jobs at a
+time: a line per file on stderr (ok, differs with the first difference,
+error), check events on stdout.
+
 Secrets never reach the transcript or stderr: exec's redaction applies to
 every event, the model's own text included, and knows the API key and a
 password in the base URL too. URLs are shown without user:password@.
 
 Exit status: 0 when a final answer was reached (with --check: when the
-run matches the recording), 1 otherwise; 130 or 143
+run matches the recording; with --batch or many recordings: by every
+one), 1 otherwise; 130 or 143
 when stopped by SIGINT or SIGTERM, after the tools were stopped.`
 
 const runExample = `  # against llama-server or mlx_lm.server on this machine
@@ -90,7 +107,13 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
 
   # record a run, and check in CI that it still goes the same way
   toolcall run --tools ./tools --record golden.jsonl "What is 17 * 25 + 3?"
-  toolcall run --tools ./tools --replay golden.jsonl --check`
+  toolcall run --tools ./tools --replay golden.jsonl --check
+
+  # many prompts, four at a time, a transcript per request; run again to resume
+  toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
+
+  # every golden transcript of a directory
+  toolcall run --tools ./tools --replay testdata/transcripts --check`
 
 type runOptions struct {
 	exec execOptions // the tools, the policy and the limits of exec
@@ -123,6 +146,7 @@ type runOptions struct {
 	verbose        bool
 	answer         bool
 	stop           []string // the template's stop sequences
+	batch          batchOptions
 
 	isTerminal func(io.Reader) bool
 }
@@ -150,12 +174,12 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.exec.tools.addPolicy(fs)
 	fs.Var(&o.api, "api", "how to talk to the model: chat, completions or native")
 	fs.StringVar(&o.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
-	fs.StringVar(&o.apiKey, "api-key", "", "the server's API key (default $OPENAI_API_KEY)")
+	fs.StringVar(&o.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
 	fs.StringVar(&o.model, "model", "", "the model `name` to ask for")
 	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
-	fs.StringVar(&o.extra, "extra", "", "a JSON object merged into every request body, e.g. '{\"top_k\": 20}'")
+	fs.StringVar(&o.extra, "extra", "", "a `JSON` object merged into every request body, e.g. '{\"top_k\": 20}'")
 	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl)")
-	fs.StringVar(&o.template, "template", "chatml", "with --api completions: chatml, llama3, mistral, gemma, plain, or a Go text/template `file`")
+	fs.StringVar(&o.template, "template", "chatml", "with --api completions: the `template`: chatml, llama3, mistral, gemma, plain, or a Go text/template file")
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
@@ -165,6 +189,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
 	fs.IntVar(&o.maxIterations, "max-iterations", 4, "stop after this many model turns")
 	durationVar(fs, &o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
+	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
 	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")
@@ -176,15 +201,9 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
-	fs.BoolVar(&o.exec.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs")
-	fs.BoolVar(&o.exec.dryRun, "dry-run", false, "run no tool; show what each call would run")
-	fs.Var(&o.exec.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail)")
-	fs.StringVar(&o.exec.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
-	fs.Var(&o.exec.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch")
-	fs.StringVar(&o.exec.workdir, "workdir", "", "run tools in `dir`")
-	fs.StringSliceVar(&o.exec.env, "env", nil, "pass these environment `names` to tools")
-	fs.StringArrayVar(&o.exec.redact, "redact", nil, "also redact text matching this `regexp`")
+	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
 	must(cmd.RegisterFlagCompletionFunc("api", o.api.complete))
@@ -211,6 +230,11 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if o.maxIterations < 1 || o.totalTimeout <= 0 {
 		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
 	}
+	// Many requests, or many recordings: each is read later.
+	many, err := o.batch.check(o, flags, args)
+	if err != nil {
+		return err
+	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
@@ -222,6 +246,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	var in run.Input
 	var recorded [][]byte
 	switch {
+	case many != nil || o.batch.file != "":
 	case o.replay != "":
 		// The recording holds the request too.
 		data, err := os.ReadFile(o.replay)
@@ -257,9 +282,13 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	backend, observationRole, secrets, err := o.backend(flags, recorded)
-	if err != nil {
-		return err
+	var backend run.Backend
+	var observationRole string
+	var secrets []string
+	if many == nil { // a bulk check replays each recording with its own
+		if backend, observationRole, secrets, err = o.backend(flags, recorded); err != nil {
+			return err
+		}
 	}
 	// The key and the URL's password are secrets of the transcript.
 	xopts.Secrets = append(xopts.Secrets, secrets...)
@@ -314,8 +343,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-
-	res, err := run.Loop(ctx, in, out, run.Options{
+	lopts := run.Options{
 		Backend:         backend,
 		Model:           o.model,
 		ObservationRole: observationRole,
@@ -338,7 +366,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		Constrain:       o.constrain,
 		Stop:            o.stop,
 		Progress:        progress,
-	})
+	}
+	switch {
+	case many != nil:
+		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
+	case o.batch.file != "":
+		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
+	}
+	res, err := run.Loop(ctx, in, out, lopts)
 	if err != nil {
 		return err
 	}

@@ -45,6 +45,13 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"cmpevents": cmpEvents,
 		},
+		// [gnuparallel]: GNU parallel is installed (not moreutils' parallel).
+		Condition: func(cond string) (bool, error) {
+			if cond != "gnuparallel" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return gnuParallel(), nil
+		},
 		// $EXAMPLES is the bundled example tools directory, built.
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
@@ -126,3 +133,15 @@ func cmpEvents(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s and %s differ (duration_ms ignored):\n%s", args[0], args[1], cmp.Diff(want, got))
 	}
 }
+
+// gnuParallel reports whether the parallel on PATH is GNU parallel, which
+// the README's batch recipe uses. Its absence is said loudly: the recipe's
+// test is skipped then.
+var gnuParallel = sync.OnceValue(func() bool {
+	out, err := exec.Command("parallel", "--version").Output()
+	if err != nil || !strings.Contains(string(out), "GNU parallel") {
+		fmt.Fprintln(os.Stderr, "toolcall tests: GNU parallel is not installed (apt-get install parallel): the README batch recipe is NOT tested")
+		return false
+	}
+	return true
+})

@@ -29,7 +29,7 @@ type toolsFlags struct {
 // addDirs defines --tools alone, for commands that read tools but apply no
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
-	fs.Var(&f.dirs, "tools", "read tools from `dir` (repeatable; a colon-separated list like PATH also works)")
+	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
 	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell (repeatable)")
 }
 

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/toolcall/toolcall/run"
+)
+
+// batchOptions are run's flags for many requests (--batch) and for many
+// recordings (--replay DIR --check).
+type batchOptions struct {
+	file  string
+	jobs  int
+	out   string
+	force bool
+	shard string
+}
+
+func (b *batchOptions) addFlags(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	fs.StringVar(&b.file, "batch", "", "run each request of this JSONL `file` (- for stdin), one a line: {\"id\": …, \"prompt\": …}")
+	fs.IntVar(&b.jobs, "jobs", 0, "with --batch or a bulk --check: run at most `n` at once (default: the number of CPUs, 1 with --model-cmd)")
+	fs.StringVar(&b.out, "out", "", "with --batch: write each transcript to `dir`/ID.jsonl, and skip requests already done there")
+	fs.BoolVar(&b.force, "force", false, "with --out: run again the requests already done there")
+	fs.StringVar(&b.shard, "shard", "", "with --batch or a bulk --check: take only every N-th request, from the I-th (`I/N`, 0-based)")
+	must(cmd.MarkFlagDirname("out"))
+	for _, name := range []string{"jobs", "shard"} {
+		must(cmd.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions))
+	}
+}
+
+// check refuses flags that do not go together, and reads a --replay that
+// names many recordings (a directory, a pattern), which it returns.
+func (b *batchOptions) check(o *runOptions, fs *pflag.FlagSet, args []string) ([]string, error) {
+	// A variable set for batches does not make a single run an error.
+	given := func(name string) bool { return source(fs, name) == "--"+name }
+	var many []string
+	if o.replay != "" {
+		files, isMany, err := run.ReplayFiles(o.replay)
+		if err != nil {
+			return nil, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		if isMany {
+			if !o.check {
+				return nil, usage(fmt.Errorf("--replay %s names many recordings: add --check to check them all, or name one file", o.replay))
+			}
+			if len(args) > 0 {
+				return nil, usage(errors.New("a bulk --check replays the recorded prompts; give no prompt"))
+			}
+			many = files
+		}
+	}
+	switch {
+	case b.file != "" && len(args) > 0:
+		return nil, usage(errors.New("--batch reads the requests from its file; give no prompt as arguments"))
+	case b.file != "" && o.replay != "":
+		return nil, usage(errors.New("--batch and --replay do not go together; to check many recordings, use --replay DIR --check"))
+	case b.file != "" && o.record != "":
+		return nil, usage(errors.New("--batch does not take --record; use --out DIR for a transcript per request"))
+	case many != nil && o.record != "":
+		return nil, usage(errors.New("a bulk --check does not take --record"))
+	case b.file == "" && (given("out") || given("force")):
+		return nil, usage(errors.New("--out and --force need --batch"))
+	case b.file != "" && b.force && b.out == "":
+		return nil, usage(errors.New("--force needs --out: it runs again the requests already done there"))
+	case b.file == "" && many == nil && (given("jobs") || given("shard")):
+		return nil, usage(errors.New("--jobs and --shard need --batch, or --replay DIR --check"))
+	case b.jobs < 0:
+		return nil, usage(errors.New("--jobs must be 1 or more (0: the default)"))
+	}
+	if b.file != "" && b.out != "" {
+		if err := os.MkdirAll(b.out, 0o755); err != nil {
+			return nil, &usageError{err: fmt.Errorf("--out: %w", err)}
+		}
+	}
+	if _, err := b.parseShard(); err != nil {
+		return nil, err
+	}
+	if b.jobs == 0 {
+		// A model command is a program on this machine, often a model
+		// loaded in full for each turn: one at a time unless asked.
+		b.jobs = runtime.NumCPU()
+		if o.modelCmd != "" {
+			b.jobs = 1
+		}
+	}
+	return many, nil
+}
+
+func (b *batchOptions) parseShard() (run.Shard, error) {
+	if b.shard == "" {
+		return run.Shard{}, nil
+	}
+	s, err := run.ParseShard(b.shard)
+	if err != nil {
+		return s, usage(fmt.Errorf("--shard: %w", err))
+	}
+	return s, nil
+}
+
+// run runs the requests of --batch.
+func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Options, o *runOptions, caught *atomic.Value, stdout, stderr io.Writer) error {
+	in := stdin
+	name := "standard input"
+	if b.file != "-" {
+		f, err := os.Open(b.file)
+		if err != nil {
+			return &usageError{err: fmt.Errorf("--batch: %w", err)}
+		}
+		defer f.Close()
+		in, name = f, b.file
+	} else if o.isTerminal(stdin) {
+		fmt.Fprintln(stderr, `toolcall: reading requests from stdin, one a line ({"id": …, "prompt": …}), then Ctrl-D`)
+	}
+	shard, _ := b.parseShard()
+	res, err := run.Batch(ctx, in, stdout, run.BatchOptions{
+		Loop:  lopts,
+		Jobs:  b.jobs,
+		Out:   b.out,
+		Force: b.force,
+		Shard: shard,
+		Warn: func(_ int, err error) {
+			fmt.Fprintf(stderr, "toolcall: --batch %s: %v\n", name, err)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if sig, ok := caught.Load().(os.Signal); ok {
+		msg := fmt.Sprintf("toolcall: %v: %d running request%s stopped (stop interrupted), %d did not start", sig, res.Interrupted, plural(res.Interrupted), res.NotStarted)
+		if res.Uncounted {
+			msg += " (and the rest of " + name + " was not read)"
+		}
+		if b.out != "" {
+			msg += "; run the same command again to go on where it stopped"
+		}
+		fmt.Fprintln(stderr, msg)
+		return &signalExit{code: signalCode(sig)}
+	}
+	if res.Failed > 0 {
+		fmt.Fprintf(stderr, "toolcall: %d of %d request%s reached no final answer (see the summary events)\n", res.Failed, res.Requests, plural(res.Requests))
+		return errReported
+	}
+	return nil
+}
+
+// checkMany replays and checks many recordings.
+func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.Options, o *runOptions, caught *atomic.Value, stdout, stderr io.Writer) error {
+	shard, _ := b.parseShard()
+	width := len(run.CheckDiffers)
+	res, err := run.CheckFiles(ctx, files, stdout, run.CheckOptions{
+		Loop:   lopts,
+		Native: o.api.value == "native",
+		Jobs:   b.jobs,
+		Shard:  shard,
+		Report: func(file, status, detail string) {
+			switch status {
+			case run.CheckOK:
+				fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
+			case run.CheckDiffers:
+				fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
+				for _, line := range strings.Split(detail, "\n") {
+					fmt.Fprintf(stderr, "%*s %s\n", width, "", line)
+				}
+			default:
+				fmt.Fprintf(stderr, "%-*s %s: %s\n", width, status, file, detail)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if sig, ok := caught.Load().(os.Signal); ok {
+		fmt.Fprintf(stderr, "toolcall: %v: %d recording%s not checked\n", sig, res.NotStarted, plural(res.NotStarted))
+		return &signalExit{code: signalCode(sig)}
+	}
+	fmt.Fprintf(stderr, "toolcall: %d recording%s: %d ok, %d differing, %d error%s\n", res.Files, plural(res.Files),
+		res.OK, res.Differ, res.Errors, plural(res.Errors))
+	if res.Differ > 0 || res.Errors > 0 || res.NotStarted > 0 {
+		return errReported
+	}
+	return nil
+}

@@ -1,0 +1,112 @@
+package parse
+
+import (
+	"bytes"
+)
+
+// With Options.KnownTool, a bare call to one of the caller's tools counts
+// wherever it starts ("Sure, {"name": "get_weather", …}"). Only a complete
+// call whose every name is a known tool does: prose that shows some JSON
+// or a bracketed aside stays prose.
+
+// callKeys are the keys a bare call object starts with.
+var callKeys = []string{`"name"`, `"function"`, `"tool_name"`, `"type"`, `'name'`}
+
+// startsLikeCall reports whether the object at buf[i] ('{') opens with a
+// call's key; undecided when the input so far ends before that is known.
+func (p *Parser) startsLikeCall(i int, eof bool) (yes, undecided bool) {
+	rest := bytes.TrimLeft(p.buf[i+1:], " \t\r\n")
+	for _, k := range callKeys {
+		if bytes.HasPrefix(rest, []byte(k)) {
+			return true, false
+		}
+		if !eof && len(rest) < len(k) && bytes.HasPrefix([]byte(k), rest) {
+			undecided = true
+		}
+	}
+	return false, undecided
+}
+
+// knownJSONCall handles a '{' anywhere when the caller's tools are known:
+// a complete JSON call to known tools is emitted; anything else is left to
+// the other rules.
+func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
+	yes, undecided := p.startsLikeCall(i, eof)
+	if undecided {
+		return 0, needMore, nil
+	}
+	if !yes {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(i, false)
+	if !complete {
+		if !eof {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	out, _, err := p.decodeJSON(i, end)
+	if err != nil {
+		return 0, noMatch, nil
+	}
+	p.explicitOnly, p.outputStart = false, false
+	cands := p.candidates(parseJSON(out), false, "", p.cands[:0])
+	p.cands = cands[:0]
+	if len(cands) == 0 {
+		return 0, noMatch, nil
+	}
+	for k := range cands {
+		if c := &cands[k]; c.final || c.bad != "" || !p.opts.KnownTool(c.name) {
+			return 0, noMatch, nil
+		}
+	}
+	ok, err := p.jsonCalls(i, i, end, false, "")
+	if err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		return 0, noMatch, nil
+	}
+	return end, matched, nil
+}
+
+// knownPyList handles a '[' inside a line of prose when the caller's tools
+// are known: a complete pythonic list of calls to known tools is emitted.
+func (p *Parser) knownPyList(i int, eof bool) (int, status, error) {
+	k := p.skipSpace(i + 1)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if !isIdentByte(p.buf[k], true) {
+		return 0, noMatch, nil
+	}
+	// Read the names first, without emitting: every one must be known.
+	var a argsBuilder
+	j := k
+	for {
+		name, end, st, perr := p.pyCall(j, eof, &a)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if st != matched || perr != nil || !p.opts.KnownTool(string(name)) {
+			return 0, noMatch, nil
+		}
+		j = p.skipSpace(end)
+		if j >= len(p.buf) {
+			return needOrNot(eof)
+		}
+		switch p.buf[j] {
+		case ',':
+			j = p.skipSpace(j + 1)
+			if j >= len(p.buf) {
+				return needOrNot(eof)
+			}
+			continue
+		case ']':
+		default:
+			return 0, noMatch, nil
+		}
+		break
+	}
+	return p.pyList(i, i, eof, FormatPythonic, false)
+}

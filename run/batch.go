@@ -1,0 +1,477 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// DefaultMaxRequest bounds one request line of a batch.
+const DefaultMaxRequest = 16 << 20
+
+// ReasonError is the reason of a summary whose request could not run: a
+// line that is not a request, a transcript that could not be written.
+const ReasonError = "error"
+
+// Event types of a batch.
+const (
+	TypeSummary = "summary" // one per request, after its transcript
+	TypeBatch   = "batch"   // the last line: the totals
+)
+
+// BatchOptions configures Batch.
+type BatchOptions struct {
+	// Loop is every request's loop. Its Backend serves the requests at
+	// once, so it must be safe for concurrent use (the HTTP backends and
+	// the model command are).
+	Loop Options
+	// Jobs is how many requests run at once (1 when 0).
+	Jobs int
+	// Out, when set, is a directory: each transcript is written to
+	// Out/ID.jsonl, whole, when its request ends, and w has only the
+	// summaries. Without it the transcripts go to w, each whole, every
+	// event with a "request" field.
+	Out string
+	// Force runs again the requests whose transcript under Out is
+	// complete; without it they are skipped (a batch resumes).
+	Force bool
+	// Shard picks the requests of one shard.
+	Shard Shard
+	// MaxLine bounds a request line (DefaultMaxRequest when 0).
+	MaxLine int
+	// Warn hears about lines that are not requests (they also get a
+	// summary with reason "error").
+	Warn func(line int, err error)
+}
+
+// BatchResult counts what a batch did.
+type BatchResult struct {
+	Requests    int // requests of the shard read
+	Answered    int // that reached a final answer, now or in a run resumed
+	Failed      int // that did not: another stop reason, or not a request
+	Skipped     int // complete under Out, not run again
+	Interrupted int // stopped by ctx while they ran
+	// NotStarted counts the requests that never started because ctx
+	// ended: those read, and those left in the input when it is a file.
+	NotStarted int
+	// Uncounted is true when the input left after ctx ended is a pipe or
+	// a terminal, whose requests could not be counted.
+	Uncounted bool
+	Calls     int
+}
+
+// Shard is the Index-th (from 0) of Count shards: the requests whose
+// number n (from 1) has (n-1) % Count == Index. The zero Shard is all.
+type Shard struct{ Index, Count int }
+
+// ParseShard reads "I/N", with 0 <= I < N, as --shard gives it.
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
+	index, err1 := strconv.Atoi(strings.TrimSpace(i))
+	count, err2 := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
+		return Shard{}, fmt.Errorf("%q is not a shard: want I/N with N at least 1 and I from 0 to N-1 (0-based, as JOB_COMPLETION_INDEX), e.g. 0/4", s)
+	}
+	return Shard{Index: index, Count: count}, nil
+}
+
+// Has reports whether the n-th item (from 1) belongs to the shard.
+func (s Shard) Has(n int) bool {
+	return s.Count <= 1 || (n-1)%s.Count == s.Index
+}
+
+// summary is how one request of a batch went.
+type summary struct {
+	id         string
+	reason     string
+	iterations int
+	calls      int
+	duration   time.Duration
+	err        string
+	file       string // under Out
+	skipped    bool
+	ran        bool   // the request ran (not skipped, not a bad line)
+	transcript *spool // to write before the summary (no Out)
+}
+
+// Batch runs each request of r, one JSON object a line ({"id": …,
+// "prompt": …} or {"id": …, "messages": […]}; a line without an id is
+// known by its line number), as its own Loop, at most Jobs at a time.
+//
+// Requests are taken in order and their output is written in that order
+// whatever the parallelism: each transcript whole (to w, or to a file
+// under Out), then a summary event; a batch event with the totals comes
+// last. Memory does not grow with the number of requests: a transcript
+// waiting for an earlier one to end is spooled to a temporary file beyond
+// a small size, and no request starts more than 2*Jobs ahead of the
+// oldest unfinished one.
+//
+// When ctx ends (an interrupt) no request starts any more; those running
+// end with stop interrupted and are written as usual.
+//
+// The error is for failures of the input and of w only.
+func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (BatchResult, error) {
+	start := time.Now()
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxRequest
+	}
+	if confirm := opts.Loop.Exec.Confirm; confirm != nil {
+		// One question at a time at the terminal, whichever request asks.
+		var mu sync.Mutex
+		opts.Loop.Exec.Confirm = func(t *tools.Tool, c *tools.Call) tools.Consent {
+			mu.Lock()
+			defer mu.Unlock()
+			return confirm(t, c)
+		}
+	}
+	var done BatchResult // counted by emit, read once the pool is drained
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p := newPool(opts.Jobs, func(s summary) error {
+		err := writeSummary(w, s, &done)
+		if err != nil {
+			cancel() // nothing more can be written
+		}
+		return err
+	})
+
+	lines := readLines(r, opts.MaxLine)
+	defer lines.stop()
+	var read, notStarted int
+	var readErr error
+	interrupted, uncounted := false, false
+	for !interrupted {
+		var l line
+		var more bool
+		select {
+		case l, more = <-lines.c:
+		case <-runCtx.Done():
+			interrupted = true
+			continue
+		}
+		if !more {
+			break
+		}
+		if l.err != nil && !errors.Is(l.err, errLineTooLong) {
+			readErr = fmt.Errorf("reading the requests: %w", l.err)
+			break
+		}
+		if l.err == nil && len(bytes.TrimSpace(l.text)) == 0 || !opts.Shard.Has(l.n) {
+			continue
+		}
+		read++
+		id, in, err := parseRequest(l, opts.Out != "")
+		if err != nil {
+			if opts.Warn != nil {
+				opts.Warn(l.n, err)
+			}
+			if !p.ready(runCtx, summary{id: id, reason: ReasonError, err: err.Error()}) {
+				notStarted++
+				interrupted = true
+			}
+			continue
+		}
+		if opts.Out != "" && !opts.Force {
+			if s, ok := finished(opts.Out, id); ok {
+				if !p.ready(runCtx, s) {
+					notStarted++
+					interrupted = true
+				}
+				continue
+			}
+		}
+		if !p.start(runCtx, func() summary { return runRequest(runCtx, id, in, &opts) }) {
+			notStarted++
+			interrupted = true
+		}
+	}
+	if interrupted && ctx.Err() != nil {
+		// Say how many did not start: those of a file can be counted.
+		if lines.regular {
+			for l := range lines.c {
+				if (l.err != nil || len(bytes.TrimSpace(l.text)) > 0) && opts.Shard.Has(l.n) {
+					read++
+					notStarted++
+				}
+			}
+		} else {
+			uncounted = true
+		}
+	}
+	err := p.wait()
+	done.Requests, done.NotStarted, done.Uncounted = read, notStarted, uncounted
+	if err == nil {
+		err = readErr
+	}
+	if err == nil {
+		err = writeBatch(w, done, time.Since(start))
+	}
+	return done, err
+}
+
+// runRequest runs one request of a batch.
+func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) summary {
+	s := summary{id: id, ran: true}
+	lo := opts.Loop
+	// The loop may append to the policy's lists (tool_choice): each
+	// request gets its own.
+	lo.Exec.Policy.Allow = slices.Clip(lo.Exec.Policy.Allow)
+	lo.Exec.Policy.Deny = slices.Clip(lo.Exec.Policy.Deny)
+	if p := opts.Loop.Progress; p != nil {
+		lo.Progress = func(msg string) { p(id + ": " + msg) }
+	}
+	start := time.Now()
+	var res Result
+	var err error
+	if opts.Out != "" {
+		s.file = filepath.Join(opts.Out, id+".jsonl")
+		res, err = writeAtomic(s.file, func(f io.Writer) (Result, error) { return Loop(ctx, in, f, lo) })
+	} else {
+		s.transcript = &spool{}
+		res, err = Loop(ctx, in, &requestWriter{w: s.transcript, id: id, start: true}, lo)
+	}
+	s.duration = time.Since(start)
+	s.reason, s.iterations, s.calls, s.err = res.Reason, res.Iterations, res.Calls, res.Error
+	if err != nil {
+		s.reason, s.err = ReasonError, err.Error()
+	}
+	return s
+}
+
+// writeAtomic writes a file through run and renames it into place only
+// when run succeeded: a reader never sees half a transcript, and an
+// interrupted batch leaves none behind.
+func writeAtomic(path string, run func(io.Writer) (Result, error)) (Result, error) {
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return Result{}, fmt.Errorf("writing the transcript: %w", err)
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	res, err := run(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = f.Chmod(0o644) // as os.Create would make it, not private
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return res, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return res, nil
+}
+
+// finished reads the last event of a transcript under --out: a request
+// whose transcript ends in a stop event, other than interrupted, is done.
+func finished(dir, id string) (summary, bool) {
+	path := filepath.Join(dir, id+".jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		return summary{}, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return summary{}, false
+	}
+	const tail = 64 << 10
+	off := max(info.Size()-tail, 0)
+	buf := make([]byte, info.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return summary{}, false
+	}
+	buf = bytes.TrimRight(buf, "\r\n")
+	last := buf[bytes.LastIndexByte(buf, '\n')+1:]
+	ev := gjson.ParseBytes(last)
+	reason := ev.Get("reason").Str
+	if !gjson.ValidBytes(last) || ev.Get("type").Str != tools.TypeStop || reason == "" || reason == StopInterrupted {
+		return summary{}, false
+	}
+	return summary{id: id, reason: reason, iterations: int(ev.Get("iterations").Int()), err: ev.Get("error").Str, file: path, skipped: true}, true
+}
+
+// parseRequest reads one line of a batch: its id (the line number when it
+// has none) and its request.
+func parseRequest(l line, forFile bool) (string, Input, error) {
+	id := strconv.Itoa(l.n)
+	if l.err != nil {
+		return id, Input{}, fmt.Errorf("line %d: %w", l.n, l.err)
+	}
+	text := bytes.TrimSpace(l.text)
+	if text[0] == '{' {
+		if !gjson.ValidBytes(text) {
+			return id, Input{}, fmt.Errorf("line %d: not valid JSON; want {\"id\": …, \"prompt\": …} or {\"id\": …, \"messages\": […]}", l.n)
+		}
+		switch v := gjson.GetBytes(text, "id"); v.Type {
+		case gjson.Null:
+			if v.Exists() {
+				return id, Input{}, fmt.Errorf(`line %d: "id" is null; give a string or a number, or leave it out to use the line number`, l.n)
+			}
+		case gjson.String:
+			id = v.Str
+		case gjson.Number:
+			id = v.Raw
+		default:
+			return id, Input{}, fmt.Errorf(`line %d: "id" must be a string or a number`, l.n)
+		}
+		if err := checkID(id, forFile); err != nil {
+			return strconv.Itoa(l.n), Input{}, fmt.Errorf("line %d: %w", l.n, err)
+		}
+	}
+	in, err := ParseInput(text)
+	if err != nil {
+		err = fmt.Errorf("line %d: %w", l.n, err)
+	}
+	return id, in, err
+}
+
+// checkID refuses an id that cannot be a request's name, or under --out
+// its file's name.
+func checkID(id string, forFile bool) error {
+	switch {
+	case id == "":
+		return errors.New(`"id" is empty`)
+	case !utf8.ValidString(id) || strings.ContainsFunc(id, func(r rune) bool { return r < ' ' || r == 0x7f }):
+		return fmt.Errorf(`"id" %q holds control characters or invalid UTF-8`, id)
+	case !forFile:
+		return nil
+	case len(id) > 200, strings.HasPrefix(id, "."), strings.ContainsAny(id, `/\`):
+		return fmt.Errorf(`"id" %q cannot name a file under --out (at most 200 bytes, no '/' or '\', not beginning with '.')`, id)
+	}
+	return nil
+}
+
+// writeSummary writes a request's transcript, when it was kept for w, and
+// its summary event, and counts it.
+func writeSummary(w io.Writer, s summary, done *BatchResult) error {
+	if s.transcript != nil {
+		err := s.transcript.copyTo(w)
+		s.transcript.discard()
+		if err != nil {
+			return fmt.Errorf("writing the transcript: %w", err)
+		}
+	}
+	switch {
+	case s.reason == StopFinalAnswer:
+		done.Answered++
+	default:
+		done.Failed++
+	}
+	if s.skipped {
+		done.Skipped++
+	}
+	if s.reason == StopInterrupted {
+		done.Interrupted++
+	}
+	done.Calls += s.calls
+
+	// "request" first, as on the transcript's events: sorting the lines
+	// of several batches by their beginning groups each request's lines.
+	ev := []byte(`{"request":`)
+	ev = tools.AppendString(ev, s.id)
+	ev = append(ev, `,"type":"summary","reason":`...)
+	ev = tools.AppendString(ev, s.reason)
+	ev = append(ev, `,"iterations":`...)
+	ev = strconv.AppendInt(ev, int64(s.iterations), 10)
+	if s.ran {
+		ev = append(ev, `,"calls":`...)
+		ev = strconv.AppendInt(ev, int64(s.calls), 10)
+		ev = append(ev, `,"duration_ms":`...)
+		ev = strconv.AppendInt(ev, s.duration.Milliseconds(), 10)
+	}
+	if s.file != "" {
+		ev = append(ev, `,"file":`...)
+		ev = tools.AppendString(ev, s.file)
+	}
+	if s.skipped {
+		ev = append(ev, `,"skipped":true`...)
+	}
+	if s.err != "" {
+		ev = append(ev, `,"error":`...)
+		ev = tools.AppendString(ev, s.err)
+	}
+	ev = append(ev, "}\n"...)
+	if _, err := w.Write(ev); err != nil {
+		return fmt.Errorf("writing the summary: %w", err)
+	}
+	return nil
+}
+
+// writeBatch writes the last event of a batch: the totals.
+func writeBatch(w io.Writer, r BatchResult, d time.Duration) error {
+	ev := []byte(`{"type":"batch"`)
+	for _, f := range []struct {
+		k string
+		v int
+	}{{"requests", r.Requests}, {"final_answer", r.Answered}, {"failed", r.Failed}, {"skipped", r.Skipped},
+		{"interrupted", r.Interrupted}, {"not_started", r.NotStarted}, {"calls", r.Calls}} {
+		ev = append(ev, `,"`...)
+		ev = append(ev, f.k...)
+		ev = append(ev, `":`...)
+		ev = strconv.AppendInt(ev, int64(f.v), 10)
+	}
+	ev = append(ev, `,"duration_ms":`...)
+	ev = strconv.AppendInt(ev, d.Milliseconds(), 10)
+	ev = append(ev, "}\n"...)
+	if _, err := w.Write(ev); err != nil {
+		return fmt.Errorf("writing the batch event: %w", err)
+	}
+	return nil
+}
+
+// requestWriter puts a "request" field first in every event written
+// through it.
+type requestWriter struct {
+	w     io.Writer
+	id    string
+	start bool // the next byte begins a line
+	buf   []byte
+}
+
+func (rw *requestWriter) Write(p []byte) (int, error) {
+	total := len(p)
+	rw.buf = rw.buf[:0]
+	for len(p) > 0 {
+		if rw.start && p[0] == '{' {
+			rw.buf = append(rw.buf, `{"request":`...)
+			rw.buf = tools.AppendString(rw.buf, rw.id)
+			rw.buf = append(rw.buf, ',')
+			p = p[1:]
+		}
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			rw.buf = append(rw.buf, p...)
+			rw.start = false
+			break
+		}
+		rw.buf = append(rw.buf, p[:i+1]...)
+		p = p[i+1:]
+		rw.start = true
+	}
+	if _, err := rw.w.Write(rw.buf); err != nil {
+		return 0, err
+	}
+	return total, nil
+}

@@ -1,0 +1,84 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// writes records every write it is given.
+type writes struct{ got [][]byte }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.got = append(w.got, bytes.Clone(p))
+	return len(p), nil
+}
+
+// A transcript larger than memory holds goes through a file and comes back
+// the same, in writes of whole lines only, each event with its request.
+func TestSpoolWholeLines(t *testing.T) {
+	for _, size := range []int{100, spoolMemory * 3} {
+		var want bytes.Buffer
+		sp := &spool{}
+		rw := &requestWriter{w: sp, id: `r"1`, start: true}
+		for i := 0; want.Len() < size; i++ {
+			line := fmt.Sprintf(`{"type":"text","content":"%s"}`+"\n", strings.Repeat("x", i%5000))
+			fmt.Fprintf(&want, `{"request":"r\"1",`+"%s", line[1:])
+			// In pieces, as a writer may be given them.
+			for len(line) > 0 {
+				n := min(len(line), 1+i%97)
+				if _, err := rw.Write([]byte(line[:n])); err != nil {
+					t.Fatal(err)
+				}
+				line = line[n:]
+			}
+		}
+		if (sp.f != nil) != (size > spoolMemory) {
+			t.Errorf("size %d: spooled to a file: %v", size, sp.f != nil)
+		}
+		var w writes
+		if err := sp.copyTo(&w); err != nil {
+			t.Fatal(err)
+		}
+		sp.discard()
+		if got := bytes.Join(w.got, nil); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("size %d: the copy differs (%d bytes, want %d)", size, len(got), want.Len())
+		}
+		for i, p := range w.got {
+			if !bytes.HasSuffix(p, []byte("\n")) {
+				t.Errorf("size %d: write %d ends inside a line", size, i)
+			}
+		}
+	}
+}
+
+// A line past the limit is reported and skipped; the lines after it are
+// read.
+func TestReadLineTooLong(t *testing.T) {
+	in := "short\n" + strings.Repeat("y", 100) + "\nafter\n" + strings.Repeat("z", 100)
+	br := bufio.NewReaderSize(strings.NewReader(in), 16)
+	var got []string
+	for {
+		line, err := readLine(br, 50)
+		if err == io.EOF && line == nil {
+			break
+		}
+		switch {
+		case err == errLineTooLong:
+			got = append(got, "(too long)")
+		case err != nil && err != io.EOF:
+			t.Fatal(err)
+		default:
+			got = append(got, string(line))
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if want := "short,(too long),after,(too long)"; strings.Join(got, ",") != want {
+		t.Errorf("lines %q, want %s", got, want)
+	}
+}

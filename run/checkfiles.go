@@ -1,0 +1,212 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Check statuses: the "status" of a check event.
+const (
+	CheckOK      = "ok"
+	CheckDiffers = "differs"
+	CheckError   = "error"
+)
+
+// TypeCheck is the event of one recording checked in bulk.
+const TypeCheck = "check"
+
+// ReplayFiles reads what --replay names: a directory (its *.jsonl files)
+// or a glob pattern gives the recordings of a bulk check, sorted, with
+// many = true; any other name is one recording, given back as it is.
+func ReplayFiles(name string) (files []string, many bool, err error) {
+	if info, err := os.Stat(name); err == nil {
+		if !info.IsDir() {
+			return []string{name}, false, nil
+		}
+		files, err := filepath.Glob(filepath.Join(globEscape(name), "*.jsonl"))
+		if err != nil {
+			return nil, true, err
+		}
+		if len(files) == 0 {
+			return nil, true, fmt.Errorf("%s holds no recordings (*.jsonl)", name)
+		}
+		return files, true, nil
+	}
+	if !strings.ContainsAny(name, "*?[") {
+		return []string{name}, false, nil // not there: the caller's read says so
+	}
+	files, err = filepath.Glob(name)
+	if err != nil {
+		return nil, true, fmt.Errorf("%q is not a valid pattern: %w", name, err)
+	}
+	if len(files) == 0 {
+		return nil, true, fmt.Errorf("%q matches no file", name)
+	}
+	slices.Sort(files)
+	return files, true, nil
+}
+
+// globEscape quotes the pattern characters of a directory's name.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// CheckOptions configures CheckFiles.
+type CheckOptions struct {
+	// Loop is every replay's loop: the tools, the policy and the limits.
+	// Backend, Native and ObservationRole are set for each recording.
+	Loop Options
+	// Native replays every recording natively (--api native); a
+	// recording of a native run replays natively anyway.
+	Native bool
+	Jobs   int   // recordings checked at once (1 when 0)
+	Shard  Shard // the recordings of one shard, counted in sorted order
+	// Report, when set, hears the outcome of each recording, in order:
+	// status, and the first difference or the error.
+	Report func(file, status, detail string)
+}
+
+// CheckResult counts the recordings of a bulk check.
+type CheckResult struct {
+	Files, OK, Differ, Errors int
+	NotStarted                int // left when ctx ended
+}
+
+type checked struct {
+	file, status, detail string
+}
+
+// CheckFiles replays each recording with real tools and compares the new
+// transcript with it, as run --replay FILE --check does for one, at most
+// Jobs at a time. For each file, in order, it writes a check event to w
+// (file, status ok, differs or error, and the first difference or the
+// error), then a batch event with the totals. A recording that ended
+// without a final answer passes when the replay ends the same way.
+func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOptions) (CheckResult, error) {
+	start := time.Now()
+	var res CheckResult
+	p := newPool(opts.Jobs, func(c checked) error {
+		switch c.status {
+		case CheckOK:
+			res.OK++
+		case CheckDiffers:
+			res.Differ++
+		default:
+			res.Errors++
+		}
+		if opts.Report != nil {
+			opts.Report(c.file, c.status, c.detail)
+		}
+		ev := []byte(`{"type":"check","file":`)
+		ev = tools.AppendString(ev, c.file)
+		ev = append(ev, `,"status":`...)
+		ev = tools.AppendString(ev, c.status)
+		switch c.status {
+		case CheckDiffers:
+			ev = append(ev, `,"difference":`...)
+			ev = tools.AppendString(ev, c.detail)
+		case CheckError:
+			ev = append(ev, `,"error":`...)
+			ev = tools.AppendString(ev, c.detail)
+		}
+		ev = append(ev, "}\n"...)
+		_, err := w.Write(ev)
+		return err
+	})
+	var shard []string
+	for i, f := range files {
+		if opts.Shard.Has(i + 1) {
+			shard = append(shard, f)
+		}
+	}
+	started := 0
+	for _, f := range shard {
+		if !p.start(ctx, func() checked { return checkFile(ctx, f, &opts) }) {
+			break
+		}
+		started++
+	}
+	if err := p.wait(); err != nil {
+		return res, fmt.Errorf("writing the results: %w", err)
+	}
+	res.Files, res.NotStarted = len(shard), len(shard)-started
+	ev := []byte(`{"type":"batch","files":`)
+	ev = strconv.AppendInt(ev, int64(res.Files), 10)
+	for _, f := range []struct {
+		k string
+		v int
+	}{{"ok", res.OK}, {"differs", res.Differ}, {"errors", res.Errors}, {"not_started", res.NotStarted}} {
+		ev = append(ev, `,"`+f.k+`":`...)
+		ev = strconv.AppendInt(ev, int64(f.v), 10)
+	}
+	ev = append(ev, `,"duration_ms":`...)
+	ev = strconv.AppendInt(ev, time.Since(start).Milliseconds(), 10)
+	ev = append(ev, "}\n"...)
+	if _, err := w.Write(ev); err != nil {
+		return res, fmt.Errorf("writing the results: %w", err)
+	}
+	return res, nil
+}
+
+// checkFile replays one recording and compares.
+func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
+	fail := func(err error) checked { return checked{file: file, status: CheckError, detail: err.Error()} }
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return fail(err)
+	}
+	recorded, err := ReadTranscript(bytes.NewReader(data))
+	if err != nil {
+		return fail(err)
+	}
+	in, err := RecordedInput(recorded)
+	if err != nil {
+		return fail(err)
+	}
+	backend, err := NewReplay(bytes.NewReader(data))
+	if err != nil {
+		return fail(err)
+	}
+	lo := opts.Loop
+	lo.Exec.Policy.Allow = slices.Clip(lo.Exec.Policy.Allow)
+	lo.Exec.Policy.Deny = slices.Clip(lo.Exec.Policy.Deny)
+	lo.Backend = backend
+	lo.Native = opts.Native || RecordedNative(recorded)
+	lo.ObservationRole = RoleUser
+	if lo.Native {
+		lo.ObservationRole = RoleTool
+	}
+	var got bytes.Buffer
+	if _, err := Loop(ctx, in, &got, lo); err != nil {
+		return fail(err)
+	}
+	if ctx.Err() != nil {
+		return fail(errors.New("interrupted before the replay ended"))
+	}
+	mine, err := ReadTranscript(&got)
+	if err != nil {
+		return fail(err)
+	}
+	if diff, same := checkDiff(recorded, mine, 1); !same {
+		return checked{file: file, status: CheckDiffers, detail: strings.TrimRight(diff, "\n")}
+	}
+	return checked{file: file, status: CheckOK}
+}
