@@ -257,3 +257,26 @@ func BenchmarkMCPToolDirect(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParseMCPServer: any sidecar is either not a server, or an error
+// naming its file, or a server with a command to run.
+func FuzzParseMCPServer(f *testing.F) {
+	for _, s := range []string{
+		`{"mcp_server":{"command":["npx","-y","x"],"env":["T"],"prefix":"p_","timeout":"5s"}}`,
+		`{"mcp_server":{"command":[]}}`, `{"mcp_server":{"url":"x"}}`, `{"mcp_server":1}`,
+		`{"description":"a tool"}`, `{"mcp_server":{"command":["a"],"timeout":-1}}`, `[`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, ok, err := ParseMCPServer("f.json", data)
+		switch {
+		case !ok && (s != nil || err != nil):
+			t.Fatalf("not a server, yet %v %v", s, err)
+		case ok && err != nil && !strings.Contains(err.Error(), "f.json: "):
+			t.Fatalf("error without the file: %v", err)
+		case ok && err == nil && (s == nil || len(s.Command) == 0 || s.Command[0] == ""):
+			t.Fatalf("a server without a command: %+v", s)
+		}
+	})
+}
