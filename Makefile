@@ -19,7 +19,7 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build tools test vet fmt-check unit fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -35,8 +35,25 @@ tools:
 	$(GO) build -o testdata/tools/ ./testdata/tools/src/...
 
 ## test: vet, gofmt, staticcheck, the tests (with -race when cgo works), a
-## short run of every fuzz target, and the generated-files check
-test: vet fmt-check lint unit fuzz-short check-generated
+## short run of every fuzz target, and the generated-files check; the Node
+## MCP parts of the tests are installed first
+test: vet fmt-check lint mcp-deps unit fuzz-short check-generated
+
+## mcp-deps: the Node MCP parts the integration tests drive toolcall with
+## (the Inspector CLI, server-everything), pinned in testdata/mcp and
+## installed with npm ci; again only when the lock file changed. Without
+## node and npm the tests skip, and say so here.
+MCPDIR := testdata/mcp
+mcp-deps:
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then \
+		$(MAKE) -s --no-print-directory $(MCPDIR)/node_modules/.installed; \
+	else \
+		echo "make: WARNING: node or npm is not installed: SKIPPING the MCP integration tests (install nodejs and npm)"; \
+	fi
+$(MCPDIR)/node_modules/.installed: $(MCPDIR)/package.json $(MCPDIR)/package-lock.json
+	@echo "npm ci in $(MCPDIR) (node $$(node --version))"
+	cd $(MCPDIR) && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	@touch $@
 
 # ./... skips testdata, so the example tools are named apart.
 vet:
@@ -99,8 +116,9 @@ install: build
 ## demo: the whole loop with no model server: toolcall run with the example
 ## tools and a scripted model (testdata/models/demo-model), then the same
 ## run replayed and checked against the bundled transcript; before it, the
-## stages one by one: catalog, and parse | exec on the outputs in testdata/demo
-demo: build tools
+## stages one by one: catalog, and parse | exec on the outputs in testdata/demo;
+## last, a scripted model using an MCP server's tools (server-everything)
+demo: build tools mcp-deps
 	@echo "== toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
 	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
@@ -114,8 +132,16 @@ demo: build tools
 	@echo
 	@echo "== toolcall run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null"
 	@./bin/$(PROG) run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null
+	@echo
+	@if [ -x $(MCPDIR)/node_modules/.bin/mcp-server-everything ]; then \
+		echo "== toolcall run --mcp mcp-server-everything --allow echo,get-sum --model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.'"; \
+		PATH="$(CURDIR)/$(MCPDIR)/node_modules/.bin:$$PATH" ./bin/$(PROG) run --mcp mcp-server-everything --allow echo,get-sum \
+			--model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.' | grep -v '"type":"system"'; \
+	else \
+		echo "make: the MCP part of the demo needs node and npm (make mcp-deps); skipped"; \
+	fi
 
 ## clean: remove what build wrote
 clean:
-	rm -rf bin
+	rm -rf bin $(MCPDIR)/node_modules
 	rm -f $(addprefix testdata/tools/,$(TOOLS))

@@ -17,6 +17,9 @@ type Catalog struct {
 	alias map[string]*tools.Tool
 	// provider is the reverse: a tool's provider-safe name, when it differs.
 	provider map[string]string
+	// servers are the MCP servers whose tools are in the catalog; Close
+	// stops them.
+	servers []*tools.MCPServer
 }
 
 // New makes a catalog of ts, which must have distinct names.

@@ -79,6 +79,10 @@ func (e *entry) problems() []Problem {
 		}
 		return ps
 	}
+	if e.server != nil {
+		// Its "mcp_server" passed; --check lints files and starts nothing.
+		return nil
+	}
 	t := e.tool
 	add := func(msg string) { ps = append(ps, Problem{File: e.file, Tool: t.Name, Message: msg}) }
 	for _, msg := range []string{e.exeErr, e.dup, e.missing} {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,9 @@ type LoadOptions struct {
 	// GOOS and GOARCH are the platform checked against "platforms"; ""
 	// means this machine's.
 	GOOS, GOARCH string
+	// MCP are MCP servers to take tools from besides the directories'
+	// (--mcp): each a command line, split at spaces, run without a shell.
+	MCP []string
 }
 
 // Load reads the tool directories dirs, in order, and returns the catalog
@@ -56,6 +60,7 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		errs = append(errs, d.err)
 	}
 	var ts []*tools.Tool
+	var servers []*tools.MCPServer
 	for _, e := range s.entries {
 		if e.notTool {
 			continue
@@ -63,6 +68,10 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		warn(opts, e.warns...)
 		if e.err != nil {
 			errs = append(errs, e.err)
+			continue
+		}
+		if e.server != nil {
+			servers = append(servers, e.server)
 			continue
 		}
 		if e.exeErr != "" {
@@ -87,7 +96,15 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	for _, d := range s.emptyDirs() {
 		warn(opts, d.err.Error())
 	}
-	return New(ts), nil
+	for _, line := range opts.MCP {
+		if argv := strings.Fields(line); len(argv) > 0 {
+			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: argv})
+		}
+	}
+	ts = append(ts, serverTools(servers, ts, opts)...)
+	c := New(ts)
+	c.servers = servers
+	return c, nil
 }
 
 func warn(opts LoadOptions, msgs ...string) {
@@ -106,9 +123,10 @@ type entry struct {
 	dir   string   // the directory, as given
 	cands []string // names of the files beside it that may be its executable
 
-	tool  *tools.Tool // nil when the sidecar is invalid
-	warns []string
-	err   error // the sidecar is invalid: joined *tools.SidecarError
+	tool   *tools.Tool      // nil when the sidecar is invalid or declares an MCP server
+	server *tools.MCPServer // the MCP server the sidecar declares
+	warns  []string
+	err    error // the sidecar is invalid: joined *tools.SidecarError
 
 	exeErr    string              // more than one executable: an error
 	schemaErr *tools.CompileError // the input schema does not compile: the tool is withheld
@@ -433,6 +451,10 @@ func (e *entry) load() {
 	data, err := readFile(e.file, buf)
 	if err != nil {
 		e.err = &tools.SidecarError{File: e.file, Err: fmt.Errorf("cannot read the sidecar: %w", err)}
+		return
+	}
+	if srv, ok, err := tools.ParseMCPServer(e.file, data); ok {
+		e.server, e.err = srv, err
 		return
 	}
 	if len(e.cands) == 0 && !tools.MeansATool(data) {

@@ -61,7 +61,8 @@ const openObject = `{"type":"object"}`
 //
 //   - jsonl: one tool event per line, keys in this order: type, name,
 //     title*, description, input_schema (null for a tool without a schema),
-//     command, safe, tags, timeout*, output_schema*, annotations*, the MCP
+//     command ("" for an MCP server's tool), mcp_source* (which server:
+//     its sidecar, or the --mcp command), safe, tags, timeout*, output_schema*, annotations*, the MCP
 //     fields passed through (execution*, icons*, _meta*), examples*,
 //     allow_no_schema* and no_schema_mode*, strict*, requires*, platforms*,
 //     env*, then score and reason when the tools were ranked. Keys marked *
@@ -193,6 +194,10 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = appendSchema(b, t.InputSchema, "null")
 	b = append(b, `,"command":`...)
 	b = tools.AppendString(b, t.Command)
+	if t.Server != nil {
+		b = append(b, `,"mcp_source":`...)
+		b = tools.AppendString(b, t.Server.Name)
+	}
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)
 	b = append(b, `,"tags":`...)

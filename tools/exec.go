@@ -109,32 +109,8 @@ type ExecStats struct {
 // interrupted, no new call starts, and Exec returns ctx's error once every
 // started call has its observation written.
 func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecOptions) (ExecStats, error) {
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxOutput <= 0 {
-		opts.MaxOutput = DefaultMaxOutput
-	}
-	if opts.Parallel <= 0 {
-		opts.Parallel = DefaultParallel
-	}
-	if opts.MaxScratch <= 0 {
-		opts.MaxScratch = DefaultMaxScratch
-	}
-	if opts.Environ == nil {
-		opts.Environ = os.Environ()
-	}
-	if opts.MaxLine <= 0 {
-		opts.MaxLine = DefaultMaxLine
-	}
-	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
-	x := &executor{
-		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
-		redactor: redactor,
-		running:  make(chan struct{}, opts.Parallel),
-		approved: map[*Tool]bool{},
-	}
+	x := newExecutor(set, opts)
+	opts = x.opts
 
 	// Lines are read in a goroutine of their own, so that a cancelled
 	// ctx is noticed while the input is quiet.
@@ -188,6 +164,37 @@ read:
 		ra.leftUnread(&st)
 	}
 	return st, err
+}
+
+// newExecutor fills in the defaults of opts and makes the executor that
+// Exec and Caller share.
+func newExecutor(set ToolSet, opts ExecOptions) *executor {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = DefaultMaxOutput
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = DefaultParallel
+	}
+	if opts.MaxScratch <= 0 {
+		opts.MaxScratch = DefaultMaxScratch
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ()
+	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxLine
+	}
+	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
+	return &executor{
+		opts:     opts,
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		redactor: redactor,
+		running:  make(chan struct{}, opts.Parallel),
+		approved: map[*Tool]bool{},
+	}
 }
 
 // slot is the output of one input line, ready once done is closed.
@@ -377,13 +384,20 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if x.opts.Started != nil {
 		x.opts.Started(t, c)
 	}
-	res := RunProcess(ctx, spec)
+	var res ProcessResult
+	if t.Server != nil {
+		res = t.Server.call(ctx, t.ServerTool, spec)
+	} else {
+		res = RunProcess(ctx, spec)
+	}
 	o.DurationMS = ptr(res.Duration.Milliseconds())
 	if res.StartErr != nil {
 		msg := fmt.Sprintf("tool %q could not be started: %v", t.Name, res.StartErr)
 		return x.toolFault(o, msg)
 	}
-	o.ExitCode = ptr(res.ExitCode)
+	if t.Server == nil { // a call over MCP has no exit status
+		o.ExitCode = ptr(res.ExitCode)
+	}
 	o.Signal = res.Signal
 
 	// Interpreted first and redacted after, so that base64 parts stay
@@ -481,6 +495,11 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	dir := x.opts.Workdir
 	if dir == "" {
 		dir = "."
+	}
+	if t.Server != nil {
+		fmt.Fprintf(&b, "\nMCP server: %s (%s)\ntool: %s\ntimeout: %v\narguments: ", t.Server.Name, strings.Join(t.Server.Command, " "), t.ServerTool, x.timeout(t))
+		b.Write(c.Arguments)
+		return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 	}
 	fmt.Fprintf(&b, "\nexecutable: %s\nworking directory: %s\ntimeout: %v\nenvironment:\n", t.Command, filepath.Clean(dir), x.timeout(t))
 	for _, kv := range env {

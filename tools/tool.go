@@ -72,6 +72,11 @@ type Tool struct {
 	Platforms []string // GOOS or GOOS/GOARCH values the tool runs on; empty: all
 	Env       []string // names of environment variables passed through to the tool
 
+	// Server, when set, is the MCP server that runs the tool, under the
+	// name ServerTool; Command is then empty.
+	Server     *MCPServer
+	ServerTool string
+
 	// File is the sidecar's path, for messages; Dialect the shape it was
 	// written in.
 	File    string

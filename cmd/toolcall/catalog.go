@@ -161,6 +161,7 @@ func (o *catalogOptions) run(cmd *cobra.Command, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	query := o.query
 	if !flags.Changed("query") && !o.isTerminal(stdin) {
 		if query, err = readRequest(stdin); err != nil {
@@ -222,7 +223,7 @@ func readRequest(stdin io.Reader) (string, error) {
 // runCheck lints the tool directories.
 func (o *catalogOptions) runCheck(stderr io.Writer) error {
 	if len(o.tools.dirs) == 0 {
-		return errNoTools
+		return usage(errors.New("--check lints tool directories: give --tools DIR, or set TOOLCALL_TOOLS (it starts no MCP server, so --mcp alone has nothing to lint)"))
 	}
 	problems, skipped := catalog.Check(o.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
 	for _, p := range skipped {

@@ -52,6 +52,11 @@ TOOLCALL_CALL_ID and TOOLCALL_TOOLS_DIRS (the directories of the tools in
 use, for tools that write files to keep out of). A tool whose executable
 changed since the tools were loaded is refused (kind permission).
 
+A tool of an MCP server (a sidecar holding "mcp_server", or --mcp) is
+called over MCP instead, after the same checks: its CallToolResult is read
+as a tool's MCP-shaped output is, within the same limits, and --timeout
+cancels the call.
+
 Limits: a tool runs at most its sidecar's "timeout", else --timeout; then
 its whole process group gets SIGTERM, and SIGKILL after --kill-grace. Past
 --max-output bytes the observation keeps the head and the tail of the
@@ -139,13 +144,8 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
-	durationVar(fs, &opts.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
-	envAs(fs, "timeout", "TOOLCALL_TOOL_TIMEOUT") // run's --tool-timeout
-	durationVar(fs, &opts.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
+	opts.addCallFlags(fs)
 	opts.addRunFlags(fs)
-	fs.BoolVar(&opts.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
-	fs.IntVar(&opts.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
-	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
@@ -222,6 +222,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	adoptOrphans()
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {
@@ -342,6 +343,23 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 func (o *execOptions) addRunFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "run nothing; show what each call would run")
+	o.addLimitFlags(fs)
+}
+
+// addCallFlags defines the flags of how exec runs each call, which mcp
+// serve shares (run names its --timeout --tool-timeout).
+func (o *execOptions) addCallFlags(fs *pflag.FlagSet) {
+	durationVar(fs, &o.timeout, "timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
+	envAs(fs, "timeout", "TOOLCALL_TOOL_TIMEOUT") // run's --tool-timeout
+	durationVar(fs, &o.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
+	fs.BoolVar(&o.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
+	fs.IntVar(&o.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
+	fs.BoolVar(&o.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+}
+
+// addLimitFlags defines the limits, environment and redaction of the
+// tools, which exec, run and mcp serve share.
+func (o *execOptions) addLimitFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
 	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
 	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")

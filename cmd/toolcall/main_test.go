@@ -201,7 +201,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "complete-commands",
 			args:     []string{"__complete", ""},
-			stdoutRE: `^catalog\t.*\ncompletion\t.*\nexec\t.*\nhelp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
+			stdoutRE: `^catalog\t.*\ncompletion\t.*\nexec\t.*\nhelp\t.*\nmcp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
 			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
 		},
 		{
@@ -486,8 +486,9 @@ func TestOneVariableOneMeaning(t *testing.T) {
 		"TOOLCALL_CONFIRM": true, "TOOLCALL_DRY_RUN": true, "TOOLCALL_ENV": true,
 		"TOOLCALL_FAIL": true, "TOOLCALL_MAX_OUTPUT": true, "TOOLCALL_PARALLEL": true,
 		"TOOLCALL_REDACT": true, "TOOLCALL_STYLE": true, "TOOLCALL_WORKDIR": true,
-		"TOOLCALL_SCRATCH": true, // the directory of saved outputs, written by exec and read by validate
-		"TOOLCALL_MODEL":   true, // probe picks a default where run leaves it to the server
+		"TOOLCALL_SCRATCH":   true, // the directory of saved outputs, written by exec and read by validate
+		"TOOLCALL_MODEL":     true, // probe picks a default where run leaves it to the server
+		"TOOLCALL_PAGE_SIZE": true, // tools per page of an MCP tools/list, rendered by catalog or served by mcp serve
 	}
 	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
 	type use struct{ cmd, flag, usage string }

@@ -130,11 +130,12 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			// With --tools, the schemas type tagged values and a bare
 			// call to one of the tools counts wherever it starts.
 			var schema parse.Options
-			if len(opts.tools.dirs) > 0 {
+			if len(opts.tools.dirs) > 0 || len(opts.tools.mcp) > 0 {
 				c, err := opts.tools.load(stderr)
 				if err != nil {
 					return err
 				}
+				defer c.Close()
 				schema.ParamType = c.ParamType
 				schema.KnownTool = func(name string) bool {
 					_, ok := c.Lookup(name)

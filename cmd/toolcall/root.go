@@ -22,14 +22,17 @@ complete. A stage passes the lines it does not own through unchanged:
     toolcall parse reply.txt | toolcall validate --tools ./tools
 
 Tools are executables with a JSON sidecar holding their schema, in one or
-more directories (--tools, or TOOLCALL_TOOLS); catalog lists and renders
+more directories (--tools, or TOOLCALL_TOOLS), or the tools of MCP servers
+(--mcp, or a sidecar holding "mcp_server"); catalog lists and renders
 them, validate checks calls against them, exec runs the calls that pass,
-and run is the whole loop against a model.
+run is the whole loop against a model, and mcp serve offers the tools to
+MCP clients.
 
 The events, with their fields beyond "type":
 
-    tool              name, description, input_schema, command, safe, tags,
-                      timeout; score and reason when ranked (catalog)
+    tool              name, description, input_schema, command, mcp_source
+                      (an MCP server's tool), safe, tags, timeout; score
+                      and reason when ranked (catalog)
     text              content: prose outside any call (parse)
     reasoning         content (a <think>-style block, never searched for
                       calls), format (parse)
@@ -135,6 +138,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		newCatalogCmd(stdin, stdout, stderr),
 		newExecCmd(stdin, stdout, stderr),
 		newNewCmd(stdout, stderr),
+		newMCPCmd(stdin, stdout, stderr),
 		newParseCmd(stdin, stdout, stderr),
 		newProbeCmd(stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),

@@ -241,6 +241,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	if err != nil {
 		return err
 	}
+	defer c.Close()
 	adoptOrphans()
 
 	// The request: the arguments, or stdin.

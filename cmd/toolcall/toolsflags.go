@@ -18,6 +18,7 @@ import (
 // where the tools are, and the policy that says which may be called.
 type toolsFlags struct {
 	dirs        dirList  // --tools
+	mcp         []string // --mcp
 	allow       []string // --allow
 	deny        []string // --deny
 	allowUnsafe bool     // --allow-unsafe
@@ -29,6 +30,7 @@ type toolsFlags struct {
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
 	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
+	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell (repeatable)")
 }
 
 // addPolicy defines the policy flags.
@@ -93,15 +95,15 @@ func (f *toolsFlags) policy() (tools.Policy, error) {
 }
 
 // errNoTools is the usage error of a command that needs tools and got none.
-var errNoTools = usage(errors.New("no tools: give --tools DIR, or set TOOLCALL_TOOLS to a colon-separated list of directories"))
+var errNoTools = usage(errors.New("no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"))
 
 // load reads the tool directories. A problem with them is a usage error
 // (exit 2) that names each file; warnings go to stderr.
 func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
-	if len(f.dirs) == 0 {
+	if len(f.dirs) == 0 && len(f.mcp) == 0 {
 		return nil, errNoTools
 	}
-	c, err := catalog.Load(f.dirs, catalog.LoadOptions{Warn: warnTo(stderr)})
+	c, err := catalog.Load(f.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp})
 	if err != nil {
 		return nil, &usageError{err: err}
 	}

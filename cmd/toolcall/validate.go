@@ -81,6 +81,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			defer c.Close()
 			ins, closeAll, err := openInputs(stdin, args)
 			if err != nil {
 				return err

@@ -47,6 +47,11 @@ type Spec struct {
 	// Stdin is written to the child's stdin, which is then closed. A
 	// child that never reads it neither blocks nor fails the run.
 	Stdin []byte
+	// StdinFrom, when set instead, is copied to the child's stdin as it
+	// comes, for a child that talks back and forth (an MCP server); the
+	// child's stdin is closed when it ends. Run closes StdinFrom once the
+	// child has ended, so that a copy waiting on it stops.
+	StdinFrom io.ReadCloser
 	// Stdout and Stderr receive the streams as they arrive, each from a
 	// goroutine of its own; nil discards. A Write should not block for
 	// long: the child waits for it. Its error is ignored.
@@ -143,6 +148,9 @@ func Run(ctx context.Context, spec Spec) Result {
 		if len(spec.Stdin) > 0 {
 			p.stdin.Write(spec.Stdin)
 		}
+		if spec.StdinFrom != nil {
+			io.Copy(p.stdin, spec.StdinFrom)
+		}
 		p.stdin.Close()
 	}()
 
@@ -206,6 +214,7 @@ func Run(ctx context.Context, spec Spec) Result {
 				ended()
 			}()
 			p.closePipes()
+			closeStdinFrom(spec)
 			<-outDone
 			<-stdinDone
 			res.Duration = time.Since(start)
@@ -229,6 +238,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	// Closing unblocks a reader or the stdin writer stuck on a pipe that
 	// a process outside the group still holds.
 	p.closePipes()
+	closeStdinFrom(spec)
 	<-outDone
 	<-stdinDone
 
@@ -238,6 +248,13 @@ func Run(ctx context.Context, spec Spec) Result {
 	}
 	res.Duration = time.Since(start)
 	return res
+}
+
+// closeStdinFrom stops a copy from spec.StdinFrom that waits for more.
+func closeStdinFrom(spec Spec) {
+	if spec.StdinFrom != nil {
+		spec.StdinFrom.Close()
+	}
 }
 
 // peekExit, where the platform has it, blocks until process pid has

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,4 +135,31 @@ func (r *readySignal) Write(p []byte) (int, error) {
 		r.once.Do(func() { close(r.ready) })
 	}
 	return len(p), nil
+}
+
+// A child that talks back and forth gets its stdin as it comes; a child
+// that exits while the stream is still open does not keep Run waiting.
+func TestRunStreamsStdinFrom(t *testing.T) {
+	t.Parallel()
+	child := script(t, `read line; echo "got $line"; read again; exit 0`)
+	in, feed := io.Pipe()
+	out, toTest := io.Pipe()
+	done := make(chan Result, 1)
+	go func() {
+		done <- Run(context.Background(), Spec{Path: child, StdinFrom: in, Stdout: toTest})
+		toTest.Close()
+	}()
+	feed.Write([]byte("one\n"))
+	reply := make([]byte, 64)
+	n, _ := out.Read(reply)
+	if got := string(reply[:n]); got != "got one\n" {
+		t.Errorf("reply %q", got)
+	}
+	feed.Write([]byte("two\n")) // the child exits; the stream stays open
+	if r := <-done; r.ExitCode != 0 {
+		t.Errorf("result %+v", r)
+	}
+	if _, err := feed.Write([]byte("three\n")); err == nil {
+		t.Error("StdinFrom was not closed when the child ended")
+	}
 }

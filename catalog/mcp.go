@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/toolcall/toolcall/tools"
+)
+
+// serverTools starts the MCP servers, all at once, and returns their
+// tools in the servers' order. A server that fails to start or list is
+// left out with a warning, and so is a tool whose name another tool has
+// already: the directories' tools come first, then the servers' in order.
+func serverTools(servers []*tools.MCPServer, have []*tools.Tool, opts LoadOptions) []*tools.Tool {
+	if len(servers) == 0 {
+		return nil
+	}
+	type listed struct {
+		ts    []*tools.Tool
+		warns []string
+		err   error
+	}
+	got := make([]listed, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			got[i].ts, got[i].warns, got[i].err = s.Tools()
+		})
+	}
+	wg.Wait()
+	taken := map[string]string{}
+	for _, t := range have {
+		taken[t.Name] = t.File
+	}
+	var out []*tools.Tool
+	for i, s := range servers {
+		warn(opts, got[i].warns...)
+		if got[i].err != nil {
+			warn(opts, fmt.Sprintf("its tools are left out: %v", got[i].err))
+			continue
+		}
+		for _, t := range got[i].ts {
+			if first, ok := taken[t.Name]; ok {
+				warn(opts, fmt.Sprintf("MCP server %s: tool %q is left out: the name is taken by %s; set \"prefix\" in its mcp_server", s.Name, t.Name, first))
+				continue
+			}
+			taken[t.Name] = s.Name
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Close stops the MCP servers the catalog started; their tools cannot be
+// called after it. A catalog without servers needs no Close.
+func (c *Catalog) Close() {
+	for _, s := range c.servers {
+		s.Close()
+	}
+}

@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/run/mcpserve"
+	"github.com/toolcall/toolcall/tools"
+)
+
+const mcpLong = `Commands that speak the Model Context Protocol (MCP).`
+
+const mcpServeLong = `Serve offers the tools of the --tools directories to any MCP client: it is
+an MCP server on standard input and output (JSON-RPC, one message a line),
+or over streamable HTTP with --listen. Standard output carries protocol
+messages only; warnings and errors go to standard error, and with
+--verbose a line for each call and each reload.
+
+tools/list gives the tools catalog --format mcp shows with the same flags
+(name, title, description, inputSchema, outputSchema, annotations), in
+pages of --page-size tools with a nextCursor.
+
+tools/call runs a call exactly as toolcall exec does, with exec's policy
+and limit flags: the arguments are checked against the schema first, the
+policy applies (a tool marked "safe": false runs only with --allow-unsafe
+or --approve), and the tool runs under --timeout, --max-output, --scratch,
+--env and --redact. The answer is a CallToolResult: the text the model
+would read (or the tool's own MCP content), structuredContent when the
+tool printed one, and isError for any failure, a refused or invalid call
+included, with the words exec gives the model. Nobody is asked at a
+terminal: a call that needs consent is refused. When the client cancels a
+call (notifications/cancelled), the tool's process group is killed.
+
+The tools of MCP servers (mcp_server sidecars, --mcp) are offered too, so
+toolcall can put its checks and limits between a client and a server.
+
+While serving, the directories are looked at every --poll; when a sidecar
+or an executable is added, removed or changed, the tools are loaded again
+and the clients get notifications/tools/list_changed.
+
+--listen 127.0.0.1:PORT serves over streamable HTTP instead, at any path;
+an address other machines could reach is refused unless --listen-any is
+given. The server runs until it is stopped (SIGINT or SIGTERM), or, on
+standard input, until the client closes it.`
+
+const mcpServeExample = `  # the tools of ./tools, for an MCP client that starts servers itself
+  toolcall mcp serve --tools ./tools
+
+  # with a look from the MCP Inspector
+  npx @modelcontextprotocol/inspector toolcall mcp serve --tools ./tools
+
+  # over HTTP, on this machine only
+  toolcall mcp serve --tools ./tools --listen 127.0.0.1:8765`
+
+func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Speak the Model Context Protocol: serve tools to MCP clients",
+		Long:  mcpLong,
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+			return &usageError{err: errors.New("missing command: name one of the commands above")}
+		},
+	}
+	cmd.AddCommand(newMCPServeCmd(stdin, stdout, stderr))
+	return cmd
+}
+
+type mcpServeOptions struct {
+	exec      execOptions
+	tags      []string
+	pageSize  int
+	poll      time.Duration
+	listen    string
+	listenAny bool
+	verbose   bool
+}
+
+func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := mcpServeOptions{}
+	o.exec.maxOutput = tools.DefaultMaxOutput
+	o.exec.maxSaved = tools.DefaultMaxScratch
+	cmd := &cobra.Command{
+		Use:     "serve",
+		Short:   "Offer the tools directories to MCP clients, calls run as exec runs them",
+		Long:    mcpServeLong,
+		Example: mcpServeExample,
+		Args:    usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context(), stdin, stdout, stderr)
+		},
+	}
+	fs := cmd.Flags()
+	o.exec.tools.addDirs(fs)
+	o.exec.tools.addPolicy(fs)
+	fs.StringSliceVar(&o.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
+	o.exec.addCallFlags(fs)
+	o.exec.addLimitFlags(fs)
+	fs.IntVar(&o.pageSize, "page-size", 0, "list at most `n` tools a page, with a nextCursor for the rest (0: all at once)")
+	durationVar(fs, &o.poll, "poll", mcpserve.DefaultPoll, "look for changed tools this often (0: never)")
+	fs.StringVar(&o.listen, "listen", "", "serve streamable HTTP on `host:port` (loopback only, unless --listen-any) instead of stdio")
+	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
+	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
+	o.exec.tools.registerCompletions(cmd, true)
+	must(cmd.MarkFlagDirname("scratch"))
+	must(cmd.MarkFlagDirname("workdir"))
+	return cmd
+}
+
+func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.pageSize < 0 {
+		return usage(fmt.Errorf("--page-size %d: want 0 (all at once) or more", o.pageSize))
+	}
+	if o.poll < 0 {
+		return usage(fmt.Errorf("--poll %v: want 0 (never) or more", o.poll))
+	}
+	if o.listen != "" {
+		if err := mcpserve.CheckListen(o.listen, o.listenAny); err != nil {
+			return usage(fmt.Errorf("--listen %w", err))
+		}
+	}
+	xopts, c, err := o.exec.prepare(stderr)
+	if err != nil {
+		return err
+	}
+	poll := o.poll
+	if poll == 0 {
+		poll = -1 // the package's "never"
+	}
+	min := slog.LevelWarn
+	if o.verbose {
+		min = slog.LevelInfo
+	}
+	log := slog.New(&lineHandler{w: stderr, min: min, mu: new(sync.Mutex)})
+	s, err := mcpserve.New(mcpserve.Options{
+		Catalog: c,
+		Reload: func() (*catalog.Catalog, error) {
+			return catalog.Load(o.exec.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: o.exec.tools.mcp})
+		},
+		Dirs:     o.exec.tools.dirs,
+		Policy:   xopts.Policy,
+		Tags:     o.tags,
+		Exec:     xopts,
+		PageSize: o.pageSize,
+		Poll:     poll,
+		Version:  versionString(),
+		Logger:   log,
+	})
+	if err != nil {
+		c.Close()
+		return err
+	}
+	defer s.Close()
+
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	caught, release := catchSignals(stop)
+	defer release()
+	if o.listen != "" {
+		err = s.Listen(ctx, o.listen, o.listenAny, func(a net.Addr) {
+			fmt.Fprintf(stderr, "toolcall: mcp serve: listening on http://%s/\n", a)
+		})
+	} else {
+		err = s.Run(ctx, mcpserve.Stdio(stdin, stdout))
+	}
+	if sig, ok := caught.Load().(os.Signal); ok {
+		fmt.Fprintf(stderr, "toolcall: mcp serve: %v: stopped\n", sig)
+		return &signalExit{code: signalCode(sig)}
+	}
+	return err
+}
+
+// lineHandler writes log records as toolcall's stderr lines:
+// "toolcall: mcp serve: [warning: ]message key=value ...", one write each.
+type lineHandler struct {
+	w     io.Writer
+	min   slog.Level
+	attrs []slog.Attr
+	mu    *sync.Mutex
+}
+
+func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.min }
+
+func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	b.WriteString("toolcall: mcp serve: ")
+	if r.Level >= slog.LevelError {
+		b.WriteString("error: ")
+	} else if r.Level >= slog.LevelWarn {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(strings.ReplaceAll(r.Message, "\n", "; ")) // one line a record
+	write := func(a slog.Attr) bool {
+		v := a.Value.Resolve().String()
+		if v == "" || strings.ContainsAny(v, " \t\n\"=") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(" " + a.Key + "=" + v)
+		return true
+	}
+	for _, a := range h.attrs {
+		write(a)
+	}
+	r.Attrs(write)
+	b.WriteByte('\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+func (h *lineHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(append([]slog.Attr(nil), h.attrs...), as...)
+	return &c
+}
+
+// WithGroup is not needed by what logs here: groups are flattened.
+func (h *lineHandler) WithGroup(string) slog.Handler { return h }

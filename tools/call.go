@@ -1,0 +1,62 @@
+package tools
+
+import (
+	"context"
+	"sync"
+)
+
+// Caller runs calls that come one at a time rather than as a stream, such
+// as the tools/call requests of an MCP client: each is checked, refused
+// or run exactly as Exec checks, refuses and runs a tool_call event, with
+// the same policy, limits and redaction. Nobody is asked for consent (a
+// call that needs it is refused, as Exec refuses it without Confirm).
+// A Caller is safe for concurrent use; at most ExecOptions.Parallel calls
+// run at once, the others wait their turn.
+type Caller struct {
+	x  *executor
+	mu sync.Mutex // guards the validator, which counts calls
+}
+
+// NewCaller makes a Caller of the tools in set. opts.Confirm is ignored.
+func NewCaller(set ToolSet, opts ExecOptions) *Caller {
+	opts.Confirm = nil
+	return &Caller{x: newExecutor(set, opts)}
+}
+
+// Call checks and runs one call of the tool called name with args (raw
+// JSON; nil or empty means no arguments, {}) and returns its observation,
+// whose ID is id. When ctx is cancelled the tool's process group is
+// killed and the observation says it was interrupted.
+func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observation {
+	if len(args) == 0 {
+		args = []byte("{}")
+	}
+	line := []byte(`{"type":"tool_call","id":`)
+	line = AppendString(line, id)
+	line = append(line, `,"name":`...)
+	line = AppendString(line, name)
+	line = append(line, `,"arguments":`...)
+	line = append(line, args...)
+	line = append(line, '}')
+
+	cl.mu.Lock()
+	cl.x.v.stats.Events++
+	cl.x.v.stats.Calls++
+	vd := cl.x.v.check(line, cl.x.v.stats.Calls, false)
+	cl.mu.Unlock()
+	if vd.refusal != nil {
+		return *vd.refusal
+	}
+	// As Exec does: everything an observation says is redacted, not only
+	// the tool's output, since an error may quote the arguments.
+	if cl.x.opts.DryRun {
+		return cl.x.redactor.Observation(cl.x.dryRun(&vd))
+	}
+	select {
+	case cl.x.running <- struct{}{}:
+	case <-ctx.Done():
+		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled"))
+	}
+	defer func() { <-cl.x.running }()
+	return cl.x.redactor.Observation(cl.x.run(ctx, &vd))
+}
