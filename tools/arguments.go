@@ -118,14 +118,14 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if verr == nil {
 		return Checked{Arguments: out, Validated: true}, nil
 	}
-	return t.explain(sch, obj, out, verr, coerce), nil
+	return t.explain(sch, obj, v, out, verr, coerce), nil
 }
 
 // explain turns a failed validation into SchemaErrors, after trying the
 // coercions the schema asks for when coerce is set.
-func (t *Tool) explain(sch *jsonschema.Schema, obj, out []byte, verr error, coerce bool) Checked {
+func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, v any, out []byte, verr error, coerce bool) Checked {
 	base, _, _ := strings.Cut(sch.Location, "#")
-	b := errorBuilder{schema: t.InputSchema, base: base, args: out}
+	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v}
 	b.add(verr)
 	if !coerce {
 		return Checked{Arguments: out, Errors: b.sorted()}
@@ -143,7 +143,7 @@ func (t *Tool) explain(sch *jsonschema.Schema, obj, out []byte, verr error, coer
 			break
 		}
 		out = redone
-		b = errorBuilder{schema: t.InputSchema, base: base, args: out}
+		b = errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v}
 		verr = validateSafely(sch, v)
 		if verr == nil {
 			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Validated: true}
@@ -729,6 +729,11 @@ type errorBuilder struct {
 	base   string // its address, as in the validator's locations
 	args   []byte // the compact arguments that were checked
 	out    []SchemaError
+	// The compiled schema and the decoded arguments, to count what a
+	// subschema accepts (contains, oneOf) rather than read the count
+	// out of the validator's message.
+	compiled *jsonschema.Schema
+	value    any
 }
 
 func (b *errorBuilder) add(err error) {
@@ -775,7 +780,7 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	var types []string
 	var rest [][]SchemaError
 	for _, c := range ve.Causes {
-		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args}
+		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value}
 		sub.collect(c)
 		es := sub.out
 		if len(es) == 1 && es[0].Keyword == "type" && es[0].Pointer == ptr {
@@ -838,7 +843,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	p := pointerLabel(ptr)
 	e := SchemaError{Pointer: ptr, Keyword: kw, Expected: compactJSON(sv.Raw, maxExpectedLen), Got: compactJSON(got.Raw, maxGotLen)}
 	g := describeValue(got)
-	if ve.Message == "not allowed" && sv.Type == gjson.False {
+	if rejectsAll(sv, kw, last) {
 		b.falseSchema(e, kw, last)
 		return
 	}
@@ -936,17 +941,24 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	case "not":
 		e.Message = fmt.Sprintf("%s: %s matches the schema under \"not\" (%s), which is not allowed", p, g, e.Expected)
 	case "oneOf":
-		e.Message = fmt.Sprintf("%s: %s matches more than one alternative under \"oneOf\" (%s); it must match exactly one", p, g, strings.TrimPrefix(ve.Message, "valid against "))
+		which := strings.TrimPrefix(ve.Message, "valid against ")
+		if m := b.accepting(ve.AbsoluteKeywordLocation, sv, ptr); len(m) >= 2 {
+			which = fmt.Sprintf("schemas at indexes %d and %d", m[0], m[1])
+		}
+		e.Message = fmt.Sprintf("%s: %s matches more than one alternative under \"oneOf\" (%s); it must match exactly one", p, g, which)
 	case "minContains", "maxContains":
 		parent, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
 		contains := b.schemaAt(parent + "/contains")
 		e.Expected = compactJSON(contains.Raw, maxExpectedLen)
-		var want, have int
-		if _, err := fmt.Sscanf(ve.Message, "valid must be %s %d, but got %d", new(string), &want, &have); err == nil {
-			bound := "at least"
-			if kw == "maxContains" {
-				bound = "at most"
-			}
+		// Without "minContains", "contains" asks for at least one.
+		want, bound := 1, "at least"
+		if sv.Exists() {
+			want = int(sv.Int())
+		}
+		if kw == "maxContains" {
+			bound = "at most"
+		}
+		if have, ok := b.containsCount(parent+"/contains", ptr); ok && (sv.Exists() || kw == "minContains") {
 			e.Message = fmt.Sprintf("%s: %s %s must match %s, but %d do", p, bound, plural(want, "item"), e.Expected, have)
 		} else {
 			e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
@@ -958,6 +970,142 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		e.Message = strings.Replace(e.Message, ": ", ": the property name ", 1)
 	}
 	b.out = append(b.out, e)
+}
+
+// rejectsAll reports whether a failure is a schema of false rejecting the
+// value at the instance location, told from where the keyword is and
+// what the schema holds there: false, at a subschema's place (a property
+// name, an index, a $ref, or a keyword whose value is a schema), not a
+// keyword whose own value is false ("const": false). A boolean
+// "additionalProperties" or "additionalItems" is the keyword failing on
+// the object or array with too much in it (extraProperties), as the
+// validator reports it there rather than on each extra member.
+func rejectsAll(sv gjson.Result, kw, last string) bool {
+	if sv.Type != gjson.False {
+		return false
+	}
+	if last != kw {
+		return true
+	}
+	switch kw {
+	case "", "$ref", "$dynamicRef", "$recursiveRef", "not", "if", "then", "else", "items", "contains",
+		"propertyNames", "unevaluatedProperties", "unevaluatedItems", "contentSchema":
+		return true
+	}
+	return false
+}
+
+// containsCount counts the items of the array at ptr that the compiled
+// subschema at loc (a "contains") accepts; false when either is not found.
+func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
+	sub := compiledAt(b.compiled, loc)
+	items, ok := valueAt(b.value, ptr).([]any)
+	if sub == nil || !ok {
+		return 0, false
+	}
+	n := 0
+	for _, item := range items {
+		if validateSafely(sub, item) == nil {
+			n++
+		}
+	}
+	return n, true
+}
+
+// accepting returns the indexes of the alternatives of the "oneOf" at loc
+// (whose value is sv) that accept the value at ptr.
+func (b *errorBuilder) accepting(loc string, sv gjson.Result, ptr string) []int {
+	v := valueAt(b.value, ptr)
+	var ok []int
+	for i := range sv.Array() {
+		sub := compiledAt(b.compiled, loc+"/"+strconv.Itoa(i))
+		if sub == nil {
+			return nil
+		}
+		if validateSafely(sub, v) == nil {
+			ok = append(ok, i)
+		}
+	}
+	return ok
+}
+
+// compiledAt finds the compiled subschema whose location is loc, in the
+// schema and everything it reaches, $refs included.
+func compiledAt(root *jsonschema.Schema, loc string) *jsonschema.Schema {
+	seen := map[*jsonschema.Schema]bool{}
+	var find func(s *jsonschema.Schema) *jsonschema.Schema
+	find = func(s *jsonschema.Schema) *jsonschema.Schema {
+		if s == nil || seen[s] {
+			return nil
+		}
+		seen[s] = true
+		if s.Location == loc {
+			return s
+		}
+		for _, c := range subschemas(s) {
+			if f := find(c); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	return find(root)
+}
+
+// subschemas lists the schemas s holds directly.
+func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else,
+		s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems, s.ContentSchema}
+	out = append(out, s.AllOf...)
+	out = append(out, s.AnyOf...)
+	out = append(out, s.OneOf...)
+	out = append(out, s.PrefixItems...)
+	for _, c := range s.Properties {
+		out = append(out, c)
+	}
+	for _, c := range s.PatternProperties {
+		out = append(out, c)
+	}
+	for _, c := range s.DependentSchemas {
+		out = append(out, c)
+	}
+	for _, d := range s.Dependencies {
+		if c, ok := d.(*jsonschema.Schema); ok {
+			out = append(out, c)
+		}
+	}
+	for _, x := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
+		switch x := x.(type) {
+		case *jsonschema.Schema:
+			out = append(out, x)
+		case []*jsonschema.Schema:
+			out = append(out, x...)
+		}
+	}
+	return out
+}
+
+// valueAt follows a JSON pointer in decoded arguments; nil when it leads
+// nowhere.
+func valueAt(v any, ptr string) any {
+	for ptr != "" {
+		var tok string
+		tok, ptr = nextToken(ptr)
+		tok = unescapeToken(tok)
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // falseSchema explains a value where the schema allows nothing ("false"),
