@@ -22,9 +22,9 @@ const Redacted = "[REDACTED]"
 // holds, and replacing them would garble it.
 const minSecretLen = 6
 
-// Redactor replaces secrets in tool output (DESIGN.md §6): the values of
-// environment variables whose names look secret (SecretEnvName), the
-// well-known credential formats listed in credentialPatterns, and the
+// Redactor replaces secrets in tool output (README.md, Trust model): the
+// values of environment variables whose names look secret (SecretEnvName),
+// the well-known credential formats (the cred* variables), and the
 // --redact regular expressions. Each secret becomes Redacted; for a bearer
 // token only the token goes, for credentials in a URL only the password.
 //
