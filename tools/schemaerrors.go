@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -300,7 +301,11 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	case "maxProperties":
 		e.Message = fmt.Sprintf("%s: has %d properties, more than the maximum %s", p, len(got.Map()), e.Expected)
 	case "uniqueItems":
-		e.Message = fmt.Sprintf("%s: items must be unique, but the %s", p, ve.Message)
+		which := ve.Message
+		if i, j, ok := b.equalItems(ptr); ok {
+			which = fmt.Sprintf("items at index %d and %d are equal", i, j)
+		}
+		e.Message = fmt.Sprintf("%s: items must be unique, but the %s", p, which)
 	case "not":
 		e.Message = fmt.Sprintf("%s: %s matches the schema under \"not\" (%s), which is not allowed", p, g, e.Expected)
 	case "oneOf":
@@ -373,6 +378,62 @@ func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// equalItems finds the first item of the array at ptr equal to an
+// earlier one (j) and that earlier one (i), equal as JSON values: 1 and
+// 1.0 are the same number, objects are the same whatever their key order.
+func (b *errorBuilder) equalItems(ptr string) (i, j int, ok bool) {
+	items, _ := valueAt(b.value, ptr).([]any)
+	first := make(map[string]int, len(items))
+	var key []byte
+	for j, item := range items {
+		key = appendCanonical(key[:0], item)
+		if i, ok := first[string(key)]; ok {
+			return i, j, true
+		}
+		first[string(key)] = j
+	}
+	return 0, 0, false
+}
+
+// appendCanonical appends a form of a decoded arguments value (see
+// argDecoder) that is the same for equal JSON values and differs for
+// others: numbers as exact fractions, object keys sorted.
+func appendCanonical(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case json.Number:
+		var r big.Rat
+		if _, ok := r.SetString(string(v)); ok {
+			return append(append(b, 'n'), r.RatString()...)
+		}
+		return append(append(b, 'N'), v...)
+	case string:
+		return AppendString(b, v)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case nil:
+		return append(b, "null"...)
+	case []any:
+		b = append(b, '[')
+		for _, x := range v {
+			b = append(appendCanonical(b, x), ',')
+		}
+		return append(b, ']')
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b = append(b, '{')
+		for _, k := range keys {
+			b = append(AppendString(b, k), ':')
+			b = append(appendCanonical(b, v[k]), ',')
+		}
+		return append(b, '}')
+	}
+	return append(b, '?')
 }
 
 // accepting returns the indexes of the alternatives of the "oneOf" at loc

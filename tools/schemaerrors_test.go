@@ -41,6 +41,12 @@ func TestSchemaErrorWording(t *testing.T) {
 			[]string{`maxContains: /v: at most 0 items must match {"$ref":"#/$defs/s"}, but 1 do`}},
 		{"oneOf matched twice", `{"properties": {"n": {"oneOf": [{"type": "string"}, {"type": "integer"}, {"type": "number"}]}}}`, `{"n": 3}`,
 			[]string{`oneOf: /n: integer 3 matches more than one alternative under "oneOf" (schemas at indexes 1 and 2); it must match exactly one`}},
+		{"uniqueItems", `{"properties": {"u": {"uniqueItems": true}}}`, `{"u": [1, {"a": [true]}, 2, 1.0, {"a": [true]}]}`,
+			[]string{`uniqueItems: /u: items must be unique, but the items at index 0 and 3 are equal`}},
+		{"uniqueItems, strings and objects", `{"properties": {"u": {"uniqueItems": true}}}`, `{"u": ["x", {"a": 1, "b": null}, "y", {"b": null, "a": 1e0}]}`,
+			[]string{`uniqueItems: /u: items must be unique, but the items at index 1 and 3 are equal`}},
+		{"uniqueItems, a long array", `{"properties": {"u": {"uniqueItems": true}}}`, `{"u": [0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,"x",23,"y","x",5e0]}`,
+			[]string{`uniqueItems: /u: items must be unique, but the items at index 22 and 25 are equal`}},
 	}
 	for _, c := range cases {
 		tool := &Tool{Name: "t", InputSchema: []byte(c.schema)}
