@@ -6,8 +6,6 @@ import (
 	"errors"
 	"io"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -118,11 +116,10 @@ func TestLayers(t *testing.T) {
 // the imports of its tests and its dependencies.
 func listModule(t *testing.T) []listedPackage {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := exec.LookPath(goTool); err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go command to list the packages with")
-		}
+	// go test puts the go command that runs it first on PATH.
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the packages with")
 	}
 	cmd := exec.Command(goTool, "list", "-json=ImportPath,Imports,TestImports,XTestImports,Deps", "../../...")
 	var stderr bytes.Buffer
