@@ -50,7 +50,7 @@ type sidecar struct {
 // sidecarKey is one top-level key a sidecar may hold.
 type sidecarKey struct {
 	key   string
-	field func(*sidecar) *gjson.Result // where collect puts the value
+	field sidecarField // where collect puts the value
 	// inside says which value counts when the key is both inside
 	// OpenAI's "function" and beside it.
 	inside   insideFunction
@@ -76,29 +76,103 @@ const (
 // to some dialect's extras (cache_control, x-* keys, ...) and is ignored,
 // but for the MCP fields passed through (mcpPassThrough).
 var sidecarKeys = []sidecarKey{
-	{key: "name", field: func(s *sidecar) *gjson.Result { return &s.name }, inside: innerWins},
-	{key: "title", field: func(s *sidecar) *gjson.Result { return &s.title }, inside: innerWins},
-	{key: "description", field: func(s *sidecar) *gjson.Result { return &s.description }, inside: innerWins},
-	{key: "input_schema", field: func(s *sidecar) *gjson.Result { return &s.schema }, inside: innerWins, toolOnly: true, schema: true},
-	{key: "parameters", field: func(s *sidecar) *gjson.Result { return &s.schema }, inside: innerWins, toolOnly: true, schema: true},
-	{key: "inputSchema", field: func(s *sidecar) *gjson.Result { return &s.schema }, inside: innerWins, toolOnly: true, schema: true},
-	{key: "function", field: func(s *sidecar) *gjson.Result { return &s.function }, toolOnly: true},
-	{key: "output_schema", field: func(s *sidecar) *gjson.Result { return &s.outputSchema }, inside: outerWins, ours: true, toolOnly: true, output: true},
-	{key: "outputSchema", field: func(s *sidecar) *gjson.Result { return &s.outputSchema }, inside: outerWins, toolOnly: true, output: true},
-	{key: "annotations", field: func(s *sidecar) *gjson.Result { return &s.annotations }, inside: outerWins, toolOnly: true},
-	{key: "strict", field: func(s *sidecar) *gjson.Result { return &s.strict }, inside: innerWins},
-	{key: "type", field: func(s *sidecar) *gjson.Result { return &s.schemaType }},
-	{key: "properties", field: func(s *sidecar) *gjson.Result { return &s.properties }},
-	{key: "safe", field: func(s *sidecar) *gjson.Result { return &s.safe }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "timeout", field: func(s *sidecar) *gjson.Result { return &s.timeout }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "tags", field: func(s *sidecar) *gjson.Result { return &s.tags }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "examples", field: func(s *sidecar) *gjson.Result { return &s.examples }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "allow_no_schema", field: func(s *sidecar) *gjson.Result { return &s.allowNoSchema }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "no_schema_mode", field: func(s *sidecar) *gjson.Result { return &s.noSchemaMode }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "requires", field: func(s *sidecar) *gjson.Result { return &s.requires }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "platforms", field: func(s *sidecar) *gjson.Result { return &s.platforms }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "env", field: func(s *sidecar) *gjson.Result { return &s.env }, inside: outerWins, ours: true, toolOnly: true},
-	{key: "command", field: func(s *sidecar) *gjson.Result { return &s.command }, inside: outerWins, ours: true, toolOnly: true},
+	{key: "name", field: fName, inside: innerWins},
+	{key: "title", field: fTitle, inside: innerWins},
+	{key: "description", field: fDescription, inside: innerWins},
+	{key: "input_schema", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "parameters", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "inputSchema", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "function", field: fFunction, toolOnly: true},
+	{key: "output_schema", field: fOutputSchema, inside: outerWins, ours: true, toolOnly: true, output: true},
+	{key: "outputSchema", field: fOutputSchema, inside: outerWins, toolOnly: true, output: true},
+	{key: "annotations", field: fAnnotations, inside: outerWins, toolOnly: true},
+	{key: "strict", field: fStrict, inside: innerWins},
+	{key: "type", field: fSchemaType},
+	{key: "properties", field: fProperties},
+	{key: "safe", field: fSafe, inside: outerWins, ours: true, toolOnly: true},
+	{key: "timeout", field: fTimeout, inside: outerWins, ours: true, toolOnly: true},
+	{key: "tags", field: fTags, inside: outerWins, ours: true, toolOnly: true},
+	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
+	{key: "allow_no_schema", field: fAllowNoSchema, inside: outerWins, ours: true, toolOnly: true},
+	{key: "no_schema_mode", field: fNoSchemaMode, inside: outerWins, ours: true, toolOnly: true},
+	{key: "requires", field: fRequires, inside: outerWins, ours: true, toolOnly: true},
+	{key: "platforms", field: fPlatforms, inside: outerWins, ours: true, toolOnly: true},
+	{key: "env", field: fEnv, inside: outerWins, ours: true, toolOnly: true},
+	{key: "command", field: fCommand, inside: outerWins, ours: true, toolOnly: true},
+}
+
+// sidecarField names a value of sidecar, for sidecarKeys.
+type sidecarField int
+
+const (
+	fName sidecarField = iota
+	fTitle
+	fDescription
+	fSchema
+	fFunction
+	fOutputSchema
+	fAnnotations
+	fStrict
+	fSchemaType
+	fProperties
+	fSafe
+	fTimeout
+	fTags
+	fExamples
+	fAllowNoSchema
+	fNoSchemaMode
+	fRequires
+	fPlatforms
+	fEnv
+	fCommand
+)
+
+// field is the value f names. A method, not a func in the table, so that
+// a sidecar stays on its caller's stack.
+func (s *sidecar) field(f sidecarField) *gjson.Result {
+	switch f {
+	case fName:
+		return &s.name
+	case fTitle:
+		return &s.title
+	case fDescription:
+		return &s.description
+	case fSchema:
+		return &s.schema
+	case fFunction:
+		return &s.function
+	case fOutputSchema:
+		return &s.outputSchema
+	case fAnnotations:
+		return &s.annotations
+	case fStrict:
+		return &s.strict
+	case fSchemaType:
+		return &s.schemaType
+	case fProperties:
+		return &s.properties
+	case fSafe:
+		return &s.safe
+	case fTimeout:
+		return &s.timeout
+	case fTags:
+		return &s.tags
+	case fExamples:
+		return &s.examples
+	case fAllowNoSchema:
+		return &s.allowNoSchema
+	case fNoSchemaMode:
+		return &s.noSchemaMode
+	case fRequires:
+		return &s.requires
+	case fPlatforms:
+		return &s.platforms
+	case fEnv:
+		return &s.env
+	case fCommand:
+		return &s.command
+	}
+	panic("tools: unknown sidecar field")
 }
 
 // sidecarKeyIndex finds a key's entry in sidecarKeys.
@@ -120,7 +194,7 @@ func (s *sidecar) collect(obj gjson.Result) {
 			}
 			return true
 		}
-		*sk.field(s) = v
+		*s.field(sk.field) = v
 		s.ours = s.ours || sk.ours
 		if sk.schema && !slices.Contains(s.schemaKeys, k.Str) {
 			s.schemaKeys = append(s.schemaKeys, k.Str)
@@ -143,7 +217,7 @@ func (s *sidecar) unwrap() {
 		}
 	}
 	for _, k := range sidecarKeys {
-		out, inner := k.field(s), k.field(&in)
+		out, inner := s.field(k.field), in.field(k.field)
 		switch k.inside {
 		case innerWins:
 			*out = or(*inner, *out)
@@ -154,12 +228,12 @@ func (s *sidecar) unwrap() {
 }
 
 // sidecarParser holds one sidecar on its way to a Tool: ParseSidecar runs
-// its phases in order, each adding to the Tool, the problems and the
-// warnings.
+// its phases in order on the sidecar's values, each adding to the Tool,
+// the problems and the warnings. (The values are not a field: they stay
+// on ParseSidecar's stack, where p, whose fail escapes, cannot keep them.)
 type sidecarParser struct {
 	file    string
 	t       *Tool
-	s       sidecar
 	dialect string
 	errs    []error
 	warns   []string
@@ -188,14 +262,15 @@ func (p *sidecarParser) warn(format string, args ...any) {
 // Unavailable. Nothing returned refers to data, so the caller may reuse it.
 func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 	p := &sidecarParser{file: file, t: &Tool{File: file, Safe: true}}
-	if p.read(data) {
-		p.names()
-		p.inputSchema()
-		p.noSchemaPolicy()
-		p.outputSchema()
-		p.safety()
-		p.lists()
-		p.setDialect()
+	var s sidecar
+	if p.read(data, &s) {
+		p.names(&s)
+		p.inputSchema(&s)
+		p.noSchemaPolicy(&s)
+		p.outputSchema(&s)
+		p.safety(&s)
+		p.lists(&s)
+		p.setDialect(&s)
 	}
 	if len(p.errs) > 0 {
 		return nil, p.warns, errors.Join(p.errs...)
@@ -205,7 +280,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 
 // read checks that data is one JSON object and collects its keys; false
 // when there is nothing more to check.
-func (p *sidecarParser) read(data []byte) bool {
+func (p *sidecarParser) read(data []byte, s *sidecar) bool {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM some editors write
 	if !gjson.ValidBytes(data) {
 		p.fail("%s; fix the JSON syntax", syntaxError(data))
@@ -222,13 +297,13 @@ func (p *sidecarParser) read(data []byte) bool {
 		p.fail("a sidecar must be a JSON object, found %s", describe(root))
 		return false
 	}
-	p.s.collect(root)
-	if p.s.function.Exists() {
-		if !p.s.function.IsObject() {
-			p.fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, describe(p.s.function))
+	s.collect(root)
+	if s.function.Exists() {
+		if !s.function.IsObject() {
+			p.fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, describe(s.function))
 			return false
 		}
-		p.s.unwrap()
+		s.unwrap()
 		p.dialect = DialectOpenAI
 	}
 	return true
@@ -236,8 +311,8 @@ func (p *sidecarParser) read(data []byte) bool {
 
 // names: the tool's name (the sidecar's, else the file's), title and
 // description.
-func (p *sidecarParser) names() {
-	s, t := &p.s, p.t
+func (p *sidecarParser) names(s *sidecar) {
+	t := p.t
 	t.Name = strings.TrimSuffix(filepath.Base(p.file), ".json")
 	if s.name.Exists() {
 		if s.name.Type != gjson.String {
@@ -258,8 +333,8 @@ func (p *sidecarParser) names() {
 
 // inputSchema checks the schema of the arguments and keeps it compact,
 // with BFCL's type names mapped to JSON Schema's.
-func (p *sidecarParser) inputSchema() {
-	s, t := &p.s, p.t
+func (p *sidecarParser) inputSchema(s *sidecar) {
+	t := p.t
 	if len(s.schemaKeys) > 1 {
 		p.fail("%s given together; they are aliases of one schema, keep one", quoteList(s.schemaKeys))
 	}
@@ -293,8 +368,8 @@ func (p *sidecarParser) inputSchema() {
 
 // noSchemaPolicy fails closed without a schema, unless the author opted
 // out on purpose.
-func (p *sidecarParser) noSchemaPolicy() {
-	s, t := &p.s, p.t
+func (p *sidecarParser) noSchemaPolicy(s *sidecar) {
+	t := p.t
 	allow := boolean(s.allowNoSchema, "allow_no_schema", false, p.fail)
 	mode := str(s.noSchemaMode, "no_schema_mode", p.fail)
 	validMode := mode == NoSchemaReadOnly || mode == NoSchemaHumanApproval || mode == NoSchemaFull
@@ -326,8 +401,7 @@ func (p *sidecarParser) noSchemaPolicy() {
 }
 
 // outputSchema checks the schema of structured results, when given.
-func (p *sidecarParser) outputSchema() {
-	s := &p.s
+func (p *sidecarParser) outputSchema(s *sidecar) {
 	if !s.outputSchema.Exists() || s.outputSchema.Type == gjson.Null {
 		return
 	}
@@ -345,8 +419,8 @@ func (p *sidecarParser) outputSchema() {
 
 // safety: an explicit "safe" wins; else MCP's annotations decide. Also
 // OpenAI's "strict".
-func (p *sidecarParser) safety() {
-	s, t := &p.s, p.t
+func (p *sidecarParser) safety(s *sidecar) {
+	t := p.t
 	if s.annotations.Exists() && s.annotations.Type != gjson.Null {
 		if !s.annotations.IsObject() {
 			p.fail(`"annotations" must be an object (MCP tool annotations), found %s`, describe(s.annotations))
@@ -373,8 +447,8 @@ func (p *sidecarParser) safety() {
 
 // lists: the timeout, tags, requirements, environment, platforms, command
 // and examples.
-func (p *sidecarParser) lists() {
-	s, t := &p.s, p.t
+func (p *sidecarParser) lists(s *sidecar) {
+	t := p.t
 	t.Timeout = timeout(s.timeout, p.fail)
 	t.Tags = stringList(s.tags, "tags", p.fail)
 	// MCP's openWorldHint says what our network tag says, so that
@@ -405,8 +479,7 @@ func (p *sidecarParser) lists() {
 
 // setDialect says where the definition came from, for messages and for
 // tools that care.
-func (p *sidecarParser) setDialect() {
-	s := &p.s
+func (p *sidecarParser) setDialect(s *sidecar) {
 	if p.dialect == "" {
 		switch key := last(s.schemaKeys); {
 		case key == "inputSchema" || s.outputKey == "outputSchema" || s.annotations.Exists():
