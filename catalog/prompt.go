@@ -11,7 +11,7 @@ import (
 // tool calling which tools it has and exactly how to call them. Each style
 // asks for a syntax that `toolcall parse` reads back as tool_call events:
 //
-//   - jsonl (seed 000's protocol): one line of JSON per call,
+//   - jsonl (the project's own protocol): one line of JSON per call,
 //     {"type":"tool_call","name":…,"arguments":{…}}, and the answer as
 //     {"type":"final_answer","content":…} (parse format "jsonl");
 //   - xml: each call as {"name":…,"arguments":{…}} inside

@@ -335,13 +335,14 @@ func newQuery(s string) *bm25Query {
 	q := &bm25Query{index: make(map[string]int)}
 	var z tokenizer
 	quotedOnly := map[int]bool{}
+	stops := stopWords()
 	for _, text := range splitAsks(s) {
 		ask := askTerms{text: text}
 		strong := false
 		eachQuoted(text, func(part string, quoted bool) {
 			z.each(part, func(word []byte) {
 				if len(word) <= maxStopWord {
-					if _, stop := stopWords[string(word)]; stop {
+					if _, stop := stops[string(word)]; stop {
 						return
 					}
 				}
@@ -740,8 +741,8 @@ func (z *tokenizer) flush(fn func(word []byte)) {
 const maxStopWord = 6
 
 // stopWords are left out of queries: they match everything and mean
-// nothing here.
-var stopWords = func() map[string]struct{} {
+// nothing here. Built on first use, as only a query needs them.
+var stopWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{})
 	for _, w := range strings.Fields(`a about all also an and any are as at be been but by can could
 		did do does for from had has have he her his how i if in into is it its just me my no
@@ -751,7 +752,7 @@ var stopWords = func() map[string]struct{} {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 // stemmer reduces words to their stems with the Snowball English
 // (Porter2) stemmer, remembering the words it has seen: a catalog says the

@@ -23,7 +23,7 @@ func terms(s string) []string {
 	var st stemmer
 	var out []string
 	z.each(s, func(word []byte) {
-		if _, stop := stopWords[string(word)]; !stop {
+		if _, stop := stopWords()[string(word)]; !stop {
 			out = append(out, st.stem(word))
 		}
 	})

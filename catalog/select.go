@@ -12,7 +12,7 @@ import (
 	"github.com/toolcall/toolcall/tools"
 )
 
-// The defaults the CLI passes when it ranks (seed 004's pickTools).
+// The defaults the CLI passes when it ranks.
 const (
 	DefaultMax           = 3
 	DefaultMinScore      = 0.05

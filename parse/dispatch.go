@@ -78,7 +78,7 @@ func init() {
 	}
 
 	angleMarkers = []marker{
-		// Reasoning (FORMATS.md §5 rule 1).
+		// Reasoning, looked for first: nothing inside it is ever a call.
 		{"<think>", reason("</think>"), nil},
 		{"<thinking>", reason("</thinking>"), nil},
 		{"<seed:think>", reason("</seed:think>"), nil},

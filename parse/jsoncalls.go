@@ -98,7 +98,8 @@ func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
 // jsonCalls decodes the JSON value at buf[j:end] and emits the calls in it.
 // i is the block start for errors. inMarker says an explicit tool marker
 // came before it, so any object is meant as a call; otherwise only
-// call-shaped objects are (FORMATS.md §5 rule 3) and ok is false when there
+// call-shaped objects are (a name and arguments, or an envelope models
+// imitate; data like {"name":"Alice"} is not) and ok is false when there
 // are none, leaving the text as prose.
 func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool, err error) {
 	out, res, err := p.decodeJSON(j, end)
@@ -472,8 +473,8 @@ func isDefinition(obj, params gjson.Result) bool {
 }
 
 // keepID keeps a model's call id only where it is the model's to give
-// (FORMATS.md §5 rule 4: Mistral ids and Command R tool_call_id are
-// dropped, so ids stay call_N).
+// (Mistral ids and Command R tool_call_id are dropped, so ids stay
+// call_N).
 func (p *Parser) keepID(format, id string) string {
 	switch format {
 	case FormatJSONL, FormatOpenAIEnvelope, FormatNative:
@@ -615,7 +616,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	format := ""
 	inMarker := false
 	// Bare JSON counts when it starts the output; after prose only when
-	// nothing but more calls follows it (FORMATS.md §5 rule 2). The JSONL
+	// nothing but more calls follows it: a JSON line amid prose is prose. The JSONL
 	// protocol and the envelopes name themselves, and count anywhere.
 	p.explicitOnly = false
 	p.outputStart = !p.prose && len(bytes.TrimSpace(p.buf[p.seg:i])) == 0

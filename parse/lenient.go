@@ -1,6 +1,7 @@
 package parse
 
-// Lenient JSON: the JSON repair of toolcall parse (FORMATS.md §5 rules 6-8).
+// Lenient JSON: the JSON repair of toolcall parse (README.md, How it
+// decides: lenient, never inventive).
 //
 // Models write arguments that are almost JSON: trailing commas, single
 // quotes, Python literals, raw newlines in strings, a missing closing brace

@@ -16,8 +16,8 @@ import (
 // A parameter is named by its tag. A parameter whose content is more tags
 // is an object; a tag repeated under one parent is an array, and so is a
 // parent whose children are all <item> (or one the schema says is an
-// array). Leaf values are typed like the other tagged formats (FORMATS.md
-// §5 rule 5).
+// array). Leaf values are typed like the other tagged formats: by the
+// schema when there is one, else a bare value that reads as JSON is JSON.
 
 // m3NS is the namespace token. Its first byte is not a trigger, so the
 // marker is the rest of it and the ']' before is checked by the handler.

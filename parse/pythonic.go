@@ -9,7 +9,7 @@ import (
 // Pythonic calls: [get_weather(city="Paris"), f(a=1)] (Llama 3.2/4,
 // ToolACE, LFM2), one call per line (Olmo 3), and Llama 3.1's built-in
 // brave_search.call(query="x"). Arguments are keyword arguments with Python
-// or JSON literal values (FORMATS.md §5 rule 6).
+// or JSON literal values (True/None as well as true/null).
 
 func isIdentByte(c byte, first bool) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && (c >= '0' && c <= '9' || c == '.' || c == '-')

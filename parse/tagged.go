@@ -10,7 +10,9 @@ import (
 
 // Formats that put each argument in tags of its own (Qwen3-Coder, GLM,
 // MiniMax M2, Step3, DeepSeek DSML) write values as bare text. They are
-// parsed here into a JSON object, the values typed by FORMATS.md §5 rule 5.
+// parsed here into a JSON object, each value typed as the chat templates
+// write them: raw text for a string, JSON for anything else (README.md,
+// How it decides).
 
 // argsBuilder writes a JSON object one member at a time.
 type argsBuilder struct {
@@ -72,7 +74,7 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 	// A JSON number, literal, object or array when the text is exactly
 	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
 	// models write. Anything else, a quoted JSON string included, is the
-	// raw text (FORMATS.md §5 rule 5).
+	// raw text.
 	if len(t) > 0 && jsonStart[t[0]] && typ != "string" {
 		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
 			a.buf = out
@@ -309,7 +311,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				return 0, needMore, nil
 			}
 			// Without its closing tag nothing says the argument list was
-			// complete (FORMATS.md §5 rule 8).
+			// complete, and a cut-off payload is never completed.
 			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, d.close))
 		}
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {

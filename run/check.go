@@ -11,7 +11,7 @@ import (
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
-// change from run to run with the same behaviour (DESIGN.md §2).
+// change from run to run with the same behaviour (README.md, Events).
 var VolatileFields = []string{"duration_ms", "usage"}
 
 // checkShown is how many differences a diff spells out; the counts in its

@@ -155,6 +155,21 @@ type Result struct {
 	Unread int
 }
 
+// appendStopEvent appends the stop event that ends a transcript, the one
+// place its keys are written: type, reason, iterations, and error when
+// there is one (FinalAnswer and Unread are not in it).
+func (r Result) appendStopEvent(b []byte) []byte {
+	b = append(b, `{"type":"stop","reason":`...)
+	b = tools.AppendString(b, r.Reason)
+	b = append(b, `,"iterations":`...)
+	b = strconv.AppendInt(b, int64(r.Iterations), 10)
+	if r.Error != "" {
+		b = append(b, `,"error":`...)
+		b = tools.AppendString(b, r.Error)
+	}
+	return append(b, '}')
+}
+
 // Loop runs the conversation in until a final answer or a limit, writing
 // the transcript to w: system and user events, then per turn an assistant
 // event (the model's text as read, model, usage, duration_ms), the events
@@ -206,16 +221,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if err != nil {
 		return res, err
 	}
-	ev := []byte(`{"type":"stop","reason":`)
-	ev = tools.AppendString(ev, res.Reason)
-	ev = append(ev, `,"iterations":`...)
-	ev = strconv.AppendInt(ev, int64(res.Iterations), 10)
-	if res.Error != "" {
-		ev = append(ev, `,"error":`...)
-		ev = tools.AppendString(ev, res.Error)
-	}
-	ev = append(ev, '}')
-	return res, l.write(ev)
+	return res, l.write(res.appendStopEvent(nil))
 }
 
 type loop struct {

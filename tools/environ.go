@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Environ returns the scrubbed environment a tool runs with (DESIGN.md §3),
+// Environ returns the scrubbed environment a tool runs with (README.md,
+// toolcall exec),
 // as "NAME=value" entries sorted by name. From parent it keeps only PATH,
 // HOME, LANG, LC_*, TZ and TMPDIR, the names in extra (--env) and the names
 // in the tool's sidecar env list; everything else, API keys included, stays

@@ -1,7 +1,7 @@
 package tools
 
 // Event types: the value of the "type" key on every line of the stream
-// (DESIGN.md §2).
+// (README.md, Events).
 const (
 	TypeTool            = "tool"
 	TypeText            = "text"
@@ -20,7 +20,7 @@ const (
 // that a model (or a script) can tell a bad call from a failing tool.
 type ErrorKind string
 
-// The error kinds of DESIGN.md §2.
+// The error kinds every stage shares (README.md, Events).
 const (
 	KindDecode      ErrorKind = "decode"       // unparseable model output
 	KindUnknownTool ErrorKind = "unknown_tool" // no tool of that name

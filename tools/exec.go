@@ -94,8 +94,9 @@ type ExecStats struct {
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
-// (DESIGN.md §3, §6). Every call is first checked as Validate checks it; a
-// call that fails is answered with Validate's observation and never runs.
+// (README.md, toolcall exec). Every call is first checked as Validate
+// checks it; a call that fails is answered with Validate's observation and
+// never runs.
 // A call that passes is written as Validate writes it, followed by the
 // tool_observation of its run. Other events are copied unchanged, and the
 // output keeps the order of the input whatever the parallelism.

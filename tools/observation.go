@@ -3,15 +3,15 @@ package tools
 import "strconv"
 
 // Observation is what a call produced, as the model will see it: a
-// tool_observation event (DESIGN.md §2). validate writes one for a call it
-// refuses; exec writes one for every call it runs.
+// tool_observation event (README.md, Events). validate writes one for a
+// call it refuses; exec writes one for every call it runs.
 type Observation struct {
 	ID, Name string
 	// Content is the text the model reads: the tool's output, or what was
 	// wrong and how to fix it.
 	Content string
 	IsError bool
-	// Status is the step's assessment (seed 002): StatusOK, StatusPartial
+	// Status is the step's assessment: StatusOK, StatusPartial
 	// (output cut to the limit), StatusError or StatusBlocked (refused by
 	// policy, or a dry run). Empty: not written.
 	Status string
@@ -50,7 +50,8 @@ type ToolError struct {
 }
 
 // AppendJSON appends o as a tool_observation event, without the trailing
-// newline, keys in the order of DESIGN.md §2. Optional fields are left out
+// newline, keys always in the same order, so the same observation gives
+// the same bytes. Optional fields are left out
 // when zero; is_error is always written so a reader need not assume it.
 func (o *Observation) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"tool_observation","id":`...)

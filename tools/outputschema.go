@@ -66,7 +66,7 @@ func (t *Tool) CheckOutput(structured []byte) error {
 		return nil
 	}
 	base, _, _ := strings.Cut(sch.Location, "#")
-	b := errorBuilder{schema: t.OutputSchema, base: base, args: out}
+	b := errorBuilder{schema: t.OutputSchema, base: base, args: out, compiled: sch, value: v}
 	b.add(verr)
 	e := &OutputSchemaError{File: t.File, Tool: t.Name}
 	for _, se := range b.sorted() {

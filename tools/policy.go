@@ -6,8 +6,9 @@ import (
 	"slices"
 )
 
-// Policy says which tools may be called: the allowlists of seed 000 and the
-// consent rules of DESIGN.md §6. The zero Policy allows every safe tool
+// Policy says which tools may be called: the allow and deny lists and the
+// consent rules (README.md, toolcall catalog and toolcall validate). The
+// zero Policy allows every safe tool
 // that needs no approval.
 type Policy struct {
 	// Allow, when not empty, lists the only tools that may be called, as

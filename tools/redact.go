@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -21,9 +22,9 @@ const Redacted = "[REDACTED]"
 // holds, and replacing them would garble it.
 const minSecretLen = 6
 
-// Redactor replaces secrets in tool output (DESIGN.md §6): the values of
-// environment variables whose names look secret (SecretEnvName), the
-// well-known credential formats listed in credentialPatterns, and the
+// Redactor replaces secrets in tool output (README.md, Trust model): the
+// values of environment variables whose names look secret (SecretEnvName),
+// the well-known credential formats (the cred* variables), and the
 // --redact regular expressions. Each secret becomes Redacted; for a bearer
 // token only the token goes, for credentials in a URL only the password.
 //
@@ -135,10 +136,10 @@ func SecretEnvName(name string) bool {
 // anchored there against a bounded window, so ordinary text costs one
 // table lookup per byte and never a regular expression.
 type credential struct {
-	re     *regexp.Regexp
-	window int               // bytes the match may span
-	group  int               // the submatch that is the secret; 0: all of it
-	check  func(string) bool // further test of the secret, nil: none
+	re     func() *regexp.Regexp // compiled on first use: most runs never redact
+	window int                   // bytes the match may span
+	group  int                   // the submatch that is the secret; 0: all of it
+	check  func(string) bool     // further test of the secret, nil: none
 	// endAlone requires the match to end where a word ends: the fixed
 	// length formats (AWS, Google) must not be the start of a longer word.
 	endAlone bool
@@ -151,52 +152,59 @@ const (
 
 var (
 	credOpenAI = &credential{ // OpenAI sk-, sk-proj-; Anthropic sk-ant-api03-
-		re: regexp.MustCompile(`^sk-[A-Za-z0-9_-]{20,}`), window: tokenWindow,
+		re: lazyRegexp(`^sk-[A-Za-z0-9_-]{20,}`), window: tokenWindow,
 		check: func(s string) bool { return mixed(s[3:]) },
 	}
 	credGitHub = &credential{ // ghp_ (classic), gho_, ghu_, ghs_, ghr_
-		re: regexp.MustCompile(`^gh[pousr]_[A-Za-z0-9]{30,}`), window: tokenWindow,
+		re: lazyRegexp(`^gh[pousr]_[A-Za-z0-9]{30,}`), window: tokenWindow,
 	}
 	credGitHubPAT = &credential{
-		re: regexp.MustCompile(`^github_pat_[A-Za-z0-9_]{22,}`), window: tokenWindow,
+		re: lazyRegexp(`^github_pat_[A-Za-z0-9_]{22,}`), window: tokenWindow,
 	}
 	credSlack = &credential{
-		re: regexp.MustCompile(`^xox[abposr]-[A-Za-z0-9-]{10,}`), window: tokenWindow,
+		re: lazyRegexp(`^xox[abposr]-[A-Za-z0-9-]{10,}`), window: tokenWindow,
 		check: hasDigit,
 	}
 	credAWS = &credential{ // access key ids; the secret key has no marker
-		re: regexp.MustCompile(`^A(?:KIA|SIA)[A-Z0-9]{16}`), window: 20,
+		re: lazyRegexp(`^A(?:KIA|SIA)[A-Z0-9]{16}`), window: 20,
 		check: hasDigit, endAlone: true,
 	}
 	credGoogle = &credential{
-		re: regexp.MustCompile(`^AIza[0-9A-Za-z_-]{35}`), window: 39, endAlone: true,
+		re: lazyRegexp(`^AIza[0-9A-Za-z_-]{35}`), window: 39, endAlone: true,
 	}
 	credJWT = &credential{
-		re:     regexp.MustCompile(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{16,}`),
+		re:     lazyRegexp(`^eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{16,}`),
 		window: 8 << 10,
 	}
 	// A private key block; when the output was cut before its END line,
 	// the base64 lines that follow BEGIN go too.
 	credPEM = &credential{
-		re:     regexp.MustCompile(`(?s)^-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END[A-Z0-9 ]*PRIVATE KEY-----|(?:(?:\r?\n|\\r?\\n)[A-Za-z0-9+/=]+)*)`),
+		re:     lazyRegexp(`(?s)^-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:.*?-----END[A-Z0-9 ]*PRIVATE KEY-----|(?:(?:\r?\n|\\r?\\n)[A-Za-z0-9+/=]+)*)`),
 		window: pemWindow,
 	}
 	// The END of a key block whose BEGIN was cut off (the tail of a
 	// truncated output): the base64 lines before it go too (pemTail).
 	credPEMEnd = &credential{
-		re: regexp.MustCompile(`^-----END[A-Z0-9 ]*PRIVATE KEY-----`), window: 64,
+		re: lazyRegexp(`^-----END[A-Z0-9 ]*PRIVATE KEY-----`), window: 64,
 	}
 	// The token after "Bearer "; "Bearer " itself stays.
 	credBearer = &credential{
-		re: regexp.MustCompile(`^[A-Za-z0-9._~+/-]{16,}=*`), window: tokenWindow,
+		re: lazyRegexp(`^[A-Za-z0-9._~+/-]{16,}=*`), window: tokenWindow,
 		check: func(s string) bool { return hasDigit(s) && hasLetter(s) },
 	}
 	// The password in scheme://user:password@host.
 	credURL = &credential{
-		re:     regexp.MustCompile(`^[^\s/:@"'<>]{1,128}:([^\s/@"'<>]{1,256})@`),
+		re:     lazyRegexp(`^[^\s/:@"'<>]{1,128}:([^\s/@"'<>]{1,256})@`),
 		window: 400, group: 1,
 	}
 )
+
+// lazyRegexp compiles expr the first time it is needed, so a process
+// that never redacts (toolcall --version, parse) does not pay for it
+// at start.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // tokenChar marks the bytes that make up the tokens credentials are
 // written in: [A-Za-z0-9_-].
@@ -270,7 +278,7 @@ func afterBearer(s string, i int) bool {
 // match matches c at s[i], returning the secret's bounds.
 func (c *credential) match(s string, i int) (start, end int, ok bool) {
 	w := s[i:min(len(s), i+c.window)]
-	m := c.re.FindStringSubmatchIndex(w)
+	m := c.re().FindStringSubmatchIndex(w)
 	if m == nil {
 		return 0, 0, false
 	}

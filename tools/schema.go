@@ -14,7 +14,8 @@ import (
 )
 
 // errNoFetch is what the schema compiler gets for any document outside the
-// sidecar: nothing is ever fetched (DESIGN.md §3, §6).
+// sidecar: nothing is ever fetched, so a schema means the same offline as
+// on line and loading a sidecar never opens a connection.
 var errNoFetch = errors.New("nothing is fetched")
 
 // schemaURL is the made-up address the input schema of the tool called name

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -46,62 +47,208 @@ type sidecar struct {
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
 }
 
+// sidecarKey is one top-level key a sidecar may hold.
+type sidecarKey struct {
+	key   string
+	field sidecarField // where collect puts the value
+	// inside says which value counts when the key is both inside
+	// OpenAI's "function" and beside it.
+	inside   insideFunction
+	ours     bool // only our own dialect has the key
+	toolOnly bool // only a tool definition has the key (see MeansATool)
+	schema   bool // one of the names of the input schema
+	output   bool // one of the names of the output schema
+}
+
+type insideFunction int
+
+const (
+	notInside insideFunction = iota // not looked for inside "function"
+	innerWins                       // the definition's own field
+	outerWins                       // our keys beside the definition win
+)
+
+// sidecarKeys are the keys of a sidecar, stated once: collect fills a
+// sidecar by them, the "function" wrapper is unwrapped by them, and
+// MeansATool knows a tool definition by them. "name", "title",
+// "description", "type", "properties" and "strict" are not toolOnly:
+// package.json and bare JSON Schemas have them too. Any other key belongs
+// to some dialect's extras (cache_control, x-* keys, ...) and is ignored,
+// but for the MCP fields passed through (mcpPassThrough).
+var sidecarKeys = []sidecarKey{
+	{key: "name", field: fName, inside: innerWins},
+	{key: "title", field: fTitle, inside: innerWins},
+	{key: "description", field: fDescription, inside: innerWins},
+	{key: "input_schema", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "parameters", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "inputSchema", field: fSchema, inside: innerWins, toolOnly: true, schema: true},
+	{key: "function", field: fFunction, toolOnly: true},
+	{key: "output_schema", field: fOutputSchema, inside: outerWins, ours: true, toolOnly: true, output: true},
+	{key: "outputSchema", field: fOutputSchema, inside: outerWins, toolOnly: true, output: true},
+	{key: "annotations", field: fAnnotations, inside: outerWins, toolOnly: true},
+	{key: "strict", field: fStrict, inside: innerWins},
+	{key: "type", field: fSchemaType},
+	{key: "properties", field: fProperties},
+	{key: "safe", field: fSafe, inside: outerWins, ours: true, toolOnly: true},
+	{key: "timeout", field: fTimeout, inside: outerWins, ours: true, toolOnly: true},
+	{key: "tags", field: fTags, inside: outerWins, ours: true, toolOnly: true},
+	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
+	{key: "allow_no_schema", field: fAllowNoSchema, inside: outerWins, ours: true, toolOnly: true},
+	{key: "no_schema_mode", field: fNoSchemaMode, inside: outerWins, ours: true, toolOnly: true},
+	{key: "requires", field: fRequires, inside: outerWins, ours: true, toolOnly: true},
+	{key: "platforms", field: fPlatforms, inside: outerWins, ours: true, toolOnly: true},
+	{key: "env", field: fEnv, inside: outerWins, ours: true, toolOnly: true},
+	{key: "command", field: fCommand, inside: outerWins, ours: true, toolOnly: true},
+}
+
+// sidecarField names a value of sidecar, for sidecarKeys.
+type sidecarField int
+
+const (
+	fName sidecarField = iota
+	fTitle
+	fDescription
+	fSchema
+	fFunction
+	fOutputSchema
+	fAnnotations
+	fStrict
+	fSchemaType
+	fProperties
+	fSafe
+	fTimeout
+	fTags
+	fExamples
+	fAllowNoSchema
+	fNoSchemaMode
+	fRequires
+	fPlatforms
+	fEnv
+	fCommand
+)
+
+// field is the value f names. A method, not a func in the table, so that
+// a sidecar stays on its caller's stack.
+func (s *sidecar) field(f sidecarField) *gjson.Result {
+	switch f {
+	case fName:
+		return &s.name
+	case fTitle:
+		return &s.title
+	case fDescription:
+		return &s.description
+	case fSchema:
+		return &s.schema
+	case fFunction:
+		return &s.function
+	case fOutputSchema:
+		return &s.outputSchema
+	case fAnnotations:
+		return &s.annotations
+	case fStrict:
+		return &s.strict
+	case fSchemaType:
+		return &s.schemaType
+	case fProperties:
+		return &s.properties
+	case fSafe:
+		return &s.safe
+	case fTimeout:
+		return &s.timeout
+	case fTags:
+		return &s.tags
+	case fExamples:
+		return &s.examples
+	case fAllowNoSchema:
+		return &s.allowNoSchema
+	case fNoSchemaMode:
+		return &s.noSchemaMode
+	case fRequires:
+		return &s.requires
+	case fPlatforms:
+		return &s.platforms
+	case fEnv:
+		return &s.env
+	case fCommand:
+		return &s.command
+	}
+	panic("tools: unknown sidecar field")
+}
+
+// sidecarKeyIndex finds a key's entry in sidecarKeys.
+var sidecarKeyIndex = sync.OnceValue(func() map[string]*sidecarKey {
+	m := make(map[string]*sidecarKey, len(sidecarKeys))
+	for i := range sidecarKeys {
+		m[sidecarKeys[i].key] = &sidecarKeys[i]
+	}
+	return m
+})
+
 func (s *sidecar) collect(obj gjson.Result) {
+	keys := sidecarKeyIndex()
 	obj.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "name":
-			s.name = v
-		case "title":
-			s.title = v
-		case "description":
-			s.description = v
-		case "input_schema", "parameters", "inputSchema":
-			if !slices.Contains(s.schemaKeys, k.Str) {
-				s.schemaKeys = append(s.schemaKeys, k.Str)
-			}
-			s.schema = v
-		case "output_schema", "outputSchema":
-			s.outputSchema, s.outputKey = v, k.Str
-			s.ours = s.ours || k.Str == "output_schema"
-		case "annotations":
-			s.annotations = v
-		case "strict":
-			s.strict = v
-		case "function":
-			s.function = v
-		case "type":
-			s.schemaType = v
-		case "properties":
-			s.properties = v
-		case "safe":
-			s.safe, s.ours = v, true
-		case "timeout":
-			s.timeout, s.ours = v, true
-		case "tags":
-			s.tags, s.ours = v, true
-		case "examples":
-			s.examples, s.ours = v, true
-		case "allow_no_schema":
-			s.allowNoSchema, s.ours = v, true
-		case "no_schema_mode":
-			s.noSchemaMode, s.ours = v, true
-		case "requires":
-			s.requires, s.ours = v, true
-		case "platforms":
-			s.platforms, s.ours = v, true
-		case "env":
-			s.env, s.ours = v, true
-		case "command":
-			s.command, s.ours = v, true
-		default:
+		sk, ok := keys[k.Str]
+		if !ok {
 			if slices.Contains(mcpPassThrough, k.Str) {
 				s.mcpFields = append(s.mcpFields, RawField{Key: k.Str, Value: compact(v.Raw)})
 			}
-			// Anything else belongs to some dialect's extras
-			// (cache_control, x-* keys, ...) and is ignored.
+			return true
+		}
+		*s.field(sk.field) = v
+		s.ours = s.ours || sk.ours
+		if sk.schema && !slices.Contains(s.schemaKeys, k.Str) {
+			s.schemaKeys = append(s.schemaKeys, k.Str)
+		}
+		if sk.output {
+			s.outputKey = k.Str
 		}
 		return true
 	})
+}
+
+// unwrap takes in OpenAI's nested shape: the definition is inside
+// "function"; our own keys (safe, tags, ...) may sit beside it or inside.
+func (s *sidecar) unwrap() {
+	var in sidecar
+	in.collect(s.function)
+	for _, k := range in.schemaKeys {
+		if !slices.Contains(s.schemaKeys, k) {
+			s.schemaKeys = append(s.schemaKeys, k)
+		}
+	}
+	for _, k := range sidecarKeys {
+		out, inner := s.field(k.field), in.field(k.field)
+		switch k.inside {
+		case innerWins:
+			*out = or(*inner, *out)
+		case outerWins:
+			*out = or(*out, *inner)
+		}
+	}
+}
+
+// sidecarParser holds one sidecar on its way to a Tool: ParseSidecar runs
+// its phases in order on the sidecar's values, each adding to the Tool,
+// the problems and the warnings. (The values are not a field: they stay
+// on ParseSidecar's stack, where p, whose fail escapes, cannot keep them.)
+type sidecarParser struct {
+	file    string
+	t       *Tool
+	dialect string
+	errs    []error
+	warns   []string
+	// badSchema: the schema was reported as too deep; the no-schema
+	// policy does not report it missing.
+	badSchema bool
+	openWorld bool // MCP's openWorldHint, which adds the network tag
+}
+
+func (p *sidecarParser) fail(format string, args ...any) {
+	p.errs = append(p.errs, &SidecarError{File: p.file, Tool: p.t.Name, Err: fmt.Errorf(format, args...)})
+}
+
+func (p *sidecarParser) warn(format string, args ...any) {
+	p.warns = append(p.warns, p.file+": "+fmt.Sprintf(format, args...))
 }
 
 // ParseSidecar reads one sidecar: a JSON object in our own dialect, or an
@@ -114,166 +261,169 @@ func (s *sidecar) collect(obj gjson.Result) {
 // sidecar's directory); finding the executable is the caller's job, as is
 // Unavailable. Nothing returned refers to data, so the caller may reuse it.
 func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
-	t := &Tool{File: file, Safe: true}
-	var errs []error
-	fail := func(format string, args ...any) {
-		errs = append(errs, &SidecarError{File: file, Tool: t.Name, Err: fmt.Errorf(format, args...)})
+	p := &sidecarParser{file: file, t: &Tool{File: file, Safe: true}}
+	var s sidecar
+	if p.read(data, &s) {
+		p.names(&s)
+		p.inputSchema(&s)
+		p.noSchemaPolicy(&s)
+		p.outputSchema(&s)
+		p.safety(&s)
+		p.lists(&s)
+		p.setDialect(&s)
 	}
-	var warns []string
-	warn := func(format string, args ...any) {
-		warns = append(warns, file+": "+fmt.Sprintf(format, args...))
+	if len(p.errs) > 0 {
+		return nil, p.warns, errors.Join(p.errs...)
 	}
-	done := func() (*Tool, []string, error) {
-		if len(errs) > 0 {
-			return nil, warns, errors.Join(errs...)
-		}
-		return t, warns, nil
-	}
+	return p.t, p.warns, nil
+}
 
+// read checks that data is one JSON object and collects its keys; false
+// when there is nothing more to check.
+func (p *sidecarParser) read(data []byte, s *sidecar) bool {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM some editors write
 	if !gjson.ValidBytes(data) {
-		fail("%s; fix the JSON syntax", syntaxError(data))
-		return done()
+		p.fail("%s; fix the JSON syntax", syntaxError(data))
+		return false
 	}
 	root := gjson.ParseBytes(data)
 	if _, shape, ok := listShape(root); ok {
 		// An OpenAI "tools" array, an MCP tools/list result or response,
 		// or a BFCL entry, pasted whole.
-		fail("this file is %s, not a sidecar, which describes one tool; put each tool in its own NAME.json beside its executable, or give this file itself to --tools (--tools %s) to list and validate its tools without running them", shape, file)
-		return done()
+		p.fail("this file is %s, not a sidecar, which describes one tool; put each tool in its own NAME.json beside its executable, or give this file itself to --tools (--tools %s) to list and validate its tools without running them", shape, p.file)
+		return false
 	}
 	if !root.IsObject() {
-		fail("a sidecar must be a JSON object, found %s", describe(root))
-		return done()
+		p.fail("a sidecar must be a JSON object, found %s", describe(root))
+		return false
 	}
-
-	var s sidecar
 	s.collect(root)
-	dialect := ""
 	if s.function.Exists() {
 		if !s.function.IsObject() {
-			fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, describe(s.function))
-			return done()
+			p.fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, describe(s.function))
+			return false
 		}
-		// OpenAI's nested shape: the definition is inside "function";
-		// our own keys (safe, tags, ...) may sit beside it or inside.
-		var in sidecar
-		in.collect(s.function)
-		for _, k := range in.schemaKeys {
-			if !slices.Contains(s.schemaKeys, k) {
-				s.schemaKeys = append(s.schemaKeys, k)
-			}
-		}
-		s.name, s.description = or(in.name, s.name), or(in.description, s.description)
-		s.title, s.strict = or(in.title, s.title), or(in.strict, s.strict)
-		s.schema = or(in.schema, s.schema)
-		for _, p := range []struct{ out, in *gjson.Result }{
-			{&s.safe, &in.safe}, {&s.timeout, &in.timeout}, {&s.tags, &in.tags},
-			{&s.examples, &in.examples}, {&s.allowNoSchema, &in.allowNoSchema},
-			{&s.noSchemaMode, &in.noSchemaMode}, {&s.requires, &in.requires},
-			{&s.platforms, &in.platforms}, {&s.env, &in.env}, {&s.command, &in.command},
-			{&s.outputSchema, &in.outputSchema}, {&s.annotations, &in.annotations},
-		} {
-			*p.out = or(*p.out, *p.in)
-		}
-		dialect = DialectOpenAI
+		s.unwrap()
+		p.dialect = DialectOpenAI
 	}
+	return true
+}
 
-	// Name: the sidecar's, else the file's.
-	t.Name = strings.TrimSuffix(filepath.Base(file), ".json")
+// names: the tool's name (the sidecar's, else the file's), title and
+// description.
+func (p *sidecarParser) names(s *sidecar) {
+	t := p.t
+	t.Name = strings.TrimSuffix(filepath.Base(p.file), ".json")
 	if s.name.Exists() {
 		if s.name.Type != gjson.String {
-			fail(`"name" must be a string, found %s`, describe(s.name))
+			p.fail(`"name" must be a string, found %s`, describe(s.name))
 		} else {
 			t.Name = s.name.Str
 		}
 	}
 	if !ValidName(t.Name) {
-		fail("tool name %q is not valid: use 1 to 128 letters, digits, '_', '.' or '-' (rename the file or set \"name\")", t.Name)
+		p.fail("tool name %q is not valid: use 1 to 128 letters, digits, '_', '.' or '-' (rename the file or set \"name\")", t.Name)
 	}
-	t.Title = str(s.title, "title", fail)
-	t.Description = str(s.description, "description", fail)
+	t.Title = str(s.title, "title", p.fail)
+	t.Description = str(s.description, "description", p.fail)
 	if strings.TrimSpace(t.Description) == "" && (!s.description.Exists() || s.description.Type == gjson.String) {
-		warn("tool %q has no description; models pick tools by their description, so add one", t.Name)
+		p.warn("tool %q has no description; models pick tools by their description, so add one", t.Name)
 	}
+}
 
-	// The schema.
+// inputSchema checks the schema of the arguments and keeps it compact,
+// with BFCL's type names mapped to JSON Schema's.
+func (p *sidecarParser) inputSchema(s *sidecar) {
+	t := p.t
 	if len(s.schemaKeys) > 1 {
-		fail("%s given together; they are aliases of one schema, keep one", quoteList(s.schemaKeys))
+		p.fail("%s given together; they are aliases of one schema, keep one", quoteList(s.schemaKeys))
 	}
-	tooDeepSchema := false
-	if s.schema.Exists() && s.schema.Type != gjson.Null {
-		if !s.schema.IsObject() {
-			fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], describe(s.schema))
-		} else if ptr, deep := checkSchemaDepth(s.schema.Raw); deep {
-			fail("%s", tooDeep(last(s.schemaKeys), ptr))
-			tooDeepSchema = true
-		} else {
-			key := last(s.schemaKeys)
-			facts := inspectSchema(s.schema, schemaURL(t.Name))
-			if facts.mapped != nil {
-				var mapped []string
-				t.InputSchema, mapped = mapTypes(s.schema, facts.mapped)
-				dialect = DialectBFCL
-				warn("BFCL/Gorilla type names mapped to JSON Schema: %s", strings.Join(mapped, ", "))
-			} else {
-				t.InputSchema = compact(s.schema.Raw)
-			}
-			checkRoot(gjson.ParseBytes(t.InputSchema), key, fail)
-			for _, e := range facts.refErrs {
-				fail("%s: %w", key, e)
-			}
-		}
+	if !s.schema.Exists() || s.schema.Type == gjson.Null {
+		return
 	}
+	if !s.schema.IsObject() {
+		p.fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], describe(s.schema))
+		return
+	}
+	key := last(s.schemaKeys)
+	if ptr, deep := checkSchemaDepth(s.schema.Raw); deep {
+		p.fail("%s", tooDeep(key, ptr))
+		p.badSchema = true
+		return
+	}
+	facts := inspectSchema(s.schema, schemaURL(t.Name))
+	if facts.mapped != nil {
+		var mapped []string
+		t.InputSchema, mapped = mapTypes(s.schema, facts.mapped)
+		p.dialect = DialectBFCL
+		p.warn("BFCL/Gorilla type names mapped to JSON Schema: %s", strings.Join(mapped, ", "))
+	} else {
+		t.InputSchema = compact(s.schema.Raw)
+	}
+	checkRoot(gjson.ParseBytes(t.InputSchema), key, p.fail)
+	for _, e := range facts.refErrs {
+		p.fail("%s: %w", key, e)
+	}
+}
 
-	// Fail closed without a schema, unless the author opted out on purpose.
-	allow := boolean(s.allowNoSchema, "allow_no_schema", false, fail)
-	mode := str(s.noSchemaMode, "no_schema_mode", fail)
+// noSchemaPolicy fails closed without a schema, unless the author opted
+// out on purpose.
+func (p *sidecarParser) noSchemaPolicy(s *sidecar) {
+	t := p.t
+	allow := boolean(s.allowNoSchema, "allow_no_schema", false, p.fail)
+	mode := str(s.noSchemaMode, "no_schema_mode", p.fail)
 	validMode := mode == NoSchemaReadOnly || mode == NoSchemaHumanApproval || mode == NoSchemaFull
 	switch {
 	case t.InputSchema != nil:
 		if allow {
-			warn(`tool %q has a schema, so "allow_no_schema" is ignored`, t.Name)
+			p.warn(`tool %q has a schema, so "allow_no_schema" is ignored`, t.Name)
 		}
 		if mode != "" && !validMode {
-			fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
+			p.fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
 		}
-	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null, tooDeepSchema:
-		// Reported above as a schema of the wrong kind, or too deep.
+	case len(s.schemaKeys) > 0 && !s.schema.IsObject() && s.schema.Type != gjson.Null, p.badSchema:
+		// Reported by inputSchema as a schema of the wrong kind, or too deep.
 	case !allow:
 		if s.schemaType.Exists() && s.properties.Exists() {
-			fail(`no "input_schema": this file looks like a bare JSON Schema; put it under "input_schema" and add "description"`)
+			p.fail(`no "input_schema": this file looks like a bare JSON Schema; put it under "input_schema" and add "description"`)
 		} else {
-			fail(`no "input_schema": every tool needs a JSON Schema of its arguments (fail closed); add one, or set "allow_no_schema": true with "no_schema_mode" one of read-only, human-approval, full`)
+			p.fail(`no "input_schema": every tool needs a JSON Schema of its arguments (fail closed); add one, or set "allow_no_schema": true with "no_schema_mode" one of read-only, human-approval, full`)
 		}
 	case !validMode:
 		if mode == "" {
-			fail(`"allow_no_schema": true needs "no_schema_mode" set to one of read-only, human-approval, full`)
+			p.fail(`"allow_no_schema": true needs "no_schema_mode" set to one of read-only, human-approval, full`)
 		} else {
-			fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
+			p.fail(`"no_schema_mode" %q is not one of read-only, human-approval, full`, mode)
 		}
 	default:
 		t.AllowNoSchema, t.NoSchemaMode = true, mode
 	}
+}
 
-	if s.outputSchema.Exists() && s.outputSchema.Type != gjson.Null {
-		if !s.outputSchema.IsObject() {
-			fail("%q must be a JSON Schema object, found %s", s.outputKey, describe(s.outputSchema))
-		} else if ptr, deep := checkSchemaDepth(s.outputSchema.Raw); deep {
-			fail("%s", tooDeep(s.outputKey, ptr))
-		} else {
-			t.OutputSchema = compact(s.outputSchema.Raw)
-			for _, e := range inspectSchema(s.outputSchema, schemaURL(t.Name+".output")).refErrs {
-				fail("%s: %w", s.outputKey, e)
-			}
+// outputSchema checks the schema of structured results, when given.
+func (p *sidecarParser) outputSchema(s *sidecar) {
+	if !s.outputSchema.Exists() || s.outputSchema.Type == gjson.Null {
+		return
+	}
+	if !s.outputSchema.IsObject() {
+		p.fail("%q must be a JSON Schema object, found %s", s.outputKey, describe(s.outputSchema))
+	} else if ptr, deep := checkSchemaDepth(s.outputSchema.Raw); deep {
+		p.fail("%s", tooDeep(s.outputKey, ptr))
+	} else {
+		p.t.OutputSchema = compact(s.outputSchema.Raw)
+		for _, e := range inspectSchema(s.outputSchema, schemaURL(p.t.Name+".output")).refErrs {
+			p.fail("%s: %w", s.outputKey, e)
 		}
 	}
+}
 
-	// Safety: an explicit "safe" wins; else MCP's annotations decide.
-	openWorld := false
+// safety: an explicit "safe" wins; else MCP's annotations decide. Also
+// OpenAI's "strict".
+func (p *sidecarParser) safety(s *sidecar) {
+	t := p.t
 	if s.annotations.Exists() && s.annotations.Type != gjson.Null {
 		if !s.annotations.IsObject() {
-			fail(`"annotations" must be an object (MCP tool annotations), found %s`, describe(s.annotations))
+			p.fail(`"annotations" must be an object (MCP tool annotations), found %s`, describe(s.annotations))
 		} else {
 			t.Annotations = compact(s.annotations.Raw)
 			// MCP's defaults: a tool is not read-only and is destructive
@@ -281,7 +431,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 			readOnly := s.annotations.Get("readOnlyHint").Type == gjson.True
 			nonDestructive := s.annotations.Get("destructiveHint").Type == gjson.False
 			t.Safe = readOnly || nonDestructive
-			openWorld = s.annotations.Get("openWorldHint").Type == gjson.True
+			p.openWorld = s.annotations.Get("openWorldHint").Type == gjson.True
 			if t.Title == "" {
 				if title := s.annotations.Get("title"); title.Type == gjson.String {
 					t.Title = title.Str
@@ -289,54 +439,60 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 			}
 		}
 	}
-	t.Safe = boolean(s.safe, "safe", t.Safe, fail)
+	t.Safe = boolean(s.safe, "safe", t.Safe, p.fail)
 	if s.strict.Exists() && s.strict.Type != gjson.Null {
-		t.Strict, t.StrictSet = boolean(s.strict, "strict", false, fail), true
+		t.Strict, t.StrictSet = boolean(s.strict, "strict", false, p.fail), true
 	}
+}
 
-	t.Timeout = timeout(s.timeout, fail)
-	t.Tags = stringList(s.tags, "tags", fail)
+// lists: the timeout, tags, requirements, environment, platforms, command
+// and examples.
+func (p *sidecarParser) lists(s *sidecar) {
+	t := p.t
+	t.Timeout = timeout(s.timeout, p.fail)
+	t.Tags = stringList(s.tags, "tags", p.fail)
 	// MCP's openWorldHint says what our network tag says, so that
 	// --local-only leaves such a tool out too.
-	if openWorld && !slices.Contains(t.Tags, TagNetwork) {
+	if p.openWorld && !slices.Contains(t.Tags, TagNetwork) {
 		t.Tags = append(t.Tags, TagNetwork)
 	}
-	t.Requires = stringList(s.requires, "requires", fail)
-	t.Env = stringList(s.env, "env", fail)
+	t.Requires = stringList(s.requires, "requires", p.fail)
+	t.Env = stringList(s.env, "env", p.fail)
 	for _, name := range t.Env {
 		if strings.ContainsAny(name, "= \t") {
-			fail(`"env" entry %q is not a variable name; list names only, the values come from the environment`, name)
+			p.fail(`"env" entry %q is not a variable name; list names only, the values come from the environment`, name)
 		}
 	}
-	t.Platforms = stringList(s.platforms, "platforms", fail)
-	for _, p := range t.Platforms {
-		if msg := checkPlatform(p); msg != "" {
-			fail(`"platforms" entry %q: %s`, p, msg)
+	t.Platforms = stringList(s.platforms, "platforms", p.fail)
+	for _, pl := range t.Platforms {
+		if msg := checkPlatform(pl); msg != "" {
+			p.fail(`"platforms" entry %q: %s`, pl, msg)
 		}
 	}
-	t.Command = str(s.command, "command", fail)
+	t.Command = str(s.command, "command", p.fail)
 	if s.command.Exists() && t.Command == "" {
-		fail(`"command" is empty; give the executable's path relative to the sidecar, or remove the key`)
+		p.fail(`"command" is empty; give the executable's path relative to the sidecar, or remove the key`)
 	}
-	t.Examples = examples(s.examples, fail)
+	t.Examples = examples(s.examples, p.fail)
 	t.MCPFields = s.mcpFields
+}
 
-	// The dialect, for messages and for tools that care where a
-	// definition came from.
-	if dialect == "" {
+// setDialect says where the definition came from, for messages and for
+// tools that care.
+func (p *sidecarParser) setDialect(s *sidecar) {
+	if p.dialect == "" {
 		switch key := last(s.schemaKeys); {
 		case key == "inputSchema" || s.outputKey == "outputSchema" || s.annotations.Exists():
-			dialect = DialectMCP
+			p.dialect = DialectMCP
 		case key == "parameters":
-			dialect = DialectOpenAI
+			p.dialect = DialectOpenAI
 		case key == "input_schema" && !s.ours:
-			dialect = DialectAnthropic
+			p.dialect = DialectAnthropic
 		default:
-			dialect = DialectToolcall
+			p.dialect = DialectToolcall
 		}
 	}
-	t.Dialect = dialect
-	return done()
+	p.t.Dialect = p.dialect
 }
 
 // ValidName reports whether name is a valid tool name: 1 to 128 ASCII
@@ -574,17 +730,18 @@ func unjoin(err error) []error {
 	return []error{err}
 }
 
-// toolKeys are the keys that only a tool definition has: the schema under
-// any of its names, OpenAI's "function", MCP's, and our own. "name",
-// "title", "description" and "type" are not among them: package.json has
-// them too. A pasted list ("tools") or JSON-RPC response ("jsonrpc")
-// counts, so that loading it says what to do with it.
-var toolKeys = []string{
-	"input_schema", "parameters", "inputSchema", "function", "output_schema",
-	"outputSchema", "annotations", "safe", "timeout", "tags", "examples",
-	"allow_no_schema", "no_schema_mode", "requires", "platforms", "env",
-	"command", "tools", "jsonrpc",
-}
+// toolKeys are the keys that only a tool definition has (toolOnly in
+// sidecarKeys), and those of a pasted list ("tools") or JSON-RPC response
+// ("jsonrpc"), so that loading one says what to do with it.
+var toolKeys = sync.OnceValue(func() []string {
+	var keys []string
+	for _, k := range sidecarKeys {
+		if k.toolOnly {
+			keys = append(keys, k.key)
+		}
+	}
+	return append(keys, "tools", "jsonrpc")
+})
 
 // MeansATool reports whether data, a .json file found in a tools
 // directory, sets out to define a tool: anything but a JSON object, or an
@@ -595,7 +752,7 @@ var toolKeys = []string{
 func MeansATool(data []byte) bool {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !gjson.ValidBytes(data) {
-		for _, k := range toolKeys {
+		for _, k := range toolKeys() {
 			if bytes.Contains(data, []byte(`"`+k+`"`)) {
 				return true
 			}
@@ -608,7 +765,7 @@ func MeansATool(data []byte) bool {
 	}
 	found := false
 	root.ForEach(func(k, _ gjson.Result) bool {
-		found = slices.Contains(toolKeys, k.Str)
+		found = slices.Contains(toolKeys(), k.Str)
 		return !found
 	})
 	return found

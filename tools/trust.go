@@ -13,7 +13,7 @@ import (
 // ToolsDirsEnv names the variable that tells every tool which directories
 // hold the tools in use (their sidecars and executables), separated as in
 // PATH, so that a tool that writes files can refuse to write there: no
-// tool may replace another (DESIGN.md §6).
+// tool may replace another (README.md, Trust model).
 const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
 // executableStamp is what is known of a tool's executable when it was

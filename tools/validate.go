@@ -97,7 +97,7 @@ func quoteStart(s string) string {
 const maxReportedErrors = 50
 
 // Validate reads events from r and writes them to w, checking each
-// tool_call (DESIGN.md §2, §4): the tool must exist and be available, the
+// tool_call: the tool must exist and be available, the
 // policy must permit it, and its arguments must pass its schema. A call
 // that passes is written again with its tool's canonical name, normalized
 // arguments and "validated"; one that fails is replaced by a

@@ -17,7 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// TestRunEqualsPipeline proves what DESIGN.md §1 promises: run writes the
+// TestRunEqualsPipeline proves that the loop is the stages: run writes the
 // same events for the model's turns as parse | exec does on the same
 // turns. The turns come from a run with the scripted demo model.
 func TestRunEqualsPipeline(t *testing.T) {

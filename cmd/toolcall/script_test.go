@@ -126,7 +126,7 @@ func buildExamplesOnce() (string, error) {
 }
 
 // volatile matches the event fields that change from run to run
-// (DESIGN.md §2), which golden comparisons ignore.
+// (README.md, Events), which golden comparisons ignore.
 var volatile = regexp.MustCompile(`,"duration_ms":[0-9]+`)
 
 // cmpEvents is the script command "cmpevents got want": like cmpenv (want
