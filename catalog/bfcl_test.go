@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -110,7 +111,7 @@ func firstAccepted(params gjson.Result) []byte {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = tools.AppendString(out, k.String())
+		out = jsonw.AppendString(out, k.String())
 		out = append(out, ':')
 		if first.IsObject() {
 			out = append(out, firstAccepted(first)...)

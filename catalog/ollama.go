@@ -5,6 +5,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -30,16 +31,16 @@ func appendOllamaParams(b []byte, schema []byte) ([]byte, string) {
 		typ = t.Str
 	}
 	b = append(b, `{"type":`...)
-	b = tools.AppendString(b, typ)
+	b = jsonw.AppendString(b, typ)
 	var words []string
 	root.ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "type", "properties":
 		case "$defs", "items", "required":
 			b = append(b, ',')
-			b = tools.AppendString(b, k.Str)
+			b = jsonw.AppendString(b, k.Str)
 			b = append(b, ':')
-			b = tools.AppendCompact(b, v.Raw)
+			b = jsonw.AppendCompact(b, v.Raw)
 		default:
 			if w := constraintWords(k.Str, v); w != "" {
 				words = append(words, w)
@@ -66,7 +67,7 @@ func appendOllamaProps(b []byte, props gjson.Result) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = tools.AppendString(b, name.Str)
+		b = jsonw.AppendString(b, name.Str)
 		b = append(b, ':')
 		b = appendOllamaProp(b, p)
 		return true
@@ -92,7 +93,7 @@ func appendOllamaProp(b []byte, p gjson.Result) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = tools.AppendString(b, k)
+		b = jsonw.AppendString(b, k)
 		b = append(b, ':')
 	}
 	var words []string
@@ -102,11 +103,11 @@ func appendOllamaProp(b []byte, p gjson.Result) []byte {
 		case "type":
 			if v.Type == gjson.String || v.IsArray() {
 				key("type")
-				b = tools.AppendCompact(b, v.Raw)
+				b = jsonw.AppendCompact(b, v.Raw)
 			}
 		case "items", "enum", "required":
 			key(k.Str)
-			b = tools.AppendCompact(b, v.Raw)
+			b = jsonw.AppendCompact(b, v.Raw)
 		case "description":
 			if v.Type == gjson.String {
 				desc = v.Str
@@ -147,7 +148,7 @@ func appendOllamaProp(b []byte, p gjson.Result) []byte {
 	}
 	if desc != "" {
 		key("description")
-		b = tools.AppendString(b, desc)
+		b = jsonw.AppendString(b, desc)
 	}
 	return append(b, '}')
 }
@@ -161,7 +162,7 @@ const maxWordsJSON = 200
 // constrain the value (title, $comment, x-…).
 func constraintWords(k string, v gjson.Result) string {
 	raw := func() string {
-		s := string(tools.AppendCompact(nil, v.Raw))
+		s := string(jsonw.AppendCompact(nil, v.Raw))
 		if len(s) > maxWordsJSON {
 			s = s[:maxWordsJSON] + "…"
 		}
@@ -243,7 +244,7 @@ func appendOllamaFunction(b []byte, t *tools.Tool) []byte {
 		desc += words
 	}
 	b = append(b, `,"description":`...)
-	b = tools.AppendString(b, desc)
+	b = jsonw.AppendString(b, desc)
 	b = append(b, `,"parameters":`...)
 	return append(b, params...)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -46,9 +47,9 @@ var promptStyles = map[string]promptStyle{
 		answer:  "- If you can answer without a tool, write the final_answer line straight away.\n",
 		call: func(b []byte, name string, args []byte) []byte {
 			b = append(b, `{"type":"tool_call","name":`...)
-			b = tools.AppendString(b, name)
+			b = jsonw.AppendString(b, name)
 			b = append(b, `,"arguments":`...)
-			b = tools.AppendCompact(b, args)
+			b = jsonw.AppendCompact(b, args)
 			return append(b, "}\n"...)
 		},
 	},
@@ -88,9 +89,9 @@ var promptStyles = map[string]promptStyle{
 
 func appendNameArgs(b []byte, name string, args []byte) []byte {
 	b = append(b, `{"name":`...)
-	b = tools.AppendString(b, name)
+	b = jsonw.AppendString(b, name)
 	b = append(b, `,"arguments":`...)
-	b = tools.AppendCompact(b, args)
+	b = jsonw.AppendCompact(b, args)
 	return append(b, '}')
 }
 
@@ -133,7 +134,7 @@ func appendPrompt(b []byte, picked []Ranked, style string) []byte {
 		}
 		if len(t.InputSchema) > 0 {
 			b = append(b, "Arguments (JSON Schema): "...)
-			b = tools.AppendCompact(b, t.InputSchema)
+			b = jsonw.AppendCompact(b, t.InputSchema)
 			b = append(b, '\n')
 		} else {
 			b = append(b, "Arguments: a JSON object. This tool has no schema, so follow its description.\n"...)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -117,14 +118,14 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 				name = providerName(c, r.Tool)
 			}
 			b = append(b, `{"type":"function","function":{"name":`...)
-			b = tools.AppendString(b, name)
+			b = jsonw.AppendString(b, name)
 			if format == FormatOllama {
 				b = appendOllamaFunction(b, r.Tool)
 				b = append(b, "}}"...)
 				continue
 			}
 			b = append(b, `,"description":`...)
-			b = tools.AppendString(b, r.Tool.Description)
+			b = jsonw.AppendString(b, r.Tool.Description)
 			b = append(b, `,"parameters":`...)
 			b = appendSchema(b, r.Tool.InputSchema, openObject)
 			if format == FormatOpenAI && r.Tool.StrictSet {
@@ -141,9 +142,9 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 				b = append(b, ',')
 			}
 			b = append(b, `{"name":`...)
-			b = tools.AppendString(b, providerName(c, r.Tool))
+			b = jsonw.AppendString(b, providerName(c, r.Tool))
 			b = append(b, `,"description":`...)
-			b = tools.AppendString(b, r.Tool.Description)
+			b = jsonw.AppendString(b, r.Tool.Description)
 			b = append(b, `,"input_schema":`...)
 			b = appendSchema(b, r.Tool.InputSchema, openObject)
 			if r.Tool.StrictSet {
@@ -183,20 +184,20 @@ func providerName(c *Catalog, t *tools.Tool) string {
 func appendToolEvent(b []byte, r Ranked) []byte {
 	t := r.Tool
 	b = append(b, `{"type":"tool","name":`...)
-	b = tools.AppendString(b, t.Name)
+	b = jsonw.AppendString(b, t.Name)
 	if t.Title != "" {
 		b = append(b, `,"title":`...)
-		b = tools.AppendString(b, t.Title)
+		b = jsonw.AppendString(b, t.Title)
 	}
 	b = append(b, `,"description":`...)
-	b = tools.AppendString(b, t.Description)
+	b = jsonw.AppendString(b, t.Description)
 	b = append(b, `,"input_schema":`...)
 	b = appendSchema(b, t.InputSchema, "null")
 	b = append(b, `,"command":`...)
-	b = tools.AppendString(b, t.Command)
+	b = jsonw.AppendString(b, t.Command)
 	if t.Server != nil {
 		b = append(b, `,"mcp_source":`...)
-		b = tools.AppendString(b, t.Server.Name)
+		b = jsonw.AppendString(b, t.Server.Name)
 	}
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)
@@ -204,15 +205,15 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = appendStrings(b, t.Tags)
 	if t.Timeout > 0 {
 		b = append(b, `,"timeout":`...)
-		b = tools.AppendString(b, t.Timeout.String())
+		b = jsonw.AppendString(b, t.Timeout.String())
 	}
 	if len(t.OutputSchema) > 0 {
 		b = append(b, `,"output_schema":`...)
-		b = tools.AppendCompact(b, t.OutputSchema)
+		b = jsonw.AppendCompact(b, t.OutputSchema)
 	}
 	if len(t.Annotations) > 0 {
 		b = append(b, `,"annotations":`...)
-		b = tools.AppendCompact(b, t.Annotations)
+		b = jsonw.AppendCompact(b, t.Annotations)
 	}
 	b = appendRawFields(b, t.MCPFields)
 	if len(t.Examples) > 0 {
@@ -221,7 +222,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = tools.AppendCompact(b, e)
+			b = jsonw.AppendCompact(b, e)
 		}
 		b = append(b, ']')
 	}
@@ -229,7 +230,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 		// allow_no_schema too, so that the event read as a sidecar
 		// registers the tool the same way.
 		b = append(b, `,"allow_no_schema":true,"no_schema_mode":`...)
-		b = tools.AppendString(b, t.NoSchemaMode)
+		b = jsonw.AppendString(b, t.NoSchemaMode)
 	}
 	if t.StrictSet {
 		b = append(b, `,"strict":`...)
@@ -241,7 +242,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	}{{"requires", t.Requires}, {"platforms", t.Platforms}, {"env", t.Env}} {
 		if len(l.list) > 0 {
 			b = append(b, ',')
-			b = tools.AppendString(b, l.key)
+			b = jsonw.AppendString(b, l.key)
 			b = append(b, ':')
 			b = appendStrings(b, l.list)
 		}
@@ -250,7 +251,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 		b = append(b, `,"score":`...)
 		b = strconv.AppendFloat(b, r.Score, 'f', -1, 64)
 		b = append(b, `,"reason":`...)
-		b = tools.AppendString(b, r.Reason)
+		b = jsonw.AppendString(b, r.Reason)
 	}
 	return append(b, '}')
 }
@@ -284,18 +285,18 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = tools.AppendString(b, t.Name)
+		b = jsonw.AppendString(b, t.Name)
 		if t.Title != "" {
 			b = append(b, `,"title":`...)
-			b = tools.AppendString(b, t.Title)
+			b = jsonw.AppendString(b, t.Title)
 		}
 		b = append(b, `,"description":`...)
-		b = tools.AppendString(b, t.Description)
+		b = jsonw.AppendString(b, t.Description)
 		b = append(b, `,"inputSchema":`...)
 		b = appendSchema(b, t.InputSchema, openObject)
 		if len(t.OutputSchema) > 0 {
 			b = append(b, `,"outputSchema":`...)
-			b = tools.AppendCompact(b, t.OutputSchema)
+			b = jsonw.AppendCompact(b, t.OutputSchema)
 		}
 		b = appendAnnotations(b, t)
 		b = appendRawFields(b, t.MCPFields)
@@ -304,7 +305,7 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 	b = append(b, ']')
 	if next != "" {
 		b = append(b, `,"nextCursor":`...)
-		b = tools.AppendString(b, next)
+		b = jsonw.AppendString(b, next)
 	}
 	return append(b, "}\n"...), nil
 }
@@ -317,7 +318,7 @@ func appendMCP(b []byte, picked []Ranked, opts RenderOptions) ([]byte, error) {
 func appendAnnotations(b []byte, t *tools.Tool) []byte {
 	if len(t.Annotations) > 0 {
 		b = append(b, `,"annotations":`...)
-		return tools.AppendCompact(b, t.Annotations)
+		return jsonw.AppendCompact(b, t.Annotations)
 	}
 	unsafe, network := !t.Safe, slices.Contains(t.Tags, tools.TagNetwork)
 	switch {
@@ -372,9 +373,9 @@ func cursorCheck(off int, names []string) string {
 func appendRawFields(b []byte, fs []tools.RawField) []byte {
 	for _, f := range fs {
 		b = append(b, ',')
-		b = tools.AppendString(b, f.Key)
+		b = jsonw.AppendString(b, f.Key)
 		b = append(b, ':')
-		b = tools.AppendCompact(b, f.Value)
+		b = jsonw.AppendCompact(b, f.Value)
 	}
 	return b
 }
@@ -386,7 +387,7 @@ func appendStrings(b []byte, ss []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = tools.AppendString(b, s)
+		b = jsonw.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -396,5 +397,5 @@ func appendSchema(b, schema []byte, ifNone string) []byte {
 	if len(schema) == 0 {
 		return append(b, ifNone...)
 	}
-	return tools.AppendCompact(b, schema)
+	return jsonw.AppendCompact(b, schema)
 }

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/launch"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -88,16 +90,16 @@ func runScorer(ctx context.Context, sel *Selection, cands []*tools.Tool) ([]Rank
 // scorerRequest is what a scorer reads on stdin.
 func scorerRequest(query string, cands []*tools.Tool) []byte {
 	b := append([]byte(nil), `{"query":`...)
-	b = tools.AppendString(b, query)
+	b = jsonw.AppendString(b, query)
 	b = append(b, `,"tools":[`...)
 	for i, t := range cands {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = tools.AppendString(b, t.Name)
+		b = jsonw.AppendString(b, t.Name)
 		b = append(b, `,"description":`...)
-		b = tools.AppendString(b, t.Description)
+		b = jsonw.AppendString(b, t.Description)
 		b = append(b, `,"tags":`...)
 		b = appendStrings(b, t.Tags)
 		b = append(b, `,"input_schema":`...)

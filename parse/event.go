@@ -3,6 +3,7 @@ package parse
 import (
 	"strconv"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -33,25 +34,25 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 		return e.Call.AppendJSON(dst)
 	}
 	dst = append(dst, `{"type":`...)
-	dst = tools.AppendString(dst, e.Type)
+	dst = jsonw.AppendString(dst, e.Type)
 	if e.Type == tools.TypeParseError {
 		dst = append(dst, `,"error":`...)
-		dst = tools.AppendString(dst, e.Error)
+		dst = jsonw.AppendString(dst, e.Error)
 		dst = append(dst, `,"raw":`...)
-		dst = tools.AppendBytes(dst, e.Raw)
+		dst = jsonw.AppendBytes(dst, e.Raw)
 		dst = append(dst, `,"offset":`...)
 		dst = strconv.AppendInt(dst, e.Offset, 10)
 	} else {
 		dst = append(dst, `,"content":`...)
-		dst = tools.AppendBytes(dst, e.Content)
+		dst = jsonw.AppendBytes(dst, e.Content)
 	}
 	if e.Format != "" {
 		dst = append(dst, `,"format":`...)
-		dst = tools.AppendString(dst, e.Format)
+		dst = jsonw.AppendString(dst, e.Format)
 	}
 	if e.File != "" {
 		dst = append(dst, `,"file":`...)
-		dst = tools.AppendString(dst, e.File)
+		dst = jsonw.AppendString(dst, e.File)
 	}
 	return append(dst, '}')
 }

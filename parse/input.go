@@ -12,7 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // modelOutput receives what unpack finds, in order.
@@ -459,7 +459,7 @@ func (u *unpacker) emitPending(p *pendingCall) error {
 		// whole-message "arguments" string holds them; passing them in
 		// that shape keeps a streamed call and an unstreamed one alike,
 		// even when the model's JSON is broken.
-		args = tools.AppendBytes(nil, p.args)
+		args = jsonw.AppendBytes(nil, p.args)
 	case len(p.whole) > 0:
 		args = p.whole
 	}

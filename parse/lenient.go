@@ -70,7 +70,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // jsonScanner finds where a lenient JSON value ends in a stream that arrives
@@ -1556,7 +1556,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			}
 			p.repaired = true
 			dst = append(dst, src[run:i]...)
-			dst = tools.AppendControl(dst, c)
+			dst = jsonw.AppendControl(dst, c)
 			i++
 			run = i
 		default: // not ASCII
@@ -2192,7 +2192,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 			}
 		case c < 0x20:
 			dst = append(dst, src[run:i]...)
-			dst = tools.AppendControl(dst, c)
+			dst = jsonw.AppendControl(dst, c)
 			i++
 			run = i
 		case c >= 0x80:

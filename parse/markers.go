@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -158,7 +159,7 @@ func (p *Parser) functionary(i int, eof bool) (int, status, error) {
 		var a argsBuilder
 		a.reset()
 		a.key([]byte("code"))
-		a.buf = tools.AppendBytes(a.buf, p.buf[n+1:e])
+		a.buf = jsonw.AppendBytes(a.buf, p.buf[n+1:e])
 		return e, matched, p.emitCall("", name, a.done(), FormatFunctionary, false, p.base+int64(i), p.buf[i:e])
 	}
 	return p.namedArgs(i, n+1, eof, name, FormatFunctionary, "")
@@ -592,7 +593,7 @@ func gemmaCall(closer, format string) handler {
 				if e < 0 {
 					break
 				}
-				lenient = tools.AppendBytes(lenient, p.buf[s:s+e])
+				lenient = jsonw.AppendBytes(lenient, p.buf[s:s+e])
 				n = s + e + len(delim)
 				continue
 			}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // MiniMax-M3 writes every structural tag behind its namespace token:
@@ -278,7 +278,7 @@ func m3Group(dst []byte, kids []m3Child, asArray bool) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = tools.AppendBytes(dst, k.name)
+		dst = jsonw.AppendBytes(dst, k.name)
 		dst = append(dst, ':')
 		same := 0
 		for m := n + 1; m < len(kids); m++ {

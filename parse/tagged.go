@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Formats that put each argument in tags of its own (Qwen3-Coder, GLM,
@@ -27,7 +27,7 @@ func (a *argsBuilder) key(k []byte) {
 	if len(a.buf) > 1 {
 		a.buf = append(a.buf, ',')
 	}
-	a.buf = tools.AppendBytes(a.buf, bytes.TrimSpace(k))
+	a.buf = jsonw.AppendBytes(a.buf, bytes.TrimSpace(k))
 	a.buf = append(a.buf, ':')
 }
 
@@ -55,11 +55,11 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 	t := bytes.TrimSpace(v)
 	// CDATA (MiniCPM 5) says "text": it is a string whatever it holds.
 	if c, ok := bytes.CutPrefix(t, []byte("<![CDATA[")); ok && bytes.HasSuffix(c, []byte("]]>")) {
-		a.buf = tools.AppendBytes(a.buf, c[:len(c)-len("]]>")])
+		a.buf = jsonw.AppendBytes(a.buf, c[:len(c)-len("]]>")])
 		return
 	}
 	if forceString || typ == "string" {
-		a.buf = tools.AppendBytes(a.buf, v)
+		a.buf = jsonw.AppendBytes(a.buf, v)
 		return
 	}
 	// A schema that asks for a boolean or null settles Python's spelling.
@@ -90,7 +90,7 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 			}
 		}
 	}
-	a.buf = tools.AppendBytes(a.buf, v)
+	a.buf = jsonw.AppendBytes(a.buf, v)
 }
 
 // jsonStart marks the bytes a JSON value can start with, to skip trying

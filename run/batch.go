@@ -18,6 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -390,9 +391,9 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	// "request" first, as on the transcript's events: sorting the lines
 	// of several batches by their beginning groups each request's lines.
 	ev := []byte(`{"request":`)
-	ev = tools.AppendString(ev, s.id)
+	ev = jsonw.AppendString(ev, s.id)
 	ev = append(ev, `,"type":"summary","reason":`...)
-	ev = tools.AppendString(ev, s.reason)
+	ev = jsonw.AppendString(ev, s.reason)
 	ev = append(ev, `,"iterations":`...)
 	ev = strconv.AppendInt(ev, int64(s.iterations), 10)
 	if s.ran {
@@ -403,14 +404,14 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	}
 	if s.file != "" {
 		ev = append(ev, `,"file":`...)
-		ev = tools.AppendString(ev, s.file)
+		ev = jsonw.AppendString(ev, s.file)
 	}
 	if s.skipped {
 		ev = append(ev, `,"skipped":true`...)
 	}
 	if s.err != "" {
 		ev = append(ev, `,"error":`...)
-		ev = tools.AppendString(ev, s.err)
+		ev = jsonw.AppendString(ev, s.err)
 	}
 	ev = append(ev, "}\n"...)
 	if _, err := w.Write(ev); err != nil {
@@ -456,7 +457,7 @@ func (rw *requestWriter) Write(p []byte) (int, error) {
 	for len(p) > 0 {
 		if rw.start && p[0] == '{' {
 			rw.buf = append(rw.buf, `{"request":`...)
-			rw.buf = tools.AppendString(rw.buf, rw.id)
+			rw.buf = jsonw.AppendString(rw.buf, rw.id)
 			rw.buf = append(rw.buf, ',')
 			p = p[1:]
 		}

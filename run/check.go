@@ -7,7 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
@@ -138,7 +138,7 @@ func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = tools.AppendString(dst, e.k)
+			dst = jsonw.AppendString(dst, e.k)
 			dst = append(dst, ':')
 			dst = appendCanonical(dst, e.v, false)
 		}
@@ -156,7 +156,7 @@ func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
 		})
 		return append(dst, ']')
 	case v.Type == gjson.String:
-		return tools.AppendString(dst, v.Str)
+		return jsonw.AppendString(dst, v.Str)
 	default:
 		return append(dst, v.Raw...)
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Check statuses: the "status" of a check event.
@@ -116,16 +116,16 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 			opts.Report(c.file, c.status, c.detail)
 		}
 		ev := []byte(`{"type":"check","file":`)
-		ev = tools.AppendString(ev, c.file)
+		ev = jsonw.AppendString(ev, c.file)
 		ev = append(ev, `,"status":`...)
-		ev = tools.AppendString(ev, c.status)
+		ev = jsonw.AppendString(ev, c.status)
 		switch c.status {
 		case CheckDiffers:
 			ev = append(ev, `,"difference":`...)
-			ev = tools.AppendString(ev, c.detail)
+			ev = jsonw.AppendString(ev, c.detail)
 		case CheckError:
 			ev = append(ev, `,"error":`...)
-			ev = tools.AppendString(ev, c.detail)
+			ev = jsonw.AppendString(ev, c.detail)
 		}
 		ev = append(ev, "}\n"...)
 		_, err := w.Write(ev)

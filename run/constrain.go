@@ -4,7 +4,7 @@ import (
 	"bytes"
 
 	"github.com/toolcall/toolcall/catalog"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // protocolSchema is the JSON Schema of one line of the jsonl protocol for
@@ -18,7 +18,7 @@ func protocolSchema(picked []catalog.Ranked) []byte {
 	for _, r := range picked {
 		t := r.Tool
 		b = append(b, `{"type":"object","properties":{"type":{"const":"tool_call"},"name":{"const":`...)
-		b = tools.AppendString(b, t.Name)
+		b = jsonw.AppendString(b, t.Name)
 		b = append(b, `},"arguments":`...)
 		if len(t.InputSchema) == 0 || bytes.Contains(t.InputSchema, []byte(`"$ref"`)) {
 			b = append(b, `{"type":"object"}`...)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/golden"
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -250,7 +251,7 @@ func chatmlResults(prompt string) ([]string, int) {
 	return results, 10 * strings.Count(prompt, "<|im_start|>")
 }
 
-func jsonStr(s string) string { return string(tools.AppendString(nil, s)) }
+func jsonStr(s string) string { return string(jsonw.AppendString(nil, s)) }
 
 // chunks splits text as a server streams it: a few tokens (about four
 // bytes each) per chunk.

@@ -14,6 +14,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -160,12 +161,12 @@ type Result struct {
 // there is one (FinalAnswer and Unread are not in it).
 func (r Result) appendStopEvent(b []byte) []byte {
 	b = append(b, `{"type":"stop","reason":`...)
-	b = tools.AppendString(b, r.Reason)
+	b = jsonw.AppendString(b, r.Reason)
 	b = append(b, `,"iterations":`...)
 	b = strconv.AppendInt(b, int64(r.Iterations), 10)
 	if r.Error != "" {
 		b = append(b, `,"error":`...)
-		b = tools.AppendString(b, r.Error)
+		b = jsonw.AppendString(b, r.Error)
 	}
 	return append(b, '}')
 }
@@ -253,9 +254,9 @@ func (l *loop) write(ev []byte) error {
 
 func (l *loop) event(typ, content string) error {
 	ev := []byte(`{"type":`)
-	ev = tools.AppendString(ev, typ)
+	ev = jsonw.AppendString(ev, typ)
 	ev = append(ev, `,"content":`...)
-	ev = tools.AppendString(ev, content)
+	ev = jsonw.AppendString(ev, content)
 	return l.write(append(ev, '}'))
 }
 
@@ -349,12 +350,12 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		msgs = msgs[1:]
 	}
 	ev := []byte(`{"type":"system","content":`)
-	ev = tools.AppendString(ev, system)
+	ev = jsonw.AppendString(ev, system)
 	if o.Native {
 		// The tools went in the request, not in this text: say so, so
 		// that a replay of the recording offers them the same way.
 		ev = append(ev, `,"api":`...)
-		ev = tools.AppendString(ev, APINative)
+		ev = jsonw.AppendString(ev, APINative)
 	}
 	if err := l.write(append(ev, '}')); err != nil {
 		return nil, err
@@ -525,7 +526,7 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 // assistant writes the assistant event of a turn.
 func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
 	ev := []byte(`{"type":"assistant","content":`)
-	ev = tools.AppendString(ev, sink.raw.String())
+	ev = jsonw.AppendString(ev, sink.raw.String())
 	if len(sink.native) > 0 {
 		// The calls as the server sent them, arguments byte for byte,
 		// under the ids the events give them.
@@ -535,11 +536,11 @@ func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) e
 				ev = append(ev, ',')
 			}
 			ev = append(ev, `{"id":`...)
-			ev = tools.AppendString(ev, c.ID)
+			ev = jsonw.AppendString(ev, c.ID)
 			ev = append(ev, `,"name":`...)
-			ev = tools.AppendString(ev, c.Name)
+			ev = jsonw.AppendString(ev, c.Name)
 			ev = append(ev, `,"arguments":`...)
-			ev = tools.AppendString(ev, string(c.Arguments))
+			ev = jsonw.AppendString(ev, string(c.Arguments))
 			ev = append(ev, '}')
 		}
 		ev = append(ev, ']')
@@ -550,11 +551,11 @@ func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) e
 	}
 	if model != "" {
 		ev = append(ev, `,"model":`...)
-		ev = tools.AppendString(ev, model)
+		ev = jsonw.AppendString(ev, model)
 	}
 	if len(resp.Usage) > 0 && gjson.ValidBytes(resp.Usage) {
 		ev = append(ev, `,"usage":`...)
-		ev = tools.AppendCompact(ev, resp.Usage)
+		ev = jsonw.AppendCompact(ev, resp.Usage)
 	}
 	if resp.Stopped {
 		ev = append(ev, `,"stopped":true`...)
@@ -663,11 +664,11 @@ func renderObservations(style string, obs []observation) string {
 // appendResult is one result as a JSON object.
 func appendResult(dst []byte, o observation) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = tools.AppendString(dst, o.id)
+	dst = jsonw.AppendString(dst, o.id)
 	dst = append(dst, `,"name":`...)
-	dst = tools.AppendString(dst, o.name)
+	dst = jsonw.AppendString(dst, o.name)
 	dst = append(dst, `,"content":`...)
-	dst = tools.AppendString(dst, o.content)
+	dst = jsonw.AppendString(dst, o.content)
 	if o.isError {
 		dst = append(dst, `,"is_error":true`...)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/launch"
-	"github.com/toolcall/toolcall/tools"
 )
 
 // modelCmd is a program used as the model: a local CLI (llama-cli,
@@ -162,18 +162,18 @@ func appendConversation(dst []byte, msgs []Message) []byte {
 			dst = append(dst, `{"type":"tool_observation"`...)
 			if m.ToolCallID != "" {
 				dst = append(dst, `,"id":`...)
-				dst = tools.AppendString(dst, m.ToolCallID)
+				dst = jsonw.AppendString(dst, m.ToolCallID)
 			}
 			if m.Name != "" {
 				dst = append(dst, `,"name":`...)
-				dst = tools.AppendString(dst, m.Name)
+				dst = jsonw.AppendString(dst, m.Name)
 			}
 		default:
 			dst = append(dst, `{"type":`...)
-			dst = tools.AppendString(dst, m.Role)
+			dst = jsonw.AppendString(dst, m.Role)
 		}
 		dst = append(dst, `,"content":`...)
-		dst = tools.AppendString(dst, m.Content)
+		dst = jsonw.AppendString(dst, m.Content)
 		dst = append(dst, "}\n"...)
 		for i := range m.ToolCalls {
 			dst = m.ToolCalls[i].AppendJSON(dst)

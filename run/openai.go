@@ -17,8 +17,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
-	"github.com/toolcall/toolcall/tools"
 )
 
 // DefaultBaseURL is llama-server's address with its OpenAI prefix.
@@ -175,14 +175,14 @@ func (b *httpBackend) body(req *Request) ([]byte, error) {
 	var f []bodyField
 	add := func(k string, v []byte) { f = append(f, bodyField{k, v}) }
 	if req.Model != "" {
-		add("model", tools.AppendString(nil, req.Model))
+		add("model", jsonw.AppendString(nil, req.Model))
 	}
 	if b.kind == apiCompletions {
 		prompt, err := b.render(req.Messages)
 		if err != nil {
 			return nil, fmt.Errorf("render the prompt for /completions: %w", err)
 		}
-		add("prompt", tools.AppendString(nil, prompt))
+		add("prompt", jsonw.AppendString(nil, prompt))
 	} else {
 		add("messages", appendMessages(nil, req.Messages))
 	}
@@ -212,7 +212,7 @@ func (b *httpBackend) body(req *Request) ([]byte, error) {
 			if i > 0 {
 				s = append(s, ',')
 			}
-			s = tools.AppendString(s, stop)
+			s = jsonw.AppendString(s, stop)
 		}
 		add("stop", append(s, ']'))
 	}
@@ -246,7 +246,7 @@ func (b *httpBackend) body(req *Request) ([]byte, error) {
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = tools.AppendString(out, kv.key)
+		out = jsonw.AppendString(out, kv.key)
 		out = append(out, ':')
 		out = append(out, kv.val...)
 	}
@@ -285,9 +285,9 @@ func mergeExtra(f []bodyField, extra []byte) ([]bodyField, error) {
 func toolChoice(c string) []byte {
 	switch c {
 	case "auto", "required", "none":
-		return tools.AppendString(nil, c)
+		return jsonw.AppendString(nil, c)
 	}
-	v := tools.AppendString([]byte(`{"type":"function","function":{"name":`), c)
+	v := jsonw.AppendString([]byte(`{"type":"function","function":{"name":`), c)
 	return append(v, "}}"...)
 }
 
@@ -301,12 +301,12 @@ func appendMessages(dst []byte, msgs []Message) []byte {
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"role":`...)
-		dst = tools.AppendString(dst, m.Role)
+		dst = jsonw.AppendString(dst, m.Role)
 		dst = append(dst, `,"content":`...)
 		if m.Content == "" && len(m.ToolCalls) > 0 {
 			dst = append(dst, "null"...)
 		} else {
-			dst = tools.AppendString(dst, m.Content)
+			dst = jsonw.AppendString(dst, m.Content)
 		}
 		if len(m.ToolCalls) > 0 {
 			dst = append(dst, `,"tool_calls":[`...)
@@ -315,26 +315,26 @@ func appendMessages(dst []byte, msgs []Message) []byte {
 					dst = append(dst, ',')
 				}
 				dst = append(dst, `{"id":`...)
-				dst = tools.AppendString(dst, c.ID)
+				dst = jsonw.AppendString(dst, c.ID)
 				dst = append(dst, `,"type":"function","function":{"name":`...)
-				dst = tools.AppendString(dst, c.Name)
+				dst = jsonw.AppendString(dst, c.Name)
 				dst = append(dst, `,"arguments":`...)
 				args := c.Arguments
 				if len(args) == 0 {
 					args = []byte("{}")
 				}
-				dst = tools.AppendBytes(dst, args)
+				dst = jsonw.AppendBytes(dst, args)
 				dst = append(dst, "}}"...)
 			}
 			dst = append(dst, ']')
 		}
 		if m.ToolCallID != "" {
 			dst = append(dst, `,"tool_call_id":`...)
-			dst = tools.AppendString(dst, m.ToolCallID)
+			dst = jsonw.AppendString(dst, m.ToolCallID)
 		}
 		if m.Name != "" {
 			dst = append(dst, `,"name":`...)
-			dst = tools.AppendString(dst, m.Name)
+			dst = jsonw.AppendString(dst, m.Name)
 		}
 		dst = append(dst, '}')
 	}

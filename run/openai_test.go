@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -97,7 +98,7 @@ func sseHeader(w http.ResponseWriter) {
 
 // delta is a chat stream chunk with content.
 func delta(content string) string {
-	return `{"model":"m1","choices":[{"index":0,"delta":{"content":` + string(tools.AppendString(nil, content)) + `},"finish_reason":null}]}`
+	return `{"model":"m1","choices":[{"index":0,"delta":{"content":` + string(jsonw.AppendString(nil, content)) + `},"finish_reason":null}]}`
 }
 
 func providerError(t *testing.T, err error) *ProviderError {

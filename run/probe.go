@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -69,25 +70,25 @@ type finding struct {
 // set adds a field of the event; val is raw JSON.
 func (f *finding) set(key string, val []byte) { f.fields = append(f.fields, bodyField{key, val}) }
 
-func (f *finding) setString(key, val string) { f.set(key, tools.AppendString(nil, val)) }
+func (f *finding) setString(key, val string) { f.set(key, jsonw.AppendString(nil, val)) }
 
 // AppendJSON appends the event, without a newline.
 func (f *finding) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"probe","check":`...)
-	dst = tools.AppendString(dst, f.Check)
+	dst = jsonw.AppendString(dst, f.Check)
 	dst = append(dst, `,"status":`...)
-	dst = tools.AppendString(dst, f.Status)
+	dst = jsonw.AppendString(dst, f.Status)
 	for _, kv := range f.fields {
 		dst = append(dst, ',')
-		dst = tools.AppendString(dst, kv.key)
+		dst = jsonw.AppendString(dst, kv.key)
 		dst = append(dst, ':')
 		dst = append(dst, kv.val...)
 	}
 	dst = append(dst, `,"summary":`...)
-	dst = tools.AppendString(dst, f.Summary)
+	dst = jsonw.AppendString(dst, f.Summary)
 	if f.Error != "" {
 		dst = append(dst, `,"error":`...)
-		dst = tools.AppendString(dst, f.Error)
+		dst = jsonw.AppendString(dst, f.Error)
 	}
 	dst = append(dst, `,"duration_ms":`...)
 	dst = strconv.AppendInt(dst, f.Duration.Milliseconds(), 10)
@@ -118,7 +119,7 @@ func (r *Recommendation) AppendJSON(dst []byte) []byte {
 	dst = appendStrings(dst, r.Args)
 	if r.Usable {
 		dst = append(dst, `,"command":`...)
-		dst = tools.AppendString(dst, r.Command())
+		dst = jsonw.AppendString(dst, r.Command())
 	}
 	dst = append(dst, `,"reasons":`...)
 	dst = appendStrings(dst, r.Reasons)
@@ -131,7 +132,7 @@ func appendStrings(dst []byte, list []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = tools.AppendString(dst, s)
+		dst = jsonw.AppendString(dst, s)
 	}
 	return append(dst, ']')
 }
@@ -774,12 +775,12 @@ func (p *prober) checkPromptMode(ctx context.Context, f *finding) {
 		if i > 0 {
 			results = append(results, ',')
 		}
-		results = tools.AppendString(results, style)
+		results = jsonw.AppendString(results, style)
 		results = append(results, `:{"result":`...)
-		results = tools.AppendString(results, result)
+		results = jsonw.AppendString(results, result)
 		if format := p.styles[style]; format != "" {
 			results = append(results, `,"format":`...)
-			results = tools.AppendString(results, format)
+			results = jsonw.AppendString(results, format)
 		}
 		results = append(results, '}')
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -254,7 +255,7 @@ func (s *turnSink) history(style string) string {
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
 			b.WriteByte('\n')
 		}
-		call := tools.AppendString([]byte(`{"name":`), p.call.Name)
+		call := jsonw.AppendString([]byte(`{"name":`), p.call.Name)
 		call = append(append(append(call, `,"arguments":`...), p.call.Arguments...), '}')
 		switch style {
 		case "xml":

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -103,7 +104,7 @@ func appendCallsJSON(b *strings.Builder, calls []tools.Call, argsKey, sep string
 
 func callJSON(c tools.Call, argsKey string) []byte {
 	dst := append([]byte(nil), `{"name": `...)
-	dst = tools.AppendString(dst, c.Name)
+	dst = jsonw.AppendString(dst, c.Name)
 	dst = append(dst, `, "`...)
 	dst = append(dst, argsKey...)
 	dst = append(dst, `": `...)
@@ -207,7 +208,7 @@ func renderMistral(msgs []Message) (string, error) {
 					call := callJSON(c, "arguments")
 					if c.ID != "" {
 						call = append(call[:len(call)-1], `, "id": `...)
-						call = append(tools.AppendString(call, c.ID), '}')
+						call = append(jsonw.AppendString(call, c.ID), '}')
 					}
 					b.Write(call)
 				}
@@ -216,10 +217,10 @@ func renderMistral(msgs []Message) (string, error) {
 			b.WriteString("</s>")
 		case "tool":
 			dst := append([]byte(nil), `[TOOL_RESULTS] {"content": `...)
-			dst = tools.AppendString(dst, m.Content)
+			dst = jsonw.AppendString(dst, m.Content)
 			if m.ToolCallID != "" {
 				dst = append(dst, `, "call_id": `...)
-				dst = tools.AppendString(dst, m.ToolCallID)
+				dst = jsonw.AppendString(dst, m.ToolCallID)
 			}
 			dst = append(dst, "}[/TOOL_RESULTS]"...)
 			b.Write(dst)
@@ -355,7 +356,7 @@ type TemplateData struct {
 // a line, is the stop sequences: {{define "stop"}}<|im_end|>{{end}}.
 var TemplateFuncs = template.FuncMap{
 	"trim": strings.TrimSpace,
-	"json": func(s string) string { return string(tools.AppendString(nil, s)) },
+	"json": func(s string) string { return string(jsonw.AppendString(nil, s)) },
 	"args": func(c tools.Call) string {
 		if len(c.Arguments) == 0 {
 			return "{}"

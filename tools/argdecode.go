@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // argDecoder parses an arguments object into the values the validator
@@ -362,7 +364,7 @@ func (d *argDecoder) slowString(start int) (string, bool) {
 				v = strings.ToValidUTF8(v, "\uFFFD")
 			}
 			d.pos = i + 1
-			d.out = AppendString(d.out, v)
+			d.out = jsonw.AppendString(d.out, v)
 			return v, true
 		case c < 0x20:
 			d.pos = i

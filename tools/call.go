@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"sync"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Caller runs calls that come one at a time rather than as a stream, such
@@ -32,9 +34,9 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 		args = []byte("{}")
 	}
 	line := []byte(`{"type":"tool_call","id":`)
-	line = AppendString(line, id)
+	line = jsonw.AppendString(line, id)
 	line = append(line, `,"name":`...)
-	line = AppendString(line, name)
+	line = jsonw.AppendString(line, name)
 	line = append(line, `,"arguments":`...)
 	line = append(line, args...)
 	line = append(line, '}')

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // bfclTypes maps the type names of the BFCL/Gorilla dialect (Python names,
@@ -69,7 +71,7 @@ func quoteName(s string) string {
 // same structure as schemaWalk (without unknown keywords).
 func rewriteSchema(dst []byte, r gjson.Result) []byte {
 	if !r.IsObject() {
-		return AppendCompact(dst, r.Raw)
+		return jsonw.AppendCompact(dst, r.Raw)
 	}
 	dst = append(dst, '{')
 	first := true
@@ -80,7 +82,7 @@ func rewriteSchema(dst []byte, r gjson.Result) []byte {
 				return true
 			}
 			dst = appendKey(dst, k.Raw, &first)
-			dst = AppendCompact(dst, t)
+			dst = jsonw.AppendCompact(dst, t)
 			return true
 		}
 		dst = appendKey(dst, k.Raw, &first)
@@ -89,7 +91,7 @@ func rewriteSchema(dst []byte, r gjson.Result) []byte {
 			dst = rewriteSub(dst, v)
 		case kwSchemaMap:
 			if !v.IsObject() {
-				dst = AppendCompact(dst, v.Raw)
+				dst = jsonw.AppendCompact(dst, v.Raw)
 				break
 			}
 			dst = append(dst, '{')
@@ -101,7 +103,7 @@ func rewriteSchema(dst []byte, r gjson.Result) []byte {
 			})
 			dst = append(dst, '}')
 		default:
-			dst = AppendCompact(dst, v.Raw)
+			dst = jsonw.AppendCompact(dst, v.Raw)
 		}
 		return true
 	})

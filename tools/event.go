@@ -1,5 +1,7 @@
 package tools
 
+import "github.com/toolcall/toolcall/internal/jsonw"
+
 // Event types: the value of the "type" key on every line of the stream
 // (README.md, Events).
 const (
@@ -54,9 +56,9 @@ type Call struct {
 // newline, keys in a fixed order.
 func (c *Call) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"tool_call","id":`...)
-	dst = AppendString(dst, c.ID)
+	dst = jsonw.AppendString(dst, c.ID)
 	dst = append(dst, `,"name":`...)
-	dst = AppendString(dst, c.Name)
+	dst = jsonw.AppendString(dst, c.Name)
 	dst = append(dst, `,"arguments":`...)
 	if len(c.Arguments) == 0 {
 		dst = append(dst, "{}"...)
@@ -65,7 +67,7 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 	}
 	if c.Format != "" {
 		dst = append(dst, `,"format":`...)
-		dst = AppendString(dst, c.Format)
+		dst = jsonw.AppendString(dst, c.Format)
 	}
 	if c.Repaired {
 		dst = append(dst, `,"repaired":true`...)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Defaults of ExecOptions.
@@ -543,7 +545,7 @@ func stderrDetails(stderr string) []byte {
 	if stderr == "" {
 		return nil
 	}
-	return append(AppendString([]byte(`{"stderr":`), stderr), '}')
+	return append(jsonw.AppendString([]byte(`{"stderr":`), stderr), '}')
 }
 
 func ptr[T any](v T) *T { return &v }

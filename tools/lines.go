@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // lineBufferSize is what ReadLines reads at a time; longer lines are
@@ -34,9 +36,9 @@ type LongLine struct {
 // line as raw, and the line's byte offset in the input.
 func (l *LongLine) AppendJSON(dst []byte, max int) []byte {
 	dst = append(dst, `{"type":"parse_error","error":`...)
-	dst = AppendString(dst, fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max))
+	dst = jsonw.AppendString(dst, fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max))
 	dst = append(dst, `,"raw":`...)
-	dst = AppendBytes(dst, trimPartialRuneEnd(l.Head))
+	dst = jsonw.AppendBytes(dst, trimPartialRuneEnd(l.Head))
 	dst = append(dst, `,"offset":`...)
 	dst = strconv.AppendInt(dst, l.Offset, 10)
 	return append(dst, '}')

@@ -1,6 +1,10 @@
 package tools
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
+)
 
 // Observation is what a call produced, as the model will see it: a
 // tool_observation event (README.md, Events). validate writes one for a
@@ -55,11 +59,11 @@ type ToolError struct {
 // when zero; is_error is always written so a reader need not assume it.
 func (o *Observation) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"tool_observation","id":`...)
-	dst = AppendString(dst, o.ID)
+	dst = jsonw.AppendString(dst, o.ID)
 	dst = append(dst, `,"name":`...)
-	dst = AppendString(dst, o.Name)
+	dst = jsonw.AppendString(dst, o.Name)
 	dst = append(dst, `,"content":`...)
-	dst = AppendString(dst, o.Content)
+	dst = jsonw.AppendString(dst, o.Content)
 	if o.IsError {
 		dst = append(dst, `,"is_error":true`...)
 	} else {
@@ -67,13 +71,13 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 	}
 	if o.Status != "" {
 		dst = append(dst, `,"status":`...)
-		dst = AppendString(dst, o.Status)
+		dst = jsonw.AppendString(dst, o.Status)
 	}
 	if e := o.Error; e != nil {
 		dst = append(dst, `,"error":{"kind":`...)
-		dst = AppendString(dst, string(e.Kind))
+		dst = jsonw.AppendString(dst, string(e.Kind))
 		dst = append(dst, `,"message":`...)
-		dst = AppendString(dst, e.Message)
+		dst = jsonw.AppendString(dst, e.Message)
 		if len(e.Details) > 0 {
 			dst = append(dst, `,"details":`...)
 			dst = append(dst, e.Details...)
@@ -94,7 +98,7 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 	}
 	if o.Signal != "" {
 		dst = append(dst, `,"signal":`...)
-		dst = AppendString(dst, o.Signal)
+		dst = jsonw.AppendString(dst, o.Signal)
 	}
 	if o.DurationMS != nil {
 		dst = append(dst, `,"duration_ms":`...)
@@ -105,7 +109,7 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 	}
 	if o.Ref != "" {
 		dst = append(dst, `,"ref":`...)
-		dst = AppendString(dst, o.Ref)
+		dst = jsonw.AppendString(dst, o.Ref)
 	}
 	return append(dst, '}')
 }

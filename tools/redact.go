@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Redacted is what a secret becomes in observations and scratch files.
@@ -624,7 +626,7 @@ func (r *Redactor) rewriteJSON(raw []byte, skip func(keys []string) bool) []byte
 		if isKey || skip == nil || !skip(keys) {
 			if red := r.String(s); red != s {
 				out = append(out, raw[at:i]...)
-				out = AppendString(out, red)
+				out = jsonw.AppendString(out, red)
 				at = end
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // fakeKey returns n characters that look like a random key, the same on
@@ -209,7 +211,7 @@ func BenchmarkRedactorEscapedText(b *testing.B) {
 	r := NewRedactor(env, nil)
 	var buf []byte
 	for _, line := range strings.SplitAfter(logText(1<<20), "\n") {
-		buf = AppendString(buf, line)
+		buf = jsonw.AppendString(buf, line)
 		buf = append(buf, ",\n"...)
 	}
 	text := string(buf)

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Result is a tool's stdout turned into what the model reads.
@@ -71,7 +73,7 @@ func InterpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 		if isObject && t != nil && t.OutputSchema != nil {
 			// A plain JSON object from a tool that declares an output
 			// schema is its structured result.
-			res.Structured = AppendCompact(nil, obj)
+			res.Structured = jsonw.AppendCompact(nil, obj)
 		}
 	}
 	if t != nil && t.OutputSchema != nil && !res.IsError {
@@ -124,10 +126,10 @@ func mcpResult(v gjson.Result) (Result, bool) {
 		return true
 	})
 	if other {
-		res.Parts = AppendCompact(nil, v.Get("content").Raw)
+		res.Parts = jsonw.AppendCompact(nil, v.Get("content").Raw)
 	}
 	if sc := v.Get("structuredContent"); sc.Exists() && sc.Type != gjson.Null {
-		res.Structured = AppendCompact(nil, sc.Raw)
+		res.Structured = jsonw.AppendCompact(nil, sc.Raw)
 		if !hasText {
 			lines = append(lines, string(res.Structured))
 		}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Cut lengths for values quoted in errors: enough to show an enum or a
@@ -46,7 +48,7 @@ func truncateText(s string, n int) string {
 
 // quoteText quotes s as a JSON string, for messages.
 func quoteText(s string) string {
-	return string(AppendString(nil, s))
+	return string(jsonw.AppendString(nil, s))
 }
 
 // jsonKind names the JSON type of v the way a message says it: integer
@@ -409,7 +411,7 @@ func appendCanonical(b []byte, v any) []byte {
 		}
 		return append(append(b, 'N'), v...)
 	case string:
-		return AppendString(b, v)
+		return jsonw.AppendString(b, v)
 	case bool:
 		return strconv.AppendBool(b, v)
 	case nil:
@@ -428,7 +430,7 @@ func appendCanonical(b []byte, v any) []byte {
 		slices.Sort(keys)
 		b = append(b, '{')
 		for _, k := range keys {
-			b = append(AppendString(b, k), ':')
+			b = append(jsonw.AppendString(b, k), ':')
 			b = append(appendCanonical(b, v[k]), ',')
 		}
 		return append(b, '}')
@@ -715,7 +717,7 @@ func typeListJSON(types []string) string {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendString(b, t)
+		b = jsonw.AppendString(b, t)
 	}
 	return string(append(b, ']'))
 }

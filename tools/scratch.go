@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // RefPrefix starts a ref: a pointer to an output saved under --scratch,
@@ -246,7 +248,7 @@ func (r *refResolver) swap(d *argDecoder, mark int, s string) bool {
 		r.err = err
 		return true
 	}
-	d.out = AppendBytes(d.out[:mark], text)
+	d.out = jsonw.AppendBytes(d.out[:mark], text)
 	r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
 	return true
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // SidecarError is one problem with one sidecar file. ParseSidecar joins one
@@ -697,7 +699,7 @@ func stringList(v gjson.Result, key string, fail func(string, ...any)) []string 
 // compact returns raw JSON without insignificant space, so it fits on one
 // JSONL line; key order and every value are kept as written.
 func compact(raw string) []byte {
-	return AppendCompact(make([]byte, 0, len(raw)), raw)
+	return jsonw.AppendCompact(make([]byte, 0, len(raw)), raw)
 }
 
 func or(a, b gjson.Result) gjson.Result {

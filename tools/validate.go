@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // ToolSet is where validate looks tools up; catalog.Catalog implements it.
@@ -439,7 +441,7 @@ func appendValidated(dst []byte, vd *verdict) []byte {
 		dst = append(dst, `,"validated":true`...)
 	} else {
 		dst = append(dst, `,"validated":false,"no_schema_mode":`...)
-		dst = AppendString(dst, t.NoSchemaMode)
+		dst = jsonw.AppendString(dst, t.NoSchemaMode)
 	}
 	if len(checked.Coerced) > 0 {
 		dst = append(dst, `,"coerced":[`...)
@@ -448,9 +450,9 @@ func appendValidated(dst []byte, vd *verdict) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"pointer":`...)
-			dst = AppendString(dst, co.Pointer)
+			dst = jsonw.AppendString(dst, co.Pointer)
 			dst = append(dst, `,"from":`...)
-			dst = AppendString(dst, co.From)
+			dst = jsonw.AppendString(dst, co.From)
 			dst = append(dst, `,"to":`...)
 			dst = append(dst, co.To...)
 			dst = append(dst, '}')
@@ -536,7 +538,7 @@ func suggestionDetails(sugg []string) []byte {
 		if i > 0 {
 			d = append(d, ',')
 		}
-		d = AppendString(d, s)
+		d = jsonw.AppendString(d, s)
 	}
 	return append(d, "]}"...)
 }
@@ -572,15 +574,15 @@ func validationReport(tool string, errs []SchemaError) (string, string, []byte) 
 			d = append(d, ',')
 		}
 		d = append(d, `{"pointer":`...)
-		d = AppendString(d, e.Pointer)
+		d = jsonw.AppendString(d, e.Pointer)
 		d = append(d, `,"keyword":`...)
-		d = AppendString(d, e.Keyword)
+		d = jsonw.AppendString(d, e.Keyword)
 		d = append(d, `,"expected":`...)
-		d = AppendString(d, e.Expected)
+		d = jsonw.AppendString(d, e.Expected)
 		d = append(d, `,"got":`...)
-		d = AppendString(d, e.Got)
+		d = jsonw.AppendString(d, e.Got)
 		d = append(d, `,"message":`...)
-		d = AppendString(d, e.Message)
+		d = jsonw.AppendString(d, e.Message)
 		d = append(d, '}')
 	}
 	d = append(d, ']')

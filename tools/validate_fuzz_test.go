@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // bfclDir holds a subset of the BFCL v4 data, vendored with its license.
@@ -140,7 +142,7 @@ func TestBFCLGroundTruth(t *testing.T) {
 			if len(args) > 1 {
 				args = append(args, ',')
 			}
-			args = AppendString(args, name)
+			args = jsonw.AppendString(args, name)
 			args = append(args, ':')
 			args = append(args, values[0]...)
 		}
@@ -257,12 +259,12 @@ func FuzzValidate(f *testing.F) {
 		ts, set := fuzzCatalog(t)
 		tool := ts[int(which)%len(ts)]
 		line := []byte(`{"type":"tool_call","id":"f","name":`)
-		line = AppendString(line, tool.Name)
+		line = jsonw.AppendString(line, tool.Name)
 		line = append(line, `,"arguments":`...)
 		if json.Valid(args) && !bytes.ContainsAny(args, "\r\n") {
 			line = append(line, args...)
 		} else {
-			line = AppendBytes(line, args)
+			line = jsonw.AppendBytes(line, args)
 		}
 		line = append(line, '}', '\n')
 

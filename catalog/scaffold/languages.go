@@ -5,7 +5,7 @@ import (
 	"go/format"
 	"strings"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // language is how a tool is written in one language.
@@ -63,7 +63,7 @@ func shSource(spec Spec) []byte {
 // ones.
 func keyValues(b *strings.Builder, params []Param, indent, comment string, get func(key string, optional bool) string) {
 	for _, p := range params {
-		key := string(tools.AppendString(nil, p.Name))
+		key := string(jsonw.AppendString(nil, p.Name))
 		fmt.Fprintf(b, "%s%s: %s,", indent, key, get(key, p.Optional))
 		if p.Optional {
 			b.WriteString(comment + " optional")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/launch"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -305,7 +306,7 @@ func example(params []Param) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = tools.AppendString(b, p.Name)
+		b = jsonw.AppendString(b, p.Name)
 		b = append(b, ':')
 		b = append(b, exampleValue(p.Type)...)
 	}
@@ -331,14 +332,14 @@ func exampleValue(typ string) string {
 // schemaOf is the JSON Schema of one parameter.
 func schemaOf(p Param) []byte {
 	b := []byte(`{"type":`)
-	b = tools.AppendString(b, p.Type)
+	b = jsonw.AppendString(b, p.Type)
 	if p.Type == "array" {
 		// OpenAI refuses an array schema without items.
 		b = append(b, `,"items":{"type":"string"}`...)
 	}
 	if p.Description != "" {
 		b = append(b, `,"description":`...)
-		b = tools.AppendString(b, p.Description)
+		b = jsonw.AppendString(b, p.Description)
 	}
 	return append(b, '}')
 }
@@ -351,7 +352,7 @@ func sidecar(spec Spec, l language) []byte {
 	}
 	var b bytes.Buffer
 	b.WriteString("{\n  \"description\": ")
-	b.Write(tools.AppendString(nil, desc))
+	b.Write(jsonw.AppendString(nil, desc))
 	b.WriteString(",\n  \"input_schema\": {\n    \"type\": \"object\",\n    \"properties\": {")
 	var required []string
 	for i, p := range spec.Params {
@@ -359,11 +360,11 @@ func sidecar(spec Spec, l language) []byte {
 			b.WriteString(",")
 		}
 		b.WriteString("\n      ")
-		b.Write(tools.AppendString(nil, p.Name))
+		b.Write(jsonw.AppendString(nil, p.Name))
 		b.WriteString(": ")
 		b.Write(schemaOf(p))
 		if !p.Optional {
-			required = append(required, string(tools.AppendString(nil, p.Name)))
+			required = append(required, string(jsonw.AppendString(nil, p.Name)))
 		}
 	}
 	if len(spec.Params) > 0 {
@@ -381,7 +382,7 @@ func sidecar(spec Spec, l language) []byte {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.Write(tools.AppendString(nil, r))
+			b.Write(jsonw.AppendString(nil, r))
 		}
 		b.WriteString("],\n")
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/catalog/scaffold"
+	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/run"
-	"github.com/toolcall/toolcall/tools"
 )
 
 const newLong = `New writes a working tool into a tools directory: the program, which reads
@@ -118,7 +118,7 @@ func (o *newOptions) run(cmd *cobra.Command, name string, stdout, stderr io.Writ
 		return errReported
 	}
 	fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
-	call := `{"type":"tool_call","name":` + string(tools.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
+	call := `{"type":"tool_call","name":` + string(jsonw.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
 	execArgs := []string{"toolcall", "exec", "--tools", spec.Dir}
 	if o.unsafe {
 		execArgs = append(execArgs, "--allow-unsafe")

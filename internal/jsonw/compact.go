@@ -1,4 +1,4 @@
-package tools
+package jsonw
 
 // AppendCompact appends the valid JSON value raw without the white space
 // between its tokens, so that a pretty-printed schema fits on one JSONL
