@@ -379,7 +379,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		if err != nil {
 			return x.toolFault(o, fmt.Sprintf("cannot save the output under --scratch: %v", err))
 		}
-		defer os.Remove(scratch.Name()) // removed by FinishScratch when kept
+		defer os.Remove(scratch.Name()) // removed by finishScratch when kept
 		defer scratch.Close()
 		saved = &cappedWriter{w: scratch, left: x.opts.MaxScratch}
 		spec.SaveTo = saved
@@ -391,7 +391,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	if t.Server != nil {
 		res = t.Server.call(ctx, t.ServerTool, spec)
 	} else {
-		res = RunProcess(ctx, spec)
+		res = runProcess(ctx, spec)
 	}
 	o.DurationMS = ptr(res.Duration.Milliseconds())
 	if res.StartErr != nil {
@@ -405,7 +405,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 
 	// Interpreted first and redacted after, so that base64 parts stay
 	// whole and secrets written with JSON escapes are caught too.
-	r := x.redactor.Result(InterpretOutput(t, res.Stdout, res.Truncated))
+	r := x.redactor.Result(interpretOutput(t, res.Stdout, res.Truncated))
 	output := r.Content
 	stderr := x.redactor.String(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"))
 	if res.Truncated {
@@ -413,7 +413,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		if scratch != nil {
 			ref, err := "", res.SaveErr
 			if err == nil {
-				ref, err = FinishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor, saved.dropped)
+				ref, err = finishScratch(x.opts.Scratch, scratch.Name(), c.ID, x.redactor, saved.dropped)
 			}
 			if err == nil {
 				// Said in the content too: the model reads only that.
@@ -540,7 +540,7 @@ func shown(label, text string) string {
 }
 
 // stderrDetails is the details object of an execution error: the tail
-// of stderr RunProcess kept, redacted and valid UTF-8.
+// of stderr runProcess kept, redacted and valid UTF-8.
 func stderrDetails(stderr string) []byte {
 	if stderr == "" {
 		return nil

@@ -10,7 +10,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// lineBufferSize is what ReadLines reads at a time; longer lines are
+// lineBufferSize is what readLines reads at a time; longer lines are
 // gathered in a buffer of their own.
 const lineBufferSize = 64 << 10
 
@@ -47,18 +47,6 @@ func (l *LongLine) AppendJSON(dst []byte, max int) []byte {
 // longLineHead is how much of a long line is kept to show what it was.
 const longLineHead = 256
 
-// ReadLines calls fn with each non-blank line of r and its 1-based line
-// number (blank lines count, so numbers match what an editor shows). The
-// line excludes its "\n" or "\r\n"; a last line without a newline is read
-// too. Lines may be of any length: memory grows with the longest line, not
-// with the stream. The slice is only valid during the call to fn.
-//
-// ReadLines stops at the first error from fn or from r and returns it; it
-// returns nil at the end of r.
-func ReadLines(r io.Reader, fn func(line []byte, n int) error) error {
-	return readLines(r, lineOptions{}, fn)
-}
-
 // lineOptions are the bounds and hooks of readLines.
 type lineOptions struct {
 	// max, when > 0, is the longest line handed to fn. A longer one is
@@ -72,7 +60,13 @@ type lineOptions struct {
 	drained func() error
 }
 
-// readLines is ReadLines within opts' bounds.
+// readLines calls fn with each non-blank line of r and its 1-based line
+// number (blank lines count, so numbers match what an editor shows), within
+// opts' bounds. The line excludes its "\n" or "\r\n"; a last line without a
+// newline is read too. The slice is only valid during the call to fn.
+//
+// readLines stops at the first error from fn or from r and returns it; it
+// returns nil at the end of r.
 func readLines(r io.Reader, opts lineOptions, fn func(line []byte, n int) error) error {
 	br := bufio.NewReaderSize(r, lineBufferSize)
 	var long []byte

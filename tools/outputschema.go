@@ -49,9 +49,9 @@ func (e *OutputSchemaError) Error() string {
 
 func (e *OutputSchemaError) Unwrap() error { return e.Err }
 
-// CheckOutput checks a structured result (MCP structuredContent) against
+// checkOutput checks a structured result (MCP structuredContent) against
 // the tool's OutputSchema; nil when it matches or there is no schema.
-func (t *Tool) CheckOutput(structured []byte) error {
+func (t *Tool) checkOutput(structured []byte) error {
 	sch, err := t.CompileOutput()
 	if sch == nil || err != nil {
 		return err

@@ -26,14 +26,14 @@ type Policy struct {
 // TagNetwork marks a tool that reaches the network; --local-only leaves it out.
 const TagNetwork = "network"
 
-// Permit reports why t may not be called under p, or "" when it may. The
+// permit reports why t may not be called under p, or "" when it may. The
 // reason is written for the model and the person reading the transcript.
-func (p *Policy) Permit(t *Tool) string {
+func (p *Policy) permit(t *Tool) string {
 	why, _ := p.check(t)
 	return why
 }
 
-// check is Permit, also saying whether a person's approval at the time of
+// check is permit, also saying whether a person's approval at the time of
 // the call would permit it: true for an unsafe tool and for human-approval
 // mode, false for what the allow and deny lists or --local-only forbid.
 func (p *Policy) check(t *Tool) (why string, consentable bool) {

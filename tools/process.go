@@ -60,12 +60,12 @@ type ProcessResult struct {
 	SaveErr error
 }
 
-// RunProcess runs spec's executable through the launcher (a process group
+// runProcess runs spec's executable through the launcher (a process group
 // of its own, SIGTERM then SIGKILL after the grace; see launch.Run), feeds
 // it Stdin, and collects its output within fixed memory. It never returns
 // before the whole group is dead, and never later than about Timeout +
 // Grace + a few seconds, whatever the tool does.
-func RunProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
+func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
 	timeout := spec.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

@@ -25,7 +25,7 @@ const Redacted = "[REDACTED]"
 const minSecretLen = 6
 
 // Redactor replaces secrets in tool output (README.md, Trust model): the
-// values of environment variables whose names look secret (SecretEnvName),
+// values of environment variables whose names look secret (secretEnvName),
 // the well-known credential formats (the cred* variables), and the
 // --redact regular expressions. Each secret becomes Redacted; for a bearer
 // token only the token goes, for credentials in a URL only the password.
@@ -60,7 +60,7 @@ func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *R
 		r.overlap = max(r.overlap, v.maxLen)
 	}
 	for _, kv := range environ {
-		if name, value, ok := strings.Cut(kv, "="); ok && SecretEnvName(name) {
+		if name, value, ok := strings.Cut(kv, "="); ok && secretEnvName(name) {
 			add(value)
 		}
 	}
@@ -99,14 +99,14 @@ var notSecretLast = map[string]bool{
 var keyPrefixes = []string{"API", "ACCESS", "SECRET", "PRIVATE", "AUTH", "MASTER",
 	"SIGNING", "ENCRYPTION", "ENC", "LICENSE", "SESSION", "CLIENT", "ADMIN", "SERVICE"}
 
-// SecretEnvName reports whether an environment variable's name says its
+// secretEnvName reports whether an environment variable's name says its
 // value is a secret. The name is split into words at '_', '-' and '.', and
 // looked at word by word, so that OPENAI_API_KEY, GITHUB_TOKEN, DB_PASS,
 // DB_PWD, CLIENTSECRET and ACCESSTOKEN are secret while KEYBOARD,
 // MONKEY, GIT_AUTHOR_NAME, XAUTHORITY, PWD, DESKTOP_SESSION and
 // SSH_AUTH_SOCK are not. SESSION alone is not a marker: the desktop's
 // session variables hold words like "ubuntu" that output is full of.
-func SecretEnvName(name string) bool {
+func secretEnvName(name string) bool {
 	words := strings.FieldsFunc(strings.ToUpper(name), func(r rune) bool {
 		return r == '_' || r == '-' || r == '.'
 	})

@@ -125,8 +125,8 @@ func TestSecretEnvName(t *testing.T) {
 		"SSH_AUTH_SOCK": false, "PASSWORD_STORE_DIR": false, "AWS_ACCESS_KEY_ID": false,
 		"GOOGLE_APPLICATION_CREDENTIALS_FILE": false, "BYPASS_CACHE": false, "PATH": false, "HOME": false,
 	} {
-		if got := SecretEnvName(name); got != want {
-			t.Errorf("SecretEnvName(%q) = %v, want %v", name, got, want)
+		if got := secretEnvName(name); got != want {
+			t.Errorf("secretEnvName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

@@ -124,7 +124,7 @@ func escapePointer(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
-// CheckRefs reports every reference in schema that leaves the document:
+// checkRefs reports every reference in schema that leaves the document:
 // "$ref", "$dynamicRef" and "$recursiveRef" values must resolve inside the
 // sidecar (see fetchingRefs): a fragment ("#/$defs/x", "#name"), an
 // embedded resource's "$id", or a meta-schema the compiler carries.
@@ -141,7 +141,7 @@ func escapePointer(t string) string {
 // part of the sidecar, so an "$id" cannot make a local ref reach out. The
 // schema compiler refuses to load any URL as well, so this check is the
 // friendly message, not the only guard.
-func CheckRefs(schema []byte) error {
+func checkRefs(schema []byte) error {
 	if !gjson.ValidBytes(schema) {
 		return errors.New("schema is not valid JSON")
 	}
@@ -149,7 +149,7 @@ func CheckRefs(schema []byte) error {
 }
 
 // schemaFacts is what one walk over a schema finds: the references that
-// leave the document (see CheckRefs) and the BFCL/Gorilla type names to map
+// leave the document (see checkRefs) and the BFCL/Gorilla type names to map
 // (see mapTypes), outside unknown keywords, which are kept verbatim.
 type schemaFacts struct {
 	refErrs []error

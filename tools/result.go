@@ -39,7 +39,7 @@ var mcpResultKeys = map[string]bool{"content": true, "isError": true, "structure
 // The MCP content types.
 var mcpPartTypes = map[string]bool{"text": true, "image": true, "audio": true, "resource": true, "resource_link": true}
 
-// InterpretOutput turns a tool's stdout into a Result.
+// interpretOutput turns a tool's stdout into a Result.
 //
 // Stdout that is an MCP CallToolResult (an object with a "content" array
 // of typed parts, and no keys MCP does not define) is taken as such: the
@@ -53,7 +53,7 @@ var mcpPartTypes = map[string]bool{"text": true, "image": true, "audio": true, "
 //
 // Redaction is separate (Redactor.Result), and best done after this, so
 // that secrets are looked for in the decoded strings.
-func InterpretOutput(t *Tool, stdout []byte, truncated bool) Result {
+func interpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 	if !utf8.Valid(stdout) {
 		stdout = bytes.ToValidUTF8(stdout, []byte("\uFFFD"))
 	}
@@ -81,7 +81,7 @@ func InterpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 			res.SchemaErr = &OutputSchemaError{File: t.File, Tool: t.Name,
 				Problems: []string{"the tool has an outputSchema but gave no structured result (structuredContent, or a JSON object)"}}
 		} else {
-			res.SchemaErr = t.CheckOutput(res.Structured)
+			res.SchemaErr = t.checkOutput(res.Structured)
 		}
 	}
 	return res

@@ -19,7 +19,7 @@ const weatherOutputSchema = `{
 // png1x1 is a one-pixel PNG, base64: what an image part carries.
 const png1x1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
-// The cases of InterpretOutput: a tool's stdout, and what the model reads.
+// The cases of interpretOutput: a tool's stdout, and what the model reads.
 var resultCases = []struct {
 	name      string
 	schema    string // the tool's outputSchema, if any
@@ -66,7 +66,7 @@ func TestInterpretOutput(t *testing.T) {
 		if c.schema != "" {
 			tool.OutputSchema = []byte(c.schema)
 		}
-		r := InterpretOutput(tool, []byte(c.stdout), c.truncated)
+		r := interpretOutput(tool, []byte(c.stdout), c.truncated)
 		fmt.Fprintf(&b, "== %s\n", c.name)
 		b.WriteString(showResult(t, r))
 	}
@@ -114,7 +114,7 @@ func resultGolden(t *testing.T, name, got string) {
 }
 
 func TestInterpretOutputNilTool(t *testing.T) {
-	r := InterpretOutput(nil, []byte(`{"content":[{"type":"text","text":"hi"}]}`), false)
+	r := interpretOutput(nil, []byte(`{"content":[{"type":"text","text":"hi"}]}`), false)
 	if r.Content != "hi" || r.SchemaErr != nil {
 		t.Errorf("got %+v", r)
 	}
@@ -135,7 +135,7 @@ func TestRedactResult(t *testing.T) {
 		`{"type":"resource","resource":{"uri":"file:///env","text":"TOKEN=hunter22-x"}}],` +
 		`"structuredContent":{"escaped":"sk-proj-\u0041` + fakeKey(52, 40) + `","env":"hunter22-x","n":1}}`
 	tool := &Tool{Name: "leaky"}
-	r := NewRedactor([]string{"APP_TOKEN=hunter22-x"}, nil).Result(InterpretOutput(tool, []byte(stdout), false))
+	r := NewRedactor([]string{"APP_TOKEN=hunter22-x"}, nil).Result(interpretOutput(tool, []byte(stdout), false))
 	var b strings.Builder
 	b.WriteString(showResult(t, r))
 	got := b.String()
@@ -152,7 +152,7 @@ func TestRedactResult(t *testing.T) {
 
 func TestRedactSchemaErr(t *testing.T) {
 	tool := &Tool{Name: "w", OutputSchema: []byte(`{"type":"object","properties":{"unit":{"enum":["C","F"]}}}`)}
-	r := InterpretOutput(tool, []byte(`{"unit":"ghp_`+fakeKey(53, 36)+`"}`), false)
+	r := interpretOutput(tool, []byte(`{"unit":"ghp_`+fakeKey(53, 36)+`"}`), false)
 	if r.SchemaErr == nil {
 		t.Fatal("want a schema error")
 	}

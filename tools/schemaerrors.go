@@ -225,7 +225,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 			if !hasKey(got, name.Str) {
 				mp := ptr + "/" + pointerToken(name.Str)
 				msg := fmt.Sprintf("%s: required property %s is missing", mp, quoteText(name.Str))
-				if s := Suggest(name.Str, misspelt); len(s) > 0 {
+				if s := suggest(name.Str, misspelt); len(s) > 0 {
 					// Small models write repoPath or Repo_Path for
 					// repo_path; without "additionalProperties": false
 					// nothing else would tell them that key was the
@@ -270,7 +270,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 					names = append(names, v.Str)
 				}
 			}
-			if s := Suggest(got.Str, names); len(s) > 0 {
+			if s := suggest(got.Str, names); len(s) > 0 {
 				e.Message += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
 			}
 		}
@@ -569,7 +569,7 @@ func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaE
 		found = true
 		mp := e.Pointer + "/" + pointerToken(k.Str)
 		msg := fmt.Sprintf("%s: property %s is not allowed", mp, quoteText(k.Str))
-		if s := Suggest(k.Str, allowed); len(s) > 0 {
+		if s := suggest(k.Str, allowed); len(s) > 0 {
 			msg += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
 		} else if len(allowed) > 0 {
 			msg += fmt.Sprintf(" (allowed: %s)", quoteNames(allowed, 10))

@@ -33,7 +33,7 @@ const DefaultMaxScratch = 64 << 20
 const hashDigits = 8
 
 // Saved outputs are the only files a ref can name. Each is written by
-// FinishScratch alone, under a name it derives from the call id and the
+// finishScratch alone, under a name it derives from the call id and the
 // SHA-256 of the content ("<call>-<8 hex digits>.txt"), created without
 // replacing anything already there. A ref is read only when the file has
 // such a name, is a regular file reached without following a link, has
@@ -45,7 +45,7 @@ const hashDigits = 8
 // could pass as a literal value, and that value is checked against the
 // schema all the same.
 
-// FinishScratch turns the whole output of a call, streamed into tmpPath
+// finishScratch turns the whole output of a call, streamed into tmpPath
 // (a file in dir) while the tool ran, into its scratch file: it copies it
 // with secrets replaced to dir/<id>.txt, removes tmpPath and returns
 // "ref:<id>". The id is the call's id (made safe for a file name) and the
@@ -57,7 +57,7 @@ const hashDigits = 8
 // The file is created new: a name already taken by anything but the same
 // saved output (such as a planted symlink) is an error, never written
 // through or replaced.
-func FinishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (string, error) {
+func finishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (string, error) {
 	fail := func(err error) (string, error) {
 		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
 	}
@@ -156,7 +156,7 @@ func idChar(c byte) bool {
 }
 
 // savedName splits an id into the call part and the hash digits, or
-// reports that FinishScratch never gives such a name.
+// reports that finishScratch never gives such a name.
 func savedName(id string) (hash string, ok bool) {
 	i := strings.LastIndexByte(id, '-')
 	if i < 1 || i > 64 || len(id)-i-1 != hashDigits {
@@ -276,8 +276,8 @@ var (
 	errRefTooLarge = errors.New("saved output too large")
 )
 
-// readSaved reads dir/<id>.txt when it is an output FinishScratch saved
-// (see the comment above FinishScratch), or returns errNotSaved.
+// readSaved reads dir/<id>.txt when it is an output finishScratch saved
+// (see the comment above finishScratch), or returns errNotSaved.
 func readSaved(dir, id string) ([]byte, error) {
 	hash, ok := savedName(id)
 	if !ok {

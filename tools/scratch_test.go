@@ -13,7 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// saveOutput runs FinishScratch on output as exec would: streamed into a
+// saveOutput runs finishScratch on output as exec would: streamed into a
 // temporary file in dir first.
 func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
 	t.Helper()
@@ -25,7 +25,7 @@ func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
 		t.Fatal(err)
 	}
 	f.Close()
-	ref, err := FinishScratch(dir, f.Name(), callID, r, 0)
+	ref, err := finishScratch(dir, f.Name(), callID, r, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestFinishScratch(t *testing.T) {
 }
 
 func TestFinishScratchMissingDir(t *testing.T) {
-	_, err := FinishScratch(filepath.Join(t.TempDir(), "gone"), "/nonexistent/tmp", "c", nil, 0)
+	_, err := finishScratch(filepath.Join(t.TempDir(), "gone"), "/nonexistent/tmp", "c", nil, 0)
 	if err == nil || !strings.Contains(err.Error(), "--scratch") {
 		t.Errorf("err = %v", err)
 	}
@@ -161,7 +161,7 @@ func FuzzResolveRefs(f *testing.F) {
 		if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
 			f.Fatal(err)
 		}
-		ref, err := FinishScratch(dir, tmp, string(rune('a'+i)), nil, 0)
+		ref, err := finishScratch(dir, tmp, string(rune('a'+i)), nil, 0)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -14,7 +14,7 @@ const (
 	nonBlock = syscall.O_NONBLOCK
 )
 
-// writtenByUs reports whether a scratch file could be one FinishScratch
+// writtenByUs reports whether a scratch file could be one finishScratch
 // wrote: owned by this user and with a single link (a hard link to a file
 // elsewhere has two).
 func writtenByUs(info os.FileInfo) bool {

@@ -44,8 +44,8 @@ func FuzzParseSidecar(f *testing.F) {
 		if !json.Valid(tool.InputSchema) || strings.ContainsAny(string(tool.InputSchema), "\n\r") {
 			t.Fatalf("schema is not one line of JSON: %q", tool.InputSchema)
 		}
-		if err := CheckRefs(tool.InputSchema); err != nil {
-			t.Fatalf("accepted a schema CheckRefs refuses: %v", err)
+		if err := checkRefs(tool.InputSchema); err != nil {
+			t.Fatalf("accepted a schema checkRefs refuses: %v", err)
 		}
 		for _, ex := range tool.Examples {
 			var v map[string]any

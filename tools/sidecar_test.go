@@ -197,7 +197,7 @@ func TestCheckRefs(t *testing.T) {
 		// An "$id" in an unknown keyword names nothing.
 		{`{"x-vendor":{"$id":"https://example.com/v.json"},"properties":{"x":{"$ref":"https://example.com/v.json"}}}`, []string{"/properties/x/$ref"}},
 	} {
-		err := CheckRefs([]byte(tc.schema))
+		err := checkRefs([]byte(tc.schema))
 		var got []string
 		if err != nil {
 			for _, e := range unjoin(err) {
@@ -207,7 +207,7 @@ func TestCheckRefs(t *testing.T) {
 			}
 		}
 		if diff := cmp.Diff(tc.bad, got); diff != "" {
-			t.Errorf("CheckRefs(%s) (-want +got):\n%s", tc.schema, diff)
+			t.Errorf("checkRefs(%s) (-want +got):\n%s", tc.schema, diff)
 		}
 	}
 }

@@ -49,7 +49,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 				// The loader's verdict agrees with the compiler's, and
 				// what compiles has no ref that the loader refuses.
 				_, cerr := tool.Compile()
-				if rerr := CheckRefs(tool.InputSchema); cerr == nil && rerr != nil {
+				if rerr := checkRefs(tool.InputSchema); cerr == nil && rerr != nil {
 					t.Errorf("%s: %s: compiles, but the loader refuses a ref: %v", f, g.Description, rerr)
 				}
 				if verdict := (&Tool{Name: "suite", InputSchema: tool.InputSchema}).CheckSchema(); (verdict == nil) != (cerr == nil) {

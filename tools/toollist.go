@@ -141,7 +141,7 @@ func jsonLinesHint(data []byte) string {
 // from a list of tools, without an executable): it cannot run here.
 func (v *validator) notRunnable(c Call, t *Tool) *Observation {
 	names := v.runnable()
-	sugg := Suggest(c.Name, names)
+	sugg := suggest(c.Name, names)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Tool %s is not available here: it is only a definition, from a list of tools, with no program to run it.", quoteText(c.Name))
 	writeChoices(&sb, sugg, names)

@@ -150,7 +150,7 @@ func TestScratchDoesNotFollowPlantedLinks(t *testing.T) {
 	}
 	f.WriteString("the output")
 	f.Close()
-	FinishScratch(scratch, f.Name(), "call_1", nil, 0)
+	finishScratch(scratch, f.Name(), "call_1", nil, 0)
 	if got, _ := os.ReadFile(target); string(got) != "untouched" {
 		t.Errorf("the file a planted link points to was changed: %q", got)
 	}

@@ -472,7 +472,7 @@ func validNoSchemaMode(m string) bool {
 func (v *validator) available() []string {
 	var out []string
 	for _, name := range v.set.Names() {
-		if t, ok := v.set.Lookup(name); ok && t.Unavailable == "" && v.opts.Policy.Permit(t) == "" {
+		if t, ok := v.set.Lookup(name); ok && t.Unavailable == "" && v.opts.Policy.permit(t) == "" {
 			out = append(out, name)
 		}
 	}
@@ -485,7 +485,7 @@ func (v *validator) unknown(name string, hasName bool) (string, []byte) {
 	var sb strings.Builder
 	var sugg []string
 	if hasName {
-		sugg = Suggest(name, names)
+		sugg = suggest(name, names)
 		fmt.Fprintf(&sb, "Unknown tool %s.", quoteText(name))
 	} else {
 		sb.WriteString(`The call has no tool name: give the tool to call in "name".`)
@@ -498,7 +498,7 @@ func (v *validator) unknown(name string, hasName bool) (string, []byte) {
 // on this machine.
 func (v *validator) unavailable(name string, t *Tool) (string, []byte) {
 	names := v.available()
-	sugg := Suggest(name, names)
+	sugg := suggest(name, names)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Tool %s is not available here: %s.", quoteText(name), strings.TrimSuffix(t.Unavailable, "."))
 	writeChoices(&sb, sugg, names)

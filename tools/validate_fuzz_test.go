@@ -233,7 +233,7 @@ func FuzzValidate(f *testing.F) {
 	if err := os.WriteFile(tmp, []byte("Paris"), 0o600); err != nil {
 		f.Fatal(err)
 	}
-	ref, err := FinishScratch(scratch, tmp, "s", nil, 0)
+	ref, err := finishScratch(scratch, tmp, "s", nil, 0)
 	if err != nil {
 		f.Fatal(err)
 	}

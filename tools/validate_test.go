@@ -370,7 +370,7 @@ func TestReadLines(t *testing.T) {
 		line string
 	}
 	var lines []got
-	err := ReadLines(iotest.HalfReader(strings.NewReader(in)), func(line []byte, n int) error {
+	err := readLines(iotest.HalfReader(strings.NewReader(in)), lineOptions{}, func(line []byte, n int) error {
 		lines = append(lines, got{n, string(line)})
 		return nil
 	})
@@ -382,7 +382,7 @@ func TestReadLines(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	stop := errors.New("stop")
-	if err := ReadLines(strings.NewReader("a\nb\n"), func([]byte, int) error { return stop }); err != stop {
+	if err := readLines(strings.NewReader("a\nb\n"), lineOptions{}, func([]byte, int) error { return stop }); err != stop {
 		t.Errorf("callback error not returned: %v", err)
 	}
 }
@@ -410,9 +410,9 @@ func TestSuggest(t *testing.T) {
 		{"get_time", nil},
 	}
 	for _, c := range cases {
-		got := Suggest(c.name, names)
+		got := suggest(c.name, names)
 		if !slices.Equal(got, c.want) {
-			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
+			t.Errorf("suggest(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
