@@ -26,86 +26,13 @@ import (
 // and its examples written as calls in the style's own syntax, so that the
 // model sees the exact text it should produce.
 
-// promptStyle holds what differs between the styles.
-type promptStyle struct {
-	how     string // how to call a tool and how to answer
-	several string // rules that differ
-	wait    string
-	answer  string
-	call    func(b []byte, name string, args []byte) []byte
-}
-
-var promptStyles = map[string]promptStyle{
-	StyleJSONL: {
-		how: "To call a tool, write one line of JSON, and nothing else on that line:\n" +
-			`{"type":"tool_call","name":"TOOL_NAME","arguments":{...}}` + "\n" +
-			"TOOL_NAME is the name of one of the tools below, and \"arguments\" is a JSON object that matches its schema.\n" +
-			"When you have the answer, write it as one line of JSON:\n" +
-			`{"type":"final_answer","content":"YOUR ANSWER"}` + "\n",
-		several: "- Write one JSON object per line. To make several calls that do not depend on each other, write one tool_call line for each.\n",
-		wait:    "- After your calls, stop and wait. Each result comes back to you as a tool_observation line; read it before you go on.\n",
-		answer:  "- If you can answer without a tool, write the final_answer line straight away.\n",
-		call: func(b []byte, name string, args []byte) []byte {
-			b = append(b, `{"type":"tool_call","name":`...)
-			b = jsonw.AppendString(b, name)
-			b = append(b, `,"arguments":`...)
-			b = jsonw.AppendCompact(b, args)
-			return append(b, "}\n"...)
-		},
-	},
-	StyleXML: {
-		how: "To call a tool, write its name and arguments as one JSON object between <tool_call> and </tool_call> tags:\n" +
-			"<tool_call>\n" +
-			`{"name":"TOOL_NAME","arguments":{...}}` + "\n" +
-			"</tool_call>\n" +
-			"TOOL_NAME is the name of one of the tools below, and \"arguments\" is a JSON object that matches its schema.\n" +
-			"When you have the answer, write it as plain text, with no <tool_call> tags.\n",
-		several: "- Put one call in each <tool_call> block. To make several calls that do not depend on each other, write one block for each.\n",
-		wait:    "- After your calls, stop and wait. The results come back to you in the next message; read them before you go on.\n",
-		answer:  "- If you can answer without a tool, answer straight away.\n",
-		call: func(b []byte, name string, args []byte) []byte {
-			b = append(b, "<tool_call>\n"...)
-			b = appendNameArgs(b, name, args)
-			return append(b, "\n</tool_call>\n"...)
-		},
-	},
-	StyleMarkdown: {
-		how: "To call a tool, write its name and arguments as one JSON object in a fenced code block marked json:\n" +
-			"```json\n" +
-			`{"name":"TOOL_NAME","arguments":{...}}` + "\n" +
-			"```\n" +
-			"TOOL_NAME is the name of one of the tools below, and \"arguments\" is a JSON object that matches its schema.\n" +
-			"When you have the answer, write it as plain text, with no json code block.\n",
-		several: "- Put one call in each json code block. To make several calls that do not depend on each other, write one block for each.\n",
-		wait:    "- After your calls, stop and wait. The results come back to you in the next message; read them before you go on.\n",
-		answer:  "- If you can answer without a tool, answer straight away.\n",
-		call: func(b []byte, name string, args []byte) []byte {
-			b = append(b, "```json\n"...)
-			b = appendNameArgs(b, name, args)
-			return append(b, "\n```\n"...)
-		},
-	},
-}
-
-func appendNameArgs(b []byte, name string, args []byte) []byte {
-	b = append(b, `{"name":`...)
-	b = jsonw.AppendString(b, name)
-	b = append(b, `,"arguments":`...)
-	b = jsonw.AppendCompact(b, args)
-	return append(b, '}')
-}
-
-// appendPrompt appends the prompt for picked in style (one of Styles).
-func appendPrompt(b []byte, picked []Ranked, style string) []byte {
-	st := promptStyles[style]
+// appendPrompt appends the prompt for picked in style st (see style.go).
+func appendPrompt(b []byte, picked []Ranked, st *Style) []byte {
 	start := len(b)
 	b = append(b, "# Tools\n\n"...)
 	if len(picked) == 0 {
 		b = append(b, "No tools are available now, so answer the user directly.\n"...)
-		if style == StyleJSONL {
-			b = append(b, "Write your answer as one line of JSON:\n"...)
-			b = append(b, `{"type":"final_answer","content":"YOUR ANSWER"}`+"\n"...)
-		}
+		b = append(b, st.noTools...)
 		return b
 	}
 	b = append(b, "You can use the tools listed below. "...)
@@ -150,7 +77,7 @@ func appendPrompt(b []byte, picked []Ranked, style string) []byte {
 			b = append(b, "Examples:\n"...)
 		}
 		for _, e := range t.Examples {
-			b = st.call(b, t.Name, e)
+			b = st.AppendCall(b, t.Name, jsonw.AppendCompact(nil, e))
 		}
 	}
 	return trimLines(b, start)

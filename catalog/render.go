@@ -160,12 +160,9 @@ func Render(w io.Writer, c *Catalog, picked []Ranked, opts RenderOptions) error 
 			return err
 		}
 	case FormatPrompt:
-		style := opts.Style
-		if style == "" {
-			style = StyleJSONL
-		}
-		if !slices.Contains(Styles, style) {
-			return fmt.Errorf("unknown prompt style %q: use one of %s", opts.Style, strings.Join(Styles, ", "))
+		style, err := PromptStyle(opts.Style)
+		if err != nil {
+			return err
 		}
 		b = appendPrompt(b, picked, style)
 	}

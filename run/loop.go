@@ -191,8 +191,9 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if opts.Timeout <= 0 {
 		opts.Timeout = 60 * time.Second
 	}
-	if opts.Style == "" {
-		opts.Style = catalog.StyleJSONL
+	style, err := catalog.PromptStyle(opts.Style)
+	if err != nil {
+		return Result{}, err
 	}
 	if opts.ObservationRole == "" {
 		opts.ObservationRole = RoleUser
@@ -211,7 +212,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if p := opts.Progress; p != nil {
 		opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
-	l := &loop{opts: opts, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
+	l := &loop{opts: opts, style: style, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -227,6 +228,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 
 type loop struct {
 	opts  Options
+	style *catalog.Style // the prompt style of opts.Style
 	w     io.Writer
 	msgs  []Message
 	calls int // calls so far, for ids across turns
@@ -338,7 +340,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 			return nil, err
 		}
 		system += "\n\n" + strings.TrimRight(b.String(), "\n")
-		req.Stop = append(styleStops(o.Style), o.Stop...)
+		req.Stop = append(l.style.Stops(), o.Stop...)
 		if o.Constrain {
 			req.Schema = protocolSchema(picked)
 		}
@@ -368,18 +370,6 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		l.msgs = append(l.msgs, m)
 	}
 	return req, nil
-}
-
-// styleStops are stop sequences that end a turn where the model would
-// begin to invent a result.
-func styleStops(style string) []string {
-	switch style {
-	case catalog.StyleXML:
-		return []string{"<tool_response>"}
-	case catalog.StyleJSONL:
-		return []string{`{"type":"tool_observation"`, `{"type": "tool_observation"`}
-	}
-	return nil
 }
 
 // lastUser is the text of the last user message: the request to rank
@@ -470,7 +460,7 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 		}
 		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
 	case sink.calls > 0:
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.opts.Style)})
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.style)})
 	default:
 		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
 	}
@@ -590,7 +580,7 @@ func (l *loop) giveBack(obs []observation) error {
 		}
 		return nil
 	}
-	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.opts.Style, obs)})
+	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.style, obs)})
 	return nil
 }
 
@@ -637,42 +627,15 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 const nativeHint = "Make a native tool call, through the tool-calling API, with arguments that are one JSON object matching the tool's schema, or answer in plain text."
 
 // renderObservations writes results in the syntax the prompt promised.
-func renderObservations(style string, obs []observation) string {
-	var b strings.Builder
+func renderObservations(style *catalog.Style, obs []observation) string {
+	var b []byte
 	for i, o := range obs {
 		if i > 0 {
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		}
-		switch style {
-		case catalog.StyleXML:
-			b.WriteString("<tool_response>\n")
-			b.Write(appendResult(nil, o))
-			b.WriteString("\n</tool_response>")
-		case catalog.StyleMarkdown:
-			b.WriteString("```json\n")
-			b.Write(appendResult(nil, o))
-			b.WriteString("\n```")
-		default:
-			line := []byte(`{"type":"tool_observation",`)
-			line = append(line, appendResult(nil, o)[1:]...)
-			b.Write(line)
-		}
+		b = style.AppendResult(b, o.id, o.name, o.content, o.isError)
 	}
-	return b.String()
-}
-
-// appendResult is one result as a JSON object.
-func appendResult(dst []byte, o observation) []byte {
-	dst = append(dst, `{"id":`...)
-	dst = jsonw.AppendString(dst, o.id)
-	dst = append(dst, `,"name":`...)
-	dst = jsonw.AppendString(dst, o.name)
-	dst = append(dst, `,"content":`...)
-	dst = jsonw.AppendString(dst, o.content)
-	if o.isError {
-		dst = append(dst, `,"is_error":true`...)
-	}
-	return append(dst, '}')
+	return string(b)
 }
 
 // decodeError tells the model its turn was neither a call nor an answer,
@@ -682,15 +645,10 @@ func (l *loop) decodeError(sink *turnSink) error {
 	if sink.parseErr != "" {
 		msg = "Your tool call could not be read: " + sink.parseErr
 	}
-	switch {
-	case l.opts.Native:
+	if l.opts.Native {
 		msg += " " + nativeHint
-	case l.opts.Style == catalog.StyleXML:
-		msg += " Call a tool with a <tool_call> block, or answer in plain text."
-	case l.opts.Style == catalog.StyleMarkdown:
-		msg += " Call a tool with a ```json block holding {\"name\": …, \"arguments\": {…}}, or answer in plain text."
-	default:
-		msg += ` Write one line of JSON: {"type":"tool_call","name":…,"arguments":{…}} or {"type":"final_answer","content":…}.`
+	} else {
+		msg += " " + l.style.Hint()
 	}
 	o := tools.Observation{ID: "", Name: "", Content: msg, IsError: true, Status: tools.StatusError,
 		Error: &tools.ToolError{Kind: tools.KindDecode, Message: msg}}

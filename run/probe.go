@@ -739,6 +739,7 @@ func (p *prober) checkPromptMode(ctx context.Context, f *finding) {
 	var worked []string
 	for i, style := range catalog.Styles {
 		prompt, err := probeTools(catalog.FormatPrompt, style)
+		st, _ := catalog.PromptStyle(style) // one of Styles: known
 		result := ""
 		if err != nil {
 			result = "error"
@@ -749,7 +750,7 @@ func (p *prober) checkPromptMode(ctx context.Context, f *finding) {
 					{Role: "system", Content: DefaultSystem + "\n\n" + string(prompt)},
 					{Role: "user", Content: probeQuestion},
 				},
-				Stop:      styleStops(style),
+				Stop:      st.Stops(),
 				MaxTokens: 512,
 			})
 			if err != nil {

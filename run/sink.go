@@ -9,7 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -146,35 +146,12 @@ func (s *turnSink) Text(b []byte) (bool, error) {
 	return s.stop, nil
 }
 
-// closers are what may follow a call before another call or the end of
-// the turn: closing tags and end-of-turn tokens.
-var closers = []string{"</tool_call>", "</tool_calls>", "</function>", "</invoke>", "</function_calls>",
-	"<|tool_call_end|>", "<|tool_calls_section_end|>", "<|eom_id|>", "<|eot_id|>", "<|im_end|>",
-	"<end_of_turn>", "</s>", "[/TOOL_CALLS]", "```", "<|end|>", "<|call|>"}
-
 // talksOn reports whether the text after a call is the model going on
-// with prose (inventing the result, say) rather than closers, space, or
-// what may be the start of another call.
+// with prose (inventing the result, say) rather than closing tokens,
+// space, or what may be the start of another call.
 func talksOn(tail []byte) bool {
-	rest := bytes.TrimLeft(tail, " \t\r\n")
-	for len(rest) > 0 {
-		closed := false
-		for _, c := range closers {
-			switch {
-			case bytes.HasPrefix(rest, []byte(c)):
-				rest, closed = bytes.TrimLeft(rest[len(c):], " \t\r\n"), true
-			case bytes.HasPrefix([]byte(c), rest):
-				return false // a closer, maybe: wait for the rest
-			}
-			if closed {
-				break
-			}
-		}
-		if !closed {
-			break
-		}
-	}
-	if len(rest) == 0 {
+	rest, partial := parse.TrimClosing(tail)
+	if partial || len(rest) == 0 {
 		return false
 	}
 	// Another call may be starting; the parser will tell.
@@ -245,26 +222,17 @@ type said struct {
 // text, and its calls written out whole in the style it was taught. What
 // was read may end inside a closing tag, or in the first words of an
 // invented result, where reading stopped; neither should go back to it.
-func (s *turnSink) history(style string) string {
-	var b strings.Builder
+func (s *turnSink) history(style *catalog.Style) string {
+	var b []byte
 	for _, p := range s.said {
 		if p.call == nil {
-			b.WriteString(p.text)
+			b = append(b, p.text...)
 			continue
 		}
-		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
-			b.WriteByte('\n')
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
 		}
-		call := jsonw.AppendString([]byte(`{"name":`), p.call.Name)
-		call = append(append(append(call, `,"arguments":`...), p.call.Arguments...), '}')
-		switch style {
-		case "xml":
-			b.WriteString("<tool_call>\n" + string(call) + "\n</tool_call>\n")
-		case "markdown":
-			b.WriteString("```json\n" + string(call) + "\n```\n")
-		default:
-			b.WriteString(`{"type":"tool_call",` + string(call[1:]) + "\n")
-		}
+		b = style.AppendCall(b, p.call.Name, p.call.Arguments)
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimRight(string(b), "\n")
 }
