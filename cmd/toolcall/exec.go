@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -381,44 +380,4 @@ func reportFailures(stderr io.Writer, failed int, verb string, tooLong, skipped 
 	if skipped > 0 {
 		fmt.Fprintf(stderr, "toolcall: %d input line%s not an event, skipped (see the messages above for where)\n", skipped, plural(skipped))
 	}
-}
-
-// byteSize is a flag value in bytes: 16384, 16KiB, 16KB, 1MiB, 1MB.
-type byteSize int64
-
-// String is the size in the largest binary unit that divides it, as the
-// README writes sizes: 16KiB, 64MiB.
-func (b *byteSize) String() string {
-	n := int64(*b)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n != 0 && n%u.mult == 0 {
-			return strconv.FormatInt(n/u.mult, 10) + u.suffix
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
-
-func (b *byteSize) Type() string { return "size" }
-
-func (b *byteSize) Set(s string) error {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}}
-	num, mult := strings.TrimSpace(s), int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
-			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 1 || n > (1<<40)/mult {
-		return fmt.Errorf("want a size such as 16384, 16KiB or 1MB")
-	}
-	*b = byteSize(n * mult)
-	return nil
 }

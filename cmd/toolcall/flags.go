@@ -51,6 +51,99 @@ func (d *durationValue) Set(s string) error {
 	return nil
 }
 
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// must panics on an error that only a bug in the command's definition can
+// cause, such as completing a flag that does not exist.
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// noArgs rejects arguments as a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage(fmt.Errorf("%s takes no arguments, got %q", cmd.Name(), args[0]))
+	}
+	return nil
+}
+
+// choice is the value of a flag that takes one of a fixed set of words.
+type choice struct {
+	value   string
+	choices []string
+}
+
+func (c *choice) String() string { return c.value }
+func (c *choice) Type() string   { return "name" }
+
+func (c *choice) Set(s string) error {
+	for _, v := range c.choices {
+		if v == s {
+			c.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(c.choices, ", "))
+}
+
+func (c *choice) complete(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, v := range c.choices {
+		if strings.HasPrefix(v, toComplete) {
+			out = append(out, v)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// byteSize is a flag value in bytes: 16384, 16KiB, 16KB, 1MiB, 1MB.
+type byteSize int64
+
+// String is the size in the largest binary unit that divides it, as the
+// README writes sizes: 16KiB, 64MiB.
+func (b *byteSize) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n != 0 && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func (b *byteSize) Type() string { return "size" }
+
+func (b *byteSize) Set(s string) error {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1000 * 1000}, {"GB", 1000 * 1000 * 1000}, {"K", 1 << 10}, {"M", 1 << 20}, {"B", 1}}
+	num, mult := strings.TrimSpace(s), int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
+			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 || n > (1<<40)/mult {
+		return fmt.Errorf("want a size such as 16384, 16KiB or 1MB")
+	}
+	*b = byteSize(n * mult)
+	return nil
+}
+
 // flagPlaceholder is the word that stands for f's value in help and man
 // pages, in capitals: the `word` quoted in its usage, else one for its
 // type; "" for a flag that takes no value. usage is f's usage without the
