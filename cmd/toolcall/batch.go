@@ -24,6 +24,16 @@ type batchOptions struct {
 	out   string
 	force bool
 	shard string
+
+	// Which of these flags the command line gave: a variable set for
+	// batches does not make a single run an error.
+	outGiven, forceGiven, jobsGiven, shardGiven bool
+}
+
+// noteGiven notes which of the batch flags the command line gave.
+func (b *batchOptions) noteGiven(fs *pflag.FlagSet) {
+	given := func(name string) bool { return source(fs, name) == "--"+name }
+	b.outGiven, b.forceGiven, b.jobsGiven, b.shardGiven = given("out"), given("force"), given("jobs"), given("shard")
 }
 
 func (b *batchOptions) addFlags(cmd *cobra.Command) {
@@ -41,9 +51,7 @@ func (b *batchOptions) addFlags(cmd *cobra.Command) {
 
 // check refuses flags that do not go together, and reads a --replay that
 // names many recordings (a directory, a pattern), which it returns.
-func (b *batchOptions) check(o *runOptions, fs *pflag.FlagSet, args []string) ([]string, error) {
-	// A variable set for batches does not make a single run an error.
-	given := func(name string) bool { return source(fs, name) == "--"+name }
+func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 	var many []string
 	if o.replay != "" {
 		files, isMany, err := run.ReplayFiles(o.replay)
@@ -69,11 +77,11 @@ func (b *batchOptions) check(o *runOptions, fs *pflag.FlagSet, args []string) ([
 		return nil, usage(errors.New("--batch does not take --record; use --out DIR for a transcript per request"))
 	case many != nil && o.record != "":
 		return nil, usage(errors.New("a bulk --check does not take --record"))
-	case b.file == "" && (given("out") || given("force")):
+	case b.file == "" && (b.outGiven || b.forceGiven):
 		return nil, usage(errors.New("--out and --force need --batch"))
 	case b.file != "" && b.force && b.out == "":
 		return nil, usage(errors.New("--force needs --out: it runs again the requests already done there"))
-	case b.file == "" && many == nil && (given("jobs") || given("shard")):
+	case b.file == "" && many == nil && (b.jobsGiven || b.shardGiven):
 		return nil, usage(errors.New("--jobs and --shard need --batch, or --replay DIR --check"))
 	case b.jobs < 0:
 		return nil, usage(errors.New("--jobs must be 1 or more (0: the default)"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -95,6 +96,10 @@ type catalogOptions struct {
 	scorerTimeout time.Duration
 	check         bool
 
+	// Which flags were given (by flag or variable): a flag's zero value
+	// and its absence differ for these.
+	styleSet, pageSet, querySet, maxSet bool
+
 	isTerminal func(io.Reader) bool
 }
 
@@ -111,7 +116,12 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Example: catalogExample,
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return opts.run(cmd, stdin, stdout, stderr)
+			fs := cmd.Flags()
+			opts.styleSet = fs.Changed("style")
+			opts.pageSet = fs.Changed("page-size") || fs.Changed("cursor")
+			opts.querySet = fs.Changed("query")
+			opts.maxSet = fs.Changed("max")
+			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -136,15 +146,14 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *catalogOptions) run(cmd *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) error {
+func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.check {
 		return o.runCheck(stderr)
 	}
-	flags := cmd.Flags()
-	if flags.Changed("style") && o.format.value != "prompt" {
+	if o.styleSet && o.format.value != "prompt" {
 		return usage(errors.New("--style applies to --format prompt only"))
 	}
-	if (flags.Changed("page-size") || flags.Changed("cursor")) && o.format.value != "mcp" {
+	if o.pageSet && o.format.value != "mcp" {
 		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
 	}
 	if o.max < 0 || o.pageSize < 0 {
@@ -163,16 +172,16 @@ func (o *catalogOptions) run(cmd *cobra.Command, stdin io.Reader, stdout, stderr
 	}
 	defer c.Close()
 	query := o.query
-	if !flags.Changed("query") && !o.isTerminal(stdin) {
+	if !o.querySet && !o.isTerminal(stdin) {
 		if query, err = readRequest(stdin); err != nil {
 			return err
 		}
 	}
 	max := o.max
-	if !flags.Changed("max") && query != "" {
+	if !o.maxSet && query != "" {
 		max = 3
 	}
-	picked, err := c.Select(cmd.Context(), catalog.Selection{
+	picked, err := c.Select(ctx, catalog.Selection{
 		Policy:        policy,
 		Tags:          o.tags,
 		Query:         query,

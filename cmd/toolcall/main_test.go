@@ -363,7 +363,7 @@ func TestParseRun(t *testing.T) {
 			o.stream = fake.stream
 			o.isTerminal = func(io.Reader) bool { return tt.terminal }
 			var stdout, stderr bytes.Buffer
-			err := o.run(context.Background(), tt.ins, &stdout, &stderr, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
+			err := o.parseAll(context.Background(), tt.ins, &stdout, &stderr, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
 			if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
 				t.Errorf("run: err = %v, want %v", err, tt.wantErr)
 			}

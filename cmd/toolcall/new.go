@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -65,7 +66,7 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 		Example: newExample,
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(cmd, args[0], stdout, stderr)
+			return o.run(cmd.Context(), args[0], stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -82,7 +83,7 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *newOptions) run(cmd *cobra.Command, name string, stdout, stderr io.Writer) error {
+func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Writer) error {
 	spec := scaffold.Spec{Name: name, Lang: o.lang.value, Dir: o.dir, Description: o.description, Unsafe: o.unsafe}
 	if spec.Dir == "" {
 		var dirs dirList
@@ -99,7 +100,7 @@ func (o *newOptions) run(cmd *cobra.Command, name string, stdout, stderr io.Writ
 		}
 		spec.Params = append(spec.Params, p)
 	}
-	res, err := scaffold.Write(cmd.Context(), spec)
+	res, err := scaffold.Write(ctx, spec)
 	var ierr *scaffold.InputError
 	if errors.As(err, &ierr) {
 		return &usageError{err: err}

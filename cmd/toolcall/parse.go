@@ -121,46 +121,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long:    parseLong,
 		Example: parseExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.listFormats {
-				if len(args) > 0 {
-					return usage(errors.New("--list-formats takes no files"))
-				}
-				return listFormats(stdout)
-			}
-			// With --tools, the schemas type tagged values and a bare
-			// call to one of the tools counts wherever it starts.
-			var schema parse.Options
-			if len(opts.tools.dirs) > 0 || len(opts.tools.mcp) > 0 {
-				c, err := opts.tools.load(stderr)
-				if err != nil {
-					return err
-				}
-				defer c.Close()
-				schema.ParamType = c.ParamType
-				schema.KnownTool = func(name string) bool {
-					_, ok := c.Lookup(name)
-					return ok
-				}
-			}
-			base := parse.Options{Format: string(opts.format), NoRepair: opts.noRepair, ParamType: schema.ParamType, KnownTool: schema.KnownTool}
-			if opts.template != "" {
-				if opts.format != "" {
-					return usage(errors.New("--format and --template both choose the syntax: give one of them"))
-				}
-				if slices.Contains(run.TemplateNames, opts.template) || opts.template == "auto" {
-					return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", opts.template))
-				}
-				var err error
-				if base, err = chattemplate.ParseOptions(opts.template, base); err != nil {
-					return usage(fmt.Errorf("--template: %w", err))
-				}
-			}
-			ins, closeAll, err := openInputs(stdin, args)
-			if err != nil {
-				return err
-			}
-			defer closeAll()
-			return opts.run(cmd.Context(), ins, stdout, stderr, base)
+			return opts.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
 	flags := cmd.Flags()
@@ -174,14 +135,57 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
 	noEnv(flags, "list-formats")
 	envAs(flags, "format", "TOOLCALL_PARSE_FORMAT")
-	if err := cmd.RegisterFlagCompletionFunc("format", completeFormat); err != nil {
-		panic(err) // the flag is defined just above
-	}
+	must(cmd.RegisterFlagCompletionFunc("format", completeFormat))
 	return cmd
 }
 
-// run parses each input in turn into stdout with the options base.
-func (o *parseOptions) run(ctx context.Context, ins []input, stdout, stderr io.Writer, base parse.Options) error {
+// run parses each input (args, else stdin) into stdout, or lists the
+// formats.
+func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.listFormats {
+		if len(args) > 0 {
+			return usage(errors.New("--list-formats takes no files"))
+		}
+		return listFormats(stdout)
+	}
+	// With --tools, the schemas type tagged values and a bare
+	// call to one of the tools counts wherever it starts.
+	var schema parse.Options
+	if len(o.tools.dirs) > 0 || len(o.tools.mcp) > 0 {
+		c, err := o.tools.load(stderr)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		schema.ParamType = c.ParamType
+		schema.KnownTool = func(name string) bool {
+			_, ok := c.Lookup(name)
+			return ok
+		}
+	}
+	base := parse.Options{Format: string(o.format), NoRepair: o.noRepair, ParamType: schema.ParamType, KnownTool: schema.KnownTool}
+	if o.template != "" {
+		if o.format != "" {
+			return usage(errors.New("--format and --template both choose the syntax: give one of them"))
+		}
+		if slices.Contains(run.TemplateNames, o.template) || o.template == "auto" {
+			return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", o.template))
+		}
+		var err error
+		if base, err = chattemplate.ParseOptions(o.template, base); err != nil {
+			return usage(fmt.Errorf("--template: %w", err))
+		}
+	}
+	ins, closeAll, err := openInputs(stdin, args)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	return o.parseAll(ctx, ins, stdout, stderr, base)
+}
+
+// parseAll parses each input in turn into stdout with the options base.
+func (o *parseOptions) parseAll(ctx context.Context, ins []input, stdout, stderr io.Writer, base parse.Options) error {
 	var total parse.Stats
 	// With several inputs, a parse_error says which one it came from, and
 	// --fail counts the errors of each.

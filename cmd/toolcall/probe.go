@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -59,8 +60,7 @@ const probeExample = `  # llama-server or mlx_lm.server on this machine
   toolcall probe --checks chat,native_tools --fail > /dev/null`
 
 type probeOptions struct {
-	baseURL string
-	apiKey  string
+	server  serverFlags
 	model   string
 	timeout time.Duration
 	checks  []string
@@ -78,12 +78,13 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Example: probeExample,
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return o.run(cmd, stdout, stderr)
+			o.server.sources(cmd.Flags())
+			return o.run(cmd.Context(), stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&o.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
-	fs.StringVar(&o.apiKey, "api-key", "", "the server's API key (default $OPENAI_API_KEY)")
+	fs.StringVar(&o.server.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
+	fs.StringVar(&o.server.apiKey, "api-key", "", "the server's API key (default $OPENAI_API_KEY)")
 	fs.StringVar(&o.model, "model", "", "the model `name` to ask for (default: the first the server lists)")
 	durationVar(fs, &o.timeout, "timeout", run.DefaultProbeTimeout, "give each check at most this long")
 	envAs(fs, "timeout", "TOOLCALL_PROBE_TIMEOUT") // per check, not per tool nor per run
@@ -109,19 +110,19 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *probeOptions) run(cmd *cobra.Command, stdout, stderr io.Writer) error {
+func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := run.CheckNames(o.checks); err != nil {
 		return usage(fmt.Errorf("--checks: %w", err))
 	}
 	if o.timeout <= 0 {
 		return usage(errors.New("--timeout must be more than 0"))
 	}
-	hopts, err := serverOptions(cmd.Flags(), o.baseURL, o.apiKey)
+	hopts, err := o.server.options()
 	if err != nil {
 		return err
 	}
 	summary := o.isTerminal(stderr)
-	rec, err := run.Probe(cmd.Context(), run.ProbeOptions{
+	rec, err := run.Probe(ctx, run.ProbeOptions{
 		HTTP:    hopts,
 		Model:   o.model,
 		Checks:  o.checks,
@@ -167,11 +168,22 @@ func summarize(stderr io.Writer, event []byte) {
 // baseURLShape says what a base URL looks like.
 const baseURLShape = "give http:// or https://, a host and the API's path, such as http://127.0.0.1:8080/v1"
 
-// serverOptions finds the model server for run and probe: --base-url,
-// else OPENAI_BASE_URL, else the default; --api-key, else OPENAI_API_KEY;
-// each with where it came from, for messages.
-func serverOptions(flags *pflag.FlagSet, baseURL, apiKey string) (run.HTTPOptions, error) {
-	base, baseSource := baseURL, source(flags, "base-url")
+// serverFlags are the flags that name the model server, for run and
+// probe, with where each value came from (see source), for messages.
+type serverFlags struct {
+	baseURL, apiKey       string
+	baseSource, keySource string
+}
+
+// sources notes where --base-url and --api-key came from.
+func (f *serverFlags) sources(fs *pflag.FlagSet) {
+	f.baseSource, f.keySource = source(fs, "base-url"), source(fs, "api-key")
+}
+
+// options finds the model server: --base-url, else OPENAI_BASE_URL, else
+// the default; --api-key, else OPENAI_API_KEY.
+func (f *serverFlags) options() (run.HTTPOptions, error) {
+	base, baseSource := f.baseURL, f.baseSource
 	if base == "" {
 		base, baseSource = os.Getenv("OPENAI_BASE_URL"), "OPENAI_BASE_URL"
 	}
@@ -188,7 +200,7 @@ func serverOptions(flags *pflag.FlagSet, baseURL, apiKey string) (run.HTTPOption
 	if u, _ := url.Parse(base); (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return run.HTTPOptions{}, usage(fmt.Errorf("%s %s is not a base URL: %s", baseSource, run.DisplayURL(base), baseURLShape))
 	}
-	key, keySource := apiKey, source(flags, "api-key")
+	key, keySource := f.apiKey, f.keySource
 	if key == "" {
 		key, keySource = os.Getenv("OPENAI_API_KEY"), "OPENAI_API_KEY"
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -121,10 +120,10 @@ type runOptions struct {
 	exec execOptions // the tools, the policy and the limits of exec
 
 	api            choice
-	baseURL        string
-	apiKey         string
+	server         serverFlags
 	model          string
 	temperature    float64
+	temperatureSet bool // --temperature given: else the server's default
 	extra          string
 	constrain      bool
 	template       string
@@ -147,7 +146,6 @@ type runOptions struct {
 	quiet          bool
 	verbose        bool
 	answer         bool
-	stop           []string // the template's stop sequences
 	batch          batchOptions
 
 	isTerminal func(io.Reader) bool
@@ -168,15 +166,19 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long:    runLong,
 		Example: runExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return o.run(cmd, args, stdin, stdout, stderr)
+			fs := cmd.Flags()
+			o.server.sources(fs)
+			o.temperatureSet = fs.Changed("temperature")
+			o.batch.noteGiven(fs)
+			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
 	o.exec.tools.addDirs(fs)
 	o.exec.tools.addPolicy(fs)
 	fs.Var(&o.api, "api", "how to talk to the model: chat, completions or native")
-	fs.StringVar(&o.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
-	fs.StringVar(&o.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
+	fs.StringVar(&o.server.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
+	fs.StringVar(&o.server.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
 	fs.StringVar(&o.model, "model", "", "the model `name` to ask for")
 	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's)")
 	fs.StringVar(&o.extra, "extra", "", "a `JSON` object merged into every request body, e.g. '{\"top_k\": 20}'")
@@ -214,8 +216,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	flags := cmd.Flags()
+func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
 	}
@@ -233,7 +234,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
 	}
 	// Many requests, or many recordings: each is read later.
-	many, err := o.batch.check(o, flags, args)
+	many, err := o.batch.check(o, args)
 	if err != nil {
 		return err
 	}
@@ -284,16 +285,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	var backend run.Backend
-	var observationRole string
-	var secrets []string
+	var model modelBackend
 	if many == nil { // a bulk check replays each recording with its own
-		if backend, observationRole, secrets, err = o.backend(flags, recorded); err != nil {
+		if model, err = o.backend(ctx, recorded); err != nil {
 			return err
 		}
 	}
 	// The key and the URL's password are secrets of the transcript.
-	xopts.Secrets = append(xopts.Secrets, secrets...)
+	xopts.Secrets = append(xopts.Secrets, model.secrets...)
 	var system string
 	if o.system != "" {
 		data, err := os.ReadFile(o.system)
@@ -310,7 +309,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		extra = []byte(o.extra)
 	}
 	var temperature *float64
-	if flags.Changed("temperature") {
+	if o.temperatureSet {
 		temperature = &o.temperature
 	}
 
@@ -341,14 +340,14 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		}
 	}
 
-	ctx, stop := context.WithCancel(cmd.Context())
+	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
 	lopts := run.Options{
-		Backend:         backend,
+		Backend:         model.backend,
 		Model:           o.model,
-		ObservationRole: observationRole,
+		ObservationRole: model.observationRole,
 		Native:          o.native(recorded),
 		Catalog:         c,
 		Pick:            o.pick,
@@ -366,7 +365,7 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 		ToolChoice:      o.toolChoice,
 		OneCallPerTurn:  !o.parallelCalls,
 		Constrain:       o.constrain,
-		Stop:            o.stop,
+		Stop:            model.stop,
 		Progress:        progress,
 	}
 	switch {
@@ -421,25 +420,33 @@ func (o *runOptions) run(cmd *cobra.Command, args []string, stdin io.Reader, std
 	return nil
 }
 
-// backend makes the model backend the flags ask for, and says how it
-// wants observations back and which secrets it holds.
-func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backend, string, []string, error) {
+// modelBackend is the model backend the flags ask for, with what goes
+// with it.
+type modelBackend struct {
+	backend         run.Backend
+	observationRole string   // how it wants observations back
+	secrets         []string // the key and the URL's password
+	stop            []string // the prompt template's stop sequences
+}
+
+// backend makes the model backend the flags ask for.
+func (o *runOptions) backend(ctx context.Context, recorded [][]byte) (modelBackend, error) {
 	switch {
 	case o.replay != "":
 		be, err := run.NewReplay(transcriptReader(recorded))
 		if err != nil {
-			return nil, "", nil, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+			return modelBackend{}, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 		if o.native(recorded) {
-			return be, run.RoleTool, nil, nil
+			return modelBackend{backend: be, observationRole: run.RoleTool}, nil
 		}
-		return be, run.RoleUser, nil, nil
+		return modelBackend{backend: be, observationRole: run.RoleUser}, nil
 	case o.modelCmd != "":
-		return run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), run.RoleTool, nil, nil
+		return modelBackend{backend: run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), observationRole: run.RoleTool}, nil
 	}
-	hopts, err := serverOptions(flags, o.baseURL, o.apiKey)
+	hopts, err := o.server.options()
 	if err != nil {
-		return nil, "", nil, err
+		return modelBackend{}, err
 	}
 	hopts.Stream = !o.noStream
 	secrets := run.Secrets(hopts)
@@ -448,18 +455,17 @@ func (o *runOptions) backend(flags *pflag.FlagSet, recorded [][]byte) (run.Backe
 		var tmpl *run.PromptTemplate
 		var err error
 		if o.template == "auto" {
-			if tmpl, err = run.ServerTemplate(context.Background(), hopts); err != nil {
-				return nil, "", nil, err
+			if tmpl, err = run.ServerTemplate(ctx, hopts); err != nil {
+				return modelBackend{}, err
 			}
 		} else if tmpl, err = run.Template(o.template); err != nil {
-			return nil, "", nil, usage(fmt.Errorf("--template: %w", err))
+			return modelBackend{}, usage(fmt.Errorf("--template: %w", err))
 		}
-		o.stop = tmpl.Stop()
-		return run.NewCompletions(hopts, tmpl.Render), run.RoleTool, secrets, nil
+		return modelBackend{backend: run.NewCompletions(hopts, tmpl.Render), observationRole: run.RoleTool, secrets: secrets, stop: tmpl.Stop()}, nil
 	case "native":
-		return run.NewNative(hopts), run.RoleTool, secrets, nil
+		return modelBackend{backend: run.NewNative(hopts), observationRole: run.RoleTool, secrets: secrets}, nil
 	}
-	return run.NewChat(hopts), run.RoleUser, secrets, nil
+	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
 }
 
 // native reports whether the run uses the server's own tool calling: with

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -73,42 +74,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long:    validateLong,
 		Example: validateExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			policy, err := opts.tools.policy()
-			if err != nil {
-				return err
-			}
-			c, err := opts.tools.load(stderr)
-			if err != nil {
-				return err
-			}
-			defer c.Close()
-			ins, closeAll, err := openInputs(stdin, args)
-			if err != nil {
-				return err
-			}
-			defer closeAll()
-			var failed, tooLong, skipped int
-			err = eachInput(ins, opts.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
-				st, err := tools.Validate(cmd.Context(), in.r, stdout, c, tools.ValidateOptions{
-					Policy:  policy,
-					Coerce:  opts.coerce,
-					Scratch: opts.scratch,
-					MaxLine: int(opts.maxLine),
-					Warn:    warn,
-				})
-				failed += st.Failed
-				tooLong += st.TooLong
-				skipped += st.Skipped
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if opts.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
-				reportFailures(stderr, failed, "failed validation", tooLong, skipped)
-				return errReported
-			}
-			return nil
+			return opts.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -121,4 +87,44 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
 	return cmd
+}
+
+// run validates the calls of each input (args, else stdin) into stdout.
+func (o *validateOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	policy, err := o.tools.policy()
+	if err != nil {
+		return err
+	}
+	c, err := o.tools.load(stderr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ins, closeAll, err := openInputs(stdin, args)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	var failed, tooLong, skipped int
+	err = eachInput(ins, o.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
+		st, err := tools.Validate(ctx, in.r, stdout, c, tools.ValidateOptions{
+			Policy:  policy,
+			Coerce:  o.coerce,
+			Scratch: o.scratch,
+			MaxLine: int(o.maxLine),
+			Warn:    warn,
+		})
+		failed += st.Failed
+		tooLong += st.TooLong
+		skipped += st.Skipped
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if o.fail && (failed > 0 || tooLong > 0 || skipped > 0) {
+		reportFailures(stderr, failed, "failed validation", tooLong, skipped)
+		return errReported
+	}
+	return nil
 }
