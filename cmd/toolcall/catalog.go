@@ -105,8 +105,8 @@ type catalogOptions struct {
 
 func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts := catalogOptions{
-		format:     choice{value: "jsonl", choices: catalog.Formats},
-		style:      choice{value: "jsonl", choices: catalog.Styles},
+		format:     choice{value: catalog.FormatJSONL, choices: catalog.Formats},
+		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
 		isTerminal: isTerminal,
 	}
 	cmd := &cobra.Command{
@@ -150,10 +150,10 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if o.check {
 		return o.runCheck(stderr)
 	}
-	if o.styleSet && o.format.value != "prompt" {
+	if o.styleSet && o.format.value != catalog.FormatPrompt {
 		return usage(errors.New("--style applies to --format prompt only"))
 	}
-	if o.pageSet && o.format.value != "mcp" {
+	if o.pageSet && o.format.value != catalog.FormatMCP {
 		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
 	}
 	if o.max < 0 || o.pageSize < 0 {
