@@ -84,7 +84,7 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&o.server.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
-	fs.StringVar(&o.server.apiKey, "api-key", "", "the server's API key (default $OPENAI_API_KEY)")
+	fs.StringVar(&o.server.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
 	fs.StringVar(&o.model, "model", "", "the model `name` to ask for (default: the first the server lists)")
 	durationVar(fs, &o.timeout, "timeout", run.DefaultProbeTimeout, "give each check at most this long")
 	envAs(fs, "timeout", "TOOLCALL_PROBE_TIMEOUT") // per check, not per tool nor per run
