@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// errorPayload makes the error for the value of an error event: OpenAI's
 // {"error":{"message":...}}, llama.cpp's {"code":...,"message":...}, or
 // anything else quoted whole.
 func errorPayload(data []byte) error {

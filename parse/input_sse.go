@@ -196,5 +196,3 @@ func (u *unpacker) dispatch(data []byte, valid bool) error {
 	}
 	return err
 }
-
-// errorPayload makes the error for the value of an error event: OpenAI's
