@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/unsafestr"
 )
 
 // modelOutput receives what unpack finds, in order.
@@ -381,14 +382,10 @@ func (u *unpacker) write(p []byte) error {
 	return u.outErr
 }
 
-// bytesOf views s as bytes without copying; out must not modify them
-// (io.Writer's rule). Strings from handle may view the read buffer
-// themselves: nothing made from them may outlive the call to out unless
-// copied.
-func bytesOf(s string) []byte {
-	return unsafe.Slice(unsafe.StringData(s), len(s))
-}
-
+// text and reasoning pass s to out as bytes without copying: out must not
+// modify them (io.Writer's rule). Strings from handle may view the read
+// buffer themselves: nothing made from them may outlive the call to out
+// unless copied.
 func (u *unpacker) text(s string) error {
 	if s == "" {
 		return nil
@@ -396,7 +393,7 @@ func (u *unpacker) text(s string) error {
 	if err := u.flushCalls(); err != nil {
 		return err
 	}
-	return u.write(bytesOf(s))
+	return u.write(unsafestr.Bytes(s))
 }
 
 func (u *unpacker) reasoning(s string) error {
@@ -409,7 +406,7 @@ func (u *unpacker) reasoning(s string) error {
 	if u.outErr != nil {
 		return u.outErr
 	}
-	u.outErr = u.out.WriteReasoning(bytesOf(s))
+	u.outErr = u.out.WriteReasoning(unsafestr.Bytes(s))
 	return u.outErr
 }
 

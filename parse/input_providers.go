@@ -4,9 +4,9 @@ package parse
 // messages, OpenAI responses, and the error bodies each sends.
 
 import (
-	"unsafe"
-
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/unsafestr"
 )
 
 // errorPayload makes the error for the value of an error event: OpenAI's
@@ -83,7 +83,7 @@ func errorCode(e gjson.Result) string {
 // handle reads one JSON object. ok is false, and nothing is sent, if the
 // object has no shape this knows.
 func (u *unpacker) handle(b []byte) (ok bool, err error) {
-	root := gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+	root := gjson.Parse(unsafestr.String(b))
 	if !root.IsObject() {
 		return false, nil
 	}
