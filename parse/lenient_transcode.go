@@ -26,88 +26,15 @@ type repairer struct {
 	repaired       bool
 	exp            bool // repairResult.exp
 	last           int  // repairResult.last, relative to the start of the output
-
-	// What run's state methods share.
-	loose    bool // lenient and not python: quotes, fullwidth punctuation and stray closers are read as meant
-	start    int  // where the value starts in dst
-	stack    bracketStack
-	lastStr  bool // the token just completed was a string (python concatenation, missing-comma rule)
-	keyOff   int  // where the current key starts
-	commaOff int  // where the last ',' is; -1 for one inserted
-	valOff   int  // where the last scalar value starts
 }
 
-// bracketStack holds the kinds of the open brackets (rpObject, ...),
-// innermost last: the first 64 levels in an array that lives in the
-// repairer, on the Go stack with it, and all of them in a slice once the
-// input nests deeper. It never points into itself: a repairer that did
-// would be moved to the heap.
-type bracketStack struct {
-	n    int
-	near [64]byte
-	deep []byte // every level, once there have been more than len(near)
-}
-
-// kinds returns the open brackets, outermost first.
-func (s *bracketStack) kinds() []byte {
-	if s.deep != nil {
-		return s.deep
-	}
-	return s.near[:s.n]
-}
-
-func (s *bracketStack) top() byte {
-	if s.deep != nil {
-		return s.deep[s.n-1]
-	}
-	return s.near[s.n-1]
-}
-
-func (s *bracketStack) setTop(kind byte) {
-	if s.deep != nil {
-		s.deep[s.n-1] = kind
-	} else {
-		s.near[s.n-1] = kind
-	}
-}
-
-func (s *bracketStack) push(kind byte) {
-	if s.deep == nil {
-		if s.n < len(s.near) {
-			s.near[s.n] = kind
-			s.n++
-			return
-		}
-		s.deep = append(make([]byte, 0, 4*len(s.near)), s.near[:]...)
-	}
-	s.deep = append(s.deep, kind)
-	s.n++
-}
-
-func (s *bracketStack) pop() {
-	s.n--
-	if s.deep != nil {
-		s.deep = s.deep[:s.n]
-	}
-}
-
-// What a state method tells run: go on in the state it set, the value is
-// complete at the returned offset, or it is a top-level string that python
-// joins to the literals after it.
-const (
-	stepOn = iota
-	stepDone
-	stepJoin
-)
-
-// run is the transcoder's state machine, one token a turn: it skips the
-// space before the token, reads fullwidth punctuation as ASCII, and hands
-// the token to the method of the state, as encoding/json's scanner does.
-// The methods take and return dst and i, which stay in registers here.
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	src := p.src
 	n := len(src)
-	p.start = len(dst)
+	start := len(dst)
+	// One byte a level; the first 64 levels live on the Go stack.
+	var stackBuf [64]byte
+	stack := stackBuf[:0]
 	state := rpValue
 	i := 0
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
@@ -117,8 +44,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		p.repaired = true
 		i = 3
 	}
-	p.loose = !p.strict && !p.python
-	look := p.loose
+	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
+	keyOff := 0      // where the current key starts
+	commaOff := 0    // where the last ',' is
+	valOff := 0      // where the last scalar value starts
+	look := !p.strict && !p.python
 	notPython := !p.python // space reads \n and U+00A0 (strict mode refuses them there)
 	var err error
 	for {
@@ -131,11 +61,11 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 		}
 		if i >= n {
-			if state == rpNext && p.lastStr && p.python {
+			if state == rpNext && lastStr && p.python {
 				// Python would join a string that followed to this one.
-				return dst, repairResult{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
+				return dst, repairResult{}, p.cut(valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
 			}
-			return p.eof(dst, p.start, p.stack.kinds(), state, p.keyOff, p.commaOff)
+			return p.eof(dst, start, stack, state, keyOff, commaOff)
 		}
 		c, w := src[i], 1
 		if c >= 0xE2 && look {
@@ -151,400 +81,383 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
 			}
 		}
-		step := stepOn
 		switch state {
 		case rpNext:
-			dst, i, state, step, err = p.afterValue(dst, i, c, w, gap, nl)
-		case rpColon:
-			dst, i, state, err = p.colon(dst, i, c, w, gap)
-		case rpFirstKey, rpKey:
-			dst, i, state, step, err = p.key(dst, i, c, w, state)
-		default: // rpValue, rpFirstElem, rpElem
-			dst, i, state, step, err = p.value(dst, i, c, w, state)
-		}
-		switch {
-		case err != nil:
-			return dst, repairResult{}, err
-		case step == stepDone:
-			return dst, repairResult{n: i, cut: len(dst) - p.start}, nil
-		case step == stepJoin:
-			return p.joinStrings(dst, i, p.start)
-		}
-	}
-}
-
-// afterValue reads the token after a value in a container: ',' or the
-// closer, or where neither is, a missing comma or an error.
-func (p *repairer) afterValue(dst []byte, i int, c byte, w int, gap, nl bool) ([]byte, int, int, int, error) {
-	src := p.src
-	look := p.loose
-	kind := p.stack.top()
-	if c == ',' {
-		if kind == rpTuple {
-			p.stack.setTop(rpTupleComma)
-		}
-		dst = append(dst, ',')
-		p.commaOff = i
-		i = oneSpace(src, i+w)
-		p.lastStr = false
-		if kind == rpObject {
-			if p.stack.n == 1 {
-				p.last = len(dst) - p.start
-			}
-			return dst, i, rpKey, stepOn, nil
-		}
-		return dst, i, rpElem, stepOn, nil
-	}
-	if c == kindCloser(kind) {
-		if kind == rpTuple {
-			return dst, i, rpNext, stepOn, p.fail(i, "a value in parentheses with no comma is not a tuple in Python; write a list [...] or drop the parentheses")
-		}
-		dst = append(dst, kindCloserOut(kind))
-		p.stack.pop()
-		i += w
-		p.lastStr = false
-		if p.stack.n == 0 {
-			return dst, i, rpNext, stepDone, nil
-		}
-		return dst, i, rpNext, stepOn, nil
-	}
-	if look && (c == '}' || c == ']') {
-		// A closer that is not the innermost bracket's.
-		p.repaired = true
-		consume := mismatchConsumes(c, p.stack.kinds())
-		dst = append(dst, kindCloserOut(kind))
-		p.stack.pop()
-		if consume {
-			i += w
-		}
-		p.lastStr = false
-		if p.stack.n == 0 {
-			return dst, i, rpNext, stepDone, nil
-		}
-		return dst, i, rpNext, stepOn, nil
-	}
-	if p.python && p.lastStr {
-		var joined bool
-		var err error
-		if dst, i, joined, err = p.joinNext(dst, i); err != nil || joined {
-			return dst, i, rpNext, stepOn, err
-		}
-	}
-	// Values side by side with no space: }{ or ][ in an array, and
-	// a quoted key right after a value in an object.
-	adjacent := !gap && look && (kind == rpObject && (c == '"' || c == '\'') ||
-		kind == rpArray && (c == '{' || c == '[') && (dst[len(dst)-1] == '}' || dst[len(dst)-1] == ']'))
-	if (gap || adjacent) && !p.strict && c != '-' && c != '+' {
-		// A missing comma is inserted when whitespace separates two
-		// values. In an object the next token must then be a key and a
-		// ':' must follow it, which confirms the reading. In an array,
-		// quoteEnds has already read a quote followed by text as part
-		// of its string ("say "hi" now"); in python mode, where it
-		// does not, a string next to another value on the same line
-		// takes a newline. Never before a sign: [1 -2] is a
-		// subtraction in both Python and JavaScript.
-		if kind == rpObject {
-			if c == '"' || c == '\'' || bareKeyByte[c] {
-				p.repaired = true
-				dst = append(dst, ',')
-				if p.stack.n == 1 {
-					p.last = len(dst) - p.start
+			kind := stack[len(stack)-1]
+			if c == ',' {
+				if kind == rpTuple {
+					stack[len(stack)-1] = rpTupleComma
 				}
-				p.commaOff = -1
-				p.lastStr = false
-				return dst, i, rpKey, stepOn, nil
+				dst = append(dst, ',')
+				commaOff = i
+				i = oneSpace(src, i+w)
+				lastStr = false
+				if kind == rpObject {
+					if len(stack) == 1 {
+						p.last = len(dst) - start
+					}
+					state = rpKey
+				} else {
+					state = rpElem
+				}
+				continue
 			}
-		} else if startsValue(c, p.python) && (nl || adjacent || look || (!p.lastStr && c != '"' && c != '\'')) {
-			p.repaired = true
-			if kind == rpTuple {
-				p.stack.setTop(rpTupleComma)
+			if c == kindCloser(kind) {
+				if kind == rpTuple {
+					return dst, repairResult{}, p.fail(i, "a value in parentheses with no comma is not a tuple in Python; write a list [...] or drop the parentheses")
+				}
+				dst = append(dst, kindCloserOut(kind))
+				stack = stack[:len(stack)-1]
+				i += w
+				lastStr = false
+				if len(stack) == 0 {
+					return dst, repairResult{n: i, cut: len(dst) - start}, nil
+				}
+				continue
 			}
-			dst = append(dst, ',')
-			p.commaOff = -1
-			p.lastStr = false
-			return dst, i, rpElem, stepOn, nil
-		}
-	}
-	what := "array element"
-	if kind == rpObject {
-		what = "object member"
-	} else if kind != rpArray {
-		what = "tuple element"
-	}
-	msg := "expected ',' or '" + string(kindCloser(kind)) + "' after " + what + ", found " + describeByte(src, i)
-	if isCloseBracket(c) {
-		msg += "; the innermost open bracket is '" + string(kindOpener(kind)) + "'"
-	} else if gap && (c == '-' || c == '+') {
-		msg += "; without a ',' the sign reads as arithmetic"
-	} else if p.lastStr && !gap {
-		msg += "; if the string before it was meant to contain a '\"', escape it as \\\""
-	}
-	return dst, i, rpNext, stepOn, p.fail(i, msg)
-}
+			if look && (c == '}' || c == ']') {
+				// A closer that is not the innermost bracket's.
+				p.repaired = true
+				consume := mismatchConsumes(c, stack)
+				dst = append(dst, kindCloserOut(kind))
+				stack = stack[:len(stack)-1]
+				if consume {
+					i += w
+				}
+				lastStr = false
+				if len(stack) == 0 {
+					return dst, repairResult{n: i, cut: len(dst) - start}, nil
+				}
+				continue
+			}
+			if p.python && lastStr {
+				var joined bool
+				if dst, i, joined, err = p.joinNext(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				if joined {
+					continue
+				}
+			}
+			// Values side by side with no space: }{ or ][ in an array, and
+			// a quoted key right after a value in an object.
+			adjacent := !gap && look && (kind == rpObject && (c == '"' || c == '\'') ||
+				kind == rpArray && (c == '{' || c == '[') && (dst[len(dst)-1] == '}' || dst[len(dst)-1] == ']'))
+			if (gap || adjacent) && !p.strict && c != '-' && c != '+' {
+				// A missing comma is inserted when whitespace separates two
+				// values. In an object the next token must then be a key and a
+				// ':' must follow it, which confirms the reading. In an array,
+				// quoteEnds has already read a quote followed by text as part
+				// of its string ("say "hi" now"); in python mode, where it
+				// does not, a string next to another value on the same line
+				// takes a newline. Never before a sign: [1 -2] is a
+				// subtraction in both Python and JavaScript.
+				if kind == rpObject {
+					if c == '"' || c == '\'' || bareKeyByte[c] {
+						p.repaired = true
+						dst = append(dst, ',')
+						if len(stack) == 1 {
+							p.last = len(dst) - start
+						}
+						state = rpKey
+						commaOff = -1
+						lastStr = false
+						continue
+					}
+				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
+					p.repaired = true
+					if kind == rpTuple {
+						stack[len(stack)-1] = rpTupleComma
+					}
+					dst = append(dst, ',')
+					state = rpElem
+					commaOff = -1
+					lastStr = false
+					continue
+				}
+			}
+			what := "array element"
+			if kind == rpObject {
+				what = "object member"
+			} else if kind != rpArray {
+				what = "tuple element"
+			}
+			msg := "expected ',' or '" + string(kindCloser(kind)) + "' after " + what + ", found " + describeByte(src, i)
+			if isCloseBracket(c) {
+				msg += "; the innermost open bracket is '" + string(kindOpener(kind)) + "'"
+			} else if gap && (c == '-' || c == '+') {
+				msg += "; without a ',' the sign reads as arithmetic"
+			} else if lastStr && !gap {
+				msg += "; if the string before it was meant to contain a '\"', escape it as \\\""
+			}
+			return dst, repairResult{}, p.fail(i, msg)
 
-// colon reads the ':' after a key (key takes it itself when it follows
-// the key at once).
-func (p *repairer) colon(dst []byte, i int, c byte, w int, gap bool) ([]byte, int, int, error) {
-	if c == ':' {
-		dst = append(dst, ':')
-		p.lastStr = false
-		return dst, i + w, rpValue, nil
-	}
-	if p.python && p.lastStr {
-		var joined bool
-		var err error
-		if dst, i, joined, err = p.joinNext(dst, i); err != nil || joined {
-			return dst, i, rpColon, err
-		}
-	}
-	msg := "expected ':' after object key, found " + describeByte(p.src, i)
-	if p.lastStr && !gap {
-		msg += "; if the key was meant to contain a '\"', escape it as \\\""
-	}
-	return dst, i, rpColon, p.fail(i, msg)
-}
+		case rpColon:
+			if c == ':' {
+				dst = append(dst, ':')
+				i += w
+				state = rpValue
+				lastStr = false
+				continue
+			}
+			if p.python && lastStr {
+				var joined bool
+				if dst, i, joined, err = p.joinNext(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				if joined {
+					continue
+				}
+			}
+			msg := "expected ':' after object key, found " + describeByte(src, i)
+			if lastStr && !gap {
+				msg += "; if the key was meant to contain a '\"', escape it as \\\""
+			}
+			return dst, repairResult{}, p.fail(i, msg)
 
-// key reads what starts a member of an object (state rpFirstKey or rpKey):
-// a key, quoted or bare, and the ':' right after it, or the '}'.
-func (p *repairer) key(dst []byte, i int, c byte, w int, state int) ([]byte, int, int, int, error) {
-	src := p.src
-	n := len(src)
-	look := p.loose
-	var err error
-	if (c == ',' || c == ']') && look {
-		if c == ',' {
-			// A leading comma, or one more before the '}'.
-			i, err = p.extraComma(i+w-1, state == rpFirstKey, '}')
-			return dst, i, state, stepOn, err
-		}
-		p.repaired = true
-		if !mismatchConsumes(']', p.stack.kinds()) {
-			// The ']' closes the array around this object: close
-			// the object first.
-			if state == rpKey {
-				dst = dst[:len(dst)-1]
-				p.last = 0
+		case rpFirstKey, rpKey:
+			if (c == ',' || c == ']') && look {
+				if c == ',' {
+					// A leading comma, or one more before the '}'.
+					if i, err = p.extraComma(i+w-1, state == rpFirstKey, '}'); err != nil {
+						return dst, repairResult{}, err
+					}
+					continue
+				}
+				p.repaired = true
+				if !mismatchConsumes(']', stack) {
+					// The ']' closes the array around this object: close
+					// the object first.
+					if state == rpKey {
+						dst = dst[:len(dst)-1]
+						p.last = 0
+					}
+					dst = append(dst, '}')
+					stack = stack[:len(stack)-1]
+					state = rpNext
+					lastStr = false
+					continue
+				}
+				c = '}' // it can only be meant for the '{'
 			}
-			dst = append(dst, '}')
-			p.stack.pop()
-			p.lastStr = false
-			return dst, i, rpNext, stepOn, nil
-		}
-		c = '}' // it can only be meant for the '{'
-	}
-	if c == '}' {
-		if state == rpKey {
-			if err := p.trailingComma(p.commaOff); err != nil {
-				return dst, i, state, stepOn, err
+			if c == '}' {
+				if state == rpKey {
+					if err := p.trailingComma(commaOff); err != nil {
+						return dst, repairResult{}, err
+					}
+					dst = dst[:len(dst)-1]
+					p.last = 0 // the comma it pointed past is gone
+				}
+				dst = append(dst, '}')
+				stack = stack[:len(stack)-1]
+				i += w
+				if len(stack) == 0 {
+					return dst, repairResult{n: i, cut: len(dst) - start}, nil
+				}
+				state = rpNext
+				lastStr = false
+				continue
 			}
-			dst = dst[:len(dst)-1]
-			p.last = 0 // the comma it pointed past is gone
-		}
-		dst = append(dst, '}')
-		p.stack.pop()
-		i += w
-		if p.stack.n == 0 {
-			return dst, i, rpNext, stepDone, nil
-		}
-		p.lastStr = false
-		return dst, i, rpNext, stepOn, nil
-	}
-	p.keyOff = i
-	switch {
-	case c == '"' || c == '\'':
-		// Most keys need no re-escaping: they are copied whole.
-		if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
-			dst, i = append(dst, src[i:e]...), e
-		} else {
-			p.look = look
-			if dst, i, err = p.strStart(dst, i); err != nil {
-				return dst, i, state, stepOn, err
+			keyOff = i
+			switch {
+			case c == '"' || c == '\'':
+				// Most keys need no re-escaping: they are copied whole.
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
+					dst, i = append(dst, src[i:e]...), e
+				} else {
+					p.look = look
+					if dst, i, err = p.strStart(dst, i); err != nil {
+						return dst, repairResult{}, err
+					}
+				}
+				lastStr = true
+			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
+				p.repaired = true
+				if dst, i, err = p.strStart(dst, i+1); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case bareKeyByte[c]:
+				j := i
+				for j < n && bareKeyByte[src[j]] {
+					j++
+				}
+				if j == n {
+					return dst, repairResult{}, p.cut(i, "the JSON ends inside an object key: "+cutOffAdvice)
+				}
+				if q := src[j]; (q == '"' || q == '\'') && pyStrPrefix(src[i:j]) {
+					return dst, repairResult{}, p.fail(i, "python string prefix '"+string(src[i:j])+"' is not supported; write a plain quoted string")
+				}
+				if p.strict {
+					return dst, repairResult{}, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
+				}
+				p.repaired = true
+				dst = append(dst, '"')
+				dst = append(dst, src[i:j]...)
+				dst = append(dst, '"')
+				i = j
+				lastStr = false
+			case c == ',':
+				return dst, repairResult{}, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
+			case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
+				if dst, i, err = p.curlyStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c == '\\' && look && i+1 < n && src[i+1] == '"':
+				if dst, i, err = p.escStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c == '.' || c == 0xE2:
+				if err := p.elided(i); err != nil {
+					return dst, repairResult{}, err
+				}
+				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
+			default:
+				if isCloseBracket(c) {
+					return dst, repairResult{}, p.fail(i, "expected an object key or '}', found "+describeByte(src, i)+"; the innermost open bracket is '{'")
+				}
+				return dst, repairResult{}, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
-		}
-		p.lastStr = true
-	case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-		p.repaired = true
-		if dst, i, err = p.strStart(dst, i+1); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case bareKeyByte[c]:
-		j := i
-		for j < n && bareKeyByte[src[j]] {
-			j++
-		}
-		if j == n {
-			return dst, i, state, stepOn, p.cut(i, "the JSON ends inside an object key: "+cutOffAdvice)
-		}
-		if q := src[j]; (q == '"' || q == '\'') && pyStrPrefix(src[i:j]) {
-			return dst, i, state, stepOn, p.fail(i, "python string prefix '"+string(src[i:j])+"' is not supported; write a plain quoted string")
-		}
-		if p.strict {
-			return dst, i, state, stepOn, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
-		}
-		p.repaired = true
-		dst = append(dst, '"')
-		dst = append(dst, src[i:j]...)
-		dst = append(dst, '"')
-		i = j
-		p.lastStr = false
-	case c == ',':
-		return dst, i, state, stepOn, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
-	case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
-		if dst, i, err = p.curlyStr(dst, i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case c == '\\' && look && i+1 < n && src[i+1] == '"':
-		if dst, i, err = p.escStr(dst, i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case c == '.' || c == 0xE2:
-		if err := p.elided(i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		return dst, i, state, stepOn, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
-	default:
-		if isCloseBracket(c) {
-			return dst, i, state, stepOn, p.fail(i, "expected an object key or '}', found "+describeByte(src, i)+"; the innermost open bracket is '{'")
-		}
-		return dst, i, state, stepOn, p.fail(i, "expected an object key (a string in double quotes), found "+describeByte(src, i)+quoteAdvice(src, i))
-	}
-	if i < n && src[i] == ':' {
-		// The ':' almost always follows the key at once: take it
-		// here, as colon would, rather than on another turn.
-		dst = append(dst, ':')
-		p.lastStr = false
-		return dst, oneSpace(src, i+1), rpValue, stepOn, nil
-	}
-	return dst, i, rpColon, stepOn, nil
-}
+			state = rpColon
+			if i < n && src[i] == ':' {
+				// The ':' almost always follows the key at once: take it
+				// here, as rpColon would, rather than on another turn.
+				dst = append(dst, ':')
+				i = oneSpace(src, i+1)
+				state = rpValue
+				lastStr = false
+			}
 
-// value reads a value (state rpValue, rpFirstElem or rpElem): it opens a
-// container, or reads a scalar whole; in an array, the closer may come
-// instead.
-func (p *repairer) value(dst []byte, i int, c byte, w int, state int) ([]byte, int, int, int, error) {
-	src := p.src
-	n := len(src)
-	look := p.loose
-	var err error
-	if state != rpValue && (isCloseBracket(c) || c == ',') {
-		kind := p.stack.top()
-		if c == ',' && look && kind == rpArray {
-			// A leading comma, or one more before the ']'.
-			i, err = p.extraComma(i+w-1, state == rpFirstElem, ']')
-			return dst, i, state, stepOn, err
-		}
-		consume := true
-		if look && (c == '}' || c == ']') && c != kindCloser(kind) {
-			p.repaired = true
-			consume = mismatchConsumes(c, p.stack.kinds())
-			c = kindCloser(kind)
-		}
-		if c == ',' {
-			if state == rpElem {
-				return dst, i, state, stepOn, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
+		default: // rpValue, rpFirstElem, rpElem
+			if state != rpValue && (isCloseBracket(c) || c == ',') {
+				kind := stack[len(stack)-1]
+				if c == ',' && look && kind == rpArray {
+					// A leading comma, or one more before the ']'.
+					if i, err = p.extraComma(i+w-1, state == rpFirstElem, ']'); err != nil {
+						return dst, repairResult{}, err
+					}
+					continue
+				}
+				consume := true
+				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
+					p.repaired = true
+					consume = mismatchConsumes(c, stack)
+					c = kindCloser(kind)
+				}
+				if c == ',' {
+					if state == rpElem {
+						return dst, repairResult{}, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
+					}
+					return dst, repairResult{}, p.fail(i, "expected a value or '"+string(kindCloser(kind))+"', found ','")
+				}
+				if c != kindCloser(kind) {
+					return dst, repairResult{}, p.fail(i, "expected a value or '"+string(kindCloser(kind))+"', found "+describeByte(src, i)+"; the innermost open bracket is '"+string(kindOpener(kind))+"'")
+				}
+				if state == rpElem {
+					if err := p.trailingComma(commaOff); err != nil {
+						return dst, repairResult{}, err
+					}
+					dst = dst[:len(dst)-1]
+				}
+				dst = append(dst, kindCloserOut(kind))
+				stack = stack[:len(stack)-1]
+				if consume {
+					i += w
+				}
+				lastStr = false
+				if len(stack) == 0 {
+					return dst, repairResult{n: i, cut: len(dst) - start}, nil
+				}
+				state = rpNext
+				continue
 			}
-			return dst, i, state, stepOn, p.fail(i, "expected a value or '"+string(kindCloser(kind))+"', found ','")
-		}
-		if c != kindCloser(kind) {
-			return dst, i, state, stepOn, p.fail(i, "expected a value or '"+string(kindCloser(kind))+"', found "+describeByte(src, i)+"; the innermost open bracket is '"+string(kindOpener(kind))+"'")
-		}
-		if state == rpElem {
-			if err := p.trailingComma(p.commaOff); err != nil {
-				return dst, i, state, stepOn, err
+			lastStr = false
+			valOff = i
+			switch {
+			case c == '{':
+				stack = append(stack, rpObject)
+				dst = append(dst, '{')
+				if len(stack) == 1 {
+					p.last = len(dst) - start
+				}
+				i += w
+				state = rpFirstKey
+				continue
+			case c == '[':
+				stack = append(stack, rpArray)
+				dst = append(dst, '[')
+				i += w
+				state = rpFirstElem
+				continue
+			case c == '(' && p.python:
+				p.repaired = true
+				stack = append(stack, rpTuple)
+				dst = append(dst, '[')
+				i++
+				state = rpFirstElem
+				continue
+			case c == '"' || c == '\'':
+				inside := look && len(stack) > 0
+				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!inside || quoteEndsAt(src, e-1, '"') == quoteClose) {
+					dst, i = append(dst, src[i:e]...), e // as for keys
+				} else {
+					p.look = inside
+					if dst, i, err = p.strStart(dst, i); err != nil {
+						return dst, repairResult{}, err
+					}
+				}
+				lastStr = true
+			case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
+				if dst, i, err = p.curlyStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c == '\\' && look && i+1 < n && src[i+1] == '"':
+				if dst, i, err = p.escStr(dst, i); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
+				if c == '.' {
+					if err := p.elided(i); err != nil {
+						return dst, repairResult{}, err
+					}
+				}
+				if dst, i, err = p.number(dst, i, len(stack) > 0); err != nil {
+					return dst, repairResult{}, err
+				}
+			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
+				p.repaired = true
+				if dst, i, err = p.strStart(dst, i+1); err != nil {
+					return dst, repairResult{}, err
+				}
+				lastStr = true
+			case bareWordByte[c]:
+				if dst, i, err = p.word(dst, i, len(stack) > 0); err != nil {
+					return dst, repairResult{}, err
+				}
+			default:
+				if err := p.elided(i); err != nil {
+					return dst, repairResult{}, err
+				}
+				if state == rpValue && len(stack) > 0 {
+					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
+				}
+				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
-			dst = dst[:len(dst)-1]
+			if len(stack) == 0 {
+				if lastStr && p.python {
+					// A top-level python string goes on through adjacent
+					// literals: f(a='x' 'y') passes 'xy'.
+					return p.joinStrings(dst, i, start)
+				}
+				return dst, repairResult{n: i, cut: len(dst) - start}, nil
+			}
+			state = rpNext
 		}
-		dst = append(dst, kindCloserOut(kind))
-		p.stack.pop()
-		if consume {
-			i += w
-		}
-		p.lastStr = false
-		if p.stack.n == 0 {
-			return dst, i, rpNext, stepDone, nil
-		}
-		return dst, i, rpNext, stepOn, nil
 	}
-	p.lastStr = false
-	p.valOff = i
-	switch {
-	case c == '{':
-		p.stack.push(rpObject)
-		dst = append(dst, '{')
-		if p.stack.n == 1 {
-			p.last = len(dst) - p.start
-		}
-		return dst, i + w, rpFirstKey, stepOn, nil
-	case c == '[':
-		p.stack.push(rpArray)
-		dst = append(dst, '[')
-		return dst, i + w, rpFirstElem, stepOn, nil
-	case c == '(' && p.python:
-		p.repaired = true
-		p.stack.push(rpTuple)
-		dst = append(dst, '[')
-		return dst, i + 1, rpFirstElem, stepOn, nil
-	case c == '"' || c == '\'':
-		inside := look && p.stack.n > 0
-		if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!inside || quoteEndsAt(src, e-1, '"') == quoteClose) {
-			dst, i = append(dst, src[i:e]...), e // as for keys
-		} else {
-			p.look = inside
-			if dst, i, err = p.strStart(dst, i); err != nil {
-				return dst, i, state, stepOn, err
-			}
-		}
-		p.lastStr = true
-	case c == 0xE2 && look && (curlyQuote(src, i) || curlySingle(src, i)):
-		if dst, i, err = p.curlyStr(dst, i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case c == '\\' && look && i+1 < n && src[i+1] == '"':
-		if dst, i, err = p.escStr(dst, i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.':
-		if c == '.' {
-			if err := p.elided(i); err != nil {
-				return dst, i, state, stepOn, err
-			}
-		}
-		if dst, i, err = p.number(dst, i, p.stack.n > 0); err != nil {
-			return dst, i, state, stepOn, err
-		}
-	case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-		p.repaired = true
-		if dst, i, err = p.strStart(dst, i+1); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		p.lastStr = true
-	case bareWordByte[c]:
-		if dst, i, err = p.word(dst, i, p.stack.n > 0); err != nil {
-			return dst, i, state, stepOn, err
-		}
-	default:
-		if err := p.elided(i); err != nil {
-			return dst, i, state, stepOn, err
-		}
-		if state == rpValue && p.stack.n > 0 {
-			return dst, i, state, stepOn, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
-		}
-		return dst, i, state, stepOn, p.fail(i, "expected a JSON value, found "+describeByte(src, i)+quoteAdvice(src, i))
-	}
-	if p.stack.n == 0 {
-		if p.lastStr && p.python {
-			// A top-level python string goes on through adjacent
-			// literals: f(a='x' 'y') passes 'xy'.
-			return dst, i, rpNext, stepJoin, nil
-		}
-		return dst, i, rpNext, stepDone, nil
-	}
-	return dst, i, rpNext, stepOn, nil
 }
 
 // joinStrings appends to the top-level string that ends at i (dst ends with
