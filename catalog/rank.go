@@ -10,11 +10,11 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/kljensen/snowball/english"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -518,7 +518,7 @@ func indexRange(q *bm25Query, cands []*tools.Tool, lo, hi int, lens [][numFields
 		if len(t.InputSchema) > 0 {
 			// The schema is never changed once loaded, so reading it as a
 			// string without a copy is safe.
-			d.schema(unsafe.String(unsafe.SliceData(t.InputSchema), len(t.InputSchema)))
+			d.schema(unsafestr.String(t.InputSchema))
 		}
 		lens[i] = d.lens
 		for term, c := range d.counts {

@@ -2,9 +2,10 @@ package parse
 
 import (
 	"bytes"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -54,7 +55,7 @@ func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, for
 			if c.args.Exists() {
 				return false
 			}
-			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafe.String(unsafe.SliceData(val), len(val)), Index: vs}
+			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
 		case "id":
 			if !plainString(val) {
 				return false

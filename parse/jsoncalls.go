@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -250,7 +251,7 @@ func (p *Parser) jsonCallsEach(j, end int, inMarker bool, format string) (bool, 
 // parseJSON reads strict JSON without copying it: the results point into b,
 // which must not change while they are in use.
 func parseJSON(b []byte) gjson.Result {
-	return gjson.Parse(unsafe.String(unsafe.SliceData(b), len(b)))
+	return gjson.Parse(unsafestr.String(b))
 }
 
 // rawOf returns the bytes of a value parsed from b by parseJSON.

@@ -93,9 +93,9 @@ func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
 		return 0, noMatch, nil
 	}
 	e, _ := p.firstOf(k, "[ARGS]", "[CALL_ID]", "{")
-	if e < 0 || e-k > 256 {
-		if e < 0 && !eof && len(p.buf)-k < 256 {
-			return 0, needMore, nil
+	if e < 0 || e-k > lookAhead {
+		if _, miss := p.ahead(k, eof); e < 0 {
+			return 0, miss, nil
 		}
 		return 0, noMatch, nil
 	}
@@ -363,10 +363,10 @@ func (p *Parser) fullwidthToken(i, j int, eof bool) (int, status, error) {
 //	NAME<｜tool▁sep｜>{…}                           DeepSeek V3.1
 //	function<｜tool_sep｜><steptml:invoke …>…        Step3
 func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
-	s := p.indexWithin(j, "<｜", 256)
-	if s < 0 || s-j > 256 {
-		if s < 0 && !eof && len(p.buf)-j < 256 {
-			return 0, needMore, nil
+	s := p.indexWithin(j, "<｜", lookAhead)
+	if s < 0 || s-j > lookAhead {
+		if _, miss := p.ahead(j, eof); s < 0 {
+			return 0, miss, nil
 		}
 		return 0, noMatch, nil
 	}
@@ -391,12 +391,10 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 		if !p.allowed(FormatDeepSeekR1) {
 			return 0, noMatch, nil
 		}
-		nl := bytes.IndexAny(p.buf[k:min(len(p.buf), k+256)], "\n`{")
+		win, miss := p.ahead(k, eof)
+		nl := bytes.IndexAny(win, "\n`{")
 		if nl < 0 {
-			if !eof && len(p.buf)-k < 256 {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
+			return 0, miss, nil
 		}
 		name := bytes.TrimSpace(p.buf[k : k+nl])
 		b := p.skipSpace(k + nl)
@@ -485,7 +483,7 @@ func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 // harmonyHead returns where a header fragment at the start of the output
 // begins, when everything before buf[i] is one short line of it.
 func (p *Parser) harmonyHead(i int) (int, bool) {
-	if p.written || p.mode != modeProse || p.base != 0 || i-p.seg > 256 {
+	if p.written || p.mode != modeProse || p.base != 0 || i-p.seg > lookAhead {
 		return 0, false
 	}
 	pre := p.buf[p.seg:i]
@@ -572,12 +570,10 @@ func gemmaCall(closer, format string) handler {
 			return 0, noMatch, nil
 		}
 		k += len("call:")
-		ob := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '{')
+		win, miss := p.ahead(k, eof)
+		ob := bytes.IndexByte(win, '{')
 		if ob < 0 {
-			if !eof && len(p.buf)-k < 256 {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
+			return 0, miss, nil
 		}
 		name := bytes.TrimSpace(p.buf[k : k+ob])
 		b := k + ob

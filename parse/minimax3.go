@@ -109,12 +109,10 @@ func (p *Parser) m3Invoke(i, k int, eof bool) (int, status, error) {
 	if st != matched {
 		return 0, st, nil
 	}
-	gt := bytes.IndexByte(p.buf[after:min(len(p.buf), after+256)], '>')
+	win, miss := p.ahead(after, eof)
+	gt := bytes.IndexByte(win, '>')
 	if gt < 0 {
-		if !eof && len(p.buf)-after < 256 {
-			return 0, needMore, nil
-		}
-		return 0, noMatch, nil
+		return 0, miss, nil
 	}
 	tool := string(name)
 	var ctx m3Ctx

@@ -173,9 +173,9 @@ func templateCall(c *CallSyntax) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := j
 		if c.NameAfter != "" {
-			n := p.indexWithin(j, c.NameAfter, 256)
+			n := p.indexWithin(j, c.NameAfter, lookAhead)
 			if n < 0 {
-				return needOrNot(eof || len(p.buf)-j > 256+len(c.NameAfter))
+				return needOrNot(eof || len(p.buf)-j > lookAhead+len(c.NameAfter))
 			}
 			k = n + len(c.NameAfter)
 		}
@@ -185,9 +185,9 @@ func templateCall(c *CallSyntax) handler {
 		if stop == "" {
 			stop = c.ParamOpen
 		}
-		e := p.indexWithin(k, stop, 256)
+		e := p.indexWithin(k, stop, lookAhead)
 		if e < 0 {
-			return needOrNot(eof || len(p.buf)-k > 256+len(stop))
+			return needOrNot(eof || len(p.buf)-k > lookAhead+len(stop))
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
 		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {

@@ -114,6 +114,24 @@ func (p *Parser) indexAt(j int, s string) int {
 	return -1
 }
 
+// lookAhead bounds how far a call's name, tag or header is searched for its
+// end (a '>', a quote, a separator): such a head is short, and text where it
+// does not end soon is prose, so waiting for more input past the bound
+// would only hold the prose back, and searching further would make an
+// unclosed '<' cost the rest of the input.
+const lookAhead = 256
+
+// ahead returns the at most lookAhead bytes of buf from k, and what finding
+// no end in them means: needMore while the input goes on and fewer than
+// lookAhead bytes have come, noMatch otherwise.
+func (p *Parser) ahead(k int, eof bool) ([]byte, status) {
+	win := p.buf[k:min(len(p.buf), k+lookAhead)]
+	if !eof && len(win) < lookAhead {
+		return win, needMore
+	}
+	return win, noMatch
+}
+
 // indexWithin finds s in buf at or after j, looking at most limit bytes
 // ahead, so a header that never ends costs the limit, not the input.
 func (p *Parser) indexWithin(j int, s string, limit int) int {
@@ -165,12 +183,10 @@ func firstBytes(toks []string) string {
 // NAME>, then <parameter=KEY>value</parameter> pairs, then </function>. A
 // JSON body instead of parameters is the Functionary v3.1 form.
 func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, error) {
-	gt := bytes.IndexByte(p.buf[j:min(len(p.buf), j+256)], '>')
+	win, miss := p.ahead(j, eof)
+	gt := bytes.IndexByte(win, '>')
 	if gt < 0 {
-		if !eof && len(p.buf)-j < 256 {
-			return 0, needMore, nil
-		}
-		return 0, noMatch, nil
+		return 0, miss, nil
 	}
 	name := bytes.TrimSpace(p.buf[j : j+gt])
 	if len(name) == 0 || bytes.ContainsAny(name, "<\n") {
@@ -256,12 +272,10 @@ func invokeBlock(d *xmlDialect) handler {
 		if st != matched {
 			return 0, st, nil
 		}
-		gt := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '>')
+		win, miss := p.ahead(k, eof)
+		gt := bytes.IndexByte(win, '>')
 		if gt < 0 {
-			if !eof && len(p.buf)-k < 256 {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
+			return 0, miss, nil
 		}
 		return p.taggedArgs(i, k+gt+1, eof, string(name), d.format, d)
 	}
@@ -278,21 +292,17 @@ func (p *Parser) attrValue(j int, eof bool) ([]byte, int, status) {
 	q := p.buf[j]
 	if q != '"' && q != '\'' {
 		// name=value> without quotes
-		e := bytes.IndexAny(p.buf[j:min(len(p.buf), j+256)], " >")
+		win, miss := p.ahead(j, eof)
+		e := bytes.IndexAny(win, " >")
 		if e < 0 {
-			if !eof && len(p.buf)-j < 256 {
-				return nil, 0, needMore
-			}
-			return nil, 0, noMatch
+			return nil, 0, miss
 		}
 		return p.buf[j : j+e], j + e, matched
 	}
-	e := bytes.IndexByte(p.buf[j+1:min(len(p.buf), j+257)], q)
+	win, miss := p.ahead(j+1, eof)
+	e := bytes.IndexByte(win, q)
 	if e < 0 {
-		if !eof && len(p.buf)-j < 257 {
-			return nil, 0, needMore
-		}
-		return nil, 0, noMatch
+		return nil, 0, miss
 	}
 	return p.buf[j+1 : j+1+e], j + e + 2, matched
 }
@@ -356,7 +366,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				return 0, st, nil
 			}
 			key = v
-			gt := bytes.IndexByte(p.buf[after:min(len(p.buf), after+256)], '>')
+			win, _ := p.ahead(after, eof)
+			gt := bytes.IndexByte(win, '>')
 			if gt < 0 {
 				if !eof {
 					return 0, needMore, nil
@@ -366,7 +377,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
 			k = after + gt + 1
 		} else {
-			gt := bytes.IndexByte(p.buf[k:min(len(p.buf), k+256)], '>')
+			win, _ := p.ahead(k, eof)
+			gt := bytes.IndexByte(win, '>')
 			if gt < 0 {
 				if !eof {
 					return 0, needMore, nil
@@ -440,10 +452,8 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error) {
 	e, _ := p.firstOf(k, "<arg_key>", closer, "\n")
 	if e < 0 {
-		if !eof && len(p.buf)-k < 256 {
-			return 0, needMore, nil
-		}
-		return 0, noMatch, nil
+		_, miss := p.ahead(k, eof)
+		return 0, miss, nil
 	}
 	// The name follows the tag directly and is one identifier: "<tool_call>
 	// and </tool_call> tags" in prose is not a call to "and".

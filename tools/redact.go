@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/unsafestr"
 )
 
 // Redacted is what a secret becomes in observations and scratch files.
@@ -453,13 +453,13 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	b := appendRedacted(make([]byte, 0, len(s)), s, sp)
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return unsafestr.String(b)
 }
 
 // Bytes is String for a byte slice: b itself when there is no secret,
 // else a new slice.
 func (r *Redactor) Bytes(b []byte) []byte {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := unsafestr.String(b)
 	sp := r.spans(s)
 	if len(sp) == 0 {
 		return b
@@ -494,7 +494,7 @@ func (r *Redactor) Copy(dst io.Writer, src io.Reader) error {
 				return fmt.Errorf("reading the output to redact: %w", err)
 			}
 		}
-		s := unsafe.String(unsafe.SliceData(buf), len(buf))
+		s := unsafestr.String(buf)
 		sp := r.spans(s)
 		cut := len(s)
 		if !eof {
@@ -585,7 +585,7 @@ func (r *Redactor) rewriteJSON(raw []byte, skip func(keys []string) bool) []byte
 	}
 	// Most results hold no secret and no escape: one look at the whole
 	// (not with --redact expressions, which may be anchored to a string).
-	if (r == nil || len(r.extra) == 0) && bytes.IndexByte(raw, '\\') < 0 && len(r.spans(unsafe.String(unsafe.SliceData(raw), len(raw)))) == 0 {
+	if (r == nil || len(r.extra) == 0) && bytes.IndexByte(raw, '\\') < 0 && len(r.spans(unsafestr.String(raw))) == 0 {
 		return raw
 	}
 	var out []byte

@@ -16,6 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 // The generated directories, relative to the module root, and where the
@@ -41,7 +43,7 @@ func TestDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
+	if *golden.Update {
 		if err := writeDocs(moduleRoot, have, want); err != nil {
 			t.Fatal(err)
 		}

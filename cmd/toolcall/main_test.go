@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,8 +19,6 @@ import (
 
 	"github.com/toolcall/toolcall/parse"
 )
-
-var update = flag.Bool("update", false, "rewrite man/, completions/ and the expected output in testdata/script")
 
 // clearEnv unsets, for the test, every TOOLCALL_ variable of the
 // environment the tests were started in.

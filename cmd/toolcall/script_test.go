@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/toolcall/toolcall/internal/golden"
 )
 
 // TestMain lets the test binary run as toolcall itself, so that the
@@ -39,7 +41,7 @@ func TestScripts(t *testing.T) {
 	examples := buildExamples(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join(moduleRoot, "testdata", "script"),
-		UpdateScripts:       *update,
+		UpdateScripts:       *golden.Update,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){

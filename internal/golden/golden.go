@@ -19,7 +19,10 @@ import (
 )
 
 // Update is the -update flag of the test binary: with it, Check rewrites
-// golden files instead of comparing with them.
+// golden files instead of comparing with them. Expected output that is not
+// one file per case reads it too (cmd/toolcall's generated man/ and
+// completions/, the expected output in its testscript scripts), so one
+// flag rewrites every kind of expected output.
 var Update = flag.Bool("update", false, "rewrite golden files instead of comparing with them")
 
 // Check compares got with the golden file at path. With -update it writes

@@ -80,7 +80,9 @@ func AppendControl(dst []byte, c byte) []byte {
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }
 
-// AppendBytes is AppendString for a byte slice, without copying it.
+// AppendBytes is AppendString for a byte slice, without copying it. The
+// module's one other view of bytes as a string besides internal/unsafestr:
+// a leaf imports nothing of the module's, not even another leaf.
 func AppendBytes(dst []byte, b []byte) []byte {
 	return AppendString(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }

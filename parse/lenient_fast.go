@@ -1,0 +1,206 @@
+package parse
+
+// The fast path of lenient JSON: input that is already strict compact JSON
+// is found with word-at-a-time tests and copied whole.
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// noFastPath turns the fast path off, for tests comparing it with run.
+var noFastPath bool
+
+// copyCompact is appendJSON's fast path: see compactEnd.
+func copyCompact(dst, src []byte) ([]byte, repairResult, bool) {
+	if n, last, ok := compactEnd(src); ok && !noFastPath {
+		return append(dst, src[:n]...), repairResult{n: n, cut: n, last: last}, true
+	}
+	return dst, repairResult{}, false
+}
+
+// compactEnd reports whether src starts with an object or array that
+// repairer.run would copy unchanged, in any mode, and if so its length and
+// repairResult.last. It accepts only strict JSON with no whitespace at all
+// (the transcoder drops it), strings with only JSON escapes (kept as
+// written, \u surrogates included) and valid UTF-8 (else U+FFFD), numbers
+// in JSON form (else fixed), and at most 64 levels; anything else, a value
+// cut by the end of src included, is left to run. Only a
+// container: a top-level scalar may be followed by what changes its
+// reading (python string joining, a number's suffix). Python mode reads
+// such JSON as plain mode does: joining needs a string where ',' or a closer
+// stands. What follows the closing bracket is the caller's, as there.
+func compactEnd(src []byte) (end, last int, ok bool) {
+	n := len(src)
+	if n == 0 || src[0] != '{' && src[0] != '[' {
+		return 0, 0, false
+	}
+	var objs uint64 // bit k set: the container k levels out from the innermost is an object
+	depth, i := 0, 0
+	for {
+		// A value at i.
+		if i >= n {
+			return 0, 0, false
+		}
+		switch c := src[i]; {
+		case c == '{' || c == '[':
+			if depth == 64 {
+				return 0, 0, false
+			}
+			objs = objs<<1 | uint64(c>>5&1) // '{' is 0x7b, '[' is 0x5b
+			depth++
+			i++
+			if c == '{' && depth == 1 {
+				last = i
+			}
+			if i < n && src[i] == c+2 { // empty: '}' is '{'+2, ']' is '['+2
+				i++
+				depth--
+				objs >>= 1
+				break
+			}
+			if c == '[' {
+				continue
+			}
+			if i = compactKey(src, i); i < 0 {
+				return 0, 0, false
+			}
+			continue
+		case c == '"':
+			if i = compactStrEnd(src, i+1); i < 0 {
+				return 0, 0, false
+			}
+		case c == '-' || c >= '0' && c <= '9':
+			if i = compactNumEnd(src, i); i < 0 {
+				return 0, 0, false
+			}
+		case c == 't' && i+4 <= n && string(src[i:i+4]) == "true",
+			c == 'n' && i+4 <= n && string(src[i:i+4]) == "null":
+			i += 4
+		case c == 'f' && i+5 <= n && string(src[i:i+5]) == "false":
+			i += 5
+		default:
+			return 0, 0, false
+		}
+		// After a value: closers, then a ',' or the end.
+		for {
+			if depth == 0 {
+				return i, last, true
+			}
+			if i >= n {
+				return 0, 0, false
+			}
+			c := src[i]
+			if c == '}' && objs&1 == 1 || c == ']' && objs&1 == 0 {
+				i++
+				depth--
+				objs >>= 1
+				continue
+			}
+			if c != ',' {
+				return 0, 0, false
+			}
+			i++
+			if objs&1 == 1 {
+				if depth == 1 {
+					last = i
+				}
+				if i = compactKey(src, i); i < 0 {
+					return 0, 0, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// compactKey returns the index past the ':' of the key at i, or -1.
+func compactKey(src []byte, i int) int {
+	if i >= len(src) || src[i] != '"' {
+		return -1
+	}
+	if i = compactStrEnd(src, i+1); i < 0 || i >= len(src) || src[i] != ':' {
+		return -1
+	}
+	return i + 1
+}
+
+// compactStrEnd returns the index past the closing quote of the string whose
+// body starts at i when str would copy it unchanged, else -1.
+func compactStrEnd(src []byte, i int) int {
+	n := len(src)
+	for {
+		for ; i+8 <= n; i += 8 {
+			if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+		}
+		for i < n && !strByteSpecial[src[i]] {
+			i++
+		}
+		if i >= n {
+			return -1
+		}
+		switch c := src[i]; {
+		case c == '"':
+			return i + 1
+		case c == '\\':
+			if i+1 < n && jsonEscape[src[i+1]] {
+				i += 2
+			} else if i+6 <= n && src[i+1] == 'u' && isHexByte(src[i+2]) && isHexByte(src[i+3]) &&
+				isHexByte(src[i+4]) && isHexByte(src[i+5]) {
+				i += 6
+			} else {
+				return -1
+			}
+		case c == '\'':
+			i++
+		case c < 0x20:
+			return -1
+		default: // not ASCII: str replaces what DecodeRune refuses
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				return -1
+			}
+			i += size
+		}
+	}
+}
+
+// compactNumEnd returns the index past the JSON number at i, or -1 (also
+// for a number with an exponent, left to the transcoder). The caller then
+// needs ',' or a closer there, which refuses 01 and the like.
+func compactNumEnd(src []byte, i int) int {
+	n := len(src)
+	digits := func(i int) int {
+		for i < n && src[i] >= '0' && src[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	if src[i] == '-' {
+		i++
+	}
+	if i < n && src[i] == '0' {
+		i++
+	} else if j := digits(i); j > i {
+		i = j
+	} else {
+		return -1
+	}
+	if i < n && src[i] == '.' {
+		if j := digits(i + 1); j > i+1 {
+			i = j
+		} else {
+			return -1
+		}
+	}
+	if i < n && (src[i] == 'e' || src[i] == 'E') {
+		// An exponent may take the number beyond a float64: the
+		// transcoder reads it and says so (repairResult.exp).
+		return -1
+	}
+	return i
+}
