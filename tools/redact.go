@@ -46,12 +46,13 @@ type Redactor struct {
 // values given whatever their source (the API key in use, a password in a
 // URL), and the extra expressions (--redact), whose every match is
 // replaced. Values shorter than 6 bytes are not looked for: they are
-// words ordinary output holds.
+// words ordinary output holds; nor are values of white space alone, which
+// secret nothing and would eat the layout of any output.
 func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *Redactor {
 	r := &Redactor{extra: extra, overlap: pemWindow}
 	seen := map[string]bool{}
 	add := func(value string) {
-		if len(value) < minSecretLen || seen[value] {
+		if len(value) < minSecretLen || seen[value] || strings.TrimSpace(value) == "" {
 			return
 		}
 		seen[value] = true
