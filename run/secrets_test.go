@@ -56,16 +56,6 @@ func TestErrorMessageNamesTheKeySource(t *testing.T) {
 	}
 }
 
-// randomSecret is a secret of the characters escapes are about.
-func randomSecret(r *rand.Rand) string {
-	pieces := []string{"a", "Z", "7", "&", "<", ">", `"`, `\`, "/", "'", "\n", "\t", "é", "中", "😀", "\u2028", " ", "u00"}
-	var b strings.Builder
-	for b.Len() < 8 || r.IntN(6) > 0 {
-		b.WriteString(pieces[r.IntN(len(pieces))])
-	}
-	return b.String()
-}
-
 // Property: for random secrets, known as the API key or from a
 // secret-named variable, no event of run holds one in any form an encoder
 // gives it: not the model's prose, its call's arguments or its answer,
@@ -80,7 +70,7 @@ func TestLoopNeverWritesASecret(t *testing.T) {
 	forms := filepath.Join(dir, "forms.txt")
 	c := shCatalog(t, shTool{"leak", `{"description":"Leaks.","input_schema":{"type":"object"}}`, `cat; cat ` + forms})
 	for i := range n {
-		secret := randomSecret(rng)
+		secret := leaktest.RandomSecret(rng)
 		all := leaktest.Forms(secret)
 		if err := os.WriteFile(forms, []byte(strings.Join(all, "\n")), 0o644); err != nil {
 			t.Fatal(err)

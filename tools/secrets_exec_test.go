@@ -44,17 +44,6 @@ func TestValidationErrorRedacts(t *testing.T) {
 	}
 }
 
-// randomSecret is a secret of the characters escapes are about: HTML
-// specials, quotes, slashes, controls, accents, CJK and emoji.
-func randomSecret(r *rand.Rand) string {
-	pieces := []string{"a", "Z", "7", "&", "<", ">", `"`, `\`, "/", "'", "\n", "\t", "\x01", "é", "ß", "中", "😀", "\u2028", " ", "%", "u00"}
-	var b strings.Builder
-	for b.Len() < 8 || r.IntN(6) > 0 {
-		b.WriteString(pieces[r.IntN(len(pieces))])
-	}
-	return b.String()
-}
-
 // Property: for random secrets, known from the environment or given
 // outright, no event exec writes holds one in any form an encoder gives
 // it: not in a result (text or JSON), not in stderr shown for a failure,
@@ -75,7 +64,7 @@ func TestExecNeverWritesASecret(t *testing.T) {
 	}
 	set["short"].InputSchema = []byte(`{"type":"object","properties":{"s":{"type":"string","maxLength":2}}}`)
 	for i := range n {
-		secret := randomSecret(rng)
+		secret := leaktest.RandomSecret(rng)
 		forms := leaktest.Forms(secret)
 		if err := os.WriteFile(leaks, []byte("found: "+strings.Join(forms, "\nfound: ")+"\n"), 0o644); err != nil {
 			t.Fatal(err)

@@ -7,9 +7,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"unicode/utf16"
 )
+
+// RandomSecret is a secret of at least 8 bytes made of the characters
+// escapes are about: HTML specials, quotes, slashes, controls, accents,
+// CJK and emoji.
+func RandomSecret(r *rand.Rand) string {
+	pieces := []string{"a", "Z", "7", "&", "<", ">", `"`, `\`, "/", "'", "\n", "\t", "\x01", "é", "ß", "中", "😀", "\u2028", " ", "%", "u00"}
+	var b strings.Builder
+	for b.Len() < 8 || r.IntN(6) > 0 {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	return b.String()
+}
 
 // Forms returns secret raw and JSON-escaped as encoders write it: Go's
 // json.Marshal (HTML-safe: \u0026 \u003c \u003e), Go without HTML
