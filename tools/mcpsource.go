@@ -273,7 +273,7 @@ func (s *MCPServer) Tools() ([]*Tool, []string, error) {
 // given: within MaxOutput, the whole saved to SaveTo.
 func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) ProcessResult {
 	start := time.Now()
-	res := ProcessResult{ExitCode: -1}
+	res := ProcessResult{Result: launch.Result{ExitCode: -1}}
 	cs, err := s.connect()
 	if err != nil {
 		res.StartErr = err

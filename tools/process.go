@@ -45,16 +45,9 @@ type ProcessResult struct {
 	TotalBytes int64  // how much stdout the tool wrote
 	Head, Tail []byte // when Truncated: the kept head and tail, cut at character boundaries
 	StderrTail []byte // the last 4 KiB of stderr
-	ExitCode   int    // -1 when a signal ended it, or when it did not run or was not seen to end
-	Signal     string // "SIGKILL", "SIGTERM", ... when a signal ended it
-	// TimedOut: Timeout passed and the group was killed. Interrupted: ctx
-	// was done first (the run was killed, or never started).
-	TimedOut    bool
-	Interrupted bool
-	Duration    time.Duration
-	// StartErr: the executable could not be started (missing, not
-	// executable, bad Dir, ...); it wraps the os error.
-	StartErr error
+	// Result is how the run ended, as the launcher saw it: ExitCode,
+	// Signal, TimedOut, Interrupted, Duration, StartErr.
+	launch.Result
 	// SaveErr is the error that stopped the copy to SaveTo, if one did;
 	// the saved output is then incomplete.
 	SaveErr error
@@ -82,14 +75,7 @@ func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
 		Timeout: timeout,
 		Grace:   spec.Grace,
 	})
-	res := ProcessResult{
-		ExitCode:    r.ExitCode,
-		Signal:      r.Signal,
-		TimedOut:    r.TimedOut,
-		Interrupted: r.Interrupted,
-		Duration:    r.Duration,
-		StartErr:    r.StartErr,
-	}
+	res := ProcessResult{Result: r}
 	if r.StartErr != nil {
 		return res
 	}
