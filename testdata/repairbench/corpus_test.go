@@ -3,6 +3,7 @@ package repairbench
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -15,10 +16,11 @@ import (
 
 // The held-out corpus of defective documents that parse's TestRepairCorpus
 // scores toolcall on, scored here the same way for the other libraries:
-// kaptinlin/jsonrepair (Go) live, and the JavaScript jsonrepair from its
-// outcomes recorded in jsonrepair-js-3.15.0.jsonl (by record-jsonrepair.mjs;
-// node is not a dependency of the tests). Python's json_repair was not
-// measured: its package index is not reachable from where this was written.
+// kaptinlin/jsonrepair (Go) live, the JavaScript jsonrepair from its
+// outcomes recorded in jsonrepair-js-3.15.0.jsonl (by record-jsonrepair.mjs),
+// and Python's json_repair from json_repair-py-0.61.7.jsonl (by
+// record-json_repair.py, run on the library's source at its tag). Neither
+// node nor python is a dependency of the tests.
 const corpusPath = "../../parse/testdata/repaircorpus.jsonl"
 
 type corpusDoc struct {
@@ -53,6 +55,30 @@ func readJSONL[T any](t *testing.T, path string) []T {
 		out = append(out, v)
 	}
 	return out
+}
+
+// readRecorded reads one library's recorded outcomes, which must be for
+// the corpus as it is: record names the command that records them again.
+func readRecorded(t *testing.T, path string, docs []corpusDoc, record string) []recorded {
+	t.Helper()
+	rs := readJSONL[recorded](t, path)
+	if len(rs) != len(docs) {
+		t.Fatalf("%s: %d recorded outcomes for %d documents: record them again (%s)", path, len(rs), len(docs), record)
+	}
+	for i, d := range docs {
+		if rs[i].In != d.In {
+			t.Fatalf("%s: outcome %d is for %q, not %q: record them again (%s)", path, i+1, rs[i].In, d.In, record)
+		}
+	}
+	return rs
+}
+
+// outcome is the recorded repair, or the library's refusal as an error.
+func (r recorded) outcome() (string, error) {
+	if r.Out == nil {
+		return "", errors.New(r.Error)
+	}
+	return *r.Out, nil
 }
 
 func sameJSON(a, b []byte) bool {
@@ -104,27 +130,17 @@ func (t *tally) add(outcome string) {
 // the corpus right, refuses, or reads it wrong.
 func TestCorpusOthers(t *testing.T) {
 	docs := readJSONL[corpusDoc](t, corpusPath)
-	js := readJSONL[recorded](t, "jsonrepair-js-3.15.0.jsonl")
-	if len(js) != len(docs) {
-		t.Fatalf("%d recorded outcomes for %d documents: record them again (node record-jsonrepair.mjs %s)", len(js), len(docs), corpusPath)
-	}
-	libs := []string{"jsonrepair-js", "kaptinlin"}
+	js := readRecorded(t, "jsonrepair-js-3.15.0.jsonl", docs, "node record-jsonrepair.mjs "+corpusPath)
+	py := readRecorded(t, "json_repair-py-0.61.7.jsonl", docs, "python3 record-json_repair.py "+corpusPath)
+	libs := []string{"jsonrepair-js", "json_repair-py", "kaptinlin"}
 	kinds := map[string]map[string]*tally{}
 	total := map[string]*tally{}
 	for _, l := range libs {
 		total[l] = &tally{}
 	}
 	for i, d := range docs {
-		if js[i].In != d.In {
-			t.Fatalf("recorded outcome %d is for %q, not %q: record them again", i, js[i].In, d.In)
-		}
-		var jsErr error
-		jsOut := ""
-		if js[i].Out == nil {
-			jsErr = fmt.Errorf("%s", js[i].Error)
-		} else {
-			jsOut = *js[i].Out
-		}
+		jsOut, jsErr := js[i].outcome()
+		pyOut, pyErr := py[i].outcome()
 		kOut, kErr := jsonrepair.Repair(d.In)
 		if kinds[d.Kind] == nil {
 			kinds[d.Kind] = map[string]*tally{}
@@ -132,7 +148,12 @@ func TestCorpusOthers(t *testing.T) {
 				kinds[d.Kind][l] = &tally{}
 			}
 		}
-		for l, o := range map[string]string{"jsonrepair-js": judge(d, jsOut, jsErr), "kaptinlin": judge(d, kOut, kErr)} {
+		outcomes := map[string]string{
+			"jsonrepair-js":  judge(d, jsOut, jsErr),
+			"json_repair-py": judge(d, pyOut, pyErr),
+			"kaptinlin":      judge(d, kOut, kErr),
+		}
+		for l, o := range outcomes {
 			kinds[d.Kind][l].add(o)
 			total[l].add(o)
 		}
