@@ -20,6 +20,10 @@ type Catalog struct {
 	// servers are the MCP servers whose tools are in the catalog; Close
 	// stops them.
 	servers []*tools.MCPServer
+	// changed hears when a server's tools changed (see Changed); load is
+	// what Relist lists them again with.
+	changed chan struct{}
+	load    LoadOptions
 }
 
 // New makes a catalog of ts, which must have distinct names.

@@ -58,3 +58,30 @@ func (c *Catalog) Close() {
 		s.Close()
 	}
 }
+
+// Changed receives when an MCP server of the catalog said its tools
+// changed (notifications/tools/list_changed); Relist then gives the
+// catalog as it is now. Changes close together may come as one. A
+// catalog without servers never receives.
+func (c *Catalog) Changed() <-chan struct{} { return c.changed }
+
+// Relist is the catalog again with its MCP servers' tools as they are
+// now: a server that said its tools changed is asked for them again (the
+// others are not), on the session it has. The directories are not read
+// again. The new catalog shares c's servers: close one of the two, not
+// both.
+func (c *Catalog) Relist() *Catalog {
+	if len(c.servers) == 0 {
+		return c
+	}
+	var ts []*tools.Tool
+	for _, t := range c.all {
+		if t.Server == nil {
+			ts = append(ts, t)
+		}
+	}
+	ts = append(ts, serverTools(c.servers, ts, c.load)...)
+	n := New(ts)
+	n.servers, n.changed, n.load = c.servers, c.changed, c.load
+	return n
+}

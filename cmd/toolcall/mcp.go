@@ -149,7 +149,7 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	s, err := mcpserve.New(mcpserve.Options{
 		Catalog: c,
 		Reload: func() (*catalog.Catalog, error) {
-			return catalog.Load(o.exec.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: o.exec.tools.mcp})
+			return catalog.Load(o.exec.tools.dirs, o.exec.tools.loadOptions(stderr))
 		},
 		Dirs:     o.exec.tools.dirs,
 		Policy:   xopts.Policy,
