@@ -20,8 +20,10 @@ type Catalog struct {
 	// servers are the MCP servers whose tools are in the catalog; Close
 	// stops them.
 	servers []*tools.MCPServer
-	// changed hears when a server's tools changed (see Changed); load is
-	// what Relist lists them again with.
+	// seen is each server's count of changes (MCPServer.Changes) when
+	// its tools were listed; changed hears of a change (see Changed);
+	// load is what Relist lists them again with.
+	seen    []int64
 	changed chan struct{}
 	load    LoadOptions
 }

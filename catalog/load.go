@@ -124,9 +124,10 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			}
 		}
 	}
+	seen := changes(servers)
 	ts = append(ts, serverTools(servers, ts, opts)...)
 	c := New(ts)
-	c.servers, c.load = servers, opts
+	c.servers, c.seen, c.load = servers, seen, opts
 	if len(servers) > 0 {
 		c.changed = changed
 	}

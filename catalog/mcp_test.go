@@ -68,7 +68,9 @@ func memoryDialer(t *testing.T, up *mcp.Server) tools.MCPDialer {
 
 func addTool(up *mcp.Server, name string) {
 	up.AddTool(&mcp.Tool{Name: name, Description: "A tool.", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 }
 
 func TestLoadURLServers(t *testing.T) {
@@ -124,6 +126,10 @@ func TestRelistAfterListChanged(t *testing.T) {
 	n := c.Relist()
 	if got := strings.Join(n.Names(), " "); got != "local one two" {
 		t.Errorf("after list_changed: %q", got)
+	}
+	live := NewLive(c)
+	if _, ok := live.Lookup("two"); !ok {
+		t.Error("a Live catalog does not see the tool added")
 	}
 	if New(nil).Changed() != nil {
 		t.Error("a catalog without servers has changes to tell")

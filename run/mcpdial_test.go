@@ -227,4 +227,15 @@ func TestURLServerListChanged(t *testing.T) {
 	if o := tools.NewCaller(n, tools.ExecOptions{Environ: []string{}}).Call(context.Background(), "1", "added", nil); o.IsError || o.Content != "new" {
 		t.Errorf("the added tool: %+v", o)
 	}
+	// exec, as the CLI runs it, checks calls against the tools as they
+	// are when the call comes.
+	var out strings.Builder
+	in := `{"type":"tool_call","id":"2","name":"added","arguments":{}}` + "\n"
+	if _, err := tools.Exec(context.Background(), strings.NewReader(in), &out, catalog.NewLive(c), tools.ExecOptions{Environ: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if o := gjson.Parse(lines[len(lines)-1]); o.Get("type").Str != "tool_observation" || o.Get("is_error").Bool() || o.Get("content").Str != "new" {
+		t.Errorf("exec of the added tool: %s", out.String())
+	}
 }

@@ -392,6 +392,10 @@ func (s *MCPServer) Tools() ([]*Tool, []string, error) {
 	return ts, warns, nil
 }
 
+// Changes counts the times the server said its tools changed: a list
+// taken after reading it is as new as that count, or newer.
+func (s *MCPServer) Changes() int64 { return s.changes.Load() }
+
 // list asks the server for its tools.
 func (s *MCPServer) list(cs *mcp.ClientSession) ([]*Tool, []string, error) {
 	limit := s.Timeout
