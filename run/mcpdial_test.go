@@ -239,3 +239,47 @@ func TestURLServerListChanged(t *testing.T) {
 		t.Errorf("exec of the added tool: %s", out.String())
 	}
 }
+
+// BenchmarkURLToolExec is one call of a url MCP server's tool through
+// exec (checks, observation, redaction), over loopback HTTP; compare it
+// with BenchmarkURLToolDirect, the same call with the SDK's client alone,
+// for what toolcall adds.
+func BenchmarkURLToolExec(b *testing.B) {
+	up := newHTTPUpstream(b, nil)
+	s := &tools.MCPServer{Name: "bench", URL: up.srv.URL + "/mcp", Dial: DialMCP}
+	b.Cleanup(s.Close)
+	ts, _, err := s.Tools()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := catalog.New(ts)
+	in := `{"type":"tool_call","id":"1","name":"echo","arguments":{"text":"hi"}}` + "\n"
+	opts := tools.ExecOptions{Environ: []string{"PATH=/usr/bin:/bin", "API_KEY=abcdefabcdef"}}
+	for b.Loop() {
+		var out strings.Builder
+		if _, err := tools.Exec(context.Background(), strings.NewReader(in), &out, c, opts); err != nil || !strings.Contains(out.String(), `"content":"echo: hi"`) {
+			b.Fatalf("%v: %s", err, out.String())
+		}
+	}
+}
+
+// BenchmarkURLToolDirect is the server's own time for the call of
+// BenchmarkURLToolExec: the SDK's client over the same transport.
+func BenchmarkURLToolDirect(b *testing.B) {
+	up := newHTTPUpstream(b, nil)
+	t, err := DialMCP(up.srv.URL + "/mcp")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), t, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}
+	for b.Loop() {
+		if r, err := cs.CallTool(context.Background(), params); err != nil || r.IsError {
+			b.Fatal(err)
+		}
+	}
+}
