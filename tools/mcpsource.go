@@ -212,7 +212,11 @@ func (s *MCPServer) connect() (*mcp.ClientSession, error) {
 // (without credentials).
 func (s *MCPServer) describe() string {
 	if s.URL != "" {
-		return fmt.Sprintf("MCP server %s at %s", s.Name, urlcred.Strip(s.URL))
+		shown := urlcred.Strip(s.URL)
+		if strings.Contains(s.Name, shown) { // --mcp URL
+			return "MCP server " + s.Name
+		}
+		return fmt.Sprintf("MCP server %s at %s", s.Name, shown)
 	}
 	return fmt.Sprintf("MCP server %s (%s)", s.Name, strings.Join(s.Command, " "))
 }

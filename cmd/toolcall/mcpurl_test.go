@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -86,5 +91,87 @@ func TestURLServerEverywhere(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServerEverythingOverHTTP: server-everything (pinned in testdata/mcp)
+// serving streamable HTTP on a loopback port, used through a "url"
+// sidecar by exec, run and mcp serve.
+func TestServerEverythingOverHTTP(t *testing.T) {
+	bin := nodeBin(t)
+	clearEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	// A port free a moment ago: server-everything takes its port from
+	// PORT and cannot be asked for any free one.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	srv := exec.CommandContext(ctx, filepath.Join(bin, "mcp-server-everything"), "streamableHttp")
+	srv.Env = append(os.Environ(), "PORT="+port)
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Process.Kill()
+		srv.Wait()
+	}()
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() && !strings.Contains(lines.Text(), "listening on port "+port) {
+	}
+	go func() {
+		for lines.Scan() { // keep the pipe from filling
+		}
+	}()
+
+	dir := t.TempDir()
+	url := "http://127.0.0.1:" + port + "/mcp"
+	if err := os.WriteFile(filepath.Join(dir, "everything.json"), []byte(`{"mcp_server":{"url":"`+url+`","timeout":"60s"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "models", "mcp-model"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := `{"type":"tool_call","id":"c1","name":"echo","arguments":{"message":"hi"}}` + "\n" +
+		`{"type":"tool_call","id":"c2","name":"get-sum","arguments":{"a":2,"b":40}}` + "\n"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		stdin string
+		want  []string
+	}{
+		{"exec", []string{"exec", "--tools", dir}, calls, []string{`"content":"Echo: hi"`, `"content":"The sum of 2 and 40 is 42."`}},
+		{"run", []string{"run", "--tools", dir, "--model-cmd", model, "Echo hello, and add 17 and 25."}, "",
+			[]string{`"content":"The MCP server said: Echo: hello from toolcall The sum of 17 and 25 is 42."`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := execute(ctx, c.args, strings.NewReader(c.stdin), &stdout, &stderr); code != 0 {
+				t.Fatalf("exit %d; stderr: %s", code, stderr.String())
+			}
+			for _, want := range c.want {
+				if !strings.Contains(stdout.String(), want) {
+					t.Errorf("stdout does not hold %s:\n%s\nstderr: %s", want, stdout.String(), stderr.String())
+				}
+			}
+		})
+	}
+
+	// mcp serve re-serves them to the Inspector.
+	inspect := exec.CommandContext(ctx, filepath.Join(bin, "mcp-inspector"), "--cli", "toolcall", "mcp", "serve", "--tools", dir,
+		"--method", "tools/call", "--tool-name", "get-sum", "--tool-arg", "a=1", "--tool-arg", "b=2")
+	inspect.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := inspect.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"text": "The sum of 1 and 2 is 3."`) {
+		t.Errorf("the Inspector through toolcall mcp serve: %v\n%s", err, out)
 	}
 }
