@@ -20,6 +20,12 @@ type Catalog struct {
 	// servers are the MCP servers whose tools are in the catalog; Close
 	// stops them.
 	servers []*tools.MCPServer
+	// seen is each server's count of changes (MCPServer.Changes) when
+	// its tools were listed; changed hears of a change (see Changed);
+	// load is what Relist lists them again with.
+	seen    []int64
+	changed chan struct{}
+	load    LoadOptions
 }
 
 // New makes a catalog of ts, which must have distinct names.

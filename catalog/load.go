@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -32,8 +33,13 @@ type LoadOptions struct {
 	// means this machine's.
 	GOOS, GOARCH string
 	// MCP are MCP servers to take tools from besides the directories'
-	// (--mcp): each a command line, split at spaces, run without a shell.
+	// (--mcp): each a command line, split at spaces, run without a shell,
+	// or the http:// URL of a server running on this machine.
 	MCP []string
+	// MCPDialer connects to the MCP servers given by URL (tools.MCPServer
+	// Dial). Catalog opens no connection itself: nil leaves such servers
+	// out, with a warning that says to set it (run.DialMCP does).
+	MCPDialer tools.MCPDialer
 }
 
 // Load reads the tool directories dirs, in order, and returns the catalog
@@ -97,14 +103,42 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		warn(opts, d.err.Error())
 	}
 	for _, line := range opts.MCP {
-		if argv := strings.Fields(line); len(argv) > 0 {
+		argv := strings.Fields(line)
+		switch {
+		case len(argv) == 1 && isURL(argv[0]):
+			if err := tools.CheckMCPURL(argv[0]); err != nil {
+				return nil, fmt.Errorf("--mcp %w", err)
+			}
+			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(urlcred.Strip(argv[0])), URL: argv[0]})
+		case len(argv) > 0:
 			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: argv})
 		}
 	}
+	changed := make(chan struct{}, 1)
+	for _, s := range servers {
+		s.Dial = opts.MCPDialer
+		s.OnListChanged = func() {
+			select {
+			case changed <- struct{}{}:
+			default: // a relist is due already
+			}
+		}
+	}
+	seen := changes(servers)
 	ts = append(ts, serverTools(servers, ts, opts)...)
 	c := New(ts)
-	c.servers = servers
+	c.servers, c.seen, c.load = servers, seen, opts
+	if len(servers) > 0 {
+		c.changed = changed
+	}
 	return c, nil
+}
+
+// isURL reports whether an --mcp argument means a server to reach rather
+// than one to run: no program is called http://...
+func isURL(arg string) bool {
+	lower := strings.ToLower(arg)
+	return strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://")
 }
 
 func warn(opts LoadOptions, msgs ...string) {

@@ -58,3 +58,81 @@ func (c *Catalog) Close() {
 		s.Close()
 	}
 }
+
+// Changed receives when an MCP server of the catalog said its tools
+// changed (notifications/tools/list_changed); Relist then gives the
+// catalog as it is now. Changes close together may come as one. A
+// catalog without servers never receives.
+func (c *Catalog) Changed() <-chan struct{} { return c.changed }
+
+// Relist is the catalog again with its MCP servers' tools as they are
+// now: a server that said its tools changed is asked for them again (the
+// others are not), on the session it has. The directories are not read
+// again. The new catalog shares c's servers: close one of the two, not
+// both.
+func (c *Catalog) Relist() *Catalog {
+	if len(c.servers) == 0 {
+		return c
+	}
+	var ts []*tools.Tool
+	for _, t := range c.all {
+		if t.Server == nil {
+			ts = append(ts, t)
+		}
+	}
+	seen := changes(c.servers)
+	ts = append(ts, serverTools(c.servers, ts, c.load)...)
+	n := New(ts)
+	n.servers, n.seen, n.changed, n.load = c.servers, seen, c.changed, c.load
+	return n
+}
+
+// changes reads each server's count of changes, before its tools are
+// listed.
+func changes(servers []*tools.MCPServer) []int64 {
+	out := make([]int64, len(servers))
+	for i, s := range servers {
+		out[i] = s.Changes()
+	}
+	return out
+}
+
+// stale reports whether a server said its tools changed since the
+// catalog listed them.
+func (c *Catalog) stale() bool {
+	for i, s := range c.servers {
+		if s.Changes() != c.seen[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// Live is a ToolSet that follows its catalog's MCP servers: once one said
+// its tools changed, the next lookup lists them again (Relist), so calls
+// that come later are checked against the tools as they are. For a
+// stream of calls (exec, validate, run's turns), which would otherwise
+// keep the catalog of its start. Safe for concurrent use.
+type Live struct {
+	mu  sync.Mutex
+	cur *Catalog
+}
+
+// NewLive follows c. The catalogs it lists share c's servers: close c.
+func NewLive(c *Catalog) *Live { return &Live{cur: c} }
+
+// Catalog is the catalog as it is now.
+func (l *Live) Catalog() *Catalog {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cur.stale() {
+		l.cur = l.cur.Relist()
+	}
+	return l.cur
+}
+
+// Lookup finds a tool of the catalog as it is now.
+func (l *Live) Lookup(name string) (*tools.Tool, bool) { return l.Catalog().Lookup(name) }
+
+// Names lists the tools of the catalog as it is now.
+func (l *Live) Names() []string { return l.Catalog().Names() }

@@ -213,6 +213,9 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 		opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
 	l := &loop{opts: opts, style: style, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
+	if opts.Catalog != nil {
+		l.live = catalog.NewLive(opts.Catalog)
+	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -238,6 +241,9 @@ type loop struct {
 	// was stopped.
 	unread int
 	seen   map[string]bool // name + arguments of every call so far
+	// live is opts.Catalog as its MCP servers' tools change: the calls of
+	// later turns are checked against the tools as they are then.
+	live *catalog.Live
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -388,7 +394,7 @@ func lastUser(msgs []Message) string {
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
 	var known func(string) bool
-	if c := l.opts.Catalog; c != nil {
+	if c := l.live; c != nil {
 		known = func(name string) bool { _, ok := c.Lookup(name); return ok }
 	}
 	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, known)
@@ -435,7 +441,11 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if l.opts.Progress != nil {
 		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
 	}
-	xst, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), l.opts.Catalog, xopts)
+	var set tools.ToolSet = l.opts.Catalog
+	if l.live != nil {
+		set = l.live
+	}
+	xst, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), set, xopts)
 	l.unread = xst.Unread
 	if xerr != nil {
 		switch {

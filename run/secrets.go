@@ -6,44 +6,13 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
 )
 
 // DisplayURL is raw as messages show it: without the userinfo
-// ("user:password@"), which is a credential. A URL that does not parse
-// has its userinfo cut out all the same.
-func DisplayURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		if u.User == nil {
-			return raw
-		}
-		u.User = nil
-		return u.String()
-	}
-	_, userinfo, _, ok := splitUserinfo(raw)
-	if !ok {
-		return raw
-	}
-	return strings.Replace(raw, userinfo+"@", "", 1)
-}
-
-// splitUserinfo finds the userinfo of a URL by hand (it may not parse):
-// between "://" and the last "@" of the authority.
-func splitUserinfo(raw string) (scheme, userinfo, rest string, ok bool) {
-	scheme, after, found := strings.Cut(raw, "://")
-	if !found {
-		return "", "", "", false
-	}
-	authority := after
-	if i := strings.IndexAny(after, "/?#"); i >= 0 {
-		authority = after[:i]
-	}
-	at := strings.LastIndexByte(authority, '@')
-	if at < 0 {
-		return "", "", "", false
-	}
-	return scheme, after[:at], after[at+1:], true
-}
+// ("user:password@"), which is a credential.
+func DisplayURL(raw string) string { return urlcred.Strip(raw) }
 
 // withoutURL is err without the URL a *url.Error quotes, which may hold
 // a password: the message names the URL itself, as DisplayURL shows it.
@@ -69,7 +38,7 @@ func Secrets(opts HTTPOptions) []string {
 			out = append(out, pw)
 		}
 	}
-	if _, userinfo, _, ok := splitUserinfo(opts.BaseURL); ok {
+	if _, userinfo, _, ok := urlcred.Split(opts.BaseURL); ok {
 		if _, pw, ok := strings.Cut(userinfo, ":"); ok {
 			out = append(out, pw)
 		}

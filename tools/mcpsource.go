@@ -6,59 +6,127 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/launch"
+	"github.com/toolcall/toolcall/internal/urlcred"
 )
 
 // DefaultMCPTimeout bounds an MCP server's start (initialize and the tool
 // list) when its sidecar sets no "timeout".
 const DefaultMCPTimeout = 30 * time.Second
 
-// MCPServer is a tool source: an MCP server run as a child process over
-// stdio, declared by a sidecar holding "mcp_server" or by --mcp. Its
-// tools are Tools like any other, with Server set: a call to one is
-// checked, refused, limited and redacted as any call is, and its
-// CallToolResult is taken as a tool's MCP-shaped stdout.
+// MCPServer is a tool source: an MCP server, declared by a sidecar
+// holding "mcp_server" or by --mcp, that toolcall either runs as a child
+// process over stdio (Command) or reaches over streamable HTTP on this
+// machine (URL). Its tools are Tools like any other, with Server set: a
+// call to one is checked, refused, limited and redacted as any call is,
+// and its CallToolResult is taken as a tool's MCP-shaped stdout.
 //
-// The server starts at the first need (its list or a call), once, through
-// the launcher tools use (a process group of its own, a scrubbed
-// environment plus the names in Env), and Close stops it. An MCPServer is
-// safe for concurrent use.
+// The server is started (or reached) at the first need (its list or a
+// call), once; a command runs through the launcher tools use (a process
+// group of its own, a scrubbed environment plus the names in Env), and
+// Close stops it. An MCPServer is safe for concurrent use.
 type MCPServer struct {
 	// Name says which server this is in messages: the sidecar's file, or
-	// the --mcp command.
+	// the --mcp argument.
 	Name string
 	// File is the sidecar that declared it; "" for --mcp.
-	File    string
+	File string
+	// Exactly one of Command and URL is set.
 	Command []string // the program and its arguments; the program is looked up on PATH
-	Env     []string // names of environment variables passed through
-	Prefix  string   // put before each tool's name
+	// URL is the streamable HTTP endpoint of a server already running,
+	// on a loopback address (CheckMCPURL). It may carry a user and
+	// password; messages never show them.
+	URL string
+	// Dial opens the connection to URL. Nothing in tools opens a network
+	// connection itself: the caller that may gives it (run.DialMCP keeps
+	// to loopback). A URL server without Dial cannot be reached.
+	Dial   MCPDialer
+	Env    []string // names of environment variables passed through to Command
+	Prefix string   // put before each tool's name
 	// Timeout bounds the start (initialize and tools/list);
 	// DefaultMCPTimeout when 0.
 	Timeout time.Duration
 	// Environ is the environment the scrubbed one is taken from;
 	// os.Environ() when nil.
 	Environ []string
+	// OnListChanged, when set, is called when the server says its tools
+	// changed (notifications/tools/list_changed); the next Tools lists
+	// them again. It must not block. Set it before the first use.
+	OnListChanged func()
 
 	once    sync.Once
 	session *mcp.ClientSession
 	err     error
 	stop    context.CancelFunc
-	exited  chan struct{} // closed when the process has ended
+	exited  chan struct{} // closed when the process has ended; nil for a URL server
 	stderr  *stderrCapture
 	toUs    *io.PipeReader // the server's stdout, as the session reads it
+
+	changes   atomic.Int64 // list_changed notifications heard
+	listMu    sync.Mutex   // serializes tools/list
+	listed    bool         // tools holds a list
+	listedAt  int64        // the value of changes when it was asked for
+	listTools []*Tool
 }
 
-// ParseMCPServer reads a sidecar that declares an MCP server:
+// MCPDialer opens the connection to the MCP server at endpoint (a URL
+// CheckMCPURL accepted) over MCP's streamable HTTP transport.
+type MCPDialer func(endpoint string) (mcp.Transport, error)
+
+// CheckMCPURL reports whether raw may be an MCP server's URL: http or
+// https, on a loopback host (127.0.0.0/8, ::1 or localhost), since
+// nothing is fetched from the network but the model server. The error
+// shows raw without its credentials.
+func CheckMCPURL(raw string) error {
+	shown := urlcred.Strip(raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return fmt.Errorf("%q is not a URL: %v; give one such as http://127.0.0.1:8000/mcp", shown, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("%q: want an http:// or https:// URL (MCP's streamable HTTP), such as http://127.0.0.1:8000/mcp", shown)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("%q has no host; give one such as http://127.0.0.1:8000/mcp", shown)
+	}
+	if !loopbackHost(u.Hostname()) {
+		return fmt.Errorf("%q: loopback only: the host must be 127.0.0.1, ::1 or localhost, since toolcall fetches nothing from the network but the model server; run the server on this machine (or tunnel it to a local port)", shown)
+	}
+	return nil
+}
+
+// loopbackHost reports whether host names this machine: "localhost" or a
+// loopback IP literal. What a name resolves to is checked again when the
+// connection is made (run.DialMCP).
+func loopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// ParseMCPServer reads a sidecar that declares an MCP server, one to run
+// or one running on this machine:
 //
 //	{"mcp_server": {"command": ["npx", "-y", "pkg"], "env": ["TOKEN"], "prefix": "", "timeout": "30s"}}
+//	{"mcp_server": {"url": "http://127.0.0.1:8000/mcp", "prefix": "", "timeout": "30s"}}
 //
 // ok is false when the sidecar declares no server (it is a tool's).
 func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error) {
@@ -71,7 +139,7 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 		errs = append(errs, &SidecarError{File: file, Err: fmt.Errorf(format, args...)})
 	}
 	if !v.IsObject() {
-		fail(`"mcp_server" must be an object such as {"command": ["npx", "-y", "@modelcontextprotocol/server-everything"]}`)
+		fail(`"mcp_server" must be an object such as {"command": ["npx", "-y", "@modelcontextprotocol/server-everything"]} or {"url": "http://127.0.0.1:8000/mcp"}`)
 		return nil, true, errors.Join(errs...)
 	}
 	s = &MCPServer{Name: file, File: file}
@@ -103,14 +171,29 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 		case "timeout":
 			s.Timeout = timeout(val, fail)
 		case "url":
-			fail(`"mcp_server.url" (a server over HTTP) is not supported yet; give "command" to run the server over stdio`)
+			if val.Type != gjson.String {
+				fail(`"mcp_server.url" must be a string, such as "http://127.0.0.1:8000/mcp"`)
+				return true
+			}
+			if err := CheckMCPURL(val.Str); err != nil {
+				fail(`"mcp_server.url" %w`, err)
+				return true
+			}
+			s.URL = val.Str
 		default:
-			fail(`"mcp_server" has an unknown key %q; the keys are command, env, prefix and timeout`, k.Str)
+			fail(`"mcp_server" has an unknown key %q; the keys are command, url, env, prefix and timeout`, k.Str)
 		}
 		return true
 	})
-	if len(s.Command) == 0 && len(errs) == 0 {
-		fail(`"mcp_server" needs "command": the program and its arguments, such as ["npx", "-y", "@modelcontextprotocol/server-everything"]`)
+	hasURL := v.Get("url").Exists()
+	switch {
+	case len(errs) > 0:
+	case len(s.Command) > 0 && hasURL:
+		fail(`"mcp_server" has both "command" and "url": give "command" for a server toolcall starts, or "url" for one already running`)
+	case len(s.Command) == 0 && !hasURL:
+		fail(`"mcp_server" needs "command" (the program and its arguments, such as ["npx", "-y", "@modelcontextprotocol/server-everything"]) or "url" (a server running on this machine, such as "http://127.0.0.1:8000/mcp")`)
+	case hasURL && v.Get("env").Exists():
+		fail(`"mcp_server.env" names variables passed to a server toolcall starts; a "url" server is already running with an environment of its own, so remove "env"`)
 	}
 	if len(errs) > 0 {
 		return nil, true, errors.Join(errs...)
@@ -118,13 +201,103 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 	return s, true, nil
 }
 
-// connect starts the server and initializes a session, once.
+// connect starts (or reaches) the server and initializes a session,
+// once.
 func (s *MCPServer) connect() (*mcp.ClientSession, error) {
 	s.once.Do(func() { s.session, s.err = s.start() })
 	return s.session, s.err
 }
 
+// describe names the server in messages, with its command or its URL
+// (without credentials).
+func (s *MCPServer) describe() string {
+	if s.URL != "" {
+		shown := urlcred.Strip(s.URL)
+		if strings.Contains(s.Name, shown) { // --mcp URL
+			return "MCP server " + s.Name
+		}
+		return fmt.Sprintf("MCP server %s at %s", s.Name, shown)
+	}
+	return fmt.Sprintf("MCP server %s (%s)", s.Name, strings.Join(s.Command, " "))
+}
+
 func (s *MCPServer) start() (*mcp.ClientSession, error) {
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	var t mcp.Transport
+	if s.URL != "" {
+		if s.Dial == nil {
+			stop()
+			return nil, fmt.Errorf("%s cannot be reached: no connection to it was provided (a program using toolcall's packages sets catalog.LoadOptions.MCPDialer, or MCPServer.Dial, to run.DialMCP)", s.describe())
+		}
+		var err error
+		if t, err = s.Dial(s.URL); err != nil {
+			stop()
+			return nil, fmt.Errorf("%s cannot be reached: %w", s.describe(), err)
+		}
+	} else {
+		t = s.launch(ctx)
+	}
+
+	limit := s.Timeout
+	if limit <= 0 {
+		limit = DefaultMCPTimeout
+	}
+	init, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			s.changes.Add(1)
+			if s.OnListChanged != nil {
+				s.OnListChanged()
+			}
+		},
+	})
+	type connected struct {
+		cs  *mcp.ClientSession
+		err error
+	}
+	done := make(chan connected, 1)
+	go func() {
+		cs, err := client.Connect(init, t, nil)
+		done <- connected{cs, err}
+	}()
+	var c connected
+	answered := false
+	select {
+	case c = <-done:
+		answered = true
+	case <-init.Done():
+		c.err = init.Err()
+	case <-s.exited: // nil, never ready, for a URL server
+		c.err = errors.New("it exited")
+	}
+	if c.err != nil {
+		if !answered {
+			// Connect may yet succeed, too late: close what it made.
+			go func() {
+				if late := <-done; late.cs != nil {
+					late.cs.Close()
+				}
+			}()
+		}
+		s.kill()
+		why := c.err.Error()
+		if errors.Is(c.err, context.DeadlineExceeded) {
+			why = fmt.Sprintf("it did not answer initialize within %v", limit)
+		}
+		verb := "started"
+		if s.URL != "" {
+			verb = "reached"
+		}
+		return nil, fmt.Errorf("%s could not be %s: %s%s", s.describe(), verb, why, s.stderrNote())
+	}
+	return c.cs, nil
+}
+
+// launch runs the server's command until ctx is done, and returns the
+// transport over its stdin and stdout.
+func (s *MCPServer) launch(ctx context.Context) mcp.Transport {
 	environ := s.Environ
 	if environ == nil {
 		environ = os.Environ()
@@ -135,8 +308,7 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 
 	toChild, fromUs := io.Pipe()
 	toUs, fromChild := io.Pipe()
-	ctx, stop := context.WithCancel(context.Background())
-	s.stop, s.exited, s.stderr, s.toUs = stop, make(chan struct{}), newStderrCapture(nil), toUs
+	s.exited, s.stderr, s.toUs = make(chan struct{}), newStderrCapture(nil), toUs
 	go func() {
 		defer close(s.exited)
 		launch.Run(ctx, launch.Spec{
@@ -151,40 +323,7 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 		// The server is gone: the session reads an end of file.
 		fromChild.Close()
 	}()
-
-	limit := s.Timeout
-	if limit <= 0 {
-		limit = DefaultMCPTimeout
-	}
-	init, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "toolcall", Version: "1"}, nil)
-	type connected struct {
-		cs  *mcp.ClientSession
-		err error
-	}
-	done := make(chan connected, 1)
-	go func() {
-		cs, err := client.Connect(init, &mcp.IOTransport{Reader: toUs, Writer: fromUs}, nil)
-		done <- connected{cs, err}
-	}()
-	var c connected
-	select {
-	case c = <-done:
-	case <-init.Done():
-		c.err = init.Err()
-	case <-s.exited:
-		c.err = errors.New("it exited")
-	}
-	if c.err != nil {
-		s.kill()
-		why := c.err.Error()
-		if errors.Is(c.err, context.DeadlineExceeded) {
-			why = fmt.Sprintf("it did not answer initialize within %v", limit)
-		}
-		return nil, fmt.Errorf("MCP server %s (%s) could not be started: %s%s", s.Name, strings.Join(s.Command, " "), why, s.stderrNote())
-	}
-	return c.cs, nil
+	return &mcp.IOTransport{Reader: toUs, Writer: fromUs}
 }
 
 // stderrNote is the end of the server's stderr, for an error message.
@@ -204,36 +343,65 @@ func (s *MCPServer) stderrNote() string {
 
 // kill stops the server's process group and waits for it. Nobody reads
 // the server's stdout any more: closing our end lets the launcher's copy
-// of it end.
+// of it end. A URL server has no process: nothing is left to stop.
 func (s *MCPServer) kill() {
-	s.toUs.Close()
+	if s.toUs != nil {
+		s.toUs.Close()
+	}
 	s.stop()
-	<-s.exited
+	if s.exited != nil {
+		<-s.exited
+	}
 }
 
-// Close ends the session, which closes the server's stdin; a server that
-// does not exit then is stopped as a tool is (SIGTERM, then SIGKILL).
+// Close ends the session, which closes the server's stdin (or, over
+// HTTP, ends the session on the server); a server that does not exit
+// then is stopped as a tool is (SIGTERM, then SIGKILL).
 func (s *MCPServer) Close() {
 	s.once.Do(func() { s.err = errors.New("closed") }) // never start now
 	if s.session == nil {
 		return
 	}
 	s.session.Close()
-	select {
-	case <-s.exited:
-	case <-time.After(time.Second):
+	if s.exited != nil {
+		select {
+		case <-s.exited:
+		case <-time.After(time.Second):
+		}
 	}
 	s.kill()
 }
 
 // Tools starts the server if need be and returns its tools, read as a
 // sidecar in the MCP dialect is read (annotations give safe and the
-// network tag), named Prefix + their name.
+// network tag), named Prefix + their name. The list is asked for once,
+// and again only after the server said it changed; warnings come with
+// the list that caused them.
 func (s *MCPServer) Tools() ([]*Tool, []string, error) {
 	cs, err := s.connect()
 	if err != nil {
 		return nil, nil, err
 	}
+	s.listMu.Lock()
+	defer s.listMu.Unlock()
+	asked := s.changes.Load()
+	if s.listed && s.listedAt == asked {
+		return s.listTools, nil, nil
+	}
+	ts, warns, err := s.list(cs)
+	if err != nil {
+		return nil, warns, err
+	}
+	s.listed, s.listedAt, s.listTools = true, asked, ts
+	return ts, warns, nil
+}
+
+// Changes counts the times the server said its tools changed: a list
+// taken after reading it is as new as that count, or newer.
+func (s *MCPServer) Changes() int64 { return s.changes.Load() }
+
+// list asks the server for its tools.
+func (s *MCPServer) list(cs *mcp.ClientSession) ([]*Tool, []string, error) {
 	limit := s.Timeout
 	if limit <= 0 {
 		limit = DefaultMCPTimeout
@@ -296,10 +464,14 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 		return res
 	case err != nil:
 		select {
-		case <-s.exited:
+		case <-s.exited: // never ready for a URL server
 			res.StartErr = fmt.Errorf("its MCP server %s stopped: %v%s", s.Name, err, s.stderrNote())
 		default:
-			res.StartErr = fmt.Errorf("its MCP server %s refused the call: %v", s.Name, err)
+			if s.URL != "" && unanswered(err) {
+				res.StartErr = fmt.Errorf("its %s could not be reached: %v", s.describe(), err)
+			} else {
+				res.StartErr = fmt.Errorf("its MCP server %s refused the call: %v", s.Name, err)
+			}
 		}
 		return res
 	}
@@ -319,6 +491,17 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 	capture.result(&res)
 	res.ExitCode = 0
 	return res
+}
+
+// rejectedByTransport is the code of the SDK's error for a message its
+// transport could not deliver, as opposed to an error the server sent.
+const rejectedByTransport = -32005
+
+// unanswered reports whether err is not the server's answer: the request
+// never reached it, or the connection failed.
+func unanswered(err error) bool {
+	var we *jsonrpc.Error
+	return !errors.As(err, &we) || we.Code == rejectedByTransport
 }
 
 // removeVars drops the variables named from env.

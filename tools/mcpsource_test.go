@@ -200,7 +200,7 @@ func TestParseMCPServer(t *testing.T) {
 	if _, ok, _ := ParseMCPServer("b.json", []byte(`{"description":"a tool"}`)); ok {
 		t.Error("a tool's sidecar read as an MCP server")
 	}
-	for _, bad := range []string{`{"mcp_server":{}}`, `{"mcp_server":{"command":"npx x"}}`, `{"mcp_server":{"command":["x"],"cmd":1}}`, `{"mcp_server":{"url":"http://127.0.0.1:1/mcp"}}`, `{"mcp_server":[]}`} {
+	for _, bad := range []string{`{"mcp_server":{}}`, `{"mcp_server":{"command":"npx x"}}`, `{"mcp_server":{"command":["x"],"cmd":1}}`, `{"mcp_server":[]}`} {
 		if _, ok, err := ParseMCPServer("c.json", []byte(bad)); !ok || err == nil || !strings.Contains(err.Error(), "c.json: ") {
 			t.Errorf("%s: ok %v, err %v; want an error naming the file", bad, ok, err)
 		}
@@ -259,11 +259,13 @@ func BenchmarkMCPToolDirect(b *testing.B) {
 }
 
 // FuzzParseMCPServer: any sidecar is either not a server, or an error
-// naming its file, or a server with a command to run.
+// naming its file, or a server with either a command to run or a
+// loopback URL.
 func FuzzParseMCPServer(f *testing.F) {
 	for _, s := range []string{
 		`{"mcp_server":{"command":["npx","-y","x"],"env":["T"],"prefix":"p_","timeout":"5s"}}`,
 		`{"mcp_server":{"command":[]}}`, `{"mcp_server":{"url":"x"}}`, `{"mcp_server":1}`,
+		`{"mcp_server":{"url":"http://127.0.0.1:8000/mcp","prefix":"p_"}}`, `{"mcp_server":{"url":"http://[::1]:1/"}}`,
 		`{"description":"a tool"}`, `{"mcp_server":{"command":["a"],"timeout":-1}}`, `[`,
 	} {
 		f.Add([]byte(s))
@@ -275,8 +277,114 @@ func FuzzParseMCPServer(f *testing.F) {
 			t.Fatalf("not a server, yet %v %v", s, err)
 		case ok && err != nil && !strings.Contains(err.Error(), "f.json: "):
 			t.Fatalf("error without the file: %v", err)
-		case ok && err == nil && (s == nil || len(s.Command) == 0 || s.Command[0] == ""):
-			t.Fatalf("a server without a command: %+v", s)
+		case ok && err == nil && s == nil:
+			t.Fatal("a server, nil")
+		case ok && err == nil && s.URL == "" && (len(s.Command) == 0 || s.Command[0] == ""):
+			t.Fatalf("a server without a command or a URL: %+v", s)
+		case ok && err == nil && s.URL != "" && (len(s.Command) > 0 || len(s.Env) > 0 || CheckMCPURL(s.URL) != nil):
+			t.Fatalf("a URL server with a command, env or a URL off this machine: %+v", s)
 		}
 	})
+}
+
+func TestParseMCPServerURL(t *testing.T) {
+	s, ok, err := ParseMCPServer("u.json", []byte(`{"mcp_server":{"url":"http://127.0.0.1:8000/mcp","prefix":"u_","timeout":"5s"}}`))
+	if !ok || err != nil || s.URL != "http://127.0.0.1:8000/mcp" || len(s.Command) != 0 || s.Prefix != "u_" || s.Timeout != 5*time.Second {
+		t.Fatalf("ParseMCPServer: %+v %v %v", s, ok, err)
+	}
+	for _, good := range []string{"http://localhost:1/mcp", "https://[::1]:8443/", "http://127.1.2.3/x", "http://LOCALHOST/mcp", "http://u:p@127.0.0.1:1/mcp"} {
+		if _, _, err := ParseMCPServer("u.json", []byte(`{"mcp_server":{"url":"`+good+`"}}`)); err != nil {
+			t.Errorf("%s: %v", good, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		`{"mcp_server":{"url":"http://192.0.2.1:8000/mcp"}}`:                 "loopback only",
+		`{"mcp_server":{"url":"http://me:s3cret@example.com/mcp"}}`:          "loopback only",
+		`{"mcp_server":{"url":"http://0.0.0.0:8000/mcp"}}`:                   "loopback only",
+		`{"mcp_server":{"url":"http://localhost.example.com/mcp"}}`:          "loopback only",
+		`{"mcp_server":{"url":"ftp://127.0.0.1/mcp"}}`:                       "http:// or https://",
+		`{"mcp_server":{"url":"127.0.0.1:8000"}}`:                            "not a URL",
+		`{"mcp_server":{"url":"localhost/mcp"}}`:                             "http:// or https://",
+		`{"mcp_server":{"url":"http:///mcp"}}`:                               "no host",
+		`{"mcp_server":{"url":"http://me:s3cret@127.0.0.1:bad/"}}`:           "not a URL",
+		`{"mcp_server":{"url":8000}}`:                                        "must be a string",
+		`{"mcp_server":{"url":"http://127.0.0.1:1/","command":["x"]}}`:       `both "command" and "url"`,
+		`{"mcp_server":{"url":"http://127.0.0.1:1/","env":["TOKEN"]}}`:       `remove "env"`,
+		`{"mcp_server":{"prefix":"x_"}}`:                                     `needs "command"`,
+		`{"mcp_server":{"url":"http://127.0.0.1:1/","commmand":["x"]}}`:      "unknown key",
+		`{"mcp_server":{"url":"http://127.0.0.1:1/","timeout":"forever"}}`:   "timeout",
+		`{"mcp_server":{"url":"http://me:s3cret@192.0.2.1:1/","env":["T"]}}`: "loopback only",
+	} {
+		_, ok, err := ParseMCPServer("u.json", []byte(bad))
+		if !ok || err == nil || !strings.Contains(err.Error(), "u.json: ") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want an error naming the file and saying %q", bad, err, want)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("%s: the error shows the password: %v", bad, err)
+		}
+	}
+}
+
+func TestMCPServerURLWithoutDial(t *testing.T) {
+	s := &MCPServer{Name: "u.json", URL: "http://me:s3cret@127.0.0.1:1/mcp"}
+	defer s.Close()
+	_, _, err := s.Tools()
+	if err == nil || !strings.Contains(err.Error(), "MCPDialer") || !strings.Contains(err.Error(), "http://127.0.0.1:1/mcp") || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("Tools of a URL server with no way to reach it: %v", err)
+	}
+}
+
+// memoryServer is an MCP server reached over the SDK's in-memory
+// transport, as if at a URL: Dial hands the client's end over.
+func memoryServer(t *testing.T) (*MCPServer, *mcp.Server) {
+	t.Helper()
+	up := mcp.NewServer(&mcp.Implementation{Name: "memory", Version: "1"}, nil)
+	up.AddTool(&mcp.Tool{Name: "first", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	go up.Run(ctx, st)
+	s := &MCPServer{Name: "memory", URL: "http://127.0.0.1:1/mcp", Dial: func(string) (mcp.Transport, error) { return ct, nil }}
+	t.Cleanup(func() { s.Close(); cancel() })
+	return s, up
+}
+
+func TestMCPServerListChanged(t *testing.T) {
+	s, up := memoryServer(t)
+	changed := make(chan struct{}, 1)
+	s.OnListChanged = func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	names := func() string {
+		ts, _, err := s.Tools()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tl := range ts {
+			out = append(out, tl.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names(); got != "first" {
+		t.Fatalf("tools %q", got)
+	}
+	first, _, _ := s.Tools()
+	if again, _, _ := s.Tools(); &again[0] != &first[0] {
+		t.Error("the list was asked for again though nothing changed")
+	}
+	up.AddTool(&mcp.Tool{Name: "second", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	<-changed
+	if got := names(); got != "first second" {
+		t.Errorf("after list_changed: %q", got)
+	}
 }

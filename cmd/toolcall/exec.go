@@ -222,6 +222,9 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 		return err
 	}
 	defer c.Close()
+	// Calls are checked against an MCP server's tools as they are when
+	// the call comes, should the server say they changed.
+	live := catalog.NewLive(c)
 	adoptOrphans()
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {
@@ -239,7 +242,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
 		xopts.Warn = warn
-		st, err := tools.Exec(ctx, in.r, stdout, c, xopts)
+		st, err := tools.Exec(ctx, in.r, stdout, live, xopts)
 		failed += st.Failed
 		tooLong += st.TooLong
 		skipped += st.Skipped

@@ -45,6 +45,8 @@ call (notifications/cancelled), the tool's process group is killed.
 
 The tools of MCP servers (mcp_server sidecars, --mcp) are offered too, so
 toolcall can put its checks and limits between a client and a server.
+When such a server says its tools changed, they are listed again and the
+clients get notifications/tools/list_changed, whatever --poll says.
 
 While serving, the directories are looked at every --poll; when a sidecar
 or an executable is added, removed or changed, the tools are loaded again
@@ -149,7 +151,7 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	s, err := mcpserve.New(mcpserve.Options{
 		Catalog: c,
 		Reload: func() (*catalog.Catalog, error) {
-			return catalog.Load(o.exec.tools.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: o.exec.tools.mcp})
+			return catalog.Load(o.exec.tools.dirs, o.exec.tools.loadOptions(stderr))
 		},
 		Dirs:     o.exec.tools.dirs,
 		Policy:   xopts.Policy,

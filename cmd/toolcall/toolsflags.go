@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -30,7 +31,7 @@ type toolsFlags struct {
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
 	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
-	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell (repeatable)")
+	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell, or the http:// URL of one running on this machine (repeatable)")
 }
 
 // addPolicy defines the policy flags.
@@ -52,7 +53,7 @@ func (f *toolsFlags) completeNames(_ *cobra.Command, _ []string, toComplete stri
 	if len(dirs) == 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	c, err := catalog.Load(dirs, catalog.LoadOptions{})
+	c, err := catalog.Load(dirs, catalog.LoadOptions{MCPDialer: run.DialMCP})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -103,11 +104,17 @@ func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
 	if len(f.dirs) == 0 && len(f.mcp) == 0 {
 		return nil, errNoTools
 	}
-	c, err := catalog.Load(f.dirs, catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp})
+	c, err := catalog.Load(f.dirs, f.loadOptions(stderr))
 	if err != nil {
 		return nil, &usageError{err: err}
 	}
 	return c, nil
+}
+
+// loadOptions are the options every command loads its tools with: MCP
+// servers given by URL are reached through run's loopback-only dialer.
+func (f *toolsFlags) loadOptions(stderr io.Writer) catalog.LoadOptions {
+	return catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp, MCPDialer: run.DialMCP}
 }
 
 // warnTo returns a function that writes warnings to stderr, one line each.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -100,6 +101,9 @@ func (o *validateOptions) run(ctx context.Context, args []string, stdin io.Reade
 		return err
 	}
 	defer c.Close()
+	// Calls are checked against an MCP server's tools as they are when
+	// the call comes, should the server say they changed.
+	live := catalog.NewLive(c)
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {
 		return err
@@ -107,7 +111,7 @@ func (o *validateOptions) run(ctx context.Context, args []string, stdin io.Reade
 	defer closeAll()
 	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
-		st, err := tools.Validate(ctx, in.r, stdout, c, tools.ValidateOptions{
+		st, err := tools.Validate(ctx, in.r, stdout, live, tools.ValidateOptions{
 			Policy:  policy,
 			Coerce:  o.coerce,
 			Scratch: o.scratch,

@@ -278,25 +278,51 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage) *m
 }
 
 // Watch looks at the directories every Poll until ctx is done, and
-// reloads the tools when a file was added, removed or changed.
+// reloads the tools when a file was added, removed or changed; and it
+// lists an MCP server's tools again when the server says they changed.
 func (s *Server) Watch(ctx context.Context) {
 	every := s.opts.Poll
 	if every == 0 {
 		every = DefaultPoll
 	}
-	if every < 0 || s.opts.Reload == nil {
-		return
+	var tick <-chan time.Time
+	if every > 0 && s.opts.Reload != nil {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
 	}
-	tick := time.NewTicker(every)
-	defer tick.Stop()
 	for {
+		// A reload replaces the catalog, and with it what to listen to.
+		changed := s.cur.Load().cat.Changed()
+		if tick == nil && changed == nil {
+			return
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick.C:
+		case <-tick:
 			s.Check()
+		case <-changed:
+			s.Relist()
 		}
 	}
+}
+
+// Relist takes the tools of the MCP servers on offer as they are now,
+// after one said its tools changed (notifications/tools/list_changed),
+// and tells the clients when what they are offered changed. The servers
+// keep their sessions; the directories are not read again.
+func (s *Server) Relist() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := s.cur.Load()
+	n, err := s.makeOffer(o.cat.Relist())
+	if err != nil {
+		s.log.Warn(fmt.Sprintf("an MCP server's tools changed, but could not be offered: %v", err))
+		return
+	}
+	s.install(n)
+	s.log.Info("an MCP server's tools changed", "tools", len(n.picked))
 }
 
 // Check reloads the tools if the directories changed since the last load,
