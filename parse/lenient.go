@@ -166,7 +166,11 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		// A key (word:) or a word read as a string value (word, or word]).
-		if d := src[k]; d == ',' || d == '}' || d == ']' || isColon(src, k, limit) {
+		colon, more := colonAt(src, k, limit)
+		if more >= 0 {
+			return more
+		}
+		if d := src[k]; d == ',' || d == '}' || d == ']' || colon {
 			return quoteClose
 		}
 		if _, ok := literalWord(w); ok {
@@ -189,7 +193,11 @@ func quoteEnds(src []byte, i int, q byte) int {
 			if k >= limit {
 				return quoteMoreOrClose(k, n)
 			}
-			if isColon(src, k, limit) && j == i+1 && stringEndsBeforeKey(src, i) {
+			colon, more := colonAt(src, k, limit)
+			if more >= 0 {
+				return more
+			}
+			if colon && j == i+1 && stringEndsBeforeKey(src, i) {
 				return quoteCloseBefore
 			}
 			return quoteInner
@@ -199,7 +207,11 @@ func quoteEnds(src []byte, i int, q byte) int {
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
 		}
-		if isColon(src, k, limit) {
+		colon, more := colonAt(src, k, limit)
+		if more >= 0 {
+			return more
+		}
+		if colon {
 			return quoteClose
 		}
 		// A literal before ',' or a closer: a value after a missing comma.
@@ -213,11 +225,21 @@ func quoteEnds(src []byte, i int, q byte) int {
 	return quoteInner
 }
 
-// isColon reports whether a ':' or a fullwidth '：' is at src[k]; half of
-// one at limit counts as one (the caller has checked k < limit, and looks
-// no further).
-func isColon(src []byte, k, limit int) bool {
-	return src[k] == ':' || src[k] == 0xEF && (k+3 > limit || fullwidthPunct(src, k) == ':')
+// colonAt reads src[k] (k < limit) as a key's colon: yes for ':' or a
+// fullwidth '：'; more (quoteMore or, past the window, quoteClose) when
+// the bytes of a fullwidth character run past limit, so that only the
+// bytes after them can tell.
+func colonAt(src []byte, k, limit int) (colon bool, more int) {
+	if src[k] == ':' {
+		return true, -1
+	}
+	if src[k] != 0xEF {
+		return false, -1
+	}
+	if k+3 > limit {
+		return false, quoteMoreOrClose(limit, len(src))
+	}
+	return fullwidthPunct(src, k) == ':', -1
 }
 
 // quoteEndsAt is quoteEnds with the common case first, small enough to be

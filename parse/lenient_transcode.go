@@ -26,15 +26,60 @@ type repairer struct {
 	repaired       bool
 	exp            bool // repairResult.exp
 	last           int  // repairResult.last, relative to the start of the output
+	// Where the current key, the last ',' and the last scalar value
+	// start, for messages. Fields rather than run's locals: read only
+	// when the input ends or fails, they need no register in its loop.
+	keyOff, commaOff, valOff int
+	open                     brackets
+}
+
+// brackets are the open brackets, innermost last, one byte a level. The
+// first 64 levels are held in the repairer itself, with no pointer to
+// them: run's loop then keeps only a depth in memory rather than a slice
+// in registers, which spares it a spill at every token.
+type brackets struct {
+	depth int
+	buf   [64]byte
+	more  []byte // the levels past len(buf)
+}
+
+// at is level k, 0 the outermost.
+func (b *brackets) at(k int) byte {
+	if k < len(b.buf) {
+		return b.buf[k]
+	}
+	return b.more[k-len(b.buf)]
+}
+
+func (b *brackets) top() byte { return b.at(b.depth - 1) }
+
+func (b *brackets) setTop(kind byte) {
+	if k := b.depth - 1; k < len(b.buf) {
+		b.buf[k] = kind
+	} else {
+		b.more[k-len(b.buf)] = kind
+	}
+}
+
+func (b *brackets) push(kind byte) {
+	if b.depth < len(b.buf) {
+		b.buf[b.depth] = kind
+	} else {
+		b.more = append(b.more[:b.depth-len(b.buf)], kind)
+	}
+	b.depth++
+}
+
+// mismatchConsumes is the function of that name for these brackets.
+func (b *brackets) mismatchConsumes(c byte) bool {
+	return !(b.depth >= 2 && c == kindCloser(b.at(b.depth-2)))
 }
 
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	src := p.src
 	n := len(src)
 	start := len(dst)
-	// One byte a level; the first 64 levels live on the Go stack.
-	var stackBuf [64]byte
-	stack := stackBuf[:0]
+	p.open.depth = 0
 	state := rpValue
 	i := 0
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
@@ -45,27 +90,43 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		i = 3
 	}
 	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
-	keyOff := 0      // where the current key starts
-	commaOff := 0    // where the last ',' is
-	valOff := 0      // where the last scalar value starts
 	look := !p.strict && !p.python
-	notPython := !p.python // space reads \n and U+00A0 (strict mode refuses them there)
+	// Bytes that may start whitespace or a comment: space reads them.
+	// Outside Python it also reads \n and U+00A0 (which strict mode
+	// refuses there).
+	spaceMask := spaceAlways
+	if !p.python {
+		spaceMask |= spaceNotPython
+	}
 	var err error
 	for {
 		gap, nl := false, false
-		if i < n {
-			if c := src[i]; c <= ' ' || c == '/' || c == '#' || (c == '\\' || c == 0xC2) && notPython {
-				if i, gap, nl, err = p.space(i); err != nil {
+		if i < n && spaceStart[src[i]]&spaceMask != 0 {
+			// Plain whitespace, most often a line break and its indent,
+			// is skipped here; comments and the rest are space's.
+			j := i
+			for ; j < n; j++ {
+				if c := src[j]; c == '\n' {
+					nl = true
+				} else if c != ' ' && c != '\t' && c != '\r' {
+					break
+				}
+			}
+			gap, i = j > i, j
+			if i < n && spaceStart[src[i]]&spaceMask != 0 {
+				var g, l bool
+				if i, g, l, err = p.space(i); err != nil {
 					return dst, repairResult{}, err
 				}
+				gap, nl = gap || g, nl || l
 			}
 		}
 		if i >= n {
 			if state == rpNext && lastStr && p.python {
 				// Python would join a string that followed to this one.
-				return dst, repairResult{}, p.cut(valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
+				return dst, repairResult{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
 			}
-			return p.eof(dst, start, stack, state, keyOff, commaOff)
+			return p.eof(dst, start, state)
 		}
 		c, w := src[i], 1
 		if c >= 0xE2 && look {
@@ -83,17 +144,17 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		}
 		switch state {
 		case rpNext:
-			kind := stack[len(stack)-1]
+			kind := p.open.top()
 			if c == ',' {
 				if kind == rpTuple {
-					stack[len(stack)-1] = rpTupleComma
+					p.open.setTop(rpTupleComma)
 				}
 				dst = append(dst, ',')
-				commaOff = i
+				p.commaOff = i
 				i = oneSpace(src, i+w)
 				lastStr = false
 				if kind == rpObject {
-					if len(stack) == 1 {
+					if p.open.depth == 1 {
 						p.last = len(dst) - start
 					}
 					state = rpKey
@@ -107,10 +168,10 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, p.fail(i, "a value in parentheses with no comma is not a tuple in Python; write a list [...] or drop the parentheses")
 				}
 				dst = append(dst, kindCloserOut(kind))
-				stack = stack[:len(stack)-1]
+				p.open.depth--
 				i += w
 				lastStr = false
-				if len(stack) == 0 {
+				if p.open.depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				continue
@@ -118,14 +179,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			if look && (c == '}' || c == ']') {
 				// A closer that is not the innermost bracket's.
 				p.repaired = true
-				consume := mismatchConsumes(c, stack)
+				consume := p.open.mismatchConsumes(c)
 				dst = append(dst, kindCloserOut(kind))
-				stack = stack[:len(stack)-1]
+				p.open.depth--
 				if consume {
 					i += w
 				}
 				lastStr = false
-				if len(stack) == 0 {
+				if p.open.depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				continue
@@ -156,22 +217,22 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
 						p.repaired = true
 						dst = append(dst, ',')
-						if len(stack) == 1 {
+						if p.open.depth == 1 {
 							p.last = len(dst) - start
 						}
 						state = rpKey
-						commaOff = -1
+						p.commaOff = -1
 						lastStr = false
 						continue
 					}
 				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
 					p.repaired = true
 					if kind == rpTuple {
-						stack[len(stack)-1] = rpTupleComma
+						p.open.setTop(rpTupleComma)
 					}
 					dst = append(dst, ',')
 					state = rpElem
-					commaOff = -1
+					p.commaOff = -1
 					lastStr = false
 					continue
 				}
@@ -225,7 +286,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					continue
 				}
 				p.repaired = true
-				if !mismatchConsumes(']', stack) {
+				if !p.open.mismatchConsumes(']') {
 					// The ']' closes the array around this object: close
 					// the object first.
 					if state == rpKey {
@@ -233,7 +294,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						p.last = 0
 					}
 					dst = append(dst, '}')
-					stack = stack[:len(stack)-1]
+					p.open.depth--
 					state = rpNext
 					lastStr = false
 					continue
@@ -242,27 +303,31 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 			if c == '}' {
 				if state == rpKey {
-					if err := p.trailingComma(commaOff); err != nil {
+					if err := p.trailingComma(p.commaOff); err != nil {
 						return dst, repairResult{}, err
 					}
 					dst = dst[:len(dst)-1]
 					p.last = 0 // the comma it pointed past is gone
 				}
 				dst = append(dst, '}')
-				stack = stack[:len(stack)-1]
+				p.open.depth--
 				i += w
-				if len(stack) == 0 {
+				if p.open.depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				state = rpNext
 				lastStr = false
 				continue
 			}
-			keyOff = i
+			p.keyOff = i
 			switch {
 			case c == '"' || c == '\'':
 				// Most keys need no re-escaping: they are copied whole.
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
+				e := -1
+				if c == '"' {
+					e = plainStrEnd(src, i+1)
+				}
+				if e > 0 && (!look || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e
 				} else {
 					p.look = look
@@ -332,7 +397,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 
 		default: // rpValue, rpFirstElem, rpElem
 			if state != rpValue && (isCloseBracket(c) || c == ',') {
-				kind := stack[len(stack)-1]
+				kind := p.open.top()
 				if c == ',' && look && kind == rpArray {
 					// A leading comma, or one more before the ']'.
 					if i, err = p.extraComma(i+w-1, state == rpFirstElem, ']'); err != nil {
@@ -343,7 +408,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				consume := true
 				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
 					p.repaired = true
-					consume = mismatchConsumes(c, stack)
+					consume = p.open.mismatchConsumes(c)
 					c = kindCloser(kind)
 				}
 				if c == ',' {
@@ -356,51 +421,55 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, p.fail(i, "expected a value or '"+string(kindCloser(kind))+"', found "+describeByte(src, i)+"; the innermost open bracket is '"+string(kindOpener(kind))+"'")
 				}
 				if state == rpElem {
-					if err := p.trailingComma(commaOff); err != nil {
+					if err := p.trailingComma(p.commaOff); err != nil {
 						return dst, repairResult{}, err
 					}
 					dst = dst[:len(dst)-1]
 				}
 				dst = append(dst, kindCloserOut(kind))
-				stack = stack[:len(stack)-1]
+				p.open.depth--
 				if consume {
 					i += w
 				}
 				lastStr = false
-				if len(stack) == 0 {
+				if p.open.depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				state = rpNext
 				continue
 			}
 			lastStr = false
-			valOff = i
+			p.valOff = i
 			switch {
 			case c == '{':
-				stack = append(stack, rpObject)
+				p.open.push(rpObject)
 				dst = append(dst, '{')
-				if len(stack) == 1 {
+				if p.open.depth == 1 {
 					p.last = len(dst) - start
 				}
 				i += w
 				state = rpFirstKey
 				continue
 			case c == '[':
-				stack = append(stack, rpArray)
+				p.open.push(rpArray)
 				dst = append(dst, '[')
 				i += w
 				state = rpFirstElem
 				continue
 			case c == '(' && p.python:
 				p.repaired = true
-				stack = append(stack, rpTuple)
+				p.open.push(rpTuple)
 				dst = append(dst, '[')
 				i++
 				state = rpFirstElem
 				continue
 			case c == '"' || c == '\'':
-				inside := look && len(stack) > 0
-				if e := plainStrEnd(src, i+1); c == '"' && e > 0 && (!inside || quoteEndsAt(src, e-1, '"') == quoteClose) {
+				inside := look && p.open.depth > 0
+				e := -1
+				if c == '"' {
+					e = plainStrEnd(src, i+1) // not for '...': it would scan on to the next '"'
+				}
+				if e > 0 && (!inside || quoteEndsAt(src, e-1, '"') == quoteClose) {
 					dst, i = append(dst, src[i:e]...), e // as for keys
 				} else {
 					p.look = inside
@@ -425,7 +494,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						return dst, repairResult{}, err
 					}
 				}
-				if dst, i, err = p.number(dst, i, len(stack) > 0); err != nil {
+				if dst, i, err = p.number(dst, i, p.open.depth > 0); err != nil {
 					return dst, repairResult{}, err
 				}
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
@@ -435,19 +504,19 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case bareWordByte[c]:
-				if dst, i, err = p.word(dst, i, len(stack) > 0); err != nil {
+				if dst, i, err = p.word(dst, i, p.open.depth > 0); err != nil {
 					return dst, repairResult{}, err
 				}
 			default:
 				if err := p.elided(i); err != nil {
 					return dst, repairResult{}, err
 				}
-				if state == rpValue && len(stack) > 0 {
+				if state == rpValue && p.open.depth > 0 {
 					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
 				}
 				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
-			if len(stack) == 0 {
+			if p.open.depth == 0 {
 				if lastStr && p.python {
 					// A top-level python string goes on through adjacent
 					// literals: f(a='x' 'y') passes 'xy'.
@@ -456,6 +525,26 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				return dst, repairResult{n: i, cut: len(dst) - start}, nil
 			}
 			state = rpNext
+			if i < n && src[i] == ',' {
+				// A ',' right after the value is the common case: take it
+				// here, as rpNext would, rather than on another turn.
+				kind := p.open.top()
+				if kind == rpTuple {
+					p.open.setTop(rpTupleComma)
+				}
+				dst = append(dst, ',')
+				p.commaOff = i
+				i = oneSpace(src, i+1)
+				lastStr = false
+				if kind == rpObject {
+					if p.open.depth == 1 {
+						p.last = len(dst) - start
+					}
+					state = rpKey
+				} else {
+					state = rpElem
+				}
+			}
 		}
 	}
 }
@@ -489,30 +578,30 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, 
 // eof ends the value at the end of the input: closes the open brackets when
 // the input stopped between complete values (the envelope), refuses when it
 // stopped inside or right after a key, ':' or ',' (the payload).
-func (p *repairer) eof(dst []byte, start int, stack []byte, state, keyOff, commaOff int) ([]byte, repairResult, error) {
+func (p *repairer) eof(dst []byte, start int, state int) ([]byte, repairResult, error) {
 	n := len(p.src)
 	switch state {
 	case rpValue:
-		if len(stack) == 0 {
+		if p.open.depth == 0 {
 			return dst, repairResult{}, p.cut(n, "expected a JSON value, found the end of the input")
 		}
-		return dst, repairResult{}, p.cut(keyOff, "the JSON ends after the ':' of this member, before its value: "+cutOffAdvice)
+		return dst, repairResult{}, p.cut(p.keyOff, "the JSON ends after the ':' of this member, before its value: "+cutOffAdvice)
 	case rpColon:
-		return dst, repairResult{}, p.cut(keyOff, "the JSON ends after an object key, before its ':' and value: "+cutOffAdvice)
+		return dst, repairResult{}, p.cut(p.keyOff, "the JSON ends after an object key, before its ':' and value: "+cutOffAdvice)
 	case rpElem, rpKey:
-		off := commaOff
+		off := p.commaOff
 		if off < 0 {
 			off = n
 		}
 		return dst, repairResult{}, p.cut(off, "the JSON ends after ',', before the next value: "+cutOffAdvice)
 	}
 	if p.strict {
-		top := stack[len(stack)-1]
+		top := p.open.top()
 		return dst, repairResult{}, p.cut(n, "the JSON ends before the '"+string(kindCloser(top))+"' that closes the innermost open '"+string(kindOpener(top))+"': "+cutOffAdvice)
 	}
 	cut := len(dst) - start
-	for k := len(stack) - 1; k >= 0; k-- {
-		dst = append(dst, kindCloserOut(stack[k]))
+	for k := p.open.depth - 1; k >= 0; k-- {
+		dst = append(dst, kindCloserOut(p.open.at(k)))
 	}
 	p.repaired = true
 	return dst, repairResult{n: n, truncated: true, cut: cut}, nil
@@ -754,9 +843,9 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 		c := src[i]
 		switch {
 		case c == q:
-			// quoteEnds decides unless the usual ':', closer, or ',' before
-			// a quote, bracket or number follows.
-			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && afterComma[src[i+2]])) {
+			// quoteEnds decides unless the usual ':', closer, or ',' (and
+			// maybe a space) before a quote, bracket or number follows.
+			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && (afterComma[src[i+2]] || src[i+2] == ' ' && i+3 < n && afterComma[src[i+3]]))) {
 				switch quoteEnds(src, i, q) {
 				case quoteInner:
 					p.repaired = true
@@ -1604,6 +1693,21 @@ func describeByte(src []byte, i int) string {
 
 // jsonEscape: the bytes after a backslash that make a JSON escape, but for u.
 var jsonEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// spaceStart: the bytes space reads, spaceAlways or spaceNotPython.
+const (
+	spaceAlways uint8 = 1 << iota
+	spaceNotPython
+)
+
+var spaceStart = func() (t [256]uint8) {
+	for c := 0; c <= ' '; c++ {
+		t[c] = spaceAlways
+	}
+	t['/'], t['#'] = spaceAlways, spaceAlways
+	t['\\'], t[0xC2] = spaceNotPython, spaceNotPython
+	return t
+}()
 
 // bareKeyByte: bytes of an unquoted key. bareWordByte: bytes of a bare word in value
 // position (literals). strByteSpecial: string bytes that need a look.
