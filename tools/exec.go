@@ -60,7 +60,8 @@ type ExecOptions struct {
 	// Secrets are values removed from observations whatever their
 	// source, like the API key run sends.
 	Secrets []string
-	// Stderr, when set, receives the tools' stderr as it is written.
+	// Stderr, when set, receives the tools' stderr as it is written, a
+	// whole line at a time and redacted as observations are.
 	Stderr io.Writer
 	// Parallel is how many calls may run at once (DefaultParallel when
 	// 0); observations are written in input order all the same.
@@ -217,6 +218,8 @@ type executor struct {
 
 	mu     sync.Mutex
 	failed int // calls whose run failed (validation failures are in v.stats)
+
+	stderrMu sync.Mutex // held to write a line of a tool's stderr (Stderr)
 }
 
 func (x *executor) stats() ExecStats {
@@ -369,7 +372,11 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		Timeout:   x.timeout(t),
 		Grace:     x.opts.Grace,
 		MaxOutput: x.opts.MaxOutput,
-		StderrTo:  x.opts.Stderr,
+	}
+	if x.opts.Stderr != nil {
+		lines := newStderrCopy(x.opts.Stderr, &x.stderrMu, x.redactor)
+		defer lines.Close()
+		spec.StderrTo = lines
 	}
 	var scratch *os.File
 	var saved *cappedWriter

@@ -499,21 +499,9 @@ func (r *Redactor) Copy(dst io.Writer, src io.Reader) error {
 		sp := r.spans(s)
 		cut := len(s)
 		if !eof {
-			cut = cutPoint(s, len(s)-overlap)
-			// A secret that starts before the cut is written whole now.
-			for _, x := range sp {
-				if x.start < cut && x.end > cut {
-					cut = x.end
-				}
-			}
+			cut = roundCut(s, sp, overlap)
 		}
-		keep := sp[:0]
-		for _, x := range sp {
-			if x.start < cut {
-				keep = append(keep, x)
-			}
-		}
-		out = appendRedacted(out[:0], s[:cut], keep)
+		out = appendRedacted(out[:0], s[:cut], spansBefore(sp, cut))
 		if _, err := dst.Write(out); err != nil {
 			return fmt.Errorf("writing the redacted output: %w", err)
 		}
@@ -522,6 +510,30 @@ func (r *Redactor) Copy(dst io.Writer, src io.Reader) error {
 		}
 		buf = buf[:copy(buf, buf[cut:])]
 	}
+}
+
+// roundCut is where a round of Copy over s ends when more is to come:
+// overlap before its end, at a line end where it can be (cutPoint), and
+// never inside a secret, which is written whole now.
+func roundCut(s string, sp []span, overlap int) int {
+	cut := cutPoint(s, len(s)-overlap)
+	for _, x := range sp {
+		if x.start < cut && x.end > cut {
+			cut = x.end
+		}
+	}
+	return cut
+}
+
+// spansBefore is sp without the spans that start at cut or after it.
+func spansBefore(sp []span, cut int) []span {
+	keep := sp[:0]
+	for _, x := range sp {
+		if x.start < cut {
+			keep = append(keep, x)
+		}
+	}
+	return keep
 }
 
 // cutPoint is where a round of Copy ends: just after the last newline in

@@ -68,7 +68,8 @@ schema judges the text it stands for, and it names only an output toolcall
 saved in that directory (in this run or an earlier one): any other file
 there, or a link, is an unknown ref. The last 4 KiB of
 stderr are shown when a tool fails; --stderr copies all of it to
-toolcall's standard error as it comes.
+toolcall's standard error as it comes, a line at a time, redacted as
+observations are.
 
 Secrets never reach an observation: values of environment variables whose
 names look secret (KEY, TOKEN, SECRET, PASSWORD, ...), well-known
@@ -76,8 +77,8 @@ credential patterns (OpenAI, Anthropic, GitHub, Slack, AWS, Google, bearer
 tokens, private keys) and the patterns of --redact become [REDACTED]. A
 value is found raw and JSON-escaped (\u0026, \u00e9, \/, ... in any mix,
 once or twice over), in everything an observation says, validation errors
-included. Other encodings (base64, URL-encoding) are not recognised, and
---stderr is not redacted.
+included, and in what --stderr copies. Other encodings (base64,
+URL-encoding) are not recognised.
 
 Consent: a tool marked "safe": false, or registered with no_schema_mode
 human-approval, runs only with --allow-unsafe (or --approve NAME), or with
