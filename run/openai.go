@@ -116,6 +116,10 @@ var defaultClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	t.TLSHandshakeTimeout = 10 * time.Second
+	// run --batch --jobs N keeps N requests to the one model server
+	// in flight: keep their connections for the next turn rather than
+	// the default two.
+	t.MaxIdleConnsPerHost = 16
 	// No ResponseHeaderTimeout: a reply that is not streamed has its
 	// headers only when the whole answer is written.
 	return &http.Client{Transport: t}
