@@ -155,6 +155,7 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 	defer lines.stop()
 	var read, notStarted int
 	var readErr error
+	seen := map[string]int{} // the line of each id taken
 	interrupted, uncounted := false, false
 	for !interrupted {
 		var l line
@@ -177,6 +178,16 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 		}
 		read++
 		id, in, err := parseRequest(l, opts.Out != "")
+		if err == nil {
+			// Transcripts, summaries and --out's files are told apart by
+			// id: a second request with one is not run.
+			if first, dup := seen[id]; dup {
+				err = fmt.Errorf(`line %d: "id" %q is line %d's already; give each request an id of its own`, l.n, id, first)
+				id = strconv.Itoa(l.n)
+			} else {
+				seen[id] = l.n
+			}
+		}
 		if err != nil {
 			if opts.Warn != nil {
 				opts.Warn(l.n, err)

@@ -138,6 +138,7 @@ func TestBatchBadLines(t *testing.T) {
 		strings.Repeat("x", 300),
 		`plain text is a prompt`,
 		`{"id":42,"messages":[{"role":"user","content":"numbers name requests too"}]}`,
+		`{"id":"ok","prompt":"the same id again"}`,
 	}, "\n")
 	out, res := runBatch(t, context.Background(), &batchModel{}, in, BatchOptions{
 		MaxLine: 200,
@@ -157,14 +158,15 @@ func TestBatchBadLines(t *testing.T) {
 		"6 error line 6: the line is too long: more than 200 bytes",
 		"7 final_answer ",
 		"42 final_answer ",
+		"9 error line 9: \"id\" \"ok\" is line 1's already; give each request an id of its own",
 	}
 	if !slices.Equal(sums, want) {
 		t.Errorf("summaries:\n%s\nwant:\n%s", strings.Join(sums, "\n"), strings.Join(want, "\n"))
 	}
-	if len(warned) != 4 {
-		t.Errorf("warned %q, want the 4 bad lines", warned)
+	if len(warned) != 5 {
+		t.Errorf("warned %q, want the 5 bad lines", warned)
 	}
-	if res.Requests != 7 || res.Answered != 3 || res.Failed != 4 {
+	if res.Requests != 8 || res.Answered != 3 || res.Failed != 5 {
 		t.Errorf("result %+v", res)
 	}
 }
