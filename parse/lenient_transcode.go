@@ -22,10 +22,10 @@ type repairer struct {
 	// In the string being read, where the first JSON escape of a control
 	// character and the first backslash kept as itself are; -1 for none.
 	escCtl, escLit int
-	escBuf         []byte // escStr's unescaped text, reused within a value
-	repaired       bool
-	exp            bool // repairResult.exp
-	last           int  // repairResult.last, relative to the start of the output
+	escBuf         []byte    // escStr's unescaped text, reused within a value
+	repairs        repairSet // repairResult.repairs
+	exp            bool      // repairResult.exp
+	last           int       // repairResult.last, relative to the start of the output
 }
 
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
@@ -41,7 +41,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		if p.strict {
 			return dst, repairResult{}, p.fail(0, "a byte order mark (U+FEFF) before the JSON; remove it")
 		}
-		p.repaired = true
+		p.repairs |= repairBOM
 		i = 3
 	}
 	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
@@ -73,7 +73,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
 				if f := fullwidthPunct(src, i); f != 0 {
 					c, w = f, 3
-					p.repaired = true
+					p.repairs |= repairFullwidth
 				} else if fullwidthPartial(src, i) {
 					return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
 				}
@@ -117,7 +117,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 			if look && (c == '}' || c == ']') {
 				// A closer that is not the innermost bracket's.
-				p.repaired = true
+				p.repairs |= repairMismatchedCloser
 				consume := mismatchConsumes(c, stack)
 				dst = append(dst, kindCloserOut(kind))
 				stack = stack[:len(stack)-1]
@@ -154,7 +154,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// subtraction in both Python and JavaScript.
 				if kind == rpObject {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
-						p.repaired = true
+						p.repairs |= repairMissingComma
 						dst = append(dst, ',')
 						if len(stack) == 1 {
 							p.last = len(dst) - start
@@ -165,7 +165,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						continue
 					}
 				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
-					p.repaired = true
+					p.repairs |= repairMissingComma
 					if kind == rpTuple {
 						stack[len(stack)-1] = rpTupleComma
 					}
@@ -224,7 +224,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					}
 					continue
 				}
-				p.repaired = true
+				p.repairs |= repairMismatchedCloser
 				if !mismatchConsumes(']', stack) {
 					// The ']' closes the array around this object: close
 					// the object first.
@@ -272,7 +272,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-				p.repaired = true
+				p.repairs |= repairStringPrefix
 				if dst, i, err = p.strStart(dst, i+1); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -291,7 +291,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				if p.strict {
 					return dst, repairResult{}, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
 				}
-				p.repaired = true
+				p.repairs |= repairUnquotedKey
 				dst = append(dst, '"')
 				dst = append(dst, src[i:j]...)
 				dst = append(dst, '"')
@@ -342,7 +342,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				consume := true
 				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
-					p.repaired = true
+					p.repairs |= repairMismatchedCloser
 					consume = mismatchConsumes(c, stack)
 					c = kindCloser(kind)
 				}
@@ -392,7 +392,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpFirstElem
 				continue
 			case c == '(' && p.python:
-				p.repaired = true
+				p.repairs |= repairTuple
 				stack = append(stack, rpTuple)
 				dst = append(dst, '[')
 				i++
@@ -429,7 +429,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, err
 				}
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-				p.repaired = true
+				p.repairs |= repairStringPrefix
 				if dst, i, err = p.strStart(dst, i+1); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -466,17 +466,17 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, 
 	for {
 		// Look past whitespace and comments without taking them: what
 		// follows may be the caller's.
-		repaired := p.repaired
+		repairs := p.repairs
 		k, _, _, _ := p.space(i) // python is never strict: no error
 		q := -1
 		if k < len(p.src) {
 			q = p.strAt(k)
 		}
 		if q < 0 {
-			p.repaired = repaired
+			p.repairs = repairs
 			break
 		}
-		p.repaired = true
+		p.repairs |= repairStringConcatenation
 		var err error
 		dst = dst[:len(dst)-1]
 		if dst, i, err = p.str(dst, q+1, p.src[q], q); err != nil {
@@ -514,7 +514,7 @@ func (p *repairer) eof(dst []byte, start int, stack []byte, state, keyOff, comma
 	for k := len(stack) - 1; k >= 0; k-- {
 		dst = append(dst, kindCloserOut(stack[k]))
 	}
-	p.repaired = true
+	p.repairs |= repairMissingCloser
 	return dst, repairResult{n: n, truncated: true, cut: cut}, nil
 }
 
@@ -546,7 +546,11 @@ func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
 		}
 		return i, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
 	}
-	p.repaired = true
+	if leading {
+		p.repairs |= repairLeadingComma
+	} else {
+		p.repairs |= repairTrailingComma
+	}
 	return j, nil
 }
 
@@ -564,7 +568,7 @@ func (p *repairer) trailingComma(off int) error {
 	if p.strict {
 		return p.fail(off, "trailing comma before the closing bracket; JSON does not allow it")
 	}
-	p.repaired = true
+	p.repairs |= repairTrailingComma
 	return nil
 }
 
@@ -617,7 +621,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			default:
 				return i, gap, nl, nil
 			}
-			p.repaired = true
+			p.repairs |= repairEscapedPayload
 			i += 2
 			gap = true
 		case 0xC2:
@@ -633,7 +637,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "a non-breaking space (U+00A0) outside a string; JSON whitespace is space, tab and newline")
 			}
-			p.repaired = true
+			p.repairs |= repairNBSP
 			i += 2
 			gap = true
 		case '/', '#':
@@ -647,7 +651,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "comments are not allowed in JSON")
 			}
-			p.repaired = true
+			p.repairs |= repairComment
 			gap = true
 			if block {
 				j := bytes.Index(src[i+2:], []byte("*/"))
@@ -683,7 +687,7 @@ func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
 	if q < 0 {
 		return dst, i, false, nil
 	}
-	p.repaired = true
+	p.repairs |= repairStringConcatenation
 	dst, i, err := p.str(dst[:len(dst)-1], q+1, p.src[q], q)
 	return dst, i, true, err
 }
@@ -695,7 +699,7 @@ func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 		if p.strict {
 			return dst, i, p.fail(i, "single-quoted string; JSON strings use double quotes")
 		}
-		p.repaired = true
+		p.repairs |= repairSingleQuotes
 	}
 	dst = append(dst, '"')
 	return p.str(dst, i+1, q, i)
@@ -759,7 +763,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && afterComma[src[i+2]])) {
 				switch quoteEnds(src, i, q) {
 				case quoteInner:
-					p.repaired = true
+					p.repairs |= repairUnescapedQuote
 					dst = append(dst, src[run:i]...)
 					if q == '"' {
 						dst = append(dst, '\\')
@@ -768,7 +772,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 					i++
 					continue
 				case quoteCloseBefore:
-					p.repaired = true
+					p.repairs |= repairMissingClosingQuote
 					k := closeBeforeKey(src, i)
 					dst = trimTranscoded(dst, src, k, run)
 					if k > run {
@@ -809,7 +813,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.strict {
 				return dst, i, p.fail(i, "a raw control character ("+describeByte(src, i)+") in a string; write it as an escape such as \\n")
 			}
-			p.repaired = true
+			p.repairs |= repairControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -824,7 +828,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 				if p.strict {
 					return dst, i, p.fail(i, "invalid UTF-8 in a string")
 				}
-				p.repaired = true
+				p.repairs |= repairInvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -874,7 +878,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 				if err := p.litEscape(i); err != nil {
 					return dst, i, run, err
 				}
-				p.repaired = true
+				p.repairs |= repairInvalidEscape
 				dst = append(dst, src[run:i]...)
 				return append(dst, '\\', '\\'), i + 1, i + 1, nil
 			}
@@ -884,7 +888,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 	if p.strict {
 		return dst, i, run, p.fail(i, "invalid escape '\\"+escapeShown(e)+"' in a string; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
 	}
-	p.repaired = true
+	p.repairs |= repairInvalidEscape
 	dst = append(dst, src[run:i]...)
 	switch {
 	case e == '\'':
@@ -989,7 +993,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(i, "'+' before a number is not allowed in JSON")
 		}
-		p.repaired = true
+		p.repairs |= repairNumberForm
 		i++
 	}
 	d := i
@@ -1011,7 +1015,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			}
 			// -Infinity, as Python's json writes it: JSON has no such
 			// number, and null is what JavaScript's JSON.stringify writes.
-			p.repaired = true
+			p.repairs |= repairNonFinite
 			return append(dst[:mark], "null"...), j, nil
 		}
 		return dst, i, p.fail(start, "expected digits after '"+string(src[start])+"', found "+describeByte(src, i))
@@ -1020,7 +1024,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(start, "leading zero in a number; JSON does not allow it")
 		}
-		p.repaired = true
+		p.repairs |= repairNumberForm
 		for d < i-1 && src[d] == '0' {
 			d++
 		}
@@ -1050,7 +1054,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit before '.'")
 			}
-			p.repaired = true
+			p.repairs |= repairNumberForm
 			dst = append(dst, '0')
 		}
 		dst = append(dst, '.')
@@ -1058,7 +1062,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit after '.'")
 			}
-			p.repaired = true
+			p.repairs |= repairNumberForm
 			dst = append(dst, '0')
 		} else {
 			dst = append(dst, src[f:i]...)
@@ -1144,7 +1148,11 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 		}
 		return dst, i, p.wordError(i, w, j)
 	}
-	p.repaired = true
+	if lit == "null" && nonFiniteWord(w) {
+		p.repairs |= repairNonFinite
+	} else {
+		p.repairs |= repairLiteral
+	}
 	return append(dst, lit...), j, nil
 }
 
@@ -1205,7 +1213,7 @@ func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, 
 	}
 	switch src[k] {
 	case ',', '}', ']':
-		p.repaired = true
+		p.repairs |= repairBareWord
 		dst = append(dst, '"')
 		dst = append(dst, src[i:j]...)
 		return append(dst, '"'), j, true, nil
@@ -1403,7 +1411,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 	src := p.src
 	p.escCtl, p.escLit = -1, -1
 	n := len(src)
-	p.repaired = true
+	p.repairs |= repairTypographicQuote
 	single := curlySingle(src, open)
 	dst = append(dst, '"')
 	i := open + 3
@@ -1446,6 +1454,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 				return dst, i, err
 			}
 		case c < 0x20:
+			p.repairs |= repairControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -1457,6 +1466,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 					i = n
 					continue
 				}
+				p.repairs |= repairInvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -1528,9 +1538,10 @@ func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
 		}
 		if b == '"' && bs%2 == 0 {
 			body = append(body, '"')
-			p.repaired = true
+			p.repairs |= repairEscapedPayload
 			sub := repairer{src: body}
 			out, _, err := sub.str(append(dst, '"'), 0, '"', 0)
+			p.repairs |= sub.repairs
 			if err != nil {
 				var se *syntaxError
 				if errors.As(err, &se) {
