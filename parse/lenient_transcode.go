@@ -1148,7 +1148,8 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 		}
 		return dst, i, p.wordError(i, w, j)
 	}
-	if lit == "null" && nonFiniteWord(w) {
+	if lit == "null" && (len(w) == 3 || len(w) == 8) {
+		// NaN, inf, Infinity: literalWord's other nulls are 4 or 9 long.
 		p.repairs |= repairNonFinite
 	} else {
 		p.repairs |= repairLiteral
