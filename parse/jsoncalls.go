@@ -182,7 +182,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			args = rawOf(out, c.args)
 		}
 		p.noExp = !res.exp
-		if err := p.emitCall(c.id, c.name, args, c.format, res.repaired || res.truncated, p.base+int64(i), raw); err != nil {
+		if err := p.emitCall(c.id, c.name, args, c.format, res.repairs, p.base+int64(i), raw); err != nil {
 			return true, err
 		}
 	}

@@ -11,7 +11,8 @@ package parse
 // input, nesting included: an explicit stack replaces recursion, so 10,000
 // levels cost what 10,000 bytes cost.
 //
-// What is repaired (lenient mode; each sets repairResult.repaired):
+// What is repaired (lenient mode; each adds its kind to repairResult.repairs,
+// repairs.go):
 //   - trailing commas before '}' , ']' or ')', a leading comma ([,1]) and
 //     repeated ones before a closer ({"a":1,,});
 //   - single-quoted strings and keys ('it\'s'; a '"' inside is escaped);
@@ -319,8 +320,8 @@ func skipWS(src []byte, j, limit int) int {
 }
 
 type repairResult struct {
-	n        int  // bytes of src consumed (just past the value)
-	repaired bool // output differs from a strict reading of the input (any repair applied)
+	n       int       // bytes of src consumed (just past the value)
+	repairs repairSet // the kinds of repair applied; empty when the output is a strict reading of the input
 	// truncated: src ended (atEOF) before the value closed; closers were
 	// appended to dst so it is valid JSON. cut is the length of the produced
 	// JSON (relative to the start of the appended part) before the first
@@ -427,7 +428,7 @@ func appendJSON(dst, src []byte, strict, python bool) ([]byte, repairResult, err
 	if err != nil {
 		return dst[:start], repairResult{}, err
 	}
-	res.repaired = p.repaired
+	res.repairs = p.repairs
 	res.exp = p.exp
 	res.last = p.last
 	return out, res, nil

@@ -170,17 +170,17 @@ func TestBenchInputs(t *testing.T) {
 		"args": benchArgs(), "valid": benchValid(1 << 16), "strings": benchStrings(1 << 16),
 	} {
 		_, res, err := appendJSON(nil, src, true, false)
-		if err != nil || res.repaired || res.n != len(src) {
+		if err != nil || res.repaired() || res.n != len(src) {
 			t.Errorf("%s: %+v %v", name, res, err)
 		}
 	}
 	_, res, err := appendJSON(nil, benchRepairHeavy(1<<16), false, false)
-	if err != nil || !res.repaired || res.truncated {
+	if err != nil || !res.repaired() || res.truncated {
 		t.Errorf("repair-heavy: %+v %v", res, err)
 	}
 	src := benchModelDefects(1 << 16)
 	_, res, err = appendJSON(nil, src, false, false)
-	if err != nil || !res.repaired || res.truncated || res.n != len(bytes.TrimSpace(src)) {
+	if err != nil || !res.repaired() || res.truncated || res.n != len(bytes.TrimSpace(src)) {
 		t.Errorf("model-defects: %+v %v", res, err)
 	}
 	_, res, err = appendJSON(nil, benchTruncatedDeep(1<<16, 1000), false, false)

@@ -84,8 +84,11 @@ func FuzzAppendJSON(f *testing.F) {
 		if res.n <= 0 || res.n > len(src) || res.cut < 0 || res.cut > len(out) {
 			t.Fatalf("appendJSON(%q) = %q %+v: n or cut out of range", src, out, res)
 		}
+		if res.repairs>>repairKindCount != 0 || res.truncated != (res.repairs&repairMissingCloser != 0) {
+			t.Fatalf("appendJSON(%q) = %q: repairs %b, truncated %v", src, out, res.repairs, res.truncated)
+		}
 		if res.truncated {
-			if strict || res.n != len(src) || !res.repaired {
+			if strict || res.n != len(src) || !res.repaired() {
 				t.Fatalf("appendJSON(%q, strict=%v) = %q %+v: bad truncation", src, strict, out, res)
 			}
 			if strings.Trim(string(out[res.cut:]), "]}") != "" || res.cut == len(out) {
@@ -94,10 +97,10 @@ func FuzzAppendJSON(f *testing.F) {
 		} else if res.cut != len(out) {
 			t.Fatalf("appendJSON(%q) = %q %+v: cut inside a complete value", src, out, res)
 		}
-		if strict && res.repaired {
+		if strict && res.repaired() {
 			t.Fatalf("strict appendJSON(%q) = %q repaired", src, out)
 		}
-		if !res.repaired {
+		if !res.repaired() {
 			// Nothing repaired: the input was JSON, and out is it compacted.
 			var c bytes.Buffer
 			if err := json.Compact(&c, src[:res.n]); err != nil {
@@ -113,15 +116,15 @@ func FuzzAppendJSON(f *testing.F) {
 			// which strict mode reads alone.
 			sout, sres, serr := appendJSON(nil, src, true, python)
 			joined := python && serr == nil && sres.n < res.n && out[0] == '"'
-			if !joined && (res.repaired != (serr != nil) || serr == nil && !bytes.Equal(sout, out)) {
-				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.repaired, sout, serr)
+			if !joined && (res.repaired() != (serr != nil) || serr == nil && !bytes.Equal(sout, out)) {
+				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.repaired(), sout, serr)
 			}
 		}
 		if !res.truncated && bytes.ContainsAny(bytes.TrimLeft(src, " \t\r\n")[:1], "{[(") {
 			checkPrefixes(t, src[:res.n], out, python)
 		}
 		if json.Valid(src) && utf8.Valid(src) {
-			if res.repaired || res.truncated || len(bytes.TrimSpace(src[res.n:])) != 0 {
+			if res.repaired() || res.truncated || len(bytes.TrimSpace(src[res.n:])) != 0 {
 				t.Fatalf("valid JSON %q read as %q %+v", src, out, res)
 			}
 			if a, b := decodeNumbers(t, src), decodeNumbers(t, out); !reflect.DeepEqual(a, b) {

@@ -221,8 +221,8 @@ func TestAppendJSONRepairs(t *testing.T) {
 			continue
 		}
 		got = got[len("prefix:"):]
-		if string(got) != tc.want || res.repaired != tc.repaired || res.truncated {
-			t.Errorf("appendJSON(%q, py=%v) = %s repaired=%v truncated=%v; want %s repaired=%v", tc.in, tc.py, got, res.repaired, res.truncated, tc.want, tc.repaired)
+		if string(got) != tc.want || res.repaired() != tc.repaired || res.truncated {
+			t.Errorf("appendJSON(%q, py=%v) = %s repaired=%v truncated=%v; want %s repaired=%v", tc.in, tc.py, got, res.repaired(), res.truncated, tc.want, tc.repaired)
 		}
 		if !json.Valid(got) {
 			t.Errorf("appendJSON(%q): invalid JSON %s", tc.in, got)
@@ -288,7 +288,7 @@ func TestAppendJSONTruncated(t *testing.T) {
 			t.Errorf("appendJSON(%q): %v", tc.in, err)
 			continue
 		}
-		if string(got) != tc.want || !res.truncated || !res.repaired || res.cut != tc.cut || res.n != len(tc.in) {
+		if string(got) != tc.want || !res.truncated || !res.repaired() || res.cut != tc.cut || res.n != len(tc.in) {
 			t.Errorf("appendJSON(%q) = %s %+v; want %s truncated cut=%d n=%d", tc.in, got, res, tc.want, tc.cut, len(tc.in))
 		}
 		// Strict mode refuses, as a truncation unless a comment came first.
@@ -517,7 +517,7 @@ func TestAppendJSONEveryPrefix(t *testing.T) {
 					t.Errorf("strict prefix %q = %s; want an error", p, got)
 				}
 				if k == len(v) {
-					if string(got) != string(want) || res.truncated || res.repaired != py {
+					if string(got) != string(want) || res.truncated || res.repaired() != py {
 						t.Errorf("whole %q = %s %+v", p, got, res)
 					}
 					continue

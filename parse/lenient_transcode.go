@@ -22,10 +22,10 @@ type repairer struct {
 	// In the string being read, where the first JSON escape of a control
 	// character and the first backslash kept as itself are; -1 for none.
 	escCtl, escLit int
-	escBuf         []byte // escStr's unescaped text, reused within a value
-	repaired       bool
-	exp            bool // repairResult.exp
-	last           int  // repairResult.last, relative to the start of the output
+	escBuf         []byte    // escStr's unescaped text, reused within a value
+	repairs        repairSet // repairResult.repairs
+	exp            bool      // repairResult.exp
+	last           int       // repairResult.last, relative to the start of the output
 	// Where the current key, the last ',' and the last scalar value
 	// start, for messages. Fields rather than run's locals: read only
 	// when the input ends or fails, they need no register in its loop.
@@ -86,7 +86,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		if p.strict {
 			return dst, repairResult{}, p.fail(0, "a byte order mark (U+FEFF) before the JSON; remove it")
 		}
-		p.repaired = true
+		p.repairs |= repairBOM
 		i = 3
 	}
 	lastStr := false // the token just completed was a string (python concatenation, missing-comma rule)
@@ -134,7 +134,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
 				if f := fullwidthPunct(src, i); f != 0 {
 					c, w = f, 3
-					p.repaired = true
+					p.repairs |= repairFullwidth
 				} else if fullwidthPartial(src, i) {
 					return dst, repairResult{}, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
 				}
@@ -178,7 +178,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			}
 			if look && (c == '}' || c == ']') {
 				// A closer that is not the innermost bracket's.
-				p.repaired = true
+				p.repairs |= repairMismatchedCloser
 				consume := p.open.mismatchConsumes(c)
 				dst = append(dst, kindCloserOut(kind))
 				p.open.depth--
@@ -215,7 +215,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// subtraction in both Python and JavaScript.
 				if kind == rpObject {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
-						p.repaired = true
+						p.repairs |= repairMissingComma
 						dst = append(dst, ',')
 						if p.open.depth == 1 {
 							p.last = len(dst) - start
@@ -226,7 +226,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						continue
 					}
 				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
-					p.repaired = true
+					p.repairs |= repairMissingComma
 					if kind == rpTuple {
 						p.open.setTop(rpTupleComma)
 					}
@@ -285,7 +285,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					}
 					continue
 				}
-				p.repaired = true
+				p.repairs |= repairMismatchedCloser
 				if !p.open.mismatchConsumes(']') {
 					// The ']' closes the array around this object: close
 					// the object first.
@@ -337,7 +337,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-				p.repaired = true
+				p.repairs |= repairStringPrefix
 				if dst, i, err = p.strStart(dst, i+1); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -356,7 +356,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				if p.strict {
 					return dst, repairResult{}, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
 				}
-				p.repaired = true
+				p.repairs |= repairUnquotedKey
 				dst = append(dst, '"')
 				dst = append(dst, src[i:j]...)
 				dst = append(dst, '"')
@@ -407,7 +407,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				consume := true
 				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
-					p.repaired = true
+					p.repairs |= repairMismatchedCloser
 					consume = p.open.mismatchConsumes(c)
 					c = kindCloser(kind)
 				}
@@ -457,7 +457,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				state = rpFirstElem
 				continue
 			case c == '(' && p.python:
-				p.repaired = true
+				p.repairs |= repairTuple
 				p.open.push(rpTuple)
 				dst = append(dst, '[')
 				i++
@@ -498,7 +498,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, err
 				}
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-				p.repaired = true
+				p.repairs |= repairStringPrefix
 				if dst, i, err = p.strStart(dst, i+1); err != nil {
 					return dst, repairResult{}, err
 				}
@@ -555,17 +555,17 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, 
 	for {
 		// Look past whitespace and comments without taking them: what
 		// follows may be the caller's.
-		repaired := p.repaired
+		repairs := p.repairs
 		k, _, _, _ := p.space(i) // python is never strict: no error
 		q := -1
 		if k < len(p.src) {
 			q = p.strAt(k)
 		}
 		if q < 0 {
-			p.repaired = repaired
+			p.repairs = repairs
 			break
 		}
-		p.repaired = true
+		p.repairs |= repairStringConcatenation
 		var err error
 		dst = dst[:len(dst)-1]
 		if dst, i, err = p.str(dst, q+1, p.src[q], q); err != nil {
@@ -603,7 +603,7 @@ func (p *repairer) eof(dst []byte, start int, state int) ([]byte, repairResult, 
 	for k := p.open.depth - 1; k >= 0; k-- {
 		dst = append(dst, kindCloserOut(p.open.at(k)))
 	}
-	p.repaired = true
+	p.repairs |= repairMissingCloser
 	return dst, repairResult{n: n, truncated: true, cut: cut}, nil
 }
 
@@ -635,7 +635,11 @@ func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
 		}
 		return i, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
 	}
-	p.repaired = true
+	if leading {
+		p.repairs |= repairLeadingComma
+	} else {
+		p.repairs |= repairTrailingComma
+	}
 	return j, nil
 }
 
@@ -653,7 +657,7 @@ func (p *repairer) trailingComma(off int) error {
 	if p.strict {
 		return p.fail(off, "trailing comma before the closing bracket; JSON does not allow it")
 	}
-	p.repaired = true
+	p.repairs |= repairTrailingComma
 	return nil
 }
 
@@ -706,7 +710,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			default:
 				return i, gap, nl, nil
 			}
-			p.repaired = true
+			p.repairs |= repairEscapedPayload
 			i += 2
 			gap = true
 		case 0xC2:
@@ -722,7 +726,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "a non-breaking space (U+00A0) outside a string; JSON whitespace is space, tab and newline")
 			}
-			p.repaired = true
+			p.repairs |= repairNBSP
 			i += 2
 			gap = true
 		case '/', '#':
@@ -736,7 +740,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "comments are not allowed in JSON")
 			}
-			p.repaired = true
+			p.repairs |= repairComment
 			gap = true
 			if block {
 				j := bytes.Index(src[i+2:], []byte("*/"))
@@ -772,7 +776,7 @@ func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
 	if q < 0 {
 		return dst, i, false, nil
 	}
-	p.repaired = true
+	p.repairs |= repairStringConcatenation
 	dst, i, err := p.str(dst[:len(dst)-1], q+1, p.src[q], q)
 	return dst, i, true, err
 }
@@ -784,7 +788,7 @@ func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 		if p.strict {
 			return dst, i, p.fail(i, "single-quoted string; JSON strings use double quotes")
 		}
-		p.repaired = true
+		p.repairs |= repairSingleQuotes
 	}
 	dst = append(dst, '"')
 	return p.str(dst, i+1, q, i)
@@ -848,7 +852,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && (afterComma[src[i+2]] || src[i+2] == ' ' && i+3 < n && afterComma[src[i+3]]))) {
 				switch quoteEnds(src, i, q) {
 				case quoteInner:
-					p.repaired = true
+					p.repairs |= repairUnescapedQuote
 					dst = append(dst, src[run:i]...)
 					if q == '"' {
 						dst = append(dst, '\\')
@@ -857,7 +861,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 					i++
 					continue
 				case quoteCloseBefore:
-					p.repaired = true
+					p.repairs |= repairMissingClosingQuote
 					k := closeBeforeKey(src, i)
 					dst = trimTranscoded(dst, src, k, run)
 					if k > run {
@@ -898,7 +902,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.strict {
 				return dst, i, p.fail(i, "a raw control character ("+describeByte(src, i)+") in a string; write it as an escape such as \\n")
 			}
-			p.repaired = true
+			p.repairs |= repairControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -913,7 +917,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 				if p.strict {
 					return dst, i, p.fail(i, "invalid UTF-8 in a string")
 				}
-				p.repaired = true
+				p.repairs |= repairInvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -963,7 +967,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 				if err := p.litEscape(i); err != nil {
 					return dst, i, run, err
 				}
-				p.repaired = true
+				p.repairs |= repairInvalidEscape
 				dst = append(dst, src[run:i]...)
 				return append(dst, '\\', '\\'), i + 1, i + 1, nil
 			}
@@ -973,7 +977,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 	if p.strict {
 		return dst, i, run, p.fail(i, "invalid escape '\\"+escapeShown(e)+"' in a string; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
 	}
-	p.repaired = true
+	p.repairs |= repairInvalidEscape
 	dst = append(dst, src[run:i]...)
 	switch {
 	case e == '\'':
@@ -1078,7 +1082,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(i, "'+' before a number is not allowed in JSON")
 		}
-		p.repaired = true
+		p.repairs |= repairNumberForm
 		i++
 	}
 	d := i
@@ -1100,7 +1104,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			}
 			// -Infinity, as Python's json writes it: JSON has no such
 			// number, and null is what JavaScript's JSON.stringify writes.
-			p.repaired = true
+			p.repairs |= repairNonFinite
 			return append(dst[:mark], "null"...), j, nil
 		}
 		return dst, i, p.fail(start, "expected digits after '"+string(src[start])+"', found "+describeByte(src, i))
@@ -1109,7 +1113,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(start, "leading zero in a number; JSON does not allow it")
 		}
-		p.repaired = true
+		p.repairs |= repairNumberForm
 		for d < i-1 && src[d] == '0' {
 			d++
 		}
@@ -1139,7 +1143,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit before '.'")
 			}
-			p.repaired = true
+			p.repairs |= repairNumberForm
 			dst = append(dst, '0')
 		}
 		dst = append(dst, '.')
@@ -1147,7 +1151,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit after '.'")
 			}
-			p.repaired = true
+			p.repairs |= repairNumberForm
 			dst = append(dst, '0')
 		} else {
 			dst = append(dst, src[f:i]...)
@@ -1233,7 +1237,12 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 		}
 		return dst, i, p.wordError(i, w, j)
 	}
-	p.repaired = true
+	if lit == "null" && (len(w) == 3 || len(w) == 8) {
+		// NaN, inf, Infinity: literalWord's other nulls are 4 or 9 long.
+		p.repairs |= repairNonFinite
+	} else {
+		p.repairs |= repairLiteral
+	}
 	return append(dst, lit...), j, nil
 }
 
@@ -1294,7 +1303,7 @@ func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, 
 	}
 	switch src[k] {
 	case ',', '}', ']':
-		p.repaired = true
+		p.repairs |= repairBareWord
 		dst = append(dst, '"')
 		dst = append(dst, src[i:j]...)
 		return append(dst, '"'), j, true, nil
@@ -1492,7 +1501,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 	src := p.src
 	p.escCtl, p.escLit = -1, -1
 	n := len(src)
-	p.repaired = true
+	p.repairs |= repairTypographicQuote
 	single := curlySingle(src, open)
 	dst = append(dst, '"')
 	i := open + 3
@@ -1535,6 +1544,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 				return dst, i, err
 			}
 		case c < 0x20:
+			p.repairs |= repairControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -1546,6 +1556,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 					i = n
 					continue
 				}
+				p.repairs |= repairInvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -1617,9 +1628,10 @@ func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
 		}
 		if b == '"' && bs%2 == 0 {
 			body = append(body, '"')
-			p.repaired = true
+			p.repairs |= repairEscapedPayload
 			sub := repairer{src: body}
 			out, _, err := sub.str(append(dst, '"'), 0, '"', 0)
+			p.repairs |= sub.repairs
 			if err != nil {
 				var se *syntaxError
 				if errors.As(err, &se) {

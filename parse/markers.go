@@ -160,7 +160,7 @@ func (p *Parser) functionary(i int, eof bool) (int, status, error) {
 		a.reset()
 		a.key([]byte("code"))
 		a.buf = jsonw.AppendBytes(a.buf, p.buf[n+1:e])
-		return e, matched, p.emitCall("", name, a.done(), FormatFunctionary, false, p.base+int64(i), p.buf[i:e])
+		return e, matched, p.emitCall("", name, a.done(), FormatFunctionary, 0, p.base+int64(i), p.buf[i:e])
 	}
 	return p.namedArgs(i, n+1, eof, name, FormatFunctionary, "")
 }
@@ -304,7 +304,7 @@ func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
 		return stop, matched, p.fail(i, stop, FormatLlama3Builtin, perr.msg)
 	}
 	name = bytes.TrimSuffix(name, []byte(".call"))
-	return end, matched, p.emitCall("", string(name), a.done(), FormatLlama3Builtin, a.repaired, p.base+int64(i), p.buf[i:end])
+	return end, matched, p.emitCall("", string(name), a.done(), FormatLlama3Builtin, a.repairs, p.base+int64(i), p.buf[i:end])
 }
 
 // fullwidthName reads a DeepSeek-style special token <｜…｜> at buf[i] and
@@ -622,7 +622,7 @@ func gemmaCall(closer, format string) handler {
 			return p.closeBlock(end, closer), matched, p.fail(i, end, format, msg)
 		}
 		// Bare keys are this format's syntax, not a repair.
-		return p.closeBlock(end, closer), matched, p.emitCall("", string(name), out, format, false, p.base+int64(i), p.buf[i:end])
+		return p.closeBlock(end, closer), matched, p.emitCall("", string(name), out, format, 0, p.base+int64(i), p.buf[i:end])
 	}
 }
 

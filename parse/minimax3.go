@@ -128,14 +128,14 @@ func (p *Parser) m3Invoke(i, k int, eof bool) (int, status, error) {
 		}
 		return stop, matched, p.fail(i, stop, FormatMiniMaxM3, fmt.Sprintf("call to %q: %v", tool, err))
 	}
-	return end, matched, p.emitCall("", tool, out, FormatMiniMaxM3, ctx.repaired, p.base+int64(i), p.buf[i:end])
+	return end, matched, p.emitCall("", tool, out, FormatMiniMaxM3, ctx.repairs, p.base+int64(i), p.buf[i:end])
 }
 
 // m3Ctx carries what the recursive descent over one invoke needs.
 type m3Ctx struct {
-	p        *Parser
-	tool     string
-	repaired bool
+	p       *Parser
+	tool    string
+	repairs repairSet
 }
 
 // errM3More means the input ended inside the invoke before EOF.
@@ -185,13 +185,13 @@ func (c *m3Ctx) children(dst []byte, k int, parent, typ string, eof bool) ([]byt
 			if parent == "invoke" && string(name) == "tool_call" {
 				// The section ended without </invoke>: the envelope is
 				// missing, not the arguments.
-				c.repaired = true
+				c.repairs |= repairMissingClosingTag
 				return m3Group(dst, kids, false), k, nil
 			}
 			return nil, 0, &m3Error{at: k, msg: fmt.Sprintf("closing tag </%s> where </%s> was expected", name, parent)}
 		}
 		if parent == "invoke" && string(name) == "invoke" {
-			c.repaired = true
+			c.repairs |= repairMissingClosingTag
 			return m3Group(dst, kids, false), k, nil
 		}
 		childType := ""
@@ -238,7 +238,7 @@ func (c *m3Ctx) element(name []byte, k int, typ string, eof bool) ([]byte, int, 
 	var a argsBuilder
 	a.buf = a.buf[:0]
 	a.value(v, typ, false, p.opts.NoRepair, false)
-	c.repaired = c.repaired || a.repaired
+	c.repairs |= a.repairs
 	return a.buf, e + len(closeTag), nil
 }
 

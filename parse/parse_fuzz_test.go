@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,10 +61,13 @@ func FuzzParse(f *testing.F) {
 			var c struct {
 				Name      string          `json:"name"`
 				Arguments json.RawMessage `json:"arguments"`
+				Repaired  bool            `json:"repaired"`
+				Repairs   []string        `json:"repairs"`
 			}
 			if err := json.Unmarshal([]byte(line), &c); err != nil {
 				t.Fatal(err)
 			}
+			checkRepairList(t, line, c.Repaired, c.Repairs)
 			call := tools.Call{ID: "x", Name: c.Name, Arguments: c.Arguments}
 			again := parseAll(t, append(call.AppendJSON(nil), '\n'), Options{}, nil)
 			var back struct {
@@ -79,6 +83,23 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkRepairList fails unless a repaired call names its repairs, each a
+// known kind, once, in the kinds' order, and a call not repaired names none.
+func checkRepairList(t *testing.T, line string, repaired bool, repairs []string) {
+	t.Helper()
+	if repaired != (len(repairs) > 0) {
+		t.Fatalf("repaired %v with repairs %q: %s", repaired, repairs, line)
+	}
+	last := -1
+	for _, r := range repairs {
+		k := slices.Index(repairKindNames[:], r)
+		if k <= last {
+			t.Fatalf("repairs %q: unknown, repeated or out of order: %s", repairs, line)
+		}
+		last = k
+	}
 }
 
 // FuzzParseKnownTools checks, with known tools (parse --tools, run), that

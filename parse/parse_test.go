@@ -334,13 +334,13 @@ func TestCases(t *testing.T) {
 			`{"type":"text","content":"Hello, {\"name\":\"a\",\"arguments\":{}}"}`,
 		}},
 		{"unescaped quotes repaired", `<tool_call>{"name":"run","arguments":{"cmd":"grep -r "TODO" src/","timeout":30s}}</tool_call>`, Options{}, []string{
-			`{"type":"tool_call","id":"call_1","name":"run","arguments":{"cmd":"grep -r \"TODO\" src/","timeout":"30s"},"format":"hermes","repaired":true}`,
+			`{"type":"tool_call","id":"call_1","name":"run","arguments":{"cmd":"grep -r \"TODO\" src/","timeout":"30s"},"format":"hermes","repaired":true,"repairs":["bare_word","unescaped_quote"]}`,
 		}},
 		{"payload escaped once more", `<tool_call>{\"name\": \"f\", \"arguments\": {\"q\": \"x\"}}</tool_call>`, Options{}, []string{
-			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":"x"},"format":"hermes","repaired":true}`,
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":"x"},"format":"hermes","repaired":true,"repairs":["escaped_payload"]}`,
 		}},
 		{"typographic quotes and fullwidth braces", "<tool_call>{\u201cname\u201d: \u201cf\u201d, \u201carguments\u201d: \uff5b\"q\"\uff1a1\uff5d}</tool_call>", Options{}, []string{
-			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":1},"format":"hermes","repaired":true}`,
+			`{"type":"tool_call","id":"call_1","name":"f","arguments":{"q":1},"format":"hermes","repaired":true,"repairs":["typographic_quote","fullwidth_punctuation"]}`,
 		}},
 		{"elided arguments refused", `<tool_call>{"name":"f","arguments":{"items":[1, 2, ...]}}</tool_call>`, Options{}, nil},
 		{"markdown link at line start", "[len(obj)](https://go.dev) explains it.", Options{}, []string{

@@ -113,6 +113,10 @@ type Parser struct {
 	// lastName is the last tool name read; models call the same tools
 	// again and again, so it saves a string per call.
 	lastName string
+	// lastRepairs and its names, for the same reason: a model makes the
+	// same mistakes again and again. The names are never modified.
+	lastRepairs     repairSet
+	lastRepairNames []string
 	// modelIDs holds the ids of the form call_N that the model gave, so
 	// that numbered ids never repeat one.
 	modelIDs map[string]bool
@@ -241,7 +245,7 @@ func (p *Parser) NativeCall(id, name string, args []byte) error {
 		}
 		args = out
 	}
-	return p.emitCall(id, name, args, FormatNative, false, p.base+int64(p.pos), args)
+	return p.emitCall(id, name, args, FormatNative, 0, p.base+int64(p.pos), args)
 }
 
 // Close parses what is left at the end of the output: a partial marker
@@ -558,8 +562,9 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 
 // emitCall normalizes one call and emits it, or a parse_error when its
 // arguments are not an object. raw is the model's text for the call, for
-// the error.
-func (p *Parser) emitCall(id, name string, args []byte, format string, repaired bool, offset int64, raw []byte) error {
+// the error; repairs, what repairing it changed so far (the arguments'
+// own decoding may add more).
+func (p *Parser) emitCall(id, name string, args []byte, format string, repairs repairSet, offset int64, raw []byte) error {
 	// The transcoder tells jsonCalls and namedJSON whether any number had
 	// an exponent; arguments it gave as an object need no second look.
 	noExp := p.noExp && len(args) > 0 && args[0] == '{'
@@ -570,7 +575,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 	p.written = true
 	p.calls++
 	offset = max(0, offset) // a block the prompt's tail began
-	obj, rep, err := p.argumentsObject(args)
+	obj, argRepairs, err := p.argumentsObject(args)
 	if err != nil {
 		raw = clip(raw, maxRaw)
 		msg := fmt.Sprintf("call to %q: %v", name, err)
@@ -605,8 +610,17 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repaired 
 		}
 		p.modelIDs[id] = true
 	}
-	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repaired || rep}}
+	repairs |= argRepairs
+	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repairs != 0, Repairs: p.repairNames(repairs)}}
 	return p.emit(&p.ev)
+}
+
+// repairNames returns the names of the kinds in s, for Call.Repairs.
+func (p *Parser) repairNames(s repairSet) []string {
+	if s != p.lastRepairs {
+		p.lastRepairs, p.lastRepairNames = s, s.names()
+	}
+	return p.lastRepairNames
 }
 
 // idBatch is how many call ids numberedID makes at a time.
@@ -637,46 +651,46 @@ func (p *Parser) numberedID(n int) string {
 // missing or null is {}, a JSON-encoded string is decoded (twice at most,
 // for double-encoded arguments), anything else that is not an object is an
 // error.
-func (p *Parser) argumentsObject(args []byte) ([]byte, bool, error) {
-	repaired := false
+func (p *Parser) argumentsObject(args []byte) ([]byte, repairSet, error) {
+	var repairs repairSet
 	for level := range 3 {
 		if level == 2 {
 			// A string that held a string: encoded twice.
 			if p.opts.NoRepair {
-				return nil, false, fmt.Errorf("arguments are a JSON string encoded twice; write them as a JSON object")
+				return nil, 0, fmt.Errorf("arguments are a JSON string encoded twice; write them as a JSON object")
 			}
-			repaired = true
+			repairs |= repairDoubleEncoded
 		}
 		args = bytes.TrimSpace(args)
 		if len(args) == 0 || string(args) == "null" {
-			return []byte("{}"), repaired, nil
+			return []byte("{}"), repairs, nil
 		}
 		switch args[0] {
 		case '{':
-			return args, repaired, nil
+			return args, repairs, nil
 		case '"':
 			var s string
 			if err := json.Unmarshal(args, &s); err != nil {
-				return nil, false, fmt.Errorf("arguments string is not a valid JSON string: %v", err)
+				return nil, 0, fmt.Errorf("arguments string is not a valid JSON string: %v", err)
 			}
 			s2 := []byte(s)
 			if len(bytes.TrimSpace(s2)) == 0 {
-				return []byte("{}"), repaired, nil
+				return []byte("{}"), repairs, nil
 			}
 			out, res, err := appendJSON(nil, s2, p.opts.NoRepair, false)
 			if err != nil {
-				return nil, false, fmt.Errorf("arguments string does not hold a JSON object: %v", err)
+				return nil, 0, fmt.Errorf("arguments string does not hold a JSON object: %v", err)
 			}
 			if res.truncated || res.n < len(bytes.TrimRight(s2, " \t\r\n")) {
-				return nil, false, fmt.Errorf("arguments string does not hold one complete JSON object")
+				return nil, 0, fmt.Errorf("arguments string does not hold one complete JSON object")
 			}
-			repaired = repaired || res.repaired
+			repairs |= res.repairs
 			args = out
 		default:
-			return nil, false, fmt.Errorf("arguments must be a JSON object, got %s", describeJSON(args))
+			return nil, 0, fmt.Errorf("arguments must be a JSON object, got %s", describeJSON(args))
 		}
 	}
-	return nil, false, fmt.Errorf("arguments are encoded as a string more than twice")
+	return nil, 0, fmt.Errorf("arguments are encoded as a string more than twice")
 }
 
 func outOfRangeUnless(skip bool, b []byte) []byte {

@@ -22,11 +22,11 @@ func TestBrokenProtocolLine(t *testing.T) {
 	}{
 		// Quotes the repair can place, and a bare word, are repaired.
 		{"unquoted value is repaired", `{"type":"tool_call",name:get_weather,"arguments":{}}`,
-			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{},"format":"jsonl","repaired":true}`, 2},
+			`{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{},"format":"jsonl","repaired":true,"repairs":["unquoted_key","bare_word"]}`, 2},
 		{"unescaped quote is repaired", `{"type": "tool_call", "name": "a", "arguments": {"s": "x"y"}}`,
-			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x\"y"},"format":"jsonl","repaired":true}`, 2},
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x\"y"},"format":"jsonl","repaired":true,"repairs":["unescaped_quote"]}`, 2},
 		{"an apostrophe in single quotes is repaired", `{'type':'tool_call','name':'a','arguments':{'s':'it's'}}`,
-			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"it's"},"format":"jsonl","repaired":true}`, 2},
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"it's"},"format":"jsonl","repaired":true,"repairs":["single_quotes","unescaped_quote"]}`, 2},
 		// What has two readings, or none, is not.
 		{"two bare words", `{"type":"tool_call","name":"a","arguments":{"s": hello world}}`,
 			`{"type":"parse_error","error":"invalid JSON in tool call at byte 59: expected a value, found unquoted text 'hello'; strings must be in double quotes","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\": hello world}}","offset":10,"format":"jsonl"}`, 1},
@@ -37,7 +37,7 @@ func TestBrokenProtocolLine(t *testing.T) {
 		{"string left open", `{"type":"tool_call","name":"a","arguments":{"s":"x`,
 			`{"type":"parse_error","error":"invalid JSON in tool call at byte 58: at the end of the line, the JSON ends inside a string, before its closing quote; escape a '\"' inside a string as \\\" and send the whole call again on one line","raw":"{\"type\":\"tool_call\",\"name\":\"a\",\"arguments\":{\"s\":\"x","offset":10,"format":"jsonl"}`, 1},
 		{"closing brace missing is repaired", `{"type":"tool_call","name":"a","arguments":{"s":"x"}`,
-			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x"},"format":"jsonl","repaired":true}`, 2},
+			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"s":"x"},"format":"jsonl","repaired":true,"repairs":["missing_closer"]}`, 2},
 		{"written over two lines", "{\"type\":\"tool_call\",\n\"name\":\"a\",\"arguments\":{\"p\":1}}",
 			`{"type":"tool_call","id":"call_1","name":"a","arguments":{"p":1},"format":"jsonl"}`, 2},
 	}

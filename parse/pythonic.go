@@ -214,7 +214,7 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 			}
 			return stop, matched, p.fail(i, stop, format, perr.msg)
 		}
-		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repaired})
+		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repairs})
 		j = end
 	}
 	if wantLineEnd && !hasGoodCall(calls) {
@@ -239,7 +239,7 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 // of the list that is not one (bad says why; start and end are its text).
 type pyCallOut struct {
 	name, args []byte
-	rep        bool
+	rep        repairSet
 	bad        string
 	start, end int
 }
@@ -399,7 +399,7 @@ func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status
 			}
 			return stop, matched, p.fail(i, stop, format, msg)
 		}
-		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repaired})
+		calls = append(calls, pyCallOut{name: name, args: append([]byte(nil), a.done()...), rep: a.repairs})
 		j = end
 	}
 	return j, matched, p.emitPyCalls(i, format, calls)

@@ -16,12 +16,12 @@ import (
 
 // argsBuilder writes a JSON object one member at a time.
 type argsBuilder struct {
-	buf      []byte
-	repaired bool
-	exp      bool // a value had a number in exponent form (repairResult.exp)
+	buf     []byte
+	repairs repairSet
+	exp     bool // a value had a number in exponent form (repairResult.exp)
 }
 
-func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repaired, a.exp = false, false }
+func (a *argsBuilder) reset() { a.buf = append(a.buf[:0], '{'); a.repairs, a.exp = 0, false }
 
 func (a *argsBuilder) key(k []byte) {
 	if len(a.buf) > 1 {
@@ -84,7 +84,7 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 		if t[0] == '{' || t[0] == '[' {
 			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
 				a.buf = out
-				a.repaired = a.repaired || res.repaired
+				a.repairs |= res.repairs
 				a.exp = a.exp || res.exp
 				return
 			}
@@ -221,7 +221,7 @@ func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, sta
 		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	default:
 		p.noExp = !res.exp
-		err = p.emitCall("", name, out, format, res.repaired, p.base+int64(i), p.buf[i:end])
+		err = p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
 	}
 	return p.closeBlock(end, closer), matched, err
 }
@@ -327,7 +327,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {
 			end := k + len(d.close)
 			p.noExp = !a.exp
-			return end, matched, p.emitCall("", name, a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
+			return end, matched, p.emitCall("", name, a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
 		}
@@ -350,7 +350,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				if p.opts.NoRepair {
 					return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q has no %s", name, d.close))
 				}
-				return k, matched, p.emitCall("", name, a.done(), format, true, p.base+int64(i), p.buf[i:k])
+				return k, matched, p.emitCall("", name, a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:k])
 			}
 			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
@@ -407,7 +407,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				vend = m + 1
 			}
 			a.value(p.buf[k:vend], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
-			a.repaired = true
+			a.repairs |= repairMissingClosingTag
 			k = m + 1
 			continue
 		}
@@ -487,7 +487,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		if ok, partial := p.hasPrefixAt(j, closer); ok {
 			end := j + len(closer)
 			p.noExp = !a.exp
-			return end, matched, p.emitCall("", string(name), a.done(), format, a.repaired, p.base+int64(i), p.buf[i:end])
+			return end, matched, p.emitCall("", string(name), a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
 			return 0, needMore, nil
 		}
@@ -499,7 +499,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			if len(a.buf) == 1 {
 				return 0, noMatch, nil
 			}
-			return j, matched, p.emitCall("", string(name), a.done(), format, true, p.base+int64(i), p.buf[i:j])
+			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
 		ke := p.indexAt(j, "</arg_key>")
 		if ke < 0 {

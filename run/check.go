@@ -42,8 +42,14 @@ func Check(want, got [][]byte) (diff string, ok bool) {
 
 // checkDiff is Check spelling out at most shown differences.
 func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
-	wk := canonicalEvents(want)
-	gk := canonicalEvents(got)
+	ignored := VolatileFields
+	if !anyHasField(want, addedRepairs) {
+		// Recorded before calls said what repair changed: what they say
+		// now is new, not a difference.
+		ignored = append(slices.Clip(ignored), addedRepairs)
+	}
+	wk := canonicalEvents(want, ignored)
+	gk := canonicalEvents(got, ignored)
 	items := alignEvents(wk, gk)
 	if len(items) == 0 {
 		return "", true
@@ -75,15 +81,33 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 				lines = fmt.Sprintf("want line %d, got line %d", it.want+1, it.got+1)
 			}
 			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
-			fieldDiff(&b, want[it.want], got[it.got])
+			fieldDiff(&b, want[it.want], got[it.got], ignored)
 		case it.want >= 0:
 			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), clipText(want[it.want], 2*checkValueMax))
 		default:
 			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clipText(got[it.got], 2*checkValueMax))
 		}
 	}
-	fmt.Fprintf(&b, "(%s are not compared)\n", strings.Join(VolatileFields, " and "))
+	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
+	if len(ignored) > len(VolatileFields) && anyHasField(got, addedRepairs) {
+		b.WriteString(`; nor "repairs", which the recording predates`)
+	}
+	b.WriteString(")\n")
 	return b.String(), false
+}
+
+// addedRepairs is the field of tool_call events that says what JSON repair
+// changed; recordings made before it existed do not have it.
+const addedRepairs = "repairs"
+
+// anyHasField reports whether any event has the top-level field k.
+func anyHasField(events [][]byte, k string) bool {
+	for _, ev := range events {
+		if gjson.GetBytes(ev, k).Exists() {
+			return true
+		}
+	}
+	return false
 }
 
 func countOf(n int, noun string) string {
@@ -98,21 +122,23 @@ func countOf(n int, noun string) string {
 type diffItem struct{ want, got int }
 
 // canonicalEvents returns each event in a form where equal means the same
-// event: keys sorted at every level, strings re-encoded one way, volatile
-// top-level fields dropped. A line that is not JSON stays as it is.
-func canonicalEvents(events [][]byte) []string {
+// event: keys sorted at every level, strings re-encoded one way, the
+// ignored top-level fields dropped. A line that is not JSON stays as it is.
+func canonicalEvents(events [][]byte, ignored []string) []string {
 	out := make([]string, len(events))
 	for i, ev := range events {
 		if !gjson.ValidBytes(ev) {
 			out[i] = "\x00" + string(ev)
 			continue
 		}
-		out[i] = string(appendCanonical(nil, gjson.ParseBytes(ev), true))
+		out[i] = string(appendCanonical(nil, gjson.ParseBytes(ev), ignored))
 	}
 	return out
 }
 
-func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
+// appendCanonical appends v canonical; ignored are top-level fields to
+// leave out (nil below the top).
+func appendCanonical(dst []byte, v gjson.Result, ignored []string) []byte {
 	switch {
 	case v.IsObject():
 		type kv struct {
@@ -121,7 +147,7 @@ func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
 		}
 		var kvs []kv
 		v.ForEach(func(k, val gjson.Result) bool {
-			if !(top && slices.Contains(VolatileFields, k.Str)) {
+			if !slices.Contains(ignored, k.Str) {
 				kvs = append(kvs, kv{k.Str, val})
 			}
 			return true
@@ -140,7 +166,7 @@ func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
 			first = false
 			dst = jsonw.AppendString(dst, e.k)
 			dst = append(dst, ':')
-			dst = appendCanonical(dst, e.v, false)
+			dst = appendCanonical(dst, e.v, nil)
 		}
 		return append(dst, '}')
 	case v.IsArray():
@@ -151,7 +177,7 @@ func appendCanonical(dst []byte, v gjson.Result, top bool) []byte {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendCanonical(dst, val, false)
+			dst = appendCanonical(dst, val, nil)
 			return true
 		})
 		return append(dst, ']')
@@ -290,7 +316,7 @@ func eventLabel(ev []byte) string {
 
 // fieldDiff writes the top-level fields that differ between two events,
 // in want's key order, then got's new keys.
-func fieldDiff(b *strings.Builder, want, got []byte) {
+func fieldDiff(b *strings.Builder, want, got []byte, ignored []string) {
 	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
 		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", clipText(want, 2*checkValueMax), clipText(got, 2*checkValueMax))
 		return
@@ -300,7 +326,7 @@ func fieldDiff(b *strings.Builder, want, got []byte) {
 	seen := map[string]bool{}
 	for _, e := range []gjson.Result{w, g} {
 		e.ForEach(func(k, _ gjson.Result) bool {
-			if !seen[k.Str] && !slices.Contains(VolatileFields, k.Str) {
+			if !seen[k.Str] && !slices.Contains(ignored, k.Str) {
 				seen[k.Str] = true
 				keys = append(keys, k.Str)
 			}
@@ -335,7 +361,7 @@ func displayValue(v gjson.Result) string {
 	if !v.Exists() {
 		return "(absent)"
 	}
-	return string(appendCanonical(nil, v, false))
+	return string(appendCanonical(nil, v, nil))
 }
 
 // clipPair shortens two differing values to about n bytes each, around

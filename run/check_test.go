@@ -98,6 +98,31 @@ func TestCheckDiffs(t *testing.T) {
 	}
 }
 
+// A recording made before tool_call events said what repair changed
+// still checks: "repairs" is compared only when the recording has it.
+func TestCheckRepairs(t *testing.T) {
+	want := edit(recorded(t), 5, replace(`"format":"hermes"`, `"format":"hermes","repaired":true`))
+	got := edit(want, 5, replace(`"repaired":true`, `"repaired":true,"repairs":["single_quotes"]`))
+	if diff, ok := Check(want, got); !ok {
+		t.Errorf("a recording without repairs differs from a run with them:\n%s", diff)
+	}
+	if diff, ok := Check(got, got); !ok {
+		t.Errorf("a transcript with repairs differs from itself:\n%s", diff)
+	}
+	other := edit(got, 5, replace(`"single_quotes"`, `"comment"`))
+	diff, ok := Check(got, other)
+	if ok || !strings.Contains(diff, `repairs`) {
+		t.Errorf("other repairs than recorded make no difference:\n%s", diff)
+	}
+	// Where the old recording differs otherwise, the new field is not
+	// shown as a difference.
+	changed := edit(got, 5, replace(`"unit":"celsius"`, `"unit":"kelvin"`))
+	diff, ok = Check(want, changed)
+	if ok || strings.Contains(diff, "  repairs\n") || !strings.Contains(diff, `nor "repairs", which the recording predates`) {
+		t.Errorf("diff against a recording without repairs:\n%s", diff)
+	}
+}
+
 func TestCheckManyDifferences(t *testing.T) {
 	var want, got [][]byte
 	for i := range 30 {

@@ -50,6 +50,9 @@ type Call struct {
 	// Repaired is true when lenient parsing changed the model's text to
 	// make it valid JSON.
 	Repaired bool
+	// Repairs names the kinds of change the repair made (parse.RepairKinds,
+	// README.md: JSON repair); written only with Repaired.
+	Repairs []string
 }
 
 // AppendJSON appends the call as a tool_call event, without the trailing
@@ -71,6 +74,16 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 	}
 	if c.Repaired {
 		dst = append(dst, `,"repaired":true`...)
+		if len(c.Repairs) > 0 {
+			dst = append(dst, `,"repairs":[`...)
+			for i, r := range c.Repairs {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = jsonw.AppendString(dst, r)
+			}
+			dst = append(dst, ']')
+		}
 	}
 	return append(dst, '}')
 }

@@ -107,8 +107,8 @@ const maxReportedErrors = 50
 // event is copied unchanged. Input lines that are not JSON objects with a
 // string "type" go to opts.Warn and are skipped.
 //
-// Fields of a tool_call other than id, name, arguments, format and
-// repaired are not carried over: the call is written afresh, so that the
+// Fields of a tool_call other than id, name, arguments, format, repaired
+// and repairs are not carried over: the call is written afresh, so that the
 // output of validate is the same whatever an earlier stage added (running
 // validate twice gives the same result). A call without an id gets
 // call_N, N counting the calls in this stream. An observation takes its id
@@ -315,6 +315,8 @@ func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 			}
 		case "repaired":
 			c.Repaired = val.Type == gjson.True
+		case "repairs":
+			c.Repairs = repairKinds(val)
 		}
 		return true
 	})
@@ -429,6 +431,23 @@ func permissionRefusal(c Call, why string) *Observation {
 	// Policy reasons start with "tool"; the model reads a sentence.
 	content := strings.ToUpper(why[:1]) + why[1:] + ". Do not call it again; use another tool or answer without it."
 	return refusal(c, KindPermission, why, content, nil)
+}
+
+// repairKinds reads a tool_call's "repairs": the strings of an array, as
+// parse wrote them; anything else in it is not carried over, as a "format"
+// that is not a string is not.
+func repairKinds(v gjson.Result) []string {
+	if !v.IsArray() {
+		return nil
+	}
+	var kinds []string
+	v.ForEach(func(_, k gjson.Result) bool {
+		if k.Type == gjson.String {
+			kinds = append(kinds, k.Str)
+		}
+		return true
+	})
+	return kinds
 }
 
 // appendValidated appends a call that passed: the tool_call event with

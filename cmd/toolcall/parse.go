@@ -40,7 +40,9 @@ It writes these events, with their fields beyond "type":
     tool_call     id (call_1, call_2, ... in stream order, unless the model
                   gave one), name, arguments (always a JSON object),
                   format (the syntax the call came in), repaired (true when
-                  JSON repair changed the model's text)
+                  JSON repair changed the model's text), repairs (what it
+                  changed: bare_word, single_quotes, trailing_comma, ...;
+                  README.md, JSON repair, lists them all)
     final_answer  content
     parse_error   error (what was wrong, in words a model can act on),
                   raw (the text that failed), offset (its byte offset),
@@ -66,7 +68,8 @@ string where the schema says string), and a complete bare call (Llama 3
 JSON, a pythonic list) to one of the tools counts even inside a line of
 prose. JSON that is not strictly valid (single quotes, a trailing comma,
 a missing brace) is repaired where that is safe, and the call is marked
-"repaired": true; with --no-repair it is a parse_error instead.
+"repaired": true, with the kinds of change in "repairs"; with --no-repair
+it is a parse_error instead.
 
 A parse_error is data, not a failure: parse exits 0, so a loop can show
 the model its mistake. With --fail, parse exits 1 when it wrote any

@@ -24,6 +24,24 @@ func TestReadmeFormats(t *testing.T) {
 	}
 }
 
+// TestReadmeRepairKinds keeps the README's table of repairs in step with
+// the kinds a tool_call's "repairs" may name, in their order.
+func TestReadmeRepairKinds(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for _, k := range parse.RepairKinds() {
+		i := strings.Index(string(readme[at:]), "\n| `"+k+"` |")
+		if i < 0 {
+			t.Errorf("README.md does not list the repair %s (or not in its order)", k)
+			continue
+		}
+		at += i
+	}
+}
+
 // TestReadmeModelCmd keeps the model command shown in README.md the one
 // that testdata/script/run_model_cmd.txtar runs.
 func TestReadmeModelCmd(t *testing.T) {

@@ -37,8 +37,8 @@ The events, with their fields beyond "type":
     reasoning         content (a <think>-style block, never searched for
                       calls), format (parse)
     tool_call         id, name, arguments (always an object), format,
-                      repaired (parse); validated, no_schema_mode, coerced
-                      (validate)
+                      repaired, repairs (parse); validated, no_schema_mode,
+                      coerced (validate)
     final_answer      content (parse)
     parse_error       error, raw (the text that failed), offset, format
                       (parse)
