@@ -33,14 +33,13 @@ type repairer struct {
 	open                     brackets
 }
 
-// brackets are the open brackets, innermost last, one byte a level. The
-// first 64 levels are held in the repairer itself, with no pointer to
-// them: run's loop then keeps only a depth in memory rather than a slice
-// in registers, which spares it a spill at every token.
+// brackets hold the open brackets, one byte a level, outermost first;
+// run keeps how many (the depth). The first 64 levels are held in the
+// repairer itself, with no pointer to them, so it needs no allocation; run's
+// loop then carries a depth rather than a slice, which spares it spills.
 type brackets struct {
-	depth int
-	buf   [64]byte
-	more  []byte // the levels past len(buf)
+	buf  [64]byte
+	more []byte // the levels past len(buf), and room for more
 }
 
 // at is level k, 0 the outermost.
@@ -51,35 +50,30 @@ func (b *brackets) at(k int) byte {
 	return b.more[k-len(b.buf)]
 }
 
-func (b *brackets) top() byte { return b.at(b.depth - 1) }
-
-func (b *brackets) setTop(kind byte) {
-	if k := b.depth - 1; k < len(b.buf) {
+// set makes level k (at most one past the deepest) kind.
+func (b *brackets) set(k int, kind byte) {
+	if k < len(b.buf) {
 		b.buf[k] = kind
-	} else {
-		b.more[k-len(b.buf)] = kind
+		return
 	}
+	if k-len(b.buf) >= len(b.more) {
+		// Grown by doubling, once in a while.
+		b.more = append(b.more, make([]byte, max(len(b.more), len(b.buf)))...)
+	}
+	b.more[k-len(b.buf)] = kind
 }
 
-func (b *brackets) push(kind byte) {
-	if b.depth < len(b.buf) {
-		b.buf[b.depth] = kind
-	} else {
-		b.more = append(b.more[:b.depth-len(b.buf)], kind)
-	}
-	b.depth++
-}
-
-// mismatchConsumes is the function of that name for these brackets.
-func (b *brackets) mismatchConsumes(c byte) bool {
-	return !(b.depth >= 2 && c == kindCloser(b.at(b.depth-2)))
+// mismatchConsumes is the function of that name for these brackets, depth
+// of them open.
+func (b *brackets) mismatchConsumes(c byte, depth int) bool {
+	return !(depth >= 2 && c == kindCloser(b.at(depth-2)))
 }
 
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	src := p.src
 	n := len(src)
 	start := len(dst)
-	p.open.depth = 0
+	depth := 0 // of p.open: a local, so that the loop keeps it in a register
 	state := rpValue
 	i := 0
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
@@ -126,7 +120,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// Python would join a string that followed to this one.
 				return dst, repairResult{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
 			}
-			return p.eof(dst, start, state)
+			return p.eof(dst, start, state, depth)
 		}
 		c, w := src[i], 1
 		if c >= 0xE2 && look {
@@ -144,17 +138,17 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 		}
 		switch state {
 		case rpNext:
-			kind := p.open.top()
+			kind := p.open.at(depth - 1)
 			if c == ',' {
 				if kind == rpTuple {
-					p.open.setTop(rpTupleComma)
+					p.open.set(depth-1, rpTupleComma)
 				}
 				dst = append(dst, ',')
 				p.commaOff = i
 				i = oneSpace(src, i+w)
 				lastStr = false
 				if kind == rpObject {
-					if p.open.depth == 1 {
+					if depth == 1 {
 						p.last = len(dst) - start
 					}
 					state = rpKey
@@ -168,10 +162,10 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, p.fail(i, "a value in parentheses with no comma is not a tuple in Python; write a list [...] or drop the parentheses")
 				}
 				dst = append(dst, kindCloserOut(kind))
-				p.open.depth--
+				depth--
 				i += w
 				lastStr = false
-				if p.open.depth == 0 {
+				if depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				continue
@@ -179,14 +173,14 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			if look && (c == '}' || c == ']') {
 				// A closer that is not the innermost bracket's.
 				p.repairs |= repairMismatchedCloser
-				consume := p.open.mismatchConsumes(c)
+				consume := p.open.mismatchConsumes(c, depth)
 				dst = append(dst, kindCloserOut(kind))
-				p.open.depth--
+				depth--
 				if consume {
 					i += w
 				}
 				lastStr = false
-				if p.open.depth == 0 {
+				if depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				continue
@@ -217,7 +211,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					if c == '"' || c == '\'' || bareKeyByte[c] {
 						p.repairs |= repairMissingComma
 						dst = append(dst, ',')
-						if p.open.depth == 1 {
+						if depth == 1 {
 							p.last = len(dst) - start
 						}
 						state = rpKey
@@ -228,7 +222,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				} else if startsValue(c, p.python) && (nl || adjacent || look || (!lastStr && c != '"' && c != '\'')) {
 					p.repairs |= repairMissingComma
 					if kind == rpTuple {
-						p.open.setTop(rpTupleComma)
+						p.open.set(depth-1, rpTupleComma)
 					}
 					dst = append(dst, ',')
 					state = rpElem
@@ -286,7 +280,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					continue
 				}
 				p.repairs |= repairMismatchedCloser
-				if !p.open.mismatchConsumes(']') {
+				if !p.open.mismatchConsumes(']', depth) {
 					// The ']' closes the array around this object: close
 					// the object first.
 					if state == rpKey {
@@ -294,7 +288,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						p.last = 0
 					}
 					dst = append(dst, '}')
-					p.open.depth--
+					depth--
 					state = rpNext
 					lastStr = false
 					continue
@@ -310,9 +304,9 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					p.last = 0 // the comma it pointed past is gone
 				}
 				dst = append(dst, '}')
-				p.open.depth--
+				depth--
 				i += w
-				if p.open.depth == 0 {
+				if depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				state = rpNext
@@ -397,7 +391,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 
 		default: // rpValue, rpFirstElem, rpElem
 			if state != rpValue && (isCloseBracket(c) || c == ',') {
-				kind := p.open.top()
+				kind := p.open.at(depth - 1)
 				if c == ',' && look && kind == rpArray {
 					// A leading comma, or one more before the ']'.
 					if i, err = p.extraComma(i+w-1, state == rpFirstElem, ']'); err != nil {
@@ -408,7 +402,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				consume := true
 				if look && (c == '}' || c == ']') && c != kindCloser(kind) {
 					p.repairs |= repairMismatchedCloser
-					consume = p.open.mismatchConsumes(c)
+					consume = p.open.mismatchConsumes(c, depth)
 					c = kindCloser(kind)
 				}
 				if c == ',' {
@@ -427,12 +421,12 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					dst = dst[:len(dst)-1]
 				}
 				dst = append(dst, kindCloserOut(kind))
-				p.open.depth--
+				depth--
 				if consume {
 					i += w
 				}
 				lastStr = false
-				if p.open.depth == 0 {
+				if depth == 0 {
 					return dst, repairResult{n: i, cut: len(dst) - start}, nil
 				}
 				state = rpNext
@@ -442,29 +436,32 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			p.valOff = i
 			switch {
 			case c == '{':
-				p.open.push(rpObject)
+				p.open.set(depth, rpObject)
+				depth++
 				dst = append(dst, '{')
-				if p.open.depth == 1 {
+				if depth == 1 {
 					p.last = len(dst) - start
 				}
 				i += w
 				state = rpFirstKey
 				continue
 			case c == '[':
-				p.open.push(rpArray)
+				p.open.set(depth, rpArray)
+				depth++
 				dst = append(dst, '[')
 				i += w
 				state = rpFirstElem
 				continue
 			case c == '(' && p.python:
 				p.repairs |= repairTuple
-				p.open.push(rpTuple)
+				p.open.set(depth, rpTuple)
+				depth++
 				dst = append(dst, '[')
 				i++
 				state = rpFirstElem
 				continue
 			case c == '"' || c == '\'':
-				inside := look && p.open.depth > 0
+				inside := look && depth > 0
 				e := -1
 				if c == '"' {
 					e = plainStrEnd(src, i+1) // not for '...': it would scan on to the next '"'
@@ -494,7 +491,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 						return dst, repairResult{}, err
 					}
 				}
-				if dst, i, err = p.number(dst, i, p.open.depth > 0); err != nil {
+				if dst, i, err = p.number(dst, i, depth > 0); err != nil {
 					return dst, repairResult{}, err
 				}
 			case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
@@ -504,19 +501,19 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				}
 				lastStr = true
 			case bareWordByte[c]:
-				if dst, i, err = p.word(dst, i, p.open.depth > 0); err != nil {
+				if dst, i, err = p.word(dst, i, depth > 0); err != nil {
 					return dst, repairResult{}, err
 				}
 			default:
 				if err := p.elided(i); err != nil {
 					return dst, repairResult{}, err
 				}
-				if state == rpValue && p.open.depth > 0 {
+				if state == rpValue && depth > 0 {
 					return dst, repairResult{}, p.fail(i, "expected a value after ':', found "+describeByte(src, i)+quoteAdvice(src, i))
 				}
 				return dst, repairResult{}, p.fail(i, "expected a JSON value, found "+describeByte(src, i)+quoteAdvice(src, i))
 			}
-			if p.open.depth == 0 {
+			if depth == 0 {
 				if lastStr && p.python {
 					// A top-level python string goes on through adjacent
 					// literals: f(a='x' 'y') passes 'xy'.
@@ -528,16 +525,16 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			if i < n && src[i] == ',' {
 				// A ',' right after the value is the common case: take it
 				// here, as rpNext would, rather than on another turn.
-				kind := p.open.top()
+				kind := p.open.at(depth - 1)
 				if kind == rpTuple {
-					p.open.setTop(rpTupleComma)
+					p.open.set(depth-1, rpTupleComma)
 				}
 				dst = append(dst, ',')
 				p.commaOff = i
 				i = oneSpace(src, i+1)
 				lastStr = false
 				if kind == rpObject {
-					if p.open.depth == 1 {
+					if depth == 1 {
 						p.last = len(dst) - start
 					}
 					state = rpKey
@@ -578,11 +575,11 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, 
 // eof ends the value at the end of the input: closes the open brackets when
 // the input stopped between complete values (the envelope), refuses when it
 // stopped inside or right after a key, ':' or ',' (the payload).
-func (p *repairer) eof(dst []byte, start int, state int) ([]byte, repairResult, error) {
+func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, repairResult, error) {
 	n := len(p.src)
 	switch state {
 	case rpValue:
-		if p.open.depth == 0 {
+		if depth == 0 {
 			return dst, repairResult{}, p.cut(n, "expected a JSON value, found the end of the input")
 		}
 		return dst, repairResult{}, p.cut(p.keyOff, "the JSON ends after the ':' of this member, before its value: "+cutOffAdvice)
@@ -596,11 +593,11 @@ func (p *repairer) eof(dst []byte, start int, state int) ([]byte, repairResult, 
 		return dst, repairResult{}, p.cut(off, "the JSON ends after ',', before the next value: "+cutOffAdvice)
 	}
 	if p.strict {
-		top := p.open.top()
+		top := p.open.at(depth - 1)
 		return dst, repairResult{}, p.cut(n, "the JSON ends before the '"+string(kindCloser(top))+"' that closes the innermost open '"+string(kindOpener(top))+"': "+cutOffAdvice)
 	}
 	cut := len(dst) - start
-	for k := p.open.depth - 1; k >= 0; k-- {
+	for k := depth - 1; k >= 0; k-- {
 		dst = append(dst, kindCloserOut(p.open.at(k)))
 	}
 	p.repairs |= repairMissingCloser
