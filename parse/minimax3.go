@@ -127,6 +127,8 @@ func (p *Parser) m3Invoke(i, k int, eof bool) (int, status, error) {
 			stop = e.at
 		}
 		return stop, matched, p.fail(i, stop, FormatMiniMaxM3, fmt.Sprintf("call to %q: %v", tool, err))
+	case p.opts.NoRepair && ctx.repairs&repairMissingClosingTag != 0:
+		return end, matched, p.fail(i, end, FormatMiniMaxM3, fmt.Sprintf("call to %q has no </invoke>", tool))
 	}
 	return end, matched, p.emitCall("", tool, out, FormatMiniMaxM3, ctx.repairs, p.base+int64(i), p.buf[i:end])
 }

@@ -77,7 +77,13 @@ func TestRepairKinds(t *testing.T) {
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>"},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>"},
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},
+		{"missing_closing_tag", "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n<tool_call>g\n<arg_key>b</arg_key>\n<arg_value>y</arg_value>\n</tool_call>"},
 	} {
+		// --no-repair refuses each of them: no call comes out repaired.
+		strict := parseAll(t, []byte(tc.in), Options{NoRepair: true}, nil)
+		if strings.Contains(strict, `"repaired"`) || !strings.Contains(strict, `"type":"parse_error"`) {
+			t.Errorf("parse --no-repair of %q gave a repaired call or no parse_error:\n%s", tc.in, strict)
+		}
 		out := parseAll(t, []byte(tc.in), Options{}, nil)
 		var got []string
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {

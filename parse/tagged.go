@@ -499,6 +499,9 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			if len(a.buf) == 1 {
 				return 0, noMatch, nil
 			}
+			if p.opts.NoRepair {
+				return j, matched, p.fail(i, j, format, fmt.Sprintf("call to %q has no %s", name, closer))
+			}
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
 		ke := p.indexAt(j, "</arg_key>")
