@@ -162,12 +162,8 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		w := src[j:k]
-		k = skipWS(src, k, limit)
-		if k >= limit {
-			return quoteMoreOrClose(k, n)
-		}
 		// A key (word:) or a word read as a string value (word, or word]).
-		colon, more := colonAt(src, k, limit)
+		k, colon, more := nextColon(src, k, limit)
 		if more >= 0 {
 			return more
 		}
@@ -190,11 +186,7 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		if src[k] == q {
-			k = skipWS(src, k+1, limit)
-			if k >= limit {
-				return quoteMoreOrClose(k, n)
-			}
-			colon, more := colonAt(src, k, limit)
+			_, colon, more := nextColon(src, k+1, limit)
 			if more >= 0 {
 				return more
 			}
@@ -204,11 +196,7 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteInner
 		}
 		w := src[j:k]
-		k = skipWS(src, k, limit)
-		if k >= limit {
-			return quoteMoreOrClose(k, n)
-		}
-		colon, more := colonAt(src, k, limit)
+		k, colon, more := nextColon(src, k, limit)
 		if more >= 0 {
 			return more
 		}
@@ -224,6 +212,18 @@ func quoteEnds(src []byte, i int, q byte) int {
 		return quoteInner
 	}
 	return quoteInner
+}
+
+// nextColon skips the white space from k and reads what follows as
+// colonAt does: at is where it is; more is quoteMore or quoteClose (as
+// quoteMoreOrClose says) when the window or the input ends first.
+func nextColon(src []byte, k, limit int) (at int, colon bool, more int) {
+	k = skipWS(src, k, limit)
+	if k >= limit {
+		return k, false, quoteMoreOrClose(k, len(src))
+	}
+	colon, more = colonAt(src, k, limit)
+	return k, colon, more
 }
 
 // colonAt reads src[k] (k < limit) as a key's colon: yes for ':' or a

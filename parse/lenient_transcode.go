@@ -524,7 +524,10 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			state = rpNext
 			if i < n && src[i] == ',' {
 				// A ',' right after the value is the common case: take it
-				// here, as rpNext would, rather than on another turn.
+				// here, as rpNext does, rather than on another turn. (A
+				// copy of rpNext's, kept in step with it: a goto to the
+				// switch cost 2% more instructions and 3-4% of the speed
+				// on repair-heavy input, one method for both places 5%.)
 				kind := p.open.at(depth - 1)
 				if kind == rpTuple {
 					p.open.set(depth-1, rpTupleComma)

@@ -184,21 +184,12 @@ func (d *argDecoder) object(depth int) any {
 		}
 		d.ptr = d.ptr[:mark]
 		m[key] = v
-		if d.skipSpace() >= len(d.src) {
-			d.syntax("unexpected end")
+		more, ok := d.separator('}', "a property value")
+		if !ok {
 			return nil
 		}
-		switch d.src[d.pos] {
-		case ',':
-			d.pos++
-			d.out = append(d.out, ',')
-		case '}':
-			d.pos++
-			d.out = append(d.out, '}')
+		if !more {
 			return m
-		default:
-			d.syntax("expected ',' or '}' after a property value")
-			return nil
 		}
 	}
 }
@@ -222,23 +213,36 @@ func (d *argDecoder) array(depth int) any {
 		}
 		d.ptr = d.ptr[:mark]
 		a = append(a, v)
-		if d.skipSpace() >= len(d.src) {
-			d.syntax("unexpected end")
+		more, ok := d.separator(']', "an array item")
+		if !ok {
 			return nil
 		}
-		switch d.src[d.pos] {
-		case ',':
-			d.pos++
-			d.out = append(d.out, ',')
-		case ']':
-			d.pos++
-			d.out = append(d.out, ']')
+		if !more {
 			return a
-		default:
-			d.syntax("expected ',' or ']' after an array item")
-			return nil
 		}
 	}
+}
+
+// separator reads what follows a property value or an array item: a ','
+// (more is true) or the closer (more is false). ok is false, with the
+// syntax error recorded, when neither comes.
+func (d *argDecoder) separator(closer byte, after string) (more, ok bool) {
+	if d.skipSpace() >= len(d.src) {
+		d.syntax("unexpected end")
+		return false, false
+	}
+	switch d.src[d.pos] {
+	case ',':
+		d.pos++
+		d.out = append(d.out, ',')
+		return true, true
+	case closer:
+		d.pos++
+		d.out = append(d.out, closer)
+		return false, true
+	}
+	d.syntax("expected ',' or '" + string(closer) + "' after " + after)
+	return false, false
 }
 
 // duplicate records a property given twice.

@@ -2,6 +2,7 @@ package chattemplate
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/exec"
@@ -231,25 +232,38 @@ func groupEnd(e string, i int) int {
 	return -1
 }
 
+// topLevel yields the positions of s, from from, that are outside string
+// literals and brackets (the brackets themselves excluded).
+func topLevel(s string, from int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		depth := 0
+		for k := from; k < len(s); k++ {
+			switch s[k] {
+			case '"', '\'':
+				if j := stringEnd(s, k); j >= 0 {
+					k = j
+				}
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			default:
+				if depth == 0 && !yield(k) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // splitTop splits s at sep outside strings and brackets.
 func splitTop(s string, sep byte) []string {
 	var parts []string
-	depth, start := 0, 0
-	for k := 0; k < len(s); k++ {
-		switch c := s[k]; c {
-		case '"', '\'':
-			if j := stringEnd(s, k); j >= 0 {
-				k = j
-			}
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		default:
-			if c == sep && depth == 0 {
-				parts = append(parts, s[start:k])
-				start = k + 1
-			}
+	start := 0
+	for k := range topLevel(s, 0) {
+		if s[k] == sep {
+			parts = append(parts, s[start:k])
+			start = k + 1
 		}
 	}
 	return append(parts, s[start:])
@@ -257,21 +271,9 @@ func splitTop(s string, sep byte) []string {
 
 // keywordAt finds the word kw outside strings and brackets in s, from from.
 func keywordAt(s, kw string, from int) int {
-	depth := 0
-	for k := from; k < len(s); k++ {
-		switch c := s[k]; c {
-		case '"', '\'':
-			if j := stringEnd(s, k); j >= 0 {
-				k = j
-			}
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		default:
-			if depth == 0 && strings.HasPrefix(s[k:], kw) && (k == 0 || !isWordByte(s[k-1])) && (k+len(kw) == len(s) || !isWordByte(s[k+len(kw)])) {
-				return k
-			}
+	for k := range topLevel(s, from) {
+		if strings.HasPrefix(s[k:], kw) && (k == 0 || !isWordByte(s[k-1])) && (k+len(kw) == len(s) || !isWordByte(s[k+len(kw)])) {
+			return k
 		}
 	}
 	return -1
