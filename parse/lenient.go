@@ -162,8 +162,12 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		w := src[j:k]
+		k = skipWS(src, k, limit)
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
 		// A key (word:) or a word read as a string value (word, or word]).
-		k, colon, more := nextColon(src, k, limit)
+		colon, more := colonAt(src, k, limit)
 		if more >= 0 {
 			return more
 		}
@@ -186,7 +190,11 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		if src[k] == q {
-			_, colon, more := nextColon(src, k+1, limit)
+			k = skipWS(src, k+1, limit)
+			if k >= limit {
+				return quoteMoreOrClose(k, n)
+			}
+			colon, more := colonAt(src, k, limit)
 			if more >= 0 {
 				return more
 			}
@@ -196,7 +204,11 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteInner
 		}
 		w := src[j:k]
-		k, colon, more := nextColon(src, k, limit)
+		k = skipWS(src, k, limit)
+		if k >= limit {
+			return quoteMoreOrClose(k, n)
+		}
+		colon, more := colonAt(src, k, limit)
 		if more >= 0 {
 			return more
 		}
@@ -212,18 +224,6 @@ func quoteEnds(src []byte, i int, q byte) int {
 		return quoteInner
 	}
 	return quoteInner
-}
-
-// nextColon skips the white space from k and reads what follows as
-// colonAt does: at is where it is; more is quoteMore or quoteClose (as
-// quoteMoreOrClose says) when the window or the input ends first.
-func nextColon(src []byte, k, limit int) (at int, colon bool, more int) {
-	k = skipWS(src, k, limit)
-	if k >= limit {
-		return k, false, quoteMoreOrClose(k, len(src))
-	}
-	colon, more = colonAt(src, k, limit)
-	return k, colon, more
 }
 
 // colonAt reads src[k] (k < limit) as a key's colon: yes for ':' or a

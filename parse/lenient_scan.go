@@ -55,18 +55,36 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 	}
 	n := len(src)
 	for i < n {
-		if s.quote != 0 {
-			var closed bool
-			switch s.quote {
-			case '\\': // a payload escaped once more: \" … \"
-				i, closed = scanSkipEscaped(src, i, &s.escBS)
-			case 0xE1: // ‘ … ’
-				i, closed = scanSkipCurlySingle(src, i)
-			case 0xE2: // “ … ”
-				i, closed = scanSkipCurly(src, i)
-			default:
-				i, closed = scanSkipString(src, i, s.quote, !s.python)
+		if s.quote == '\\' {
+			j, closed := scanSkipEscaped(src, i, &s.escBS)
+			i = j
+			if !closed {
+				break
 			}
+			s.quote = 0
+			continue
+		}
+		if s.quote == 0xE1 {
+			j, closed := scanSkipCurlySingle(src, i)
+			i = j
+			if !closed {
+				break
+			}
+			s.quote = 0
+			continue
+		}
+		if s.quote == 0xE2 {
+			j, closed := scanSkipCurly(src, i)
+			i = j
+			if !closed {
+				break
+			}
+			s.quote = 0
+			continue
+		}
+		if s.quote != 0 {
+			j, closed := scanSkipString(src, i, s.quote, !s.python)
+			i = j
 			if !closed {
 				break
 			}
