@@ -356,7 +356,11 @@ func (x *executor) write(w io.Writer, slots <-chan *slot) error {
 func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	c, t := &vd.call, vd.tool
 	o := Observation{ID: c.ID, Name: c.Name}
-	if why := t.changedSinceLoaded(); why != "" {
+	exe, why := t.openChecked()
+	if exe != nil {
+		defer exe.Close()
+	}
+	if why != "" {
 		msg := fmt.Sprintf("tool %q was not run: its executable %s changed since it was loaded (%s)", t.Name, t.Command, why)
 		o.IsError, o.Status = true, StatusBlocked
 		o.Error = &ToolError{Kind: KindPermission, Message: msg}
@@ -366,6 +370,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 
 	spec := ProcessSpec{
 		Path:      t.Command,
+		Exe:       exe,
 		Dir:       x.opts.Workdir,
 		Env:       x.environ(t, c.ID),
 		Stdin:     append(vd.input, '\n'),

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/toolcall/toolcall/internal/launch"
@@ -15,7 +16,10 @@ const DefaultGrace = launch.DefaultGrace
 // ProcessSpec is one run of a tool's executable.
 type ProcessSpec struct {
 	Path string // the executable (Tool.Command); run directly, never through a shell
-	Dir  string // working directory; "" = current
+	// Exe, when set, is Path opened and checked (Tool.openChecked): that
+	// open file is what runs (launch.Spec.Exe).
+	Exe *os.File
+	Dir string // working directory; "" = current
 	// Env is the whole environment, "NAME=value" (see Environ). nil means
 	// an empty environment, never the parent's.
 	Env []string
@@ -67,6 +71,7 @@ func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
 	stderr := newStderrCapture(spec.StderrTo)
 	r := launch.Run(ctx, launch.Spec{
 		Path:    spec.Path,
+		Exe:     spec.Exe,
 		Dir:     spec.Dir,
 		Env:     spec.Env,
 		Stdin:   spec.Stdin,

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ToolsDirsEnv names the variable that tells every tool which directories
@@ -16,46 +18,110 @@ import (
 // tool may replace another (README.md, Trust model).
 const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
-// executableStamp is what is known of a tool's executable when it was
-// loaded.
-type executableStamp struct{ info os.FileInfo }
+// hashLimit is the largest executable whose content is hashed when it is
+// recorded and again before each run: a script or a small binary hashes
+// in well under a millisecond; a larger one is known by its identity,
+// size and times only (see executableStamp).
+const hashLimit = 1 << 20
 
-// RecordExecutable notes the identity, size and modification time of the
-// tool's executable, so that a run can tell when it was replaced after the
+// executableStamp is what is known of a tool's executable when it was
+// loaded: the file (device and inode), its size, its modification time
+// and its status-change time, which no user can set back (a rewrite that
+// restores the mtime still moves it), and for a file of at most hashLimit
+// bytes a SHA-256 of its content.
+type executableStamp struct {
+	info   os.FileInfo
+	ctime  time.Time
+	sum    [sha256.Size]byte
+	hashed bool
+}
+
+// stampOf records f, which must be open for reading.
+func stampOf(f *os.File) (*executableStamp, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	st := &executableStamp{info: fi, ctime: changeTime(fi)}
+	if fi.Mode().IsRegular() && fi.Size() <= hashLimit {
+		// ReadAt: the hash does not depend on, nor move, the offset.
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, fi.Size()+1)); err != nil {
+			return nil, err
+		}
+		h.Sum(st.sum[:0])
+		st.hashed = true
+	}
+	return st, nil
+}
+
+// RecordExecutable notes what the tool's executable is now (see
+// executableStamp), so that a run can tell when it was replaced after the
 // tools were loaded. The catalog calls it as it loads each tool; a tool
 // made another way is recorded when it first runs.
 func (t *Tool) RecordExecutable() {
 	if t.Command == "" {
 		return
 	}
-	if fi, err := os.Stat(t.Command); err == nil {
-		t.loaded.Store(&executableStamp{fi})
+	f, err := os.Open(t.Command)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if st, err := stampOf(f); err == nil {
+		t.loaded.Store(st)
 	}
 }
 
-// changedSinceLoaded says how the executable differs from what
-// RecordExecutable saw, or "" when it does not.
-func (t *Tool) changedSinceLoaded() string {
+// openChecked opens the tool's executable and checks that what was opened
+// is what RecordExecutable saw. The caller runs that open file (see
+// launch.Spec.Exe), so that the check holds for what runs, even if the
+// name points at another file by then; it closes it after the run. why
+// says how the executable differs, when it does, and f is then nil. A
+// tool without a Command gives neither.
+func (t *Tool) openChecked() (f *os.File, why string) {
 	if t.Command == "" {
-		return ""
+		return nil, ""
+	}
+	f, err := os.Open(t.Command)
+	if err != nil {
+		if t.loaded.Load() == nil {
+			return nil, "" // never seen: starting it says what is wrong
+		}
+		return nil, "it cannot be found any more"
+	}
+	now, err := stampOf(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Sprintf("it cannot be read: %v", err)
 	}
 	was := t.loaded.Load()
-	fi, err := os.Stat(t.Command)
-	if was == nil {
-		if err == nil {
-			t.loaded.CompareAndSwap(nil, &executableStamp{fi})
-		}
-		return ""
+	if was == nil && t.loaded.CompareAndSwap(nil, now) {
+		return f, ""
 	}
+	if was == nil {
+		was = t.loaded.Load()
+	}
+	if why := was.differs(now); why != "" {
+		f.Close()
+		return nil, why
+	}
+	return f, ""
+}
+
+// differs says how now differs from was, or "" when it does not.
+func (was *executableStamp) differs(now *executableStamp) string {
 	switch {
-	case err != nil:
-		return "it cannot be found any more"
-	case !os.SameFile(was.info, fi):
+	case !os.SameFile(was.info, now.info):
 		return "it is another file now"
-	case was.info.Size() != fi.Size():
-		return fmt.Sprintf("it was %d bytes and is %d", was.info.Size(), fi.Size())
-	case !was.info.ModTime().Equal(fi.ModTime()):
+	case was.info.Size() != now.info.Size():
+		return fmt.Sprintf("it was %d bytes and is %d", was.info.Size(), now.info.Size())
+	case !was.info.ModTime().Equal(now.info.ModTime()):
 		return "it was modified"
+	case !was.ctime.Equal(now.ctime):
+		return "it was modified, or its owner or mode changed"
+	case was.hashed != now.hashed || was.sum != now.sum:
+		return "its content is not the same"
 	}
 	return ""
 }
