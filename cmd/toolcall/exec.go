@@ -308,15 +308,11 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 			return tools.ConsentNo
 		}
 		defer tty.Close()
-		args := string(c.Arguments)
-		if len(args) > 400 {
-			args = args[:400] + "…"
-		}
 		why := "it has side effects"
 		if t.Safe {
 			why = "it needs a person's approval"
 		}
-		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n  %s\nRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, args, t.Name)
+		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n%sRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, tools.ConfirmText(c.Arguments), t.Name)
 		answer, _ := bufio.NewReader(tty).ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(answer)) {
 		case "y", "yes":
