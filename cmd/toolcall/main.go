@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/launch"
+	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
 // Exit codes, documented in the root command's help, the man pages and
@@ -82,16 +83,18 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	case errors.As(err, &uerr):
 		if uerr.help && cmd != nil {
-			fmt.Fprintf(stderr, "toolcall: %v (see '%s --help')\n", err, cmd.CommandPath())
+			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", termsafe.Line(err.Error()), cmd.CommandPath())
 		} else {
 			// A load error may list several files, one per line.
 			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "toolcall: %s\n", line)
+				fmt.Fprintf(stderr, "toolcall: %s\n", termsafe.Line(line))
 			}
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "toolcall: %v\n", err)
+		// Errors carry outside text (a model server's reply, a tool's
+		// message): escaped, it cannot act on the terminal or forge a line.
+		fmt.Fprintf(stderr, "toolcall: %s\n", termsafe.Line(err.Error()))
 		return exitFailure
 	}
 }

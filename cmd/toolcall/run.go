@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -336,7 +337,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if !o.quiet && isTerminalWriter(stderr) {
 		start := time.Now()
 		progress = func(msg string) {
-			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), msg)
+			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
 		}
 	}
 
@@ -390,7 +391,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return err
 		}
 		if diff, same := run.Check(recorded, mine); !same {
-			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, diff)
+			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
@@ -406,7 +407,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	if res.Reason != run.StopFinalAnswer {
 		if res.Error != "" {
-			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, res.Error)
+			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, termsafe.Line(res.Error))
 		} else {
 			fmt.Fprintf(stderr, "toolcall: no final answer: %s after %d iteration%s\n", res.Reason, res.Iterations, plural(res.Iterations))
 		}
