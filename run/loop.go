@@ -208,7 +208,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if environ == nil {
 		environ = os.Environ()
 	}
-	redactor := tools.NewRedactor(environ, opts.Exec.Redact, opts.Exec.Secrets...)
+	redactor := tools.NewRedactor(environ, opts.Exec.Redact, append(catalogSecrets(opts.Catalog), opts.Exec.Secrets...)...)
 	if p := opts.Progress; p != nil {
 		opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 	"net/url"
-	"strings"
 
+	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -33,17 +33,16 @@ func Secrets(opts HTTPOptions) []string {
 	if opts.APIKey != "" {
 		out = append(out, opts.APIKey)
 	}
-	if u, err := url.Parse(opts.BaseURL); err == nil && u.User != nil {
-		if pw, ok := u.User.Password(); ok {
-			out = append(out, pw)
-		}
+	return append(out, urlcred.Passwords(opts.BaseURL)...)
+}
+
+// catalogSecrets are the credentials in the catalog's MCP server URLs
+// (tools.ServerSecrets); none without a catalog.
+func catalogSecrets(c *catalog.Catalog) []string {
+	if c == nil {
+		return nil
 	}
-	if _, userinfo, _, ok := urlcred.Split(opts.BaseURL); ok {
-		if _, pw, ok := strings.Cut(userinfo, ":"); ok {
-			out = append(out, pw)
-		}
-	}
-	return out
+	return tools.ServerSecrets(c)
 }
 
 // redactingWriter redacts each write of the transcript: whole event

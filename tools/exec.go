@@ -191,7 +191,7 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
-	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
+	redactor := NewRedactor(opts.Environ, opts.Redact, append(ServerSecrets(set), opts.Secrets...)...)
 	return &executor{
 		opts:     opts,
 		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
@@ -419,7 +419,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	// whole and secrets written with JSON escapes are caught too.
 	r := x.redactor.Result(interpretOutput(t, res.Stdout, res.Truncated))
 	output := r.Content
-	stderr := x.redactor.String(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"))
+	stderr := x.redactor.Tail(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"), stderrKeep)
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {

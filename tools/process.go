@@ -48,7 +48,10 @@ type ProcessResult struct {
 	Truncated  bool
 	TotalBytes int64  // how much stdout the tool wrote
 	Head, Tail []byte // when Truncated: the kept head and tail, cut at character boundaries
-	StderrTail []byte // the last 4 KiB of stderr
+	// StderrTail is the end of stderr: the 4 KiB shown and up to 16 KiB
+	// before them, so that Redactor.Tail sees a secret cut by the window
+	// whole.
+	StderrTail []byte
 	// Result is how the run ended, as the launcher saw it: ExitCode,
 	// Signal, TimedOut, Interrupted, Duration, StartErr.
 	launch.Result

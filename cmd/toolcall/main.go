@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/launch"
-	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
 // Exit codes, documented in the root command's help, the man pages and
@@ -83,18 +82,18 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	case errors.As(err, &uerr):
 		if uerr.help && cmd != nil {
-			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", termsafe.Line(err.Error()), cmd.CommandPath())
+			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", forStderr(err.Error(), args), cmd.CommandPath())
 		} else {
 			// A load error may list several files, one per line.
 			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "toolcall: %s\n", termsafe.Line(line))
+				fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(line, args))
 			}
 		}
 		return exitUsage
 	default:
 		// Errors carry outside text (a model server's reply, a tool's
-		// message): escaped, it cannot act on the terminal or forge a line.
-		fmt.Fprintf(stderr, "toolcall: %s\n", termsafe.Line(err.Error()))
+		// message) and may quote flags: see forStderr.
+		fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(err.Error(), args))
 		return exitFailure
 	}
 }

@@ -58,3 +58,29 @@ func TestHostileToolStderrIsEscaped(t *testing.T) {
 		t.Errorf("stderr = %q", got)
 	}
 }
+
+// The attack: usage errors echo what was given, and what was given may be
+// the key or a password: a base URL written without "//", an --extra
+// that is not an object, --api-key in a message. None reaches stderr.
+func TestHostileUsageErrorsDoNotEchoSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	for name, args := range map[string][]string{
+		"base url without //":   {"run", "--tools", t.TempDir(), "--base-url", "user:hunter2-secret@127.0.0.1:1/v1", "hi"},
+		"base url = without //": {"run", "--tools", t.TempDir(), "--base-url=user:hunter2-secret@127.0.0.1:1/v1", "hi"},
+		"extra not an object":   {"run", "--tools", t.TempDir(), "--base-url", "http://127.0.0.1:1/v1", "--extra", `[{"api_key":"hunter2-secret"}]`, "hi"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := execute(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (usage); stderr %q", code, stderr.String())
+			}
+			if strings.Contains(stderr.String(), "hunter2-secret") {
+				t.Errorf("stderr echoes the secret: %q", stderr.String())
+			}
+		})
+	}
+	if got := argSecrets([]string{"--api-key", "k-123456", "--api-key=k-654321"}); strings.Join(got, ",") != "k-123456,k-654321" {
+		t.Errorf("argSecrets = %q", got)
+	}
+}

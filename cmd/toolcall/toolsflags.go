@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
-	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -120,7 +119,7 @@ func (f *toolsFlags) loadOptions(stderr io.Writer) catalog.LoadOptions {
 
 // warnTo returns a function that writes warnings to stderr, one line each.
 func warnTo(stderr io.Writer) func(string) {
-	return func(msg string) { fmt.Fprintf(stderr, "toolcall: warning: %s\n", termsafe.Line(msg)) }
+	return func(msg string) { fmt.Fprintf(stderr, "toolcall: warning: %s\n", forStderr(msg, nil)) }
 }
 
 // dirList is the value of --tools: directories, given one per flag or
