@@ -49,6 +49,9 @@ type ExecOptions struct {
 	// MaxScratch caps what is saved there of one call's output
 	// (DefaultMaxScratch when 0); the saved file says where it was cut.
 	MaxScratch int64
+	// MaxRefBytes bounds what the refs of one call expand to, all
+	// together (DefaultMaxRefBytes when 0).
+	MaxRefBytes int64
 	// Workdir is the tools' working directory ("" = the current one).
 	Workdir string
 	// Environ is the environment the tools' scrubbed one is taken from
@@ -194,7 +197,7 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	redactor := NewRedactor(opts.Environ, opts.Redact, append(ServerSecrets(set), opts.Secrets...)...)
 	return &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, MaxRefBytes: opts.MaxRefBytes, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
 		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},

@@ -287,7 +287,7 @@ func FuzzValidate(f *testing.F) {
 			if !ev.Get("validated").Bool() {
 				t.Fatalf("a call with a schema came out unvalidated: %s", o)
 			}
-			a, _, err := resolveRefs([]byte(ev.Get("arguments").Raw), scratch)
+			a, _, err := resolveRefs([]byte(ev.Get("arguments").Raw), scratch, 0)
 			if err != nil {
 				t.Fatalf("a passed call holds a ref that does not resolve: %v\n%s", err, o)
 			}
