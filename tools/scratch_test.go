@@ -178,10 +178,18 @@ func FuzzResolveRefs(f *testing.F) {
 		`{"x":"` + a,
 		`"` + a + `"`,
 		`"{\"x\":\"` + a + `\"}"`,
+		// Amplification: one saved output named again and again.
+		`{"x":[` + strings.Repeat(`"`+b+`",`, 40) + `"` + b + `"]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
+		// Under a budget, what the refs stand for adds at most the budget,
+		// escaped (6 bytes a byte at most, as \u0000).
+		const budget = 64
+		if out, _, err := resolveRefs(args, dir, budget); err == nil && len(out) > len(args)+6*budget {
+			t.Fatalf("refs under a %d-byte budget grew %d bytes to %d", budget, len(args), len(out))
+		}
 		out, uses, err := resolveRefs(args, dir, 0)
 		if err != nil {
 			return
