@@ -324,13 +324,13 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check {
 		out = io.MultiWriter(stdout, &got)
 	}
+	var record *run.FileBeside
 	if o.record != "" {
-		f, err := os.Create(o.record)
-		if err != nil {
-			return &usageError{err: err}
+		if record, err = run.CreateBeside(o.record); err != nil {
+			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
-		defer f.Close()
-		out = io.MultiWriter(out, f)
+		defer record.Abort() // a run that fails leaves the old recording
+		out = io.MultiWriter(out, record)
 	}
 
 	var progress func(string)
@@ -377,6 +377,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	res, err := run.Loop(ctx, in, out, lopts)
 	if err != nil {
+		return err
+	}
+	if err := keepRecording(record, o.record, res, caught.Load() != nil, stderr); err != nil {
 		return err
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
