@@ -533,6 +533,79 @@ func (r *Redactor) Tail(s string, keep int) string {
 	return red[cut:]
 }
 
+// minSplitPrefix is the shortest start of a secret value that
+// MayContinue takes for one: a shorter one ends ordinary text too often,
+// and shows too little of the secret to matter.
+const minSplitPrefix = 4
+
+// MayContinue reports whether s ends with the start of a secret value (at
+// least minSplitPrefix bytes of it, not all), which the text that follows
+// s could complete: a writer that cuts a stream into pieces (text events)
+// holds such a piece back until it has seen the next (see Across).
+func (r *Redactor) MayContinue(s string) bool {
+	if r == nil {
+		return false
+	}
+	for i := range r.values {
+		if r.values[i].startsAtEnd(s) >= minSplitPrefix {
+			return true
+		}
+	}
+	return false
+}
+
+// startsAtEnd is the length of the longest proper prefix of the secret
+// that s ends with: a Knuth-Morris-Pratt scan of s's last len(raw) bytes
+// with the border table, linear in the secret's length.
+func (v *secretValue) startsAtEnd(s string) int {
+	raw := v.raw
+	s = s[max(0, len(s)-len(raw)):]
+	if v.border == nil { // not UTF-8: no table; such values are rare
+		for k := min(len(raw)-1, len(s)); k > 0; k-- {
+			if strings.HasSuffix(s, raw[:k]) {
+				return k
+			}
+		}
+		return 0
+	}
+	q := int32(0)
+	for i := 0; i < len(s); i++ {
+		for q > 0 && raw[q] != s[i] {
+			q = v.border[q-1]
+		}
+		if raw[q] == s[i] {
+			q++
+		}
+		if int(q) == len(raw) { // the whole secret: not a start of one
+			q = v.border[q-1]
+		}
+	}
+	return int(q)
+}
+
+// Across returns a and b, two pieces of one stream, with a secret that
+// starts in a and ends in b replaced: its part in a by Redacted, its part
+// in b removed. Each piece alone is not the secret, so redacting them one
+// at a time would miss it. Secrets wholly inside a or b are left for the
+// caller to redact as usual.
+func (r *Redactor) Across(a, b string) (string, string) {
+	if r == nil || a == "" || b == "" {
+		return a, b
+	}
+	// Only a secret that reaches the cut matters: look at the longest
+	// stretch on each side that one could span.
+	n := r.overlap
+	head, tail := a[max(0, len(a)-n):], b[:min(len(b), n)]
+	joined := head + tail
+	cut := len(head)
+	for _, x := range r.spans(joined) {
+		if x.start < cut && x.end > cut {
+			return a[:len(a)-len(head)+x.start] + Redacted, b[x.end-cut:]
+		}
+	}
+	return a, b
+}
+
 // copyChunk is how much Copy reads before it redacts and writes; its
 // memory is bounded by copyChunk plus the overlap it keeps.
 const copyChunk = 256 << 10

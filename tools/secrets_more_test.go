@@ -80,3 +80,29 @@ func TestHostileServerURLPasswordIsASecret(t *testing.T) {
 		t.Errorf("ServerSecrets = %q", got)
 	}
 }
+
+// The start of a secret at the end of a piece is found in time linear in
+// the secret, and only a start of at least minSplitPrefix bytes counts.
+func TestMayContinueAndAcross(t *testing.T) {
+	const key = "abcabd-secret-xyz"
+	r := NewRedactor(nil, nil, key)
+	for s, want := range map[string]bool{
+		"text abcab":      true,
+		"text abcabcab":   true, // the longest start after a false one
+		"text ab":         false,
+		"text " + key:     false, // whole: redacted as usual
+		"text abcabd-sec": true,
+		"":                false,
+	} {
+		if got := r.MayContinue(s); got != want {
+			t.Errorf("MayContinue(%q) = %v, want %v", s, got, want)
+		}
+	}
+	a, b := r.Across("one abcabd-se", "cret-xyz two")
+	if a != "one "+Redacted || b != " two" {
+		t.Errorf("Across = %q, %q", a, b)
+	}
+	if a, b := r.Across("one abc", "def"); a != "one abc" || b != "def" {
+		t.Errorf("Across with no secret = %q, %q", a, b)
+	}
+}
