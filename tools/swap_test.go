@@ -110,3 +110,25 @@ func TestStampDiffersOnContentAlone(t *testing.T) {
 		t.Error("a moved ctime went unseen")
 	}
 }
+
+// The attack: a FIFO put where the executable was. Opening it to check
+// it waited for a writer, forever; it is another file, and refused.
+func TestHostileExecutableReplacedByAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	set := execSet{"echo": shTool(t, dir, "echo", `echo good`)}
+	set["echo"].RecordExecutable()
+	path := set["echo"].Command
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(path, 0o700); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out, st, err := runExec(t, context.Background(), set, callLine("1", "echo", `{}`), ExecOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Failed != 1 || !strings.Contains(out, "changed since it was loaded") {
+		t.Errorf("a FIFO in the executable's place:\n%s", out)
+	}
+}

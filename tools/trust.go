@@ -64,7 +64,7 @@ func (t *Tool) RecordExecutable() {
 	if t.Command == "" {
 		return
 	}
-	f, err := os.Open(t.Command)
+	f, err := openExecutable(t.Command)
 	if err != nil {
 		return
 	}
@@ -84,7 +84,7 @@ func (t *Tool) openChecked() (f *os.File, why string) {
 	if t.Command == "" {
 		return nil, ""
 	}
-	f, err := os.Open(t.Command)
+	f, err := openExecutable(t.Command)
 	if err != nil {
 		if t.loaded.Load() == nil {
 			return nil, "" // never seen: starting it says what is wrong
@@ -108,6 +108,13 @@ func (t *Tool) openChecked() (f *os.File, why string) {
 		return nil, why
 	}
 	return f, ""
+}
+
+// openExecutable opens path to read it, without waiting: a FIFO put where
+// the executable was would otherwise hold the open, and the call, until
+// a writer came. (Its stamp then shows another file, and it is refused.)
+func openExecutable(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
 }
 
 // differs says how now differs from was, or "" when it does not.
