@@ -209,7 +209,7 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	b.WriteString(termsafe.Line(strings.ReplaceAll(r.Message, "\n", "; "))) // one line a record
 	write := func(a slog.Attr) bool {
 		v := a.Value.Resolve().String()
-		if v == "" || strings.ContainsAny(v, " \t\n\"=") {
+		if v == "" || strings.ContainsAny(v, " \t\n\"=") || termsafe.Line(v) != v {
 			v = strconv.Quote(v)
 		}
 		b.WriteString(" " + a.Key + "=" + v)
