@@ -132,3 +132,20 @@ func TestHostileExecutableReplacedByAFIFO(t *testing.T) {
 		t.Errorf("a FIFO in the executable's place:\n%s", out)
 	}
 }
+
+// Load records the executable by its inode, size and times; the first
+// run adds the hash of what it opened and checked, for the runs to come.
+func TestFirstRunRecordsTheHash(t *testing.T) {
+	dir := t.TempDir()
+	set := execSet{"echo": shTool(t, dir, "echo", `echo good`)}
+	set["echo"].RecordExecutable()
+	if set["echo"].loaded.Load().hashed {
+		t.Fatal("load read the executable")
+	}
+	if _, st, err := runExec(t, context.Background(), set, callLine("1", "echo", `{}`), ExecOptions{}); err != nil || st.Failed != 0 {
+		t.Fatalf("%+v %v", st, err)
+	}
+	if !set["echo"].loaded.Load().hashed {
+		t.Error("the first run did not record the hash")
+	}
+}

@@ -19,17 +19,20 @@ import (
 // tool may replace another (README.md, Trust model).
 const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
-// hashLimit is the largest executable whose content is hashed when it is
-// recorded and again before each run: a script or a small binary hashes
-// in well under a millisecond; a larger one is known by its identity,
-// size and times only (see executableStamp).
+// hashLimit is the largest executable whose content is hashed before each
+// run: a script or a small binary hashes in well under a millisecond; a
+// larger one is known by its identity, size and times only (see
+// executableStamp).
 const hashLimit = 1 << 20
 
 // executableStamp is what is known of a tool's executable when it was
 // loaded: the file (device and inode), its size, its modification time
 // and its status-change time, which no user can set back (a rewrite that
 // restores the mtime still moves it), and for a file of at most hashLimit
-// bytes a SHA-256 of its content.
+// bytes a SHA-256 of its content. The hash is taken at the first run, not
+// at load, where listing 10,000 tools would pay for reading them all: a
+// file whose inode, size and times are still those seen at load holds
+// what it held then, since any write moves the status-change time.
 type executableStamp struct {
 	info   os.FileInfo
 	ctime  time.Time
@@ -64,13 +67,8 @@ func (t *Tool) RecordExecutable() {
 	if t.Command == "" {
 		return
 	}
-	f, err := openExecutable(t.Command)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	if st, err := stampOf(f); err == nil {
-		t.loaded.Store(st)
+	if fi, err := os.Stat(t.Command); err == nil {
+		t.loaded.Store(&executableStamp{info: fi, ctime: changeTime(fi)})
 	}
 }
 
@@ -107,6 +105,9 @@ func (t *Tool) openChecked() (f *os.File, why string) {
 		f.Close()
 		return nil, why
 	}
+	if !was.hashed && now.hashed {
+		t.loaded.CompareAndSwap(was, now) // the content, for the runs to come
+	}
 	return f, ""
 }
 
@@ -128,7 +129,7 @@ func (was *executableStamp) differs(now *executableStamp) string {
 		return "it was modified"
 	case !was.ctime.Equal(now.ctime):
 		return "it was modified, or its owner or mode changed"
-	case was.hashed != now.hashed || was.sum != now.sum:
+	case was.hashed && (!now.hashed || was.sum != now.sum):
 		return "its content is not the same"
 	}
 	return ""
