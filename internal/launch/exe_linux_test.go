@@ -32,8 +32,7 @@ func TestRunExecutesTheOpenFileNotWhatItsNameNowIs(t *testing.T) {
 }
 
 // A script run from its open file can still find the files beside it by
-// resolving its name, and the name it was opened by is still argv[0] of
-// a binary; both are what README.md tells tool writers.
+// resolving its name, as README.md tells tool writers to.
 func TestRunOpenFileScriptResolvesItsOwnDirectory(t *testing.T) {
 	t.Parallel()
 	path := script(t, `dirname "$(readlink -f "$0")"`)
