@@ -208,11 +208,13 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if environ == nil {
 		environ = os.Environ()
 	}
-	redactor := tools.NewRedactor(environ, opts.Exec.Redact, opts.Exec.Secrets...)
+	redactor := tools.NewRedactor(environ, opts.Exec.Redact, append(catalogSecrets(opts.Catalog), opts.Exec.Secrets...)...)
 	if p := opts.Progress; p != nil {
 		opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
-	l := &loop{opts: opts, style: style, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
+	rw := newRedactingWriter(w, redactor)
+	defer rw.Flush() // a text event held back, when the run ends without a stop event
+	l := &loop{opts: opts, style: style, w: rw, seen: map[string]bool{}}
 	if opts.Catalog != nil {
 		l.live = catalog.NewLive(opts.Catalog)
 	}

@@ -49,6 +49,9 @@ type ExecOptions struct {
 	// MaxScratch caps what is saved there of one call's output
 	// (DefaultMaxScratch when 0); the saved file says where it was cut.
 	MaxScratch int64
+	// MaxRefBytes bounds what the refs of one call expand to, all
+	// together (DefaultMaxRefBytes when 0).
+	MaxRefBytes int64
 	// Workdir is the tools' working directory ("" = the current one).
 	Workdir string
 	// Environ is the environment the tools' scrubbed one is taken from
@@ -191,10 +194,10 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
-	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
+	redactor := NewRedactor(opts.Environ, opts.Redact, append(ServerSecrets(set), opts.Secrets...)...)
 	return &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, MaxRefBytes: opts.MaxRefBytes, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
 		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
@@ -356,7 +359,11 @@ func (x *executor) write(w io.Writer, slots <-chan *slot) error {
 func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	c, t := &vd.call, vd.tool
 	o := Observation{ID: c.ID, Name: c.Name}
-	if why := t.changedSinceLoaded(); why != "" {
+	exe, why := t.openChecked()
+	if exe != nil {
+		defer exe.Close()
+	}
+	if why != "" {
 		msg := fmt.Sprintf("tool %q was not run: its executable %s changed since it was loaded (%s)", t.Name, t.Command, why)
 		o.IsError, o.Status = true, StatusBlocked
 		o.Error = &ToolError{Kind: KindPermission, Message: msg}
@@ -366,6 +373,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 
 	spec := ProcessSpec{
 		Path:      t.Command,
+		Exe:       exe,
 		Dir:       x.opts.Workdir,
 		Env:       x.environ(t, c.ID),
 		Stdin:     append(vd.input, '\n'),
@@ -414,7 +422,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	// whole and secrets written with JSON escapes are caught too.
 	r := x.redactor.Result(interpretOutput(t, res.Stdout, res.Truncated))
 	output := r.Content
-	stderr := x.redactor.String(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"))
+	stderr := x.redactor.Tail(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"), stderrKeep)
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {

@@ -36,6 +36,9 @@ type ValidateOptions struct {
 	// checked, so the check is of what the tool will get; with no
 	// directory, a ref is an error.
 	Scratch string
+	// MaxRefBytes bounds what the refs of one call expand to, all
+	// together (DefaultMaxRefBytes when 0).
+	MaxRefBytes int64
 	// MaxLine is the longest input line read (DefaultMaxLine when 0); a
 	// longer one is answered with a parse_error event and skipped.
 	MaxLine int
@@ -358,7 +361,7 @@ func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 		msg := "the call's id " + why
 		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
 	}
-	input, refs, err := resolveRefs(args, v.opts.Scratch)
+	input, refs, err := resolveRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
 	if err != nil {
 		msg := err.Error()
 		return fail(KindValidation, msg, msg+". Fix the argument and call the tool again.", nil)

@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -323,20 +324,20 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check {
 		out = io.MultiWriter(stdout, &got)
 	}
+	var record *run.FileBeside
 	if o.record != "" {
-		f, err := os.Create(o.record)
-		if err != nil {
-			return &usageError{err: err}
+		if record, err = run.CreateBeside(o.record); err != nil {
+			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
-		defer f.Close()
-		out = io.MultiWriter(out, f)
+		defer record.Abort() // a run that fails leaves the old recording
+		out = io.MultiWriter(out, record)
 	}
 
 	var progress func(string)
 	if !o.quiet && isTerminalWriter(stderr) {
 		start := time.Now()
 		progress = func(msg string) {
-			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), msg)
+			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
 		}
 	}
 
@@ -378,6 +379,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if err != nil {
 		return err
 	}
+	if err := keepRecording(record, o.record, res, caught.Load() != nil, stderr); err != nil {
+		return err
+	}
 	if sig, ok := caught.Load().(os.Signal); ok {
 		if res.Unread > 0 {
 			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools; %d call%s of the last turn left unread\n", sig, res.Unread, plural(res.Unread))
@@ -390,7 +394,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return err
 		}
 		if diff, same := run.Check(recorded, mine); !same {
-			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, diff)
+			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
@@ -406,7 +410,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	if res.Reason != run.StopFinalAnswer {
 		if res.Error != "" {
-			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, res.Error)
+			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, termsafe.Line(res.Error))
 		} else {
 			fmt.Fprintf(stderr, "toolcall: no final answer: %s after %d iteration%s\n", res.Reason, res.Iterations, plural(res.Iterations))
 		}
