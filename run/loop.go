@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -213,8 +214,15 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 		opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
 	l := &loop{opts: opts, style: style, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
+	var set tools.ToolSet // nil, not a nil *Live, when there is no catalog
 	if opts.Catalog != nil {
 		l.live = catalog.NewLive(opts.Catalog)
+		set = l.live
+	}
+	// The calls are read as parse --tools reads them: the same options,
+	// from the same constructor.
+	if l.parser, err = ParserOptions(set, "", parse.Options{}); err != nil {
+		return Result{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
@@ -244,6 +252,8 @@ type loop struct {
 	// live is opts.Catalog as its MCP servers' tools change: the calls of
 	// later turns are checked against the tools as they are then.
 	live *catalog.Live
+	// parser is how each turn is read (ParserOptions).
+	parser parse.Options
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -393,11 +403,10 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	var known func(string) bool
-	if c := l.live; c != nil {
-		known = func(name string) bool { _, ok := c.Lookup(name); return ok }
+	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
+	if err != nil {
+		return "", "", err
 	}
-	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, known)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)

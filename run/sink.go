@@ -55,13 +55,14 @@ type turnCall struct {
 // errReplyTooLarge ends a turn whose reply passed Options.MaxReplyBytes.
 var errReplyTooLarge = errors.New("the reply is too large")
 
-// knownTool, when not nil, names the catalog's tools: a bare call to one
-// of them counts even after prose (parse.Options.KnownTool).
-func newTurnSink(firstID int, parallel bool, limit int, knownTool func(string) bool) *turnSink {
+// newTurnSink reads a turn with the parser options popts (ParserOptions),
+// numbering the calls the model gave no id from call_<firstID+1>.
+func newTurnSink(firstID int, parallel bool, limit int, popts parse.Options) (*turnSink, error) {
 	s := &turnSink{parallel: parallel, limit: limit}
-	// An unknown format is impossible here: Options has none.
-	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID, KnownTool: knownTool}, s.emit)
-	return s
+	popts.FirstID = firstID
+	var err error
+	s.p, err = parse.NewParser(popts, s.emit)
+	return s, err
 }
 
 // emit receives parse's events.
