@@ -285,7 +285,12 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 // is checked in full and passed with verdict.consent set, so that nobody
 // is asked to approve a call that would fail anyway.
 func (v *validator) check(line []byte, n int, askLater bool) verdict {
-	vd := v.decide(line, n, askLater)
+	return v.redacted(v.decide(line, n, askLater))
+}
+
+// redacted is vd with its refusal, if any, redacted: a refusal may quote
+// the arguments.
+func (v *validator) redacted(vd verdict) verdict {
 	if vd.refusal != nil {
 		o := v.redactor.Observation(*vd.refusal)
 		vd.refusal = &o
@@ -294,9 +299,15 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 }
 
 func (v *validator) decide(line []byte, n int, askLater bool) verdict {
-	var c Call
-	var args []byte
-	hasName := false
+	c, hasName := decodeCall(line)
+	return v.decideCall(c, hasName, n, askLater)
+}
+
+// decodeCall reads a tool_call line into a Call, taking only the fields
+// Validate's doc names; hasName says whether "name" was a string at all.
+// The arguments are the raw JSON of "arguments", whatever it holds: the
+// schema check says what is wrong with it.
+func decodeCall(line []byte) (c Call, hasName bool) {
 	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
 		switch k.Str {
 		case "id":
@@ -308,7 +319,7 @@ func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 				c.Name, hasName = val.Str, true
 			}
 		case "arguments":
-			args = []byte(val.Raw)
+			c.Arguments = []byte(val.Raw)
 		case "format":
 			if val.Type == gjson.String {
 				c.Format = val.Str
@@ -320,6 +331,15 @@ func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 		}
 		return true
 	})
+	return c, hasName
+}
+
+// decideCall checks the call c, as decoded by decodeCall (or handed over
+// as a value in the same shape), in the order of Validate's doc. n is
+// its line, for warnings.
+func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdict {
+	args := c.Arguments
+	c.Arguments = nil // what the verdict carries is the checked arguments
 	if c.ID == "" {
 		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
 	}
