@@ -423,8 +423,6 @@ func (a *bodyReader) Read(p []byte) (int, error) {
 // The exchange is the decoder's receiver: it passes everything on to the
 // sink, noting that the turn can no longer be retried.
 
-var _ parse.Receiver = Sink(nil) // a Sink is what the decoder feeds
-
 func (x *exchange) Text(p []byte) (bool, error) {
 	x.delivered = true
 	stop, err := x.sink.Text(p)
@@ -449,10 +447,9 @@ func (x *exchange) NativeCall(id, name string, args []byte) (bool, error) {
 // wrong in the words of HTTP. complete is whether the reply marked its
 // own end.
 func (x *exchange) decode(ctx, rctx context.Context, body *bodyReader, status int) (resp Response, complete bool, err error) {
-	reply, err := parse.DecodeReply(body, x)
-	resp = Response{Model: reply.Model, Usage: reply.Usage, FinishReason: reply.FinishReason, Stopped: reply.Stopped}
+	resp, err = parse.DecodeReply(body, x)
 	if err == nil {
-		return resp, reply.Complete(), nil
+		return resp, resp.Complete(), nil
 	}
 	return resp, false, x.failure(ctx, rctx, body, status, err)
 }
