@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -18,27 +17,33 @@ import (
 // ReadTranscript reads a JSONL transcript: one JSON object a line, blank
 // lines skipped. A line that is not a JSON object is an error naming its
 // line number, since a damaged recording cannot be replayed or checked.
-func ReadTranscript(r io.Reader) ([][]byte, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// A line is bounded as exec bounds its input (tools.DefaultMaxLine): a
+// longer one is an error naming it, read past without being kept, so that
+// what a recording costs is its events, not a line without end.
+func ReadTranscript(r io.Reader) ([][]byte, error) { return readTranscript(r, tools.DefaultMaxLine) }
+
+func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	var events [][]byte
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			line = bytes.TrimRight(line, "\r\n")
-			if len(bytes.TrimSpace(line)) > 0 {
-				if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
-					return nil, fmt.Errorf("transcript line %d: not a JSON object: %s", n, clipText(line, 80))
-				}
-				events = append(events, line)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return events, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the transcript: %w", err)
-		}
+	var bad error // what is wrong with a line, as against a failed read
+	tooLong := func(l tools.LongLine) error {
+		bad = fmt.Errorf("transcript line %d is %d bytes long, more than the %d bytes a line may have", l.N, l.Size, maxLine)
+		return bad
 	}
+	err := tools.ReadLines(r, maxLine, tooLong, func(line []byte, n int) error {
+		if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
+			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, clipText(line, 80))
+			return bad
+		}
+		events = append(events, bytes.Clone(line))
+		return nil
+	})
+	switch {
+	case err == nil:
+		return events, nil
+	case err == bad:
+		return nil, err
+	}
+	return nil, fmt.Errorf("reading the transcript: %w", err)
 }
 
 // replayTurn is one recorded assistant turn.

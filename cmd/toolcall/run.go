@@ -252,11 +252,15 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	case many != nil || o.batch.file != "":
 	case o.replay != "":
 		// The recording holds the request too.
-		data, err := os.ReadFile(o.replay)
+		// Read as a stream, each line bounded as exec's input is: the
+		// recording is its events, not the whole file in memory too.
+		f, err := os.Open(o.replay)
 		if err != nil {
 			return &usageError{err: err}
 		}
-		if recorded, err = run.ReadTranscript(bytes.NewReader(data)); err != nil {
+		recorded, err = run.ReadTranscript(f)
+		f.Close()
+		if err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 		if in, err = run.RecordedInput(recorded); err != nil {
