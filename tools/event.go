@@ -1,6 +1,10 @@
 package tools
 
-import "github.com/toolcall/toolcall/internal/jsonw"
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
+)
 
 // Event types: the value of the "type" key on every line of the stream
 // (README.md, Events).
@@ -86,4 +90,39 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// DecodeCall reads a tool_call event into a Call: the decoder of the
+// encoder above, which validate and exec read their input's calls with
+// (FuzzCallCodec holds the two together). It takes only the fields a Call
+// has; hasName says whether "name" was a string at all. The arguments are
+// the raw JSON of "arguments", whatever it holds: the schema check says
+// what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
+// c as a reader of the line sees it: its strings as jsonw.ValidString
+// gives them, "{}" for no arguments, no Repairs unless Repaired.
+func DecodeCall(line []byte) (c Call, hasName bool) {
+	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			if val.Type == gjson.String {
+				c.ID = val.Str
+			}
+		case "name":
+			if val.Type == gjson.String {
+				c.Name, hasName = val.Str, true
+			}
+		case "arguments":
+			c.Arguments = []byte(val.Raw)
+		case "format":
+			if val.Type == gjson.String {
+				c.Format = val.Str
+			}
+		case "repaired":
+			c.Repaired = val.Type == gjson.True
+		case "repairs":
+			c.Repairs = repairKinds(val)
+		}
+		return true
+	})
+	return c, hasName
 }

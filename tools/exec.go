@@ -251,7 +251,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		return ready(append(l.b, '\n'))
 	}
 	x.v.stats.Calls++
-	c, hasName := decodeCall(l.b)
+	c, hasName := DecodeCall(l.b)
 	return x.call(ctx, c, hasName, l.n)
 }
 

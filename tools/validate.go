@@ -299,42 +299,11 @@ func (v *validator) redacted(vd verdict) verdict {
 }
 
 func (v *validator) decide(line []byte, n int, askLater bool) verdict {
-	c, hasName := decodeCall(line)
+	c, hasName := DecodeCall(line)
 	return v.decideCall(c, hasName, n, askLater)
 }
 
-// decodeCall reads a tool_call line into a Call, taking only the fields
-// Validate's doc names; hasName says whether "name" was a string at all.
-// The arguments are the raw JSON of "arguments", whatever it holds: the
-// schema check says what is wrong with it.
-func decodeCall(line []byte) (c Call, hasName bool) {
-	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			if val.Type == gjson.String {
-				c.ID = val.Str
-			}
-		case "name":
-			if val.Type == gjson.String {
-				c.Name, hasName = val.Str, true
-			}
-		case "arguments":
-			c.Arguments = []byte(val.Raw)
-		case "format":
-			if val.Type == gjson.String {
-				c.Format = val.Str
-			}
-		case "repaired":
-			c.Repaired = val.Type == gjson.True
-		case "repairs":
-			c.Repairs = repairKinds(val)
-		}
-		return true
-	})
-	return c, hasName
-}
-
-// decideCall checks the call c, as decoded by decodeCall (or handed over
+// decideCall checks the call c, as decoded by DecodeCall (or handed over
 // as a value in the same shape), in the order of Validate's doc. n is
 // its line, for warnings.
 func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdict {
