@@ -30,6 +30,13 @@ const (
 	StopReplyTooLarge = "reply_too_large"
 )
 
+// The bounds of a run when Options gives none; run's flags default to
+// them too.
+const (
+	DefaultMaxIterations = 4
+	DefaultTimeout       = 60 * time.Second
+)
+
 // DefaultMaxReplyBytes bounds one turn of the model's reply.
 const DefaultMaxReplyBytes = 8 << 20
 
@@ -68,8 +75,8 @@ type Options struct {
 
 	Exec tools.ExecOptions
 
-	MaxIterations  int           // default 4
-	Timeout        time.Duration // the whole run; default 60s
+	MaxIterations  int           // DefaultMaxIterations when 0
+	Timeout        time.Duration // the whole run; DefaultTimeout when 0
 	MaxObservation int           // bytes of an observation given back to the model; 0: all
 	// MaxReplyBytes bounds a turn: past it reading stops and the run ends
 	// with StopReplyTooLarge (DefaultMaxReplyBytes when 0).
@@ -187,10 +194,10 @@ func (r Result) appendStopEvent(b []byte) []byte {
 // ended is in Result and in the stop event.
 func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
 	if opts.MaxIterations <= 0 {
-		opts.MaxIterations = 4
+		opts.MaxIterations = DefaultMaxIterations
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 60 * time.Second
+		opts.Timeout = DefaultTimeout
 	}
 	style, err := catalog.PromptStyle(opts.Style)
 	if err != nil {

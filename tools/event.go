@@ -26,7 +26,9 @@ const (
 // that a model (or a script) can tell a bad call from a failing tool.
 type ErrorKind string
 
-// The error kinds every stage shares (README.md, Events).
+// The error kinds every stage shares (README.md, Events). A cut output is
+// status partial, not an error; a failing model server and a limit of the
+// run end it with a stop event and its reason, not an observation.
 const (
 	KindDecode      ErrorKind = "decode"       // unparseable model output
 	KindUnknownTool ErrorKind = "unknown_tool" // no tool of that name
@@ -34,9 +36,6 @@ const (
 	KindPermission  ErrorKind = "permission"   // denied by policy
 	KindTimeout     ErrorKind = "timeout"      // the tool ran too long
 	KindExecution   ErrorKind = "execution"    // the tool failed
-	KindOutputLimit ErrorKind = "output_limit" // the tool said too much
-	KindProvider    ErrorKind = "provider"     // the model server failed
-	KindLimit       ErrorKind = "limit"        // iterations or total time used up
 	KindInterrupted ErrorKind = "interrupted"  // stopped by a signal while it ran
 )
 
