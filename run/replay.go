@@ -80,6 +80,11 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newReplay(events)
+}
+
+// newReplay is NewReplay of a transcript already read.
+func newReplay(events [][]byte) (Backend, error) {
 	r := &replay{}
 	seen := map[string]bool{}
 	fromEvent := false // the turn's native calls come from its tool_call events
