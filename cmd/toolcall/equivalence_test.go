@@ -76,9 +76,12 @@ func TestRunEqualsPipelineHTTP(t *testing.T) {
 	for _, c := range []struct {
 		api   string
 		turns []string
+		args  []string // more flags of run
 	}{
-		{"chat", []string{"chat-1.sse", "chat-2.sse", "chat-3.sse"}},
-		{"native", []string{"native-1.sse", "native-2.json", "native-3.sse"}},
+		{"chat", []string{"chat-1.sse", "chat-2.sse", "chat-3.sse"}, nil},
+		{"native", []string{"native-1.sse", "native-2.json", "native-3.sse"}, nil},
+		// A prompt template: the same turns, asked for on /completions.
+		{"completions", []string{"chat-1.sse", "chat-2.sse", "chat-3.sse"}, []string{"--template", "chatml"}},
 	} {
 		t.Run(c.api, func(t *testing.T) {
 			var files []string
@@ -92,7 +95,15 @@ func TestRunEqualsPipelineHTTP(t *testing.T) {
 				files, bodies = append(files, f), append(bodies, b)
 			}
 			var served atomic.Int32
+			path := "/v1/chat/completions"
+			if c.api == "completions" {
+				path = "/v1/completions"
+			}
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != path {
+					http.Error(w, "not here: "+r.URL.Path, http.StatusNotFound)
+					return
+				}
 				n := int(served.Add(1)) - 1
 				if n >= len(bodies) {
 					http.Error(w, "no more recorded turns", http.StatusGone)
@@ -108,8 +119,8 @@ func TestRunEqualsPipelineHTTP(t *testing.T) {
 			defer srv.Close()
 
 			var transcript, stderr bytes.Buffer
-			code := execute(context.Background(), []string{"run", "--tools", examples, "--api", c.api, "--base-url", srv.URL + "/v1",
-				"--max-iterations", "5", "What is the weather in Paris, in Fahrenheit?"}, strings.NewReader(""), &transcript, &stderr)
+			args := append([]string{"run", "--tools", examples, "--api", c.api, "--base-url", srv.URL + "/v1", "--max-iterations", "5"}, c.args...)
+			code := execute(context.Background(), append(args, "What is the weather in Paris, in Fahrenheit?"), strings.NewReader(""), &transcript, &stderr)
 			if code != 0 {
 				t.Fatalf("run exited %d: %s\n%s", code, stderr.String(), transcript.String())
 			}
