@@ -261,10 +261,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 // warnings. Exec and Run share it, so a call is decided the same way
 // whether it came as a line or as a value.
 func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
-	vd := x.v.redacted(x.v.decideCall(c, hasName, n, x.opts.Confirm != nil))
-	if vd.refusal == nil && vd.tool.Definition {
-		vd.refusal = x.v.notRunnable(vd.call, vd.tool)
-	}
+	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o

@@ -38,6 +38,40 @@ func (e *Executor) Redactor() *Redactor { return e.x.redactor }
 // Stats counts what the Executor did over its life.
 func (e *Executor) Stats() ExecStats { return e.x.stats() }
 
+// Verdict is what checking a call decided, before anything runs or
+// anyone is asked.
+type Verdict struct {
+	// Refusal, when not nil, answers the call instead of a result: the
+	// call would not run. Call and Tool are then unset.
+	Refusal *Observation
+	// Call is the call as it passed: the tool's own name, and the checked
+	// arguments (coerced; refs as the model wrote them).
+	Call Call
+	Tool *Tool
+	// Consent, when not empty, says why the call runs only once a person
+	// approves it (ExecOptions.Confirm, a before-hook): the policy leaves
+	// it to them. Without Confirm such a call is refused instead.
+	Consent string
+}
+
+// Check decides on c as Run decides before it runs anything: refused,
+// and why, in the words the model will read; or passed, and whether a
+// person must approve it first. It is pure: nothing runs, nobody is
+// asked, no warning is given and nothing is counted, so a caller can
+// check a call without changing what a later Run says or does (an id
+// the call lacks is given as Run would give the next call its own).
+func (e *Executor) Check(c Call) Verdict {
+	v := e.x.v // a copy: the counts and the warnings given stay Run's
+	v.opts.Warn = nil
+	v.warned = map[*Tool]bool{}
+	v.stats.Calls++
+	vd := v.verdict(asEncoded(c), true, v.stats.Calls, e.x.opts.Confirm != nil)
+	if vd.refusal != nil {
+		return Verdict{Refusal: vd.refusal}
+	}
+	return Verdict{Call: vd.call, Tool: vd.tool, Consent: vd.consent}
+}
+
 // Outcome is what became of one call given to Run.
 type Outcome struct {
 	// Call is the call as it passed its checks (the tool's own name, the

@@ -76,3 +76,47 @@ func volatileMS(out string) string {
 	}
 	return b.String()
 }
+
+// Check decides as Run does, and does nothing else: nobody is asked, no
+// warning is given, nothing is counted.
+func TestExecutorCheckIsPure(t *testing.T) {
+	dir := t.TempDir()
+	unsafe := shTool(t, dir, "unsafe", "echo ran")
+	unsafe.Safe = false
+	broken := shTool(t, dir, "broken", "echo ran")
+	broken.InputSchema = []byte(`{"type":"object","properties":{"a":{"$ref":"#/nowhere"}}}`)
+	set := execSet{"unsafe": unsafe, "broken": broken}
+	asked, warned := 0, 0
+	x := NewExecutor(set, ExecOptions{Environ: []string{"PATH=/usr/bin:/bin"},
+		Confirm: func(*Tool, *Call) Consent { asked++; return ConsentYes },
+		Warn:    func(int, error) { warned++ }})
+
+	v := x.Check(Call{Name: "unsafe", Arguments: []byte(`{}`)})
+	if v.Refusal != nil || v.Tool != unsafe || v.Consent == "" || v.Call.ID != "call_1" {
+		t.Errorf("unsafe: %+v", v)
+	}
+	v = x.Check(Call{ID: "c2", Name: "nope"})
+	if v.Refusal == nil || v.Refusal.Error.Kind != KindUnknownTool || v.Refusal.ID != "c2" {
+		t.Errorf("unknown: %+v", v)
+	}
+	if v = x.Check(Call{ID: "c3", Name: "broken", Arguments: []byte(`{"a":1}`)}); v.Refusal == nil {
+		t.Errorf("broken schema: %+v", v)
+	}
+	if asked != 0 || warned != 0 || x.Stats().Calls != 0 {
+		t.Errorf("Check asked %d times, warned %d times, counted %d calls", asked, warned, x.Stats().Calls)
+	}
+
+	// Run, by contrast, asks, warns once and counts; its refusal is
+	// Check's.
+	var obs []Observation
+	calls := []Call{{ID: "c3", Name: "broken", Arguments: []byte(`{"a":1}`)}, {ID: "c4", Name: "broken", Arguments: []byte(`{}`)}, {ID: "c5", Name: "unsafe"}}
+	if _, err := x.Run(context.Background(), calls, func(o Outcome) error { obs = append(obs, o.Observation); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 1 || warned != 1 || x.Stats().Calls != 3 {
+		t.Errorf("Run asked %d times, warned %d times, counted %d calls; want 1, 1, 3", asked, warned, x.Stats().Calls)
+	}
+	if diff := cmp.Diff(*v.Refusal, obs[0]); diff != "" {
+		t.Errorf("Check's refusal and Run's observation differ (-Check +Run):\n%s", diff)
+	}
+}

@@ -288,6 +288,17 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 	return v.redacted(v.decide(line, n, askLater))
 }
 
+// verdict is what exec decides about a call before anyone is asked: as
+// Validate decides, refusal redacted, and a tool that is only a
+// definition refused too (exec cannot run it; validate passes it).
+func (v *validator) verdict(c Call, hasName bool, n int, askLater bool) verdict {
+	vd := v.redacted(v.decideCall(c, hasName, n, askLater))
+	if vd.refusal == nil && vd.tool.Definition {
+		vd.refusal = v.notRunnable(vd.call, vd.tool)
+	}
+	return vd
+}
+
 // redacted is vd with its refusal, if any, redacted: a refusal may quote
 // the arguments.
 func (v *validator) redacted(vd verdict) verdict {
