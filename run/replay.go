@@ -31,7 +31,7 @@ func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	}
 	err := tools.ReadLines(r, maxLine, tooLong, func(line []byte, n int) error {
 		if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
-			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, clipText(line, 80))
+			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, truncate(string(line), 80))
 			return bad
 		}
 		events = append(events, bytes.Clone(line))
@@ -212,17 +212,6 @@ func RecordedNative(events [][]byte) bool {
 		}
 	}
 	return false
-}
-
-// clipText is b for a message: at most n bytes, marked when cut.
-func clipText(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	for n > 0 && b[n]&0xC0 == 0x80 { // do not cut a character in two
-		n--
-	}
-	return string(b[:n]) + "…"
 }
 
 // RecordedInput finds the request in a recorded transcript: its system and
