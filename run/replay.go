@@ -110,16 +110,16 @@ func newReplay(events [][]byte) (Backend, error) {
 			// server's calls are the tool_call events of format native.
 			// exec passes a call on with "validated" added: one call can be
 			// written more than once, so each id counts once.
-			if len(r.turns) == 0 || !fromEvent || e.Get("format").Str != parse.FormatNative {
+			if len(r.turns) == 0 || !fromEvent {
 				continue
 			}
-			id := e.Get("id").Str
-			if seen[id] {
+			c, _ := tools.DecodeCall(ev) // the codec validate and exec read calls with
+			if c.Format != parse.FormatNative || seen[c.ID] {
 				continue
 			}
-			seen[id] = true
+			seen[c.ID] = true
 			t := &r.turns[len(r.turns)-1]
-			t.native = append(t.native, tools.Call{ID: id, Name: e.Get("name").Str, Arguments: []byte(e.Get("arguments").Raw)})
+			t.native = append(t.native, tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		case tools.TypeStop:
 			if e.Get("reason").Str != StopProvider {
 				continue

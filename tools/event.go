@@ -92,8 +92,8 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 }
 
 // DecodeCall reads a tool_call event into a Call: the decoder of the
-// encoder above, which validate and exec read their input's calls with
-// (FuzzCallCodec holds the two together). It takes only the fields a Call
+// encoder above, which validate and exec read their input's calls with,
+// and run's replay a recording's (FuzzCallCodec holds the two together). It takes only the fields a Call
 // has; hasName says whether "name" was a string at all. The arguments are
 // the raw JSON of "arguments", whatever it holds: the schema check says
 // what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
