@@ -208,11 +208,16 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 type slot struct {
 	out  []byte
 	done chan struct{}
+	// For a call: what became of it, as values, for Executor.Run.
+	// passed is the call as validated (nil: it was refused, and obs
+	// replaces it); obs answers it.
+	passed *verdict
+	obs    Observation
 }
 
 type executor struct {
 	opts     ExecOptions
-	v        validator // used from the reading goroutine only
+	v        validator // used from one goroutine at a time: the reader's, or Run's caller
 	redactor *Redactor
 	running  chan struct{} // a token per call in flight
 	wg       sync.WaitGroup
@@ -249,31 +254,42 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		return ready(append(l.b, '\n'))
 	}
 	x.v.stats.Calls++
-	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
-	if vd.refusal == nil && vd.tool.Definition {
-		vd.refusal = x.v.notRunnable(vd.call, vd.tool)
-	}
+	c, hasName := DecodeCall(l.b)
+	return x.call(ctx, c, hasName, l.n)
+}
+
+// call checks one call, asks for consent when the policy leaves it to a
+// person, and answers it: at once when it is refused or a dry run, else
+// from a goroutine that runs the tool. n is the call's line, for
+// warnings. Exec and Run share it, so a call is decided the same way
+// whether it came as a line or as a value.
+func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
+	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
-		return ready(append(vd.refusal.AppendJSON(nil), '\n'))
+		s := ready(append(vd.refusal.AppendJSON(nil), '\n'))
+		s.obs = *vd.refusal
+		return s
 	}
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
-		return ready(append(o.AppendJSON(call), '\n'))
+		s := ready(append(o.AppendJSON(call), '\n'))
+		s.passed, s.obs = &vd, o
+		return s
 	}
 
-	s := &slot{done: make(chan struct{})}
+	s := &slot{done: make(chan struct{}), passed: &vd}
 	select {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
-		o := x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
-		s.out = append(o.AppendJSON(call), '\n')
+		s.obs = x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
+		s.out = append(s.obs.AppendJSON(call), '\n')
 		close(s.done)
 		return s
 	}
@@ -289,6 +305,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 			x.failed++
 			x.mu.Unlock()
 		}
+		s.obs = o
 		s.out = append(o.AppendJSON(call), '\n')
 		close(s.done)
 	}()
