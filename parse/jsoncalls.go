@@ -503,12 +503,37 @@ func jsonBlock(closer, format string) handler {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, format)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return p.closeBlock(end, closer), matched, nil
+		return p.markedJSON(i, k, end, complete, eof, closer, format)
 	}
+}
+
+// markedJSON emits the calls in the JSON value at buf[k:end] that a
+// marker at buf[i] began and closer (if any) ends; complete is jsonEnd's.
+// Text left between the value and the end marker is read as part of it
+// (readBody), or the block is a parse_error: a call never goes out
+// without what the model wrote inside its markers.
+func (p *Parser) markedJSON(i, k, end int, complete, eof bool, closer, format string) (int, status, error) {
+	body, after := end, end
+	if complete {
+		var st status
+		body, after, st = p.bodyEnd(end, closer, eof)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if body != end {
+			if msg := p.readBody(k, body); msg != "" {
+				return after, matched, p.fail(i, after, format, msg)
+			}
+		}
+	}
+	ok, err := p.jsonCalls(i, k, body, true, format)
+	if !ok || err != nil {
+		return 0, noMatch, err
+	}
+	if after == end {
+		after = p.closeBlock(end, closer)
+	}
+	return after, matched, nil
 }
 
 // closeBlock consumes an optional closing token after a block when it is
@@ -550,11 +575,7 @@ func tagBlock(closer, format string) handler {
 			if !complete && !eof {
 				return 0, needMore, nil
 			}
-			ok, err := p.jsonCalls(i, k, end, true, f)
-			if !ok || err != nil {
-				return 0, noMatch, err
-			}
-			return p.closeBlock(end, closer), matched, nil
+			return p.markedJSON(i, k, end, complete, eof, closer, f)
 		case '<':
 			ok, partial := p.hasPrefixAt(k, "<function=")
 			if partial && !eof {

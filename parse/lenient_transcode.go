@@ -40,6 +40,10 @@ type repairer struct {
 type brackets struct {
 	buf  [64]byte
 	more []byte // the levels past len(buf), and room for more
+	// typo reads every closer that is not the innermost bracket's as a
+	// mistyped one (it closes the innermost bracket): the second reading
+	// readBody tries when the first leaves text inside a call's markers.
+	typo bool
 }
 
 // at is level k, 0 the outermost.
@@ -66,7 +70,7 @@ func (b *brackets) set(k int, kind byte) {
 // mismatchConsumes is the function of that name for these brackets, depth
 // of them open.
 func (b *brackets) mismatchConsumes(c byte, depth int) bool {
-	return !(depth >= 2 && c == kindCloser(b.at(depth-2)))
+	return b.typo || !(depth >= 2 && c == kindCloser(b.at(depth-2)))
 }
 
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {

@@ -33,6 +33,7 @@ const (
 	repairLeadingComma                              // a ',' right after an opener: [,1]
 	repairMissingComma                              // two values or members with no ',' between them
 	repairMismatchedCloser                          // a closer that is not the innermost bracket's
+	repairExtraCloser                               // a closer with no bracket to close, inside a call's markers
 	repairMissingCloser                             // closers the end of the output left out (of the envelope, never inside a value)
 	repairTuple                                     // a Python tuple (1, 2) → [1,2]
 	repairStringPrefix                              // a Python u'' string
@@ -66,6 +67,7 @@ var repairKindNames = [repairKindCount]string{
 	"leading_comma",
 	"missing_comma",
 	"mismatched_closer",
+	"extra_closer",
 	"missing_closer",
 	"tuple",
 	"string_prefix",

@@ -74,6 +74,11 @@ func TestRepairKinds(t *testing.T) {
 	// The kinds the call around the JSON adds.
 	for _, tc := range []struct{ kind, in string }{
 		{"double_encoded", `<tool_call>{"name": "f", "arguments": "\"{\\\"a\\\": 1}\""}</tool_call>`},
+		// The end marker shows the JSON goes on past the closers that
+		// would end it: the extra ones are dropped, nothing is lost.
+		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":{"b":1}}},"c":2}}</tool_call>`},
+		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":1}}}</tool_call>`},
+		{"mismatched_closer", `<tool_call>{"name":"f","arguments":{"key1":["v1","v2"},"key2":["v3"]}}</tool_call>`},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>"},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>"},
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},
