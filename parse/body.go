@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 )
 
@@ -89,6 +90,21 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 	return m, m + len(closer), matched
 }
 
+// bodyOf is bodyEnd and readBody for the value jsonEnd read from buf[k]
+// to end (complete as it says): the end of the call's body and of its
+// block, and what to tell the model when the body does not read as one
+// value.
+func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
+	if !complete {
+		return end, end, "", matched
+	}
+	body, after, st = p.bodyEnd(end, closer, eof)
+	if st == matched && body != end {
+		msg = p.readBody(k, body)
+	}
+	return body, after, msg, st
+}
+
 // continuesJSON reports whether b, the first text after a JSON value,
 // reads as more of it: a closer, or a ',' before a key (a ',' before a
 // value is a separator between calls).
@@ -137,9 +153,23 @@ func (p *Parser) readBody(k, e int) string {
 	src := bytes.TrimRight(p.buf[k:e], " \t\r\n")
 	var found [][]byte
 	var foundRes repairResult
+	var firstErr error
 	try := func(src []byte, typo bool, extra repairSet) (n int) {
 		out, res, err := appendJSONTypo(nil, src, typo)
 		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			// Closers once too often inside an array of calls end an
+			// entry early, and the rest fails where a key stands in
+			// the array: the closers before the ',' before it are the
+			// ones to look at.
+			var se *syntaxError
+			if errors.As(err, &se) && !se.Truncated && se.Offset <= len(src) {
+				if q := bytes.LastIndexByte(src[:se.Offset], ','); q > 0 {
+					return q
+				}
+			}
 			return -1
 		}
 		if res.n < len(src) {
@@ -180,9 +210,12 @@ func (p *Parser) readBody(k, e int) string {
 	switch len(found) {
 	case 1:
 		foundRes.n = e - k
-		p.decoded = decoded{start: k, end: e, out: found[0], res: foundRes}
+		p.decoded = decoded{start: k, end: e, out: found[0], res: foundRes, body: true}
 		return ""
 	case 0:
+		if len(ends) == 0 && firstErr != nil {
+			return p.jsonErrorMessage(firstErr, k)
+		}
 		n := len(src)
 		if len(ends) > 0 {
 			n = ends[0]

@@ -68,8 +68,11 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 type decoded struct {
 	start, end int
 	python     bool
-	out        []byte
-	res        repairResult
+	// body: readBody's reading, in a buffer of its own, kept for every
+	// decodeJSON of the body until the block is consumed.
+	body bool
+	out  []byte
+	res  repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -87,7 +90,9 @@ type candidate struct {
 // error comes back as a message for a parse_error.
 func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
 	if d := p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
-		p.decoded = decoded{}
+		if !d.body {
+			p.decoded = decoded{}
+		}
 		return d.out, d.res, nil
 	}
 	p.decoded = decoded{}
@@ -114,7 +119,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			}
 		}
 		protocol := !inMarker && opensProtocolCall(p.buf[j:end])
-		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) {
+		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) && !p.knownCallAt(j, end) {
 			return false, nil
 		}
 		msg := p.jsonErrorMessage(err, j)
@@ -513,18 +518,12 @@ func jsonBlock(closer, format string) handler {
 // (readBody), or the block is a parse_error: a call never goes out
 // without what the model wrote inside its markers.
 func (p *Parser) markedJSON(i, k, end int, complete, eof bool, closer, format string) (int, status, error) {
-	body, after := end, end
-	if complete {
-		var st status
-		body, after, st = p.bodyEnd(end, closer, eof)
-		if st == needMore {
-			return 0, needMore, nil
-		}
-		if body != end {
-			if msg := p.readBody(k, body); msg != "" {
-				return after, matched, p.fail(i, after, format, msg)
-			}
-		}
+	body, after, msg, st := p.bodyOf(k, end, complete, eof, closer)
+	if st == needMore {
+		return 0, needMore, nil
+	}
+	if msg != "" {
+		return after, matched, p.fail(i, after, format, msg)
 	}
 	ok, err := p.jsonCalls(i, k, body, true, format)
 	if !ok || err != nil {
@@ -633,6 +632,23 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 		}
 		if !looksLikeCall(p.buf[i:end]) {
 			return 0, noMatch, nil
+		}
+	}
+	if complete && !line {
+		// A closer or ",\"key\"" after the value on its line is more of
+		// it: the line is the call, read whole or refused.
+		body, _, st := p.bodyEnd(end, "", eof)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if body != end {
+			if msg := p.readBody(i, body); msg != "" {
+				if !looksLikeCall(p.buf[i:body]) && !p.knownCallAt(i, body) {
+					return body, prose, nil
+				}
+				return body, matched, p.fail(i, body, "", msg)
+			}
+			end = body
 		}
 	}
 	format := ""

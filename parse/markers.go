@@ -83,11 +83,7 @@ func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, FormatMistral)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return end, matched, nil
+		return p.markedJSON(i, k, end, complete, eof, "", FormatMistral)
 	}
 	if !p.allowed(FormatMistralV11) {
 		return 0, noMatch, nil
@@ -240,12 +236,11 @@ func (p *Parser) gigaChat(i, j int, eof bool) (int, status, error) {
 		return 0, needMore, nil
 	}
 	p.blockStart = start
-	ok, err := p.jsonCalls(start, k, end, true, FormatGigaChat3)
-	if !ok || err != nil {
+	e, st, err := p.markedJSON(start, k, end, complete, eof, "", FormatGigaChat3)
+	if st == noMatch {
 		p.blockStart = i
-		return 0, noMatch, err
 	}
-	return end, matched, nil
+	return e, st, err
 }
 
 // kimiCall handles Kimi K2's
@@ -282,11 +277,7 @@ func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, FormatLlama3JSON)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return end, matched, nil
+		return p.markedJSON(i, k, end, complete, eof, "", FormatLlama3JSON)
 	}
 	if !isIdentByte(p.buf[k], true) || !p.allowed(FormatLlama3Builtin) {
 		return 0, noMatch, nil
@@ -425,12 +416,12 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 		if c := p.skipSpace(end); !eof && (c == len(p.buf) || len(p.buf)-c < 3 && bytes.HasPrefix([]byte("```"), p.buf[c:])) {
 			return 0, needMore, nil
 		}
-		return p.namedJSON(i, b, end, string(name), FormatDeepSeekR1, "```")
+		return p.namedJSON(i, b, end, complete, eof, string(name), FormatDeepSeekR1, "```")
 	}
 	if !p.allowed(FormatDeepSeekV31) {
 		return 0, noMatch, nil
 	}
-	return p.namedArgs(i, k, eof, string(left), FormatDeepSeekV31, "")
+	return p.namedArgs(i, k, eof, string(left), FormatDeepSeekV31, "<｜tool▁call▁end｜>")
 }
 
 // harmony handles gpt-oss messages: a header up to <|message|> naming the
@@ -536,8 +527,14 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		if !complete || je > e {
 			je = e
 		}
-		_, st, err := p.namedJSON(i, k, je, recipient, FormatHarmony, "")
-		return end, st, err
+		// The message ends the call: text before its end is the call's.
+		if len(bytes.TrimSpace(p.buf[je:e])) > 0 {
+			if msg := p.readBody(k, e); msg != "" {
+				return end, matched, p.fail(i, e, FormatHarmony, fmt.Sprintf("call to %q: %s", recipient, msg))
+			}
+			je = e
+		}
+		return end, matched, p.namedCall(i, k, je, recipient, FormatHarmony)
 	case channel == "analysis":
 		return end, matched, p.put(tools.TypeReasoning, body, FormatHarmony)
 	case channel == "final":
@@ -740,7 +737,34 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 			break
 		}
 		if c := p.buf[j]; c != '{' && c != '[' {
-			return 0, noMatch, nil
+			if len(vals) == 0 || !continuesJSON(p.buf[j:]) {
+				return 0, noMatch, nil
+			}
+			// More of the last value: it runs to the closing fence.
+			v := &vals[len(vals)-1]
+			f := p.indexAt(j, "\n```")
+			if f < 0 {
+				if !eof {
+					return 0, needMore, nil
+				}
+				f = len(p.buf)
+			}
+			if msg := p.readBody(v.start, f); msg != "" {
+				if !looksLikeCall(p.buf[v.start:f]) && !p.knownCallAt(v.start, f) {
+					return 0, noMatch, nil
+				}
+				end := p.skipSpace(f)
+				if ok, _ := p.hasPrefixAt(end, "```"); ok {
+					end += 3
+				}
+				format := FormatJSONFenced
+				if action {
+					format = FormatCommandRAction
+				}
+				return end, matched, p.fail(i, end, format, msg)
+			}
+			v.end, j = f, f
+			continue
 		}
 		end, complete := p.jsonEnd(j, false)
 		if !complete && !eof {

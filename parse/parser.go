@@ -428,6 +428,7 @@ func (p *Parser) run(eof bool) error {
 			p.seg = end
 			p.lineAt = end
 			p.scanFrom = -1
+			p.decoded = decoded{} // a reading of a body this block held
 			if p.calls > calls {
 				p.afterCall = end
 			}

@@ -201,7 +201,7 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		return p.namedJSON(i, k, end, string(name), FormatFunctionTag, "</function>")
+		return p.namedJSON(i, k, end, complete, eof, string(name), FormatFunctionTag, "</function>")
 	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
@@ -212,18 +212,34 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 
 // namedJSON emits a call whose name came from a tag and whose arguments are
 // the JSON value at buf[k:end].
-func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, status, error) {
+// complete is jsonEnd's; text between the value and closer is read as
+// markedJSON reads it.
+func (p *Parser) namedJSON(i, k, end int, complete, eof bool, name, format, closer string) (int, status, error) {
+	body, after, msg, st := p.bodyOf(k, end, complete, eof, closer)
+	if st == needMore {
+		return 0, needMore, nil
+	}
+	if msg != "" {
+		return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: %s", name, msg))
+	}
+	if after == end {
+		after = p.closeBlock(end, closer)
+	}
+	return after, matched, p.namedCall(i, k, body, name, format)
+}
+
+// namedCall emits the call whose arguments are the JSON value at
+// buf[k:end], or its parse_error.
+func (p *Parser) namedCall(i, k, end int, name, format string) error {
 	out, res, err := p.decodeJSON(k, end)
 	switch {
 	case err != nil:
-		err = p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
+		return p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
 	case res.truncated:
-		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
-	default:
-		p.noExp = !res.exp
-		err = p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
+		return p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	}
-	return p.closeBlock(end, closer), matched, err
+	p.noExp = !res.exp
+	return p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
 }
 
 // namedArgs handles what follows a call's name in the formats that write
@@ -245,7 +261,7 @@ func (p *Parser) namedArgs(i, b int, eof bool, name, format, closer string) (int
 	if !complete && !eof {
 		return 0, needMore, nil
 	}
-	return p.namedJSON(i, b, end, name, format, closer)
+	return p.namedJSON(i, b, end, complete, eof, name, format, closer)
 }
 
 // xmlDialect names the tags of one tagged-arguments format.
