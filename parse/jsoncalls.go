@@ -587,7 +587,7 @@ func tagBlock(closer, format string) handler {
 			if format == FormatSeedOSS {
 				f = FormatSeedOSS
 			}
-			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f)
+			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f, closer)
 			if st != matched || err != nil {
 				return end, st, err
 			}

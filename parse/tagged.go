@@ -182,7 +182,8 @@ func firstBytes(toks []string) string {
 // qwenFunction parses a Qwen3-Coder function block after "<function=":
 // NAME>, then <parameter=KEY>value</parameter> pairs, then </function>. A
 // JSON body instead of parameters is the Functionary v3.1 form.
-func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, error) {
+// outer is the wrapper's end marker (</tool_call>), "" for none.
+func (p *Parser) qwenFunction(i, j int, eof bool, format, outer string) (int, status, error) {
 	win, miss := p.ahead(j, eof)
 	gt := bytes.IndexByte(win, '>')
 	if gt < 0 {
@@ -206,7 +207,7 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 	if !p.allowed(format) {
 		return 0, noMatch, nil
 	}
-	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", wrapped: format == FormatQwen3Coder}
+	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", outer: outer, wrapped: format == FormatQwen3Coder}
 	return p.taggedArgs(i, k, eof, string(name), format, d)
 }
 
@@ -270,6 +271,7 @@ type xmlDialect struct {
 	paramOpen  string // up to the parameter name
 	paramClose string
 	close      string // ends the call
+	outer      string // ends the wrapper the call is in, when there is one
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
@@ -342,6 +344,17 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {
 			end := k + len(d.close)
+			if d.outer != "" {
+				// Text between the call and its wrapper's end is the
+				// call's, and it cannot be read as an argument.
+				body, after, st := p.bodyEnd(end, d.outer, eof)
+				if st == needMore {
+					return 0, needMore, nil
+				}
+				if body != end {
+					return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q after %s, before %s; write only the call between them", name, clip(bytes.TrimSpace(p.buf[end:body]), 64), d.close, d.outer))
+				}
+			}
 			p.noExp = !a.exp
 			return end, matched, p.emitCall("", name, a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
@@ -362,13 +375,15 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			// Anything else ends the call: a closer of the wrapper or
 			// the next call. Missing </function> is repaired.
-			if eof || bytes.HasPrefix(p.buf[k:], []byte("<")) {
+			// Only a tag parse knows (the wrapper's end, the next call)
+			// shows where it ends; other markup is the call's text.
+			if eof || p.buf[k] == '<' && p.markerAt(k, eof) {
 				if p.opts.NoRepair {
 					return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q has no %s", name, d.close))
 				}
 				return k, matched, p.emitCall("", name, a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:k])
 			}
-			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
+			return p.failThrough(i, k, d.outer, eof, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
 		k += len(d.paramOpen)
 		var key []byte
@@ -436,16 +451,43 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 	}
 }
 
+// failThrough reports the call at buf[i:k] as a parse_error that takes
+// in the text up to the wrapper's end marker outer, when that follows
+// within leftoverWindow: everything inside a call's markers is the
+// call's, and none of it is left over as prose.
+func (p *Parser) failThrough(i, k int, outer string, eof bool, format, msg string) (int, status, error) {
+	end := k
+	if outer != "" {
+		m := p.indexWithin(k, outer, leftoverWindow)
+		if m < 0 && !eof && len(p.buf)-k < leftoverWindow {
+			return 0, needMore, nil
+		}
+		if m >= 0 {
+			end = m + len(outer)
+		}
+	}
+	return end, matched, p.fail(i, end, format, msg)
+}
+
 // closingTag finds the tag that closes a tagged value starting at k: the
 // first occurrence followed by nothing but space before the next tag (or
 // the end of the input), so a value may contain the tag's text, as code
-// that writes this very format does.
+// that writes this very format does. At the end of the input, the first
+// occurrence stands when none is followed by a tag: text after it is then
+// reported as such, not as a value cut off.
 func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
+	first := -1
 	for {
 		e := p.indexAt(k, tag)
+		if first < 0 {
+			first = e
+		}
 		if e < 0 {
 			if !eof {
 				return 0, needMore
+			}
+			if first >= 0 {
+				return first, matched
 			}
 			return 0, noMatch
 		}
@@ -514,6 +556,18 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		if !ok {
 			if len(a.buf) == 1 {
 				return 0, noMatch, nil
+			}
+			// Text before the call's end marker is the call's, and is
+			// not an argument.
+			body, after, st := p.bodyEnd(j, closer, eof)
+			if st == needMore {
+				return 0, needMore, nil
+			}
+			if body != j || p.buf[j] == '<' && !p.markerAt(j, eof) {
+				if after == j {
+					after = body
+				}
+				return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q where an <arg_key> or %s belongs; write each argument as <arg_key>k</arg_key><arg_value>v</arg_value>", name, firstChar(p.buf[j:]), closer))
 			}
 			if p.opts.NoRepair {
 				return j, matched, p.fail(i, j, format, fmt.Sprintf("call to %q has no %s", name, closer))
@@ -594,7 +648,7 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		}
 		return p.namedArgs(i, k+1, eof, string(name), FormatFunctionTag, "</function>")
 	}
-	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder)
+	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder, "")
 	if st == matched && err == nil {
 		end = p.closeBlock(end, "</tool_call>")
 	}
