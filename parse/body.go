@@ -55,7 +55,11 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		// Another value: several calls in one block, read one by one.
 		return end, end, matched
 	case c == '<' && !cont:
-		if p.markerAt(n, eof) {
+		yes, undecided := p.markerAt(n, eof)
+		if undecided {
+			return 0, 0, needMore
+		}
+		if yes {
 			return end, end, matched // the next call, or the section's end
 		}
 	}
@@ -128,18 +132,21 @@ func continuesJSON(b []byte) bool {
 }
 
 // markerAt reports whether a marker parse knows (a call, a section's end,
-// a think tag) starts at buf[n], which is '<'.
-func (p *Parser) markerAt(n int, eof bool) bool {
+// a think tag) starts at buf[n], which is '<'; undecided while the input
+// so far ends inside what may be one.
+func (p *Parser) markerAt(n int, eof bool) (yes, undecided bool) {
 	rest := p.buf[n:]
 	if len(rest) < 2 {
-		return !eof
+		return false, !eof
 	}
 	for _, m := range angleIndex[rest[1]] {
-		if ok, partial := p.hasPrefixAt(n, m.tok); ok || partial && !eof {
-			return true
+		ok, partial := p.hasPrefixAt(n, m.tok)
+		if ok {
+			return true, false
 		}
+		undecided = undecided || partial && !eof
 	}
-	return false
+	return false, undecided
 }
 
 // readBody reads buf[k:e], a call's JSON body with text left over after

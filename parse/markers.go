@@ -36,12 +36,11 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 			return 0, needMore, nil
 		}
 		p.blockStart = start
-		ok, err := p.jsonCalls(start, i, end, true, format)
-		if !ok || err != nil {
+		e, st, err := p.markedJSON(start, i, end, complete, eof, "", format)
+		if st == noMatch {
 			p.blockStart = i
-			return 0, noMatch, err
 		}
-		return end, matched, nil
+		return e, st, err
 	}
 	if p.section != "" {
 		return p.bareJSON(i, eof)
@@ -799,8 +798,17 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 		}
 	}
 	for _, v := range vals {
-		f := format
-		if _, err := p.jsonCalls(i, v.start, v.end, false, f); err != nil {
+		ok, err := p.jsonCalls(i, v.start, v.end, false, format)
+		if err == nil && !ok {
+			// A broken call beside calls: its own parse_error, never
+			// dropped with the fence.
+			msg := `this value is not a tool call: write it as {"name": ..., "arguments": {...}}`
+			if _, _, derr := p.decodeJSON(v.start, v.end); derr != nil {
+				msg = p.jsonErrorMessage(derr, v.start)
+			}
+			err = p.fail(v.start, v.end, format, msg)
+		}
+		if err != nil {
 			return 0, 0, err
 		}
 	}

@@ -377,7 +377,11 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			// the next call. Missing </function> is repaired.
 			// Only a tag parse knows (the wrapper's end, the next call)
 			// shows where it ends; other markup is the call's text.
-			if eof || p.buf[k] == '<' && p.markerAt(k, eof) {
+			marker, undecided := p.markerAt(k, eof)
+			if undecided {
+				return 0, needMore, nil
+			}
+			if eof || marker {
 				if p.opts.NoRepair {
 					return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q has no %s", name, d.close))
 				}
@@ -563,7 +567,11 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			if st == needMore {
 				return 0, needMore, nil
 			}
-			if body != j || p.buf[j] == '<' && !p.markerAt(j, eof) {
+			marker, undecided := p.markerAt(j, eof)
+			if undecided {
+				return 0, needMore, nil
+			}
+			if body != j || p.buf[j] == '<' && !marker {
 				if after == j {
 					after = body
 				}
