@@ -189,3 +189,35 @@ func TestNeverSilentlyWrongXML(t *testing.T) {
 		}
 	}
 }
+
+// Truncation is never completed: in every family, a prefix of a call cut
+// anywhere inside its arguments is never a call.
+func TestCutArgumentsNeverACall(t *testing.T) {
+	const args = `{"city": "Paris", "n": [1, 2], "s": "x y", "o": {"k": true}}`
+	check := func(name, in string, from, to int) {
+		for cut := from; cut < to; cut++ {
+			out := parseAll(t, []byte(in[:cut]), knownTools("f"), nil)
+			if strings.Contains(out, `"type":"tool_call"`) {
+				t.Errorf("%s cut at %d (%q): a call was completed:\n%s", name, cut, in[:cut], out)
+				return
+			}
+		}
+	}
+	for _, fam := range jsonFamilies {
+		in := fam.wrap(args)
+		at := strings.Index(in, args)
+		check(fam.name, in, at+1, at+len(args))
+	}
+	for _, fam := range xmlFamilies {
+		in := fam.wrap("")
+		from := strings.Index(in, "<parameter")
+		if from < 0 {
+			from = strings.Index(in, "<arg_key>")
+		}
+		to := strings.LastIndex(in, "</function>")
+		if to < 0 {
+			to = strings.LastIndex(in, "</tool_call>") // GLM's call ends there
+		}
+		check(fam.name, in, from+1, to)
+	}
+}
