@@ -64,6 +64,7 @@ var repairedArgs = []struct{ in, want string }{
 	{`{"a": {"b": [1, 2}}`, `{"a":{"b":[1,2]}}`},
 	{`{"re": "\d+", "u": "\x41"}`, `{"re":"\\d+","u":"A"}`},
 	{`{"a"：1，"b"：“x”}`, `{"a":1,"b":"x"}`},
+	{`{"city" "Paris",, n": 3, "tool": get_weather", "h": "<a href="https://x.com">x</a>"}`, `{"city":"Paris","n":3,"tool":"get_weather","h":"<a href=\"https://x.com\">x</a>"}`},
 }
 
 // injections change well-formed arguments {M} the way a model's slip
