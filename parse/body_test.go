@@ -222,3 +222,22 @@ func TestCutArgumentsNeverACall(t *testing.T) {
 		check(fam.name, in, from+1, to)
 	}
 }
+
+// Comments around a bare JSON call, as in a fenced one, leave it the
+// whole output: it is a call, whatever the chunking.
+func TestBareJSONComments(t *testing.T) {
+	for _, in := range []string{
+		"// the call\n{\"name\": \"f\", \"arguments\": {\"a\": 1}} // done",
+		"{\n  // the tool\n  \"name\": \"f\", /* args */ \"arguments\": {\"a\": 1}\n}\n// done\n",
+	} {
+		whole := parseAll(t, []byte(in), Options{}, nil)
+		if !strings.Contains(whole, `"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1}`) {
+			t.Errorf("%q: no call:\n%s", in, whole)
+		}
+		for _, size := range []int{1, 2, 5} {
+			if got := parseAll(t, []byte(in), Options{}, []int{size}); got != whole {
+				t.Errorf("%q in pieces of %d:\n%s\nwhole:\n%s", in, size, got, whole)
+			}
+		}
+	}
+}

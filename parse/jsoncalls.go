@@ -657,7 +657,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	// nothing but more calls follows it: a JSON line amid prose is prose. The JSONL
 	// protocol and the envelopes name themselves, and count anywhere.
 	p.explicitOnly = false
-	p.outputStart = !p.prose && len(bytes.TrimSpace(p.buf[p.seg:i])) == 0
+	p.outputStart = !p.prose && onlyComments(p.buf[p.seg:i])
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
@@ -665,7 +665,9 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			// What follows decides; a protocol line counts whatever
 			// follows, so it need not wait (a loop stops reading there).
 			return 0, needMore, nil
-		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])):
+		case k == len(p.buf)-1 && p.buf[k] == '/' && !eof:
+			return 0, needMore, nil // a comment, or prose?
+		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])) && !onlyComments(p.buf[k:p.lineEnd(k)]):
 			p.explicitOnly = true
 		}
 	}
@@ -739,4 +741,33 @@ func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) 
 		return lineEnd, true, true
 	}
 	return end, complete, false // the rest of the call may yet come
+}
+
+// onlyComments reports whether b is whitespace and // comment lines
+// only: a bare JSON body with comments around it is still the whole
+// output ("// the call" above it, "// done" after it). A '#' line is
+// not one: in model output it is a Markdown heading, prose.
+func onlyComments(b []byte) bool {
+	for {
+		b = bytes.TrimLeft(b, " \t\r\n")
+		if len(b) == 0 {
+			return true
+		}
+		if !bytes.HasPrefix(b, []byte("//")) {
+			return false
+		}
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return true
+		}
+		b = b[nl+1:]
+	}
+}
+
+// lineEnd returns the end of the line holding buf[k], or of the buffer.
+func (p *Parser) lineEnd(k int) int {
+	if nl := bytes.IndexByte(p.buf[k:], '\n'); nl >= 0 {
+		return k + nl
+	}
+	return len(p.buf)
 }

@@ -71,6 +71,15 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 		a.buf = append(a.buf, "false"...)
 		return
 	}
+	// A Python tuple where the schema asks for an array: the one reading.
+	if typ == "array" && len(t) > 0 && t[0] == '(' {
+		if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
+			a.buf = out
+			a.repairs |= res.repairs
+			a.exp = a.exp || res.exp
+			return
+		}
+	}
 	// A JSON number, literal, object or array when the text is exactly
 	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
 	// models write. Anything else, a quoted JSON string included, is the
