@@ -607,9 +607,11 @@ func tagBlock(closer, format string) handler {
 				return k, matched, nil
 			}
 		}
-		if format != FormatHermes || k != j {
+		if format != FormatHermes {
 			return 0, noMatch, nil
 		}
+		// GLM writes the name right after the tag; some of its chat
+		// templates put space before it.
 		return p.glmCall(i, k, eof, closer)
 	}
 }

@@ -521,19 +521,24 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 // glmCall parses GLM's NAME<arg_key>k</arg_key><arg_value>v</arg_value>…
 // body inside <tool_call>.
 func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error) {
-	e, _ := p.firstOf(k, "<arg_key>", closer, "\n")
+	e, which := p.firstOf(k, "<arg_key>", closer, "\n")
 	if e < 0 {
 		_, miss := p.ahead(k, eof)
 		return 0, miss, nil
 	}
-	// The name follows the tag directly and is one identifier: "<tool_call>
-	// and </tool_call> tags" in prose is not a call to "and".
+	// The name is one word, in any script (获取天气), with nothing but
+	// a line break or <arg_key> after it (GLM 4.5 Air writes "ls
+	// <arg_key>"): "<tool_call> and </tool_call> tags" in prose is not a
+	// call to "and".
 	name := p.buf[k:e]
-	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) {
+	if which == 0 {
+		name = bytes.TrimRight(name, " \t")
+	}
+	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) && name[0] < utf8.RuneSelf {
 		return 0, noMatch, nil
 	}
 	for _, c := range name {
-		if !isIdentByte(c, false) {
+		if !isIdentByte(c, false) && c < utf8.RuneSelf {
 			return 0, noMatch, nil
 		}
 	}
@@ -616,6 +621,12 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		}
 		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
+		}
+		if m := bytes.Index(p.buf[vs:ve], []byte("<arg_key>")); m >= 0 {
+			// The value ran into the next argument's markup: its
+			// </arg_value> is missing, and which text is the value's is
+			// not for parse to guess.
+			return p.failThrough(i, vs+m, closer, eof, format, fmt.Sprintf("call to %q: the value of %q has no </arg_value> before the next <arg_key>; close each value: <arg_value>…</arg_value>", name, key))
 		}
 		a.key(key)
 		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair, false)
