@@ -104,6 +104,8 @@ func init() {
 		// when they do not skip special tokens. They are not prose.
 		{"<|eot_id|>", skip, nil},
 		{"<|eom_id|>", skip, nil},
+		{"<|eot|>", skip, nil}, // Llama 4
+		{"<|eom|>", skip, nil},
 		{"<|im_end|>", skip, nil},
 		{"<|im_start|>assistant\n", skip, nil},
 		{"<|end|>", skip, nil},
@@ -122,7 +124,7 @@ func init() {
 		{"</s>", skip, nil},
 		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
 		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
-		{"<|python_end|>", closer, []string{FormatPythonic}},
+		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
 		// Closing tokens of call blocks. A block ends where its payload
 		// does, so a closer that arrives in a later piece of input is
 		// dropped here rather than shown as prose.
@@ -150,6 +152,12 @@ func init() {
 		// DeepSeek V4 names the same wrapper tool_calls.
 		{"<｜DSML｜tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜tool_calls>", endSection, nil},
+		// The same tokens as some servers and quantizations detokenize
+		// them, with ASCII '|' for the fullwidth '｜'.
+		{"<|DSML|function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</|DSML|function_calls>", endSection, nil},
+		{"<|DSML|tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</|DSML|tool_calls>", endSection, nil},
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
 
 		// Calls.
@@ -159,7 +167,7 @@ func init() {
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
 		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
 		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
-		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic}},
+		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic, FormatLlama3JSON}},
 		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
 		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2}},
 		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
@@ -174,6 +182,7 @@ func init() {
 		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
 		{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
 		{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
+		{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
 		{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
 		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
 		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
@@ -420,6 +429,10 @@ var sectionOpeners = []struct{ tok, format string }{
 	{m3Marker + "<tool_call>", FormatMiniMaxM3},
 	{"<｜DSML｜function_calls>", FormatDeepSeekDSML},
 	{"<｜DSML｜tool_calls>", FormatDeepSeekDSML},
+	{"<|DSML|function_calls>", FormatDeepSeekDSML},
+	{"<|DSML|tool_calls>", FormatDeepSeekDSML},
+	// Kimi K2 Thinking may start a call with no section around it.
+	{"<|tool_call_begin|>", FormatKimiK2},
 }
 
 // sectionOpener reports whether a section opener starts at buf[i], and

@@ -286,10 +286,12 @@ type xmlDialect struct {
 }
 
 var (
-	xmlMiniMax  = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3    = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML     = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
-	xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
+	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
+	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
+	xmlMiniCPM5  = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
 )
 
 // invokeBlock handles <invoke name="N"> forms.
@@ -303,6 +305,19 @@ func invokeBlock(d *xmlDialect) handler {
 		gt := bytes.IndexByte(win, '>')
 		if gt < 0 {
 			return 0, miss, nil
+		}
+		b := p.skipSpace(k + gt + 1)
+		if b >= len(p.buf) && !eof {
+			return 0, needMore, nil
+		}
+		if b < len(p.buf) && p.buf[b] == '{' {
+			// DeepSeek V3.2 and V4 sometimes write the arguments as one
+			// JSON object instead of parameter tags.
+			end, complete := p.jsonEnd(b, false)
+			if !complete && !eof {
+				return 0, needMore, nil
+			}
+			return p.namedJSON(i, b, end, complete, eof, string(name), d.format, d.close)
 		}
 		return p.taggedArgs(i, k+gt+1, eof, string(name), d.format, d)
 	}
