@@ -241,6 +241,15 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	if i == p.gemmaCallAt {
+		end, st, err := p.bareGemma(i, eof)
+		if st != needMore {
+			p.gemmaCallAt = -1
+		}
+		if st != noMatch || err != nil || !bytes.ContainsRune([]byte(triggers), rune(p.buf[i])) {
+			return end, st, err
+		}
+	}
 	if p.extra != nil && (p.buf[i] == '<' || p.buf[i] == '[') {
 		end, st, err := p.matchMarker(p.extra, i, eof)
 		if st != noMatch || err != nil {
@@ -409,6 +418,9 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 					return false, err
 				}
 				end := i + len(c)
+				if p.mode == modeReasoning && p.reasonFormat == FormatGemma4 && p.allowed(FormatGemma4) {
+					p.gemmaCallAt = end // a call may follow with no <|tool_call>
+				}
 				p.mode, p.closers = modeProse, nil
 				p.pos, p.seg, p.lineAt = end, end, end
 				return true, nil

@@ -104,6 +104,9 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
+	// gemmaCallAt is where a Gemma 4 thought channel ended, where a call
+	// may follow without its <|tool_call>; -1 when none.
+	gemmaCallAt int
 	// ids holds "call_N" for the numbers from idsFirst on, idEnds where
 	// each ends in it: see numberedID.
 	ids      string
@@ -154,7 +157,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, extra: extra}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, gemmaCallAt: -1, extra: extra}
 	if opts.Syntax != nil && opts.Syntax.Prompt != "" {
 		// The prompt's tail goes first, at negative offsets: text there
 		// is never emitted (see flushText), offsets stay the output's.
@@ -295,6 +298,9 @@ func (p *Parser) compact() {
 		p.waitAt -= keep
 		p.waitLen -= keep
 	}
+	if p.gemmaCallAt >= 0 {
+		p.gemmaCallAt -= keep
+	}
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
 	}
@@ -385,6 +391,11 @@ func (p *Parser) run(eof bool) error {
 			continue
 		}
 		i := p.nextTrigger(p.pos)
+		if g := p.gemmaCallAt; g >= p.pos && (i < 0 || g < i) {
+			i = g
+		} else if g >= 0 && g < p.pos {
+			p.gemmaCallAt = -1
+		}
 		if i < 0 {
 			p.pos = len(p.buf)
 			return p.splitLong(modeProse)
