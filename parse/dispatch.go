@@ -122,7 +122,7 @@ func init() {
 		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
 		{"</s>", skip, nil},
-		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
+		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony}},
 		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
 		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
 		// Closing tokens of call blocks. A block ends where its payload
@@ -161,7 +161,7 @@ func init() {
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
 
 		// Calls.
-		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
+		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony}},
 		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
 		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
@@ -278,6 +278,10 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		return p.functionary(i, eof)
 	case '`':
 		return p.backtick(i, eof)
+	case '(':
+		if p.allowed(FormatPythonic) {
+			return p.knownPyCall(i, eof)
+		}
 	}
 	return 0, noMatch, nil
 }
@@ -481,7 +485,7 @@ func (p *Parser) splitLongMode() error {
 // indexFrom finds byte c at or after from using the trigger cache when c is
 // a trigger byte.
 func (p *Parser) indexFrom(c byte, from int) int {
-	if k := bytes.IndexByte([]byte(triggers), c); k >= 0 {
+	if k := bytes.IndexByte([]byte(triggers), c); k >= 0 && k < p.ntrig {
 		for {
 			i := p.nextTrigger(from)
 			if i < 0 || p.buf[i] == c {

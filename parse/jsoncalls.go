@@ -561,6 +561,11 @@ func tagBlock(closer, format string) handler {
 			}
 			return 0, needMore, nil
 		}
+		if format == FormatHermes && p.pythonicAt(k, eof) {
+			// [f(a=1)] or f(a=1) in <tool_call>: Llama and Granite models
+			// prompted with a Hermes template.
+			return pythonicBlock(closer, FormatPythonic)(p, i, j, eof)
+		}
 		switch p.buf[k] {
 		case '{', '[':
 			f := format
@@ -609,6 +614,9 @@ func tagBlock(closer, format string) handler {
 		}
 		if format != FormatHermes {
 			return 0, noMatch, nil
+		}
+		if end, st, err := p.harmonyInTag(i, k, eof, closer); st != noMatch || err != nil {
+			return end, st, err
 		}
 		// GLM writes the name right after the tag; some of its chat
 		// templates put space before it.
@@ -772,4 +780,57 @@ func (p *Parser) lineEnd(k int) int {
 		return k + nl
 	}
 	return len(p.buf)
+}
+
+// pythonicAt reports whether buf[k] starts a pythonic call, f( or [f(,
+// with the input so far; it waits (false) at the end of a short buffer
+// only as long as the callers' other readings do.
+func (p *Parser) pythonicAt(k int, eof bool) bool {
+	if k < len(p.buf) && p.buf[k] == '[' {
+		k = p.skipSpace(k + 1)
+	}
+	j := k
+	for j < len(p.buf) && isIdentByte(p.buf[j], j == k) {
+		j++
+	}
+	return j > k && j < len(p.buf) && p.buf[j] == '('
+}
+
+// harmonyInTag handles a gpt-oss message header inside <tool_call>, as
+// gpt-oss writes it when served with a Hermes template:
+// <tool_call>assistant to=functions.NAME json\n{…}</tool_call>.
+func (p *Parser) harmonyInTag(i, k int, eof bool, closer string) (int, status, error) {
+	win, miss := p.ahead(k, eof)
+	nl := bytes.IndexAny(win, "{\n")
+	if nl < 0 {
+		if bytes.Contains(win, []byte("to=")) {
+			return 0, miss, nil
+		}
+		return 0, noMatch, nil
+	}
+	head := win[:nl]
+	t := bytes.Index(head, []byte("to="))
+	if t < 0 || len(bytes.Fields(head[:t])) > 2 {
+		return 0, noMatch, nil // "assistant", "commentary" or nothing before it
+	}
+	name := head[t+len("to="):]
+	if e := bytes.IndexAny(name, " <\t"); e >= 0 {
+		name = name[:e]
+	}
+	name = bytes.TrimPrefix(name, []byte("functions."))
+	if len(name) == 0 || !p.allowed(FormatHarmony) {
+		return 0, noMatch, nil
+	}
+	b := p.skipSpace(k + nl)
+	if b >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, complete, eof, string(name), FormatHarmony, closer)
 }

@@ -183,3 +183,55 @@ func callName(b []byte) string {
 	}
 	return ""
 }
+
+// knownPyCall handles a '(' after the name of a known tool that starts a
+// line: a bare pythonic call, as Granite writes one
+// (get_weather(location="San Francisco")). It counts when the call is the
+// whole line; a broken one is a parse_error, since its name says it is a
+// call.
+func (p *Parser) knownPyCall(i int, eof bool) (int, status, error) {
+	s := i
+	for s > p.seg && isIdentByte(p.buf[s-1], false) {
+		s--
+	}
+	if s == i || !isIdentByte(p.buf[s], true) || !p.atLineStart(s) || !p.opts.KnownTool(string(p.buf[s:i])) {
+		return 0, noMatch, nil
+	}
+	var a argsBuilder
+	name, end, st, perr := p.pyCall(s, eof, &a)
+	if st != matched {
+		return 0, st, nil
+	}
+	if perr != nil {
+		stop := perr.at
+		if perr.cut {
+			stop = len(p.buf)
+		} else {
+			// The broken call is its whole line.
+			stop = p.lineEnd(stop)
+			if stop == len(p.buf) && !eof {
+				return 0, needMore, nil
+			}
+		}
+		p.blockStart = s
+		return stop, matched, p.fail(s, stop, FormatPythonic, perr.msg)
+	}
+	e := end
+	for e < len(p.buf) && (p.buf[e] == ' ' || p.buf[e] == '\t' || p.buf[e] == '\r') {
+		e++
+	}
+	if e == len(p.buf) && !eof {
+		return 0, needMore, nil
+	}
+	if e < len(p.buf) && p.buf[e] != '\n' {
+		tok, partial := p.endOfTurnAt(e)
+		if partial && !eof {
+			return 0, needMore, nil
+		}
+		if tok == "" {
+			return 0, noMatch, nil // "get_weather(city) returns …": prose about it
+		}
+	}
+	p.blockStart = s
+	return end, matched, p.emitCall("", string(name), a.done(), FormatPythonic, a.repairs, p.base+int64(s), p.buf[s:end])
+}

@@ -43,7 +43,10 @@ const (
 
 // triggers are the bytes at which something other than prose can start.
 // Everything else is copied through, found with bytes.IndexByte.
-const triggers = "<[{>`"
+//
+// '(' is last, and a trigger only with Options.KnownTool: a bare pythonic
+// call to a known tool (get_weather(city="Paris") on a line of its own).
+const triggers = "<[{>`("
 
 var errClosed = errors.New("parse: write after close")
 
@@ -78,6 +81,7 @@ type Parser struct {
 	// searched[k]; -1 when there is none before searched[k].
 	next     [len(triggers)]int
 	searched [len(triggers)]int
+	ntrig    int // how many of triggers are looked for
 
 	// blockStart is where the block being parsed starts, including any
 	// text before its marker that belongs to it ("function call" before
@@ -163,6 +167,10 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		// is never emitted (see flushText), offsets stay the output's.
 		p.buf = append(p.buf, opts.Syntax.Prompt...)
 		p.base = -int64(len(opts.Syntax.Prompt))
+	}
+	p.ntrig = len(triggers) - 1
+	if opts.KnownTool != nil {
+		p.ntrig = len(triggers)
 	}
 	p.resetTriggers()
 	return p, nil
@@ -325,7 +333,7 @@ func (p *Parser) resetTriggers() {
 // from, or -1. Each byte of input is searched at most once per trigger.
 func (p *Parser) nextTrigger(from int) int {
 	best := -1
-	for k := 0; k < len(triggers); k++ {
+	for k := 0; k < p.ntrig; k++ {
 		if p.next[k] >= 0 && p.next[k] < from || p.searched[k] < from {
 			p.next[k], p.searched[k] = -1, from
 		}
