@@ -83,6 +83,7 @@ func init() {
 		{"<thinking>", reason("</thinking>"), nil},
 		{"<seed:think>", reason("</seed:think>"), nil},
 		{"<mm:think>", reason("</mm:think>"), nil},
+		{"<think:opensource>", reason("</think:opensource>"), nil}, // Hunyuan Hy3
 		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
 		{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
 		{"<|channel>", (*Parser).gemmaChannel, nil},
@@ -90,6 +91,7 @@ func init() {
 		{"</thinking>", stray, nil},
 		{"</seed:think>", stray, nil},
 		{"</mm:think>", stray, nil},
+		{"</think:opensource>", stray, nil},
 		{"<|END_THINKING|>", stray, nil},
 		{"<|inner_suffix|>", stray, nil},
 		{"<channel|>", stray, nil},
@@ -122,7 +124,8 @@ func init() {
 		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
 		{"</s>", skip, nil},
-		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony}},
+		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},
 		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
 		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
 		// Closing tokens of call blocks. A block ends where its payload
@@ -145,7 +148,9 @@ func init() {
 		{"<|tool_calls_section_end|>", endSection, nil},
 		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
 		{"</minimax:tool_call>", endSection, nil},
-		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1), []string{FormatToolCallsArray, FormatMiniMaxM1}},
+		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan), []string{FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan}},
+		{"<tool_calls:opensource>", section(FormatHunyuan), []string{FormatHunyuan}},
+		{"</tool_calls:opensource>", endSection, nil},
 		{"</tool_calls>", endSection, nil},
 		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜function_calls>", endSection, nil},
@@ -161,7 +166,9 @@ func init() {
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
 
 		// Calls.
-		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony}},
+		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		// Hunyuan Hy3's tokenizer puts a suffix on each of its tags.
+		{"<tool_call:opensource>", hunyuanCall(":opensource"), []string{FormatHunyuan}},
 		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
 		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},

@@ -43,6 +43,7 @@ const (
 	FormatKimiK2          = "kimi_k2"
 	FormatGLM45           = "glm_4_5"
 	FormatGLM47           = "glm_4_7"
+	FormatHunyuan         = "hunyuan_hy"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -89,6 +90,7 @@ var formats = []Format{
 	{FormatKimiK2, "Moonshot Kimi K2, K2 Thinking", `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`},
 	{FormatGLM45, "Zhipu GLM 4.5, 4.6", "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>"},
 	{FormatGLM47, "Zhipu GLM 4.7", `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`},
+	{FormatHunyuan, "Tencent Hunyuan Hy3 (HY v3, v4)", "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>"},
 	{FormatQwen3Coder, "Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano", "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>"},
 	{FormatSeedOSS, "ByteDance Seed-OSS", "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>"},
 	{FormatMiniMaxM2, "MiniMax M2", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`},

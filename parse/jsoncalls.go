@@ -123,6 +123,9 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			return false, nil
 		}
 		msg := p.jsonErrorMessage(err, j)
+		if !inMarker && !protocol && p.knownCallAt(j, end) {
+			msg = fmt.Sprintf("call to %q: %s", callName(p.buf[j:min(end, j+lookAhead)]), msg)
+		}
 		if protocol {
 			format = FormatJSONL
 			// A protocol call is one line: one that ends inside a string
@@ -620,7 +623,7 @@ func tagBlock(closer, format string) handler {
 		}
 		// GLM writes the name right after the tag; some of its chat
 		// templates put space before it.
-		return p.glmCall(i, k, eof, closer)
+		return p.glmCall(i, k, eof, closer, glmPlain)
 	}
 }
 
@@ -644,7 +647,11 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			return 0, noMatch, nil
 		}
 	}
-	if complete && !line {
+	// A protocol line that ends the input so far is taken as it is: a loop
+	// stops reading at it, so waiting for the byte after it would only
+	// read what the model never meant to send. Anything else waits to
+	// see whether its line goes on.
+	if complete && !line && !(p.skipSpace(end) == len(p.buf) && !eof && namesItself(p.buf[i:end])) {
 		// A closer or ",\"key\"" after the value on its line is more of
 		// it: the line is the call, read whole or refused.
 		body, _, st := p.bodyEnd(end, "", eof)

@@ -44,10 +44,14 @@ func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
 		if !eof {
 			return 0, needMore, nil
 		}
-		if p.knownCallAt(i, end) {
+		// At a line start bareJSON reads it, with the protocol's messages.
+		if p.knownCallAt(i, end) && !p.atLineStart(i) {
 			return end, matched, p.fail(i, end, "", fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", callName(p.buf[i:min(end, i+lookAhead)])))
 		}
 		return 0, noMatch, nil
+	}
+	if p.atLineStart(i) && namesItself(p.buf[i:end]) {
+		return 0, noMatch, nil // a protocol line: bareJSON's
 	}
 	body, _, st := p.bodyEnd(end, "", eof)
 	if st == needMore {
@@ -55,7 +59,7 @@ func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
 	}
 	if body != end {
 		if msg := p.readBody(i, body); msg != "" {
-			if p.knownCallAt(i, body) {
+			if p.knownCallAt(i, body) && !p.atLineStart(i) {
 				return body, matched, p.fail(i, body, "", msg)
 			}
 			return 0, noMatch, nil
@@ -64,7 +68,7 @@ func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
 	}
 	out, _, err := p.decodeJSON(i, end)
 	if err != nil {
-		if p.knownCallAt(i, end) {
+		if p.knownCallAt(i, end) && !p.atLineStart(i) {
 			return end, matched, p.fail(i, end, "", fmt.Sprintf("call to %q: %s", callName(p.buf[i:min(end, i+lookAhead)]), p.jsonErrorMessage(err, i)))
 		}
 		return 0, noMatch, nil

@@ -535,8 +535,8 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 
 // glmCall parses GLM's NAME<arg_key>k</arg_key><arg_value>v</arg_value>…
 // body inside <tool_call>.
-func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error) {
-	e, which := p.firstOf(k, "<arg_key>", closer, "\n")
+func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, status, error) {
+	e, which := p.firstOf(k, t.key, closer, "\n", t.sep)
 	if e < 0 {
 		_, miss := p.ahead(k, eof)
 		return 0, miss, nil
@@ -546,7 +546,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 	// <arg_key>"): "<tool_call> and </tool_call> tags" in prose is not a
 	// call to "and".
 	name := p.buf[k:e]
-	if which == 0 {
+	if which == 0 || which == 3 {
 		name = bytes.TrimRight(name, " \t")
 	}
 	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) && name[0] < utf8.RuneSelf {
@@ -560,6 +560,11 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 	format := FormatGLM47
 	if p.buf[e] == '\n' {
 		format = FormatGLM45
+	}
+	if which == 3 {
+		// Hunyuan: NAME<tool_sep>, then GLM's pairs.
+		format = FormatHunyuan
+		e += len(t.sep)
 	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
@@ -582,7 +587,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		} else if partial && !eof {
 			return 0, needMore, nil
 		}
-		ok, partial := p.hasPrefixAt(j, "<arg_key>")
+		ok, partial := p.hasPrefixAt(j, t.key)
 		if partial && !eof {
 			return 0, needMore, nil
 		}
@@ -611,16 +616,16 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			}
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
-		ke := p.indexAt(j, "</arg_key>")
+		ke := p.indexAt(j, t.keyEnd)
 		if ke < 0 {
 			if !eof {
 				return 0, needMore, nil
 			}
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name))
 		}
-		key := p.buf[j+len("<arg_key>") : ke]
-		vs := p.skipSpace(ke + len("</arg_key>"))
-		ok, partial = p.hasPrefixAt(vs, "<arg_value>")
+		key := p.buf[j+len(t.key) : ke]
+		vs := p.skipSpace(ke + len(t.keyEnd))
+		ok, partial = p.hasPrefixAt(vs, t.val)
 		if !ok {
 			if partial || vs >= len(p.buf) {
 				if !eof {
@@ -629,15 +634,15 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			}
 			return vs, matched, p.fail(i, vs, format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
 		}
-		vs += len("<arg_value>")
-		ve, st := p.closingTag(vs, "</arg_value>", eof)
+		vs += len(t.val)
+		ve, st := p.closingTag(vs, t.valEnd, eof)
 		if st == needMore {
 			return 0, needMore, nil
 		}
 		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
-		if m := bytes.Index(p.buf[vs:ve], []byte("<arg_key>")); m >= 0 {
+		if m := bytes.Index(p.buf[vs:ve], []byte(t.key)); m >= 0 {
 			// The value ran into the next argument's markup: its
 			// </arg_value> is missing, and which text is the value's is
 			// not for parse to guess.
@@ -645,9 +650,26 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		}
 		a.key(key)
 		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair, false)
-		j = ve + len("</arg_value>")
+		j = ve + len(t.valEnd)
 	}
 }
+
+// glmTags are the tags of GLM's argument pairs, and of Hunyuan's, which
+// are GLM's with a name separator and, in Hy3's tokenizer, a suffix on
+// every tag (<arg_key:opensource>).
+type glmTags struct {
+	key, keyEnd, val, valEnd string
+	sep                      string // after the name: Hunyuan's <tool_sep>
+}
+
+// hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
+func hyTags(suffix string) *glmTags {
+	return &glmTags{key: "<arg_key" + suffix + ">", keyEnd: "</arg_key" + suffix + ">", val: "<arg_value" + suffix + ">", valEnd: "</arg_value" + suffix + ">", sep: "<tool_sep" + suffix + ">"}
+}
+
+// glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
+// switches to Hunyuan's reading.
+var glmPlain = hyTags("")
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
 // wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose
@@ -723,4 +745,14 @@ func clip(b []byte, n int) []byte {
 		n = cut
 	}
 	return b[:n]
+}
+
+// hunyuanCall handles Hunyuan Hy3's <tool_call:SUFFIX>NAME<tool_sep:SUFFIX>
+// followed by GLM-style argument pairs, all tags with the suffix.
+func hunyuanCall(suffix string) handler {
+	t := hyTags(suffix)
+	closer := "</tool_call" + suffix + ">"
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		return p.glmCall(i, p.skipSpace(j), eof, closer, t)
+	}
 }
