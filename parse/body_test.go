@@ -241,3 +241,23 @@ func TestBareJSONComments(t *testing.T) {
 		}
 	}
 }
+
+// Arguments nested past what tools validate, and \u escapes of half a
+// surrogate pair, never reach the output as they are: jq and the like
+// could not read the line.
+func TestArgumentsReadable(t *testing.T) {
+	deep := `<tool_call>{"name":"f","arguments":{"a":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}</tool_call>`
+	out := parseAll(t, []byte(deep), Options{}, nil)
+	if strings.Contains(out, `"type":"tool_call"`) || !strings.Contains(out, "nested deeper than 1000 levels") {
+		t.Errorf("100,000-deep arguments: %.200s", out)
+	}
+	ok := `<tool_call>{"name":"f","arguments":{"a":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}}</tool_call>`
+	if out := parseAll(t, []byte(ok), Options{}, nil); !strings.Contains(out, `"type":"tool_call"`) {
+		t.Errorf("999 levels: %.200s", out)
+	}
+	lone := `<tool_call>{"name":"f","arguments":{"a":"\udc00x\ud800"}}</tool_call>`
+	out = parseAll(t, []byte(lone), Options{}, nil)
+	if !strings.Contains(out, `"arguments":{"a":"\ufffdx\ufffd"}`) || !json.Valid([]byte(strings.TrimSpace(out))) {
+		t.Errorf("lone surrogates: %s", out)
+	}
+}

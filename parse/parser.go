@@ -617,6 +617,20 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
+	if argsTooDeep(obj) {
+		// Tools refuse such arguments, and common JSON readers cannot
+		// read a line holding them.
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if fixed, ok := fixLoneSurrogates(obj); ok {
+		if p.opts.NoRepair {
+			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+			return p.emit(&p.ev)
+		}
+		obj = fixed
+		argRepairs |= repairLoneSurrogate
+	}
 	p.nextID++
 	if id == "" {
 		id = p.numberedID(p.nextID)
@@ -782,4 +796,93 @@ func describeJSON(v []byte) string {
 	default:
 		return "a number"
 	}
+}
+
+// maxArgDepth bounds how deeply a call's arguments nest, as tools bounds
+// the arguments it validates.
+const maxArgDepth = 1000
+
+// argsTooDeep reports whether the JSON value b nests deeper than
+// maxArgDepth. Most arguments have fewer brackets than that in all, which
+// two counts tell without a walk.
+func argsTooDeep(b []byte) bool {
+	if bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) <= maxArgDepth {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > maxArgDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// fixLoneSurrogates returns b, strict JSON, with each \u escape of a
+// surrogate that is not half of a pair replaced by \ufffd, and whether
+// there was one. JSON allows such escapes, but they are no character, and
+// readers such as jq refuse them.
+func fixLoneSurrogates(b []byte) ([]byte, bool) {
+	if !bytes.Contains(b, []byte(`\u`)) {
+		return b, false
+	}
+	var out []byte
+	from := 0
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if b[i+1] != 'u' || i+6 > len(b) {
+			i++ // \\, \n, …: the byte after the backslash is escaped
+			continue
+		}
+		r := hexRune(b[i+2 : i+6])
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+				if lo := hexRune(b[i+8 : i+12]); lo >= 0xDC00 && lo < 0xE000 {
+					i += 11 // a pair
+					continue
+				}
+			}
+		case r >= 0xDC00 && r < 0xE000:
+		default:
+			i += 5
+			continue
+		}
+		out = append(append(out, b[from:i]...), `\ufffd`...)
+		from = i + 6
+		i += 5
+	}
+	if out == nil {
+		return b, false
+	}
+	return append(out, b[from:]...), true
+}
+
+// hexRune reads four hex digits; -1 when they are not.
+func hexRune(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			r = r<<4 | rune(c|0x20-'a'+10)
+		default:
+			return -1
+		}
+	}
+	return r
 }

@@ -27,6 +27,7 @@ const (
 	repairMissingClosingQuote                       // a string ended before the next key, its closing quote missing
 	repairControlCharacter                          // a raw newline, tab... in a string
 	repairInvalidUTF8                               // bytes that are not UTF-8 in a string → U+FFFD
+	repairLoneSurrogate                             // a \u escape of half a surrogate pair → U+FFFD
 	repairInvalidEscape                             // an escape JSON lacks: \' \x41 \d, a \u without four hex digits, a line continuation
 	repairEscapedPayload                            // the whole payload escaped once more: {\"a\": 1}
 	repairTrailingComma                             // a ',' (or several) before a closer
@@ -65,6 +66,7 @@ var repairKindNames = [repairKindCount]string{
 	"missing_closing_quote",
 	"control_character",
 	"invalid_utf8",
+	"lone_surrogate",
 	"invalid_escape",
 	"escaped_payload",
 	"trailing_comma",

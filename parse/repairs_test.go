@@ -86,6 +86,9 @@ func TestRepairKinds(t *testing.T) {
 		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":{"b":1}}},"c":2}}</tool_call>`},
 		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":1}}}</tool_call>`},
 		{"mismatched_closer", `<tool_call>{"name":"f","arguments":{"key1":["v1","v2"},"key2":["v3"]}}</tool_call>`},
+		// Half a surrogate pair is no character: U+FFFD, as for bytes
+		// that are not UTF-8; a whole pair stays.
+		{"lone_surrogate", `<tool_call>{"name":"f","arguments":{"a":"x\ud800y","b":"\ud83d\ude00","c":"\\ud800"}}</tool_call>`},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>"},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>"},
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},
