@@ -35,7 +35,7 @@ func init() {
 	// closer drops the closing tag of a call block that came in a later
 	// piece of input than the call. Anywhere else the tag is prose.
 	closer := func(p *Parser, i, j int, eof bool) (int, status, error) {
-		if p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+		if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
 			return 0, noMatch, nil
 		}
 		p.afterCall = j

@@ -284,9 +284,23 @@ func (p *Parser) Close() error {
 // are a large part of it, so the buffer stays near the largest pending
 // event.
 func (p *Parser) compact() {
-	keep := min(p.seg, p.lineAt)
+	keep := p.seg
 	if p.scanFrom >= 0 {
 		keep = min(keep, p.scanFrom)
+	}
+	if p.lineAt < keep {
+		// Of the text written out since the last block, only what
+		// atLineStart reads back from keep is needed: the bytes from the
+		// last one that ends its walk (not a space, ';' or ','). Keeping
+		// all of it back to lineAt held every byte of prose after a call.
+		q := keep
+		for q > p.lineAt && (p.buf[q-1] == ' ' || p.buf[q-1] == '\t' || p.buf[q-1] == ';' || p.buf[q-1] == ',') {
+			q--
+		}
+		keep = p.lineAt
+		if q > p.lineAt {
+			keep = q - 1
+		}
 	}
 	// Moving the pending bytes costs their length, so wait until a lot is
 	// decided: then the copy is small next to the bytes it frees.
