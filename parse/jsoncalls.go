@@ -41,6 +41,11 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 // value arriving in many pieces is scanned once. complete is false when the
 // input ends inside it (at EOF, end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
+	if d := p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
+		// Read whole before, and waiting for what follows it (bodyEnd):
+		// a complete value ends where it ended, whatever comes after.
+		return d.end, true
+	}
 	if p.scanFrom != j {
 		// Most values arrive whole: transcoding finds the end and does the
 		// work decodeJSON needs in the same pass.
@@ -766,7 +771,9 @@ func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) 
 // not one: in model output it is a Markdown heading, prose.
 func onlyComments(b []byte) bool {
 	for {
-		b = bytes.TrimLeft(b, " \t\r\n")
+		for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+			b = b[1:]
+		}
 		if len(b) == 0 {
 			return true
 		}

@@ -326,6 +326,10 @@ func (p *Parser) compact() {
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
 	}
+	if p.decoded.out != nil {
+		p.decoded.start -= keep
+		p.decoded.end -= keep
+	}
 	for k := range p.next {
 		if p.next[k] >= 0 {
 			p.next[k] -= keep
@@ -820,7 +824,9 @@ const maxArgDepth = 1000
 // maxArgDepth. Most arguments have fewer brackets than that in all, which
 // two counts tell without a walk.
 func argsTooDeep(b []byte) bool {
-	if bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) <= maxArgDepth {
+	// Each level takes an opener and a closer: short arguments cannot
+	// nest that deep, and most need no look at all.
+	if len(b) <= 2*maxArgDepth || bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) <= maxArgDepth {
 		return false
 	}
 	depth := 0
@@ -848,7 +854,8 @@ func argsTooDeep(b []byte) bool {
 // there was one. JSON allows such escapes, but they are no character, and
 // readers such as jq refuse them.
 func fixLoneSurrogates(b []byte) ([]byte, bool) {
-	if !bytes.Contains(b, []byte(`\u`)) {
+	// Most arguments hold no escape at all: one fast search tells.
+	if bytes.IndexByte(b, '\\') < 0 || !bytes.Contains(b, []byte(`\u`)) {
 		return b, false
 	}
 	var out []byte
