@@ -143,6 +143,11 @@ func init() {
 		{"</longcat_tool_call>", closer, []string{FormatHermes}},
 		{"</function_calls>", closer, []string{FormatOlmo3}},
 
+		{"<|plamo:end_tool_request:plamo|>", closer, []string{FormatPlamo3}},
+		{"<|plamo:end_tool_arguments:plamo|>", closer, []string{FormatPlamo3}},
+		{"</tool>", closer, []string{FormatCWM}},
+		{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
+
 		// Call sections: their own separators are not prose.
 		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
 		{"<|tool_calls_section_end|>", endSection, nil},
@@ -164,6 +169,8 @@ func init() {
 		{"<|DSML|tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</|DSML|tool_calls>", endSection, nil},
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
+		{"<|plamo:begin_tool_requests:plamo|>", section(FormatPlamo3), []string{FormatPlamo3}},
+		{"<|plamo:end_tool_requests:plamo|>", endSection, nil},
 
 		// Calls.
 		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
@@ -184,6 +191,8 @@ func init() {
 		{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
 		{"<|action_start|><|plugin|>", jsonBlock("<|action_end|>", FormatInternLM2), []string{FormatInternLM2}},
 		{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
+		{"<|plamo:begin_tool_request:plamo|>", (*Parser).plamoCall, []string{FormatPlamo3}},
+		{"<tool:", (*Parser).cwmCall, []string{FormatCWM}},
 		{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},
 		{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
 		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},

@@ -44,6 +44,8 @@ const (
 	FormatGLM45           = "glm_4_5"
 	FormatGLM47           = "glm_4_7"
 	FormatHunyuan         = "hunyuan_hy"
+	FormatPlamo3          = "plamo3"
+	FormatCWM             = "cwm"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -91,6 +93,8 @@ var formats = []Format{
 	{FormatGLM45, "Zhipu GLM 4.5, 4.6", "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>"},
 	{FormatGLM47, "Zhipu GLM 4.7", `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`},
 	{FormatHunyuan, "Tencent Hunyuan Hy3 (HY v3, v4)", "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>"},
+	{FormatPlamo3, "Preferred Networks PLaMo 3", `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`},
+	{FormatCWM, "Meta CWM (Code World Model)", "<tool: bash>\nbash ls -la\n</tool>"},
 	{FormatQwen3Coder, "Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano", "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>"},
 	{FormatSeedOSS, "ByteDance Seed-OSS", "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>"},
 	{FormatMiniMaxM2, "MiniMax M2", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`},
