@@ -147,6 +147,17 @@ func init() {
 		{"<|plamo:end_tool_arguments:plamo|>", closer, []string{FormatPlamo3}},
 		{"</tool>", closer, []string{FormatCWM}},
 		{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
+		// Kimi K3's XTML: reasoning, the answer and the calls each in an
+		// <|open|>…<|close|> block.
+		{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
+		{"<|close|>think<|sep|>", stray, nil},
+		{"<|open|>response<|sep|>", skip, nil},
+		{"<|close|>response<|sep|>", skip, nil},
+		{"<|close|>message<|sep|>", skip, nil},
+		{"<|open|>tools<|sep|>", section(FormatKimiK3), []string{FormatKimiK3}},
+		{"<|close|>tools<|sep|>", endSection, nil},
+		{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
+		{"<|close|>call<|sep|>", closer, []string{FormatKimiK3}},
 
 		// Call sections: their own separators are not prose.
 		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
