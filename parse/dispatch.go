@@ -213,8 +213,11 @@ func init() {
 		{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
 		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
 		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
-		{"<|start|>", (*Parser).harmony, []string{FormatHarmony}},
-		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony}},
+		{"<|start|>", (*Parser).harmony, []string{FormatHarmony, FormatGlimmer}},
+		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony, FormatGlimmer}},
+		{"<atem:function_calls>", section(FormatGlimmer), []string{FormatGlimmer}},
+		{"</atem:function_calls>", endSection, nil},
+		{"<atem:invoke name=", invokeBlock(xmlAtem), []string{FormatGlimmer}},
 		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
 	}
 	bracketMarkers = []marker{

@@ -47,6 +47,7 @@ const (
 	FormatPlamo3          = "plamo3"
 	FormatCWM             = "cwm"
 	FormatKimiK3          = "kimi_k3"
+	FormatGlimmer         = "muse_glimmer"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -104,6 +105,7 @@ var formats = []Format{
 	{FormatMiniCPM5, "OpenBMB MiniCPM 5", `<function name="f"><param name="a">1</param></function>`},
 	{FormatStep3, "StepFun Step-3", `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`},
 	{FormatHarmony, "OpenAI gpt-oss (harmony)", `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`},
+	{FormatGlimmer, "Muse Glimmer", `<|start|>assistant to=f<|message|><atem:function_calls><atem:invoke name="f"><atem:parameter name="a">1</atem:parameter></atem:invoke></atem:function_calls><|eom|>`},
 	{FormatFunctionGemma, "Google FunctionGemma 270M", `<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`},
 	{FormatGemma4, "Google Gemma 4", `<|tool_call>call:f{a:<|"|>x<|"|>,n:3}<tool_call|>`},
 	{FormatLlamaCppGeneric, "any model under llama.cpp's generic (grammar-forced) handler", `{"tool_call":{"name":"f","arguments":{}}}`},

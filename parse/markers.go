@@ -501,7 +501,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		}
 		recipient = string(bytes.TrimPrefix(r, []byte("functions.")))
 	}
-	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>")
+	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>", "<|eom|>", "<|eot|>")
 	end := e
 	if e < 0 {
 		if !eof {
@@ -509,7 +509,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		}
 		e, end = len(p.buf), len(p.buf)
 	} else {
-		for _, t := range []string{"<|call|>", "<|end|>", "<|return|>"} {
+		for _, t := range []string{"<|call|>", "<|end|>", "<|return|>", "<|eom|>", "<|eot|>"} {
 			if bytes.HasPrefix(p.buf[e:], []byte(t)) {
 				end = e + len(t)
 			}
@@ -517,6 +517,26 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	}
 	body := p.buf[b:e]
 	switch {
+	case channel == "" && (recipient == "self" || recipient == "user"):
+		// Muse Glimmer addresses its reasoning to itself and its answer
+		// to the user.
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if recipient == "self" {
+			return end, matched, p.put(tools.TypeReasoning, body, FormatGlimmer)
+		}
+		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatGlimmer)
+	case recipient != "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")):
+		// Muse Glimmer's calls: ATEM markup, read as it comes after the
+		// header (the <atem:…> markers).
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		return b, matched, nil
 	case recipient != "":
 		k := p.skipSpace(b)
 		if k >= e || p.buf[k] != '{' {

@@ -289,6 +289,8 @@ var (
 	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
 	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
 	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	// xmlAtem is Muse Glimmer's ATEM markup.
+	xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
 	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
 	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
 	xmlMiniCPM5  = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
