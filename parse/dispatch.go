@@ -126,7 +126,7 @@ func init() {
 		{"</s>", skip, nil},
 		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
 		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},
-		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
+		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2, FormatMiniCPM3}},
 		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
 		// Closing tokens of call blocks. A block ends where its payload
 		// does, so a closer that arrives in a later piece of input is
@@ -194,7 +194,7 @@ func init() {
 		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
 		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic, FormatLlama3JSON}},
 		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
-		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2}},
+		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2, FormatMiniCPM3}},
 		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
 		{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
 		{"<function_call>", jsonBlock("</function_call>", FormatGranite20B), []string{FormatGranite20B}},

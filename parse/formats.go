@@ -48,6 +48,7 @@ const (
 	FormatCWM             = "cwm"
 	FormatKimiK3          = "kimi_k3"
 	FormatGlimmer         = "muse_glimmer"
+	FormatMiniCPM3        = "minicpm3"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -72,6 +73,7 @@ var formats = []Format{
 	{FormatPythonic, "Llama 3.2 pythonic, Llama 4, ToolACE, Gemma 3 when prompted", `[f(a=1, b='x')]`},
 	{FormatOlmo3, "AllenAI Olmo 3", "<function_calls>\\nf(a=1)\\n</function_calls>"},
 	{FormatLFM2, "LiquidAI LFM2, LFM2.5", `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`},
+	{FormatMiniCPM3, "OpenBMB MiniCPM3", "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>"},
 	{FormatMistral, "Mistral 7B v0.3, Nemo, Mixtral, Ministral 8B 2410, Large 2407", `[TOOL_CALLS][{"name":"f","arguments":{}}]`},
 	{FormatMistralV11, "Mistral Small 3.x, Magistral, Devstral, Ministral 3", `[TOOL_CALLS]f[ARGS]{"a":1}`},
 	{FormatFunctionary, "MeetKai Functionary v3.2", ">>>f\\n{\"a\":1}"},

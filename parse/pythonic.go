@@ -325,6 +325,15 @@ func pythonicBlock(closer, format string) handler {
 		var end int
 		var st status
 		var err error
+		if ok, partial := p.hasPrefixAt(k, "```"); (ok || partial) && format == FormatLFM2 {
+			// MiniCPM3 puts a ```python fence inside the block.
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if ok && p.allowed(FormatMiniCPM3) {
+				return p.fencedPyLines(i, k, eof, closer)
+			}
+		}
 		switch {
 		case p.buf[k] == '{' && format == FormatPythonic:
 			// Llama 4 writes a JSON call here as well.
@@ -437,4 +446,22 @@ func (p *Parser) endOfTurnAt(e int) (tok string, partial bool) {
 		partial = partial || part
 	}
 	return "", partial
+}
+
+// fencedPyLines reads MiniCPM3's <|tool_call_start|>```python\n calls
+// ```<|tool_call_end|>: pythonic calls, one a line, in a code fence.
+func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, error) {
+	nl := p.indexWithin(k, "\n", lookAhead)
+	if nl < 0 {
+		_, miss := p.ahead(k, eof)
+		return 0, miss, nil
+	}
+	if lang := bytes.TrimSpace(p.buf[k+3 : nl]); len(lang) > 0 && string(lang) != "python" && string(lang) != "py" {
+		return 0, noMatch, nil
+	}
+	end, st, err := p.pyLines(i, nl+1, eof, FormatMiniCPM3, "```")
+	if st != matched || err != nil {
+		return end, st, err
+	}
+	return p.closeBlock(p.closeBlock(end, "```"), closer), matched, nil
 }
