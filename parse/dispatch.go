@@ -140,7 +140,7 @@ func init() {
 		{"<end_function_call>", closer, []string{FormatFunctionGemma}},
 		{"<tool_call|>", closer, []string{FormatGemma4}},
 		{"</seed:tool_call>", closer, []string{FormatSeedOSS}},
-		{"</longcat_tool_call>", closer, []string{FormatHermes}},
+		{"</longcat_tool_call>", closer, []string{FormatHermes, FormatLongCat}},
 		{"</function_calls>", closer, []string{FormatOlmo3}},
 
 		{"<|plamo:end_tool_request:plamo|>", closer, []string{FormatPlamo3}},
@@ -187,7 +187,7 @@ func init() {
 		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
 		// Hunyuan Hy3's tokenizer puts a suffix on each of its tags.
 		{"<tool_call:opensource>", hunyuanCall(":opensource"), []string{FormatHunyuan}},
-		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
+		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes, FormatLongCat}},
 		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
 		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},

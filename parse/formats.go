@@ -49,6 +49,7 @@ const (
 	FormatKimiK3          = "kimi_k3"
 	FormatGlimmer         = "muse_glimmer"
 	FormatMiniCPM3        = "minicpm3"
+	FormatLongCat         = "longcat"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -97,6 +98,7 @@ var formats = []Format{
 	{FormatKimiK3, "Moonshot Kimi K3 (XTML)", `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`},
 	{FormatGLM45, "Zhipu GLM 4.5, 4.6", "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>"},
 	{FormatGLM47, "Zhipu GLM 4.7", `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`},
+	{FormatLongCat, "Meituan LongCat (XML arguments)", "<longcat_tool_call>f\\n<longcat_arg_key>a</longcat_arg_key>\\n<longcat_arg_value>1</longcat_arg_value>\\n</longcat_tool_call>"},
 	{FormatHunyuan, "Tencent Hunyuan Hy3 (HY v3, v4)", "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>"},
 	{FormatPlamo3, "Preferred Networks PLaMo 3", `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`},
 	{FormatCWM, "Meta CWM (Code World Model)", "<tool: bash>\nbash ls -la\n</tool>"},

@@ -628,7 +628,11 @@ func tagBlock(closer, format string) handler {
 		}
 		// GLM writes the name right after the tag; some of its chat
 		// templates put space before it.
-		return p.glmCall(i, k, eof, closer, glmPlain)
+		tags := glmPlain
+		if closer == "</longcat_tool_call>" {
+			tags = longcatTags
+		}
+		return p.glmCall(i, k, eof, closer, tags)
 	}
 }
 

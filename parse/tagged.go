@@ -568,6 +568,10 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 		format = FormatHunyuan
 		e += len(t.sep)
 	}
+	if t.format != "" {
+		format = t.format
+		name = bytes.TrimPrefix(name, []byte("functions."))
+	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
 	}
@@ -662,7 +666,11 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 type glmTags struct {
 	key, keyEnd, val, valEnd string
 	sep                      string // after the name: Hunyuan's <tool_sep>
+	format                   string // the format of the calls; "" for GLM's, by its layout
 }
+
+// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
+var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
 
 // hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
 func hyTags(suffix string) *glmTags {
