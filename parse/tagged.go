@@ -559,8 +559,10 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return 0, noMatch, nil
 		}
 	}
+	// GLM 4.7 writes nothing between the name and <arg_key>; 4.5 and
+	// 4.6 a line break, or in 4.5 Air's output a space.
 	format := FormatGLM47
-	if p.buf[e] == '\n' {
+	if p.buf[e] == '\n' || k+len(name) < e {
 		format = FormatGLM45
 	}
 	if which == 3 {
