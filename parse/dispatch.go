@@ -35,7 +35,7 @@ func init() {
 	// closer drops the closing tag of a call block that came in a later
 	// piece of input than the call. Anywhere else the tag is prose.
 	closer := func(p *Parser, i, j int, eof bool) (int, status, error) {
-		if p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+		if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
 			return 0, noMatch, nil
 		}
 		p.afterCall = j
@@ -83,6 +83,7 @@ func init() {
 		{"<thinking>", reason("</thinking>"), nil},
 		{"<seed:think>", reason("</seed:think>"), nil},
 		{"<mm:think>", reason("</mm:think>"), nil},
+		{"<think:opensource>", reason("</think:opensource>"), nil}, // Hunyuan Hy3
 		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
 		{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
 		{"<|channel>", (*Parser).gemmaChannel, nil},
@@ -90,6 +91,7 @@ func init() {
 		{"</thinking>", stray, nil},
 		{"</seed:think>", stray, nil},
 		{"</mm:think>", stray, nil},
+		{"</think:opensource>", stray, nil},
 		{"<|END_THINKING|>", stray, nil},
 		{"<|inner_suffix|>", stray, nil},
 		{"<channel|>", stray, nil},
@@ -104,6 +106,8 @@ func init() {
 		// when they do not skip special tokens. They are not prose.
 		{"<|eot_id|>", skip, nil},
 		{"<|eom_id|>", skip, nil},
+		{"<|eot|>", skip, nil}, // Llama 4
+		{"<|eom|>", skip, nil},
 		{"<|im_end|>", skip, nil},
 		{"<|im_start|>assistant\n", skip, nil},
 		{"<|end|>", skip, nil},
@@ -120,9 +124,10 @@ func init() {
 		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
 		{"</s>", skip, nil},
-		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
-		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2}},
-		{"<|python_end|>", closer, []string{FormatPythonic}},
+		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},
+		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2, FormatMiniCPM3}},
+		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
 		// Closing tokens of call blocks. A block ends where its payload
 		// does, so a closer that arrives in a later piece of input is
 		// dropped here rather than shown as prose.
@@ -135,33 +140,61 @@ func init() {
 		{"<end_function_call>", closer, []string{FormatFunctionGemma}},
 		{"<tool_call|>", closer, []string{FormatGemma4}},
 		{"</seed:tool_call>", closer, []string{FormatSeedOSS}},
-		{"</longcat_tool_call>", closer, []string{FormatHermes}},
+		{"</longcat_tool_call>", closer, []string{FormatHermes, FormatLongCat}},
 		{"</function_calls>", closer, []string{FormatOlmo3}},
+
+		{"<|plamo:end_tool_request:plamo|>", closer, []string{FormatPlamo3}},
+		{"<|plamo:end_tool_arguments:plamo|>", closer, []string{FormatPlamo3}},
+		{"</tool>", closer, []string{FormatCWM}},
+		{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
+		// Kimi K3's XTML: reasoning, the answer and the calls each in an
+		// <|open|>…<|close|> block.
+		{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
+		{"<|close|>think<|sep|>", stray, nil},
+		{"<|open|>response<|sep|>", skip, nil},
+		{"<|close|>response<|sep|>", skip, nil},
+		{"<|close|>message<|sep|>", skip, nil},
+		{"<|open|>tools<|sep|>", section(FormatKimiK3), []string{FormatKimiK3}},
+		{"<|close|>tools<|sep|>", endSection, nil},
+		{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
+		{"<|close|>call<|sep|>", closer, []string{FormatKimiK3}},
 
 		// Call sections: their own separators are not prose.
 		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
 		{"<|tool_calls_section_end|>", endSection, nil},
 		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
 		{"</minimax:tool_call>", endSection, nil},
-		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1), []string{FormatToolCallsArray, FormatMiniMaxM1}},
+		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan), []string{FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan}},
+		{"<tool_calls:opensource>", section(FormatHunyuan), []string{FormatHunyuan}},
+		{"</tool_calls:opensource>", endSection, nil},
 		{"</tool_calls>", endSection, nil},
 		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜function_calls>", endSection, nil},
 		// DeepSeek V4 names the same wrapper tool_calls.
 		{"<｜DSML｜tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
 		{"</｜DSML｜tool_calls>", endSection, nil},
+		// The same tokens as some servers and quantizations detokenize
+		// them, with ASCII '|' for the fullwidth '｜'.
+		{"<|DSML|function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</|DSML|function_calls>", endSection, nil},
+		{"<|DSML|tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
+		{"</|DSML|tool_calls>", endSection, nil},
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
+		{"<|plamo:begin_tool_requests:plamo|>", section(FormatPlamo3), []string{FormatPlamo3}},
+		{"<|plamo:end_tool_requests:plamo|>", endSection, nil},
 
 		// Calls.
-		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite}},
-		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes}},
+		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		// Hunyuan Hy3's tokenizer puts a suffix on each of its tags.
+		{"<tool_call:opensource>", hunyuanCall(":opensource"), []string{FormatHunyuan}},
+		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes, FormatLongCat}},
 		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
 		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
 		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
-		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic}},
+		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic, FormatLlama3JSON}},
 		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
-		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2}},
+		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2, FormatMiniCPM3}},
 		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
 		{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
 		{"<function_call>", jsonBlock("</function_call>", FormatGranite20B), []string{FormatGranite20B}},
@@ -169,16 +202,22 @@ func init() {
 		{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
 		{"<|action_start|><|plugin|>", jsonBlock("<|action_end|>", FormatInternLM2), []string{FormatInternLM2}},
 		{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
+		{"<|plamo:begin_tool_request:plamo|>", (*Parser).plamoCall, []string{FormatPlamo3}},
+		{"<tool:", (*Parser).cwmCall, []string{FormatCWM}},
 		{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},
 		{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
 		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
 		{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
 		{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
+		{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
 		{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
 		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
 		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
-		{"<|start|>", (*Parser).harmony, []string{FormatHarmony}},
-		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony}},
+		{"<|start|>", (*Parser).harmony, []string{FormatHarmony, FormatGlimmer}},
+		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony, FormatGlimmer}},
+		{"<atem:function_calls>", section(FormatGlimmer), []string{FormatGlimmer}},
+		{"</atem:function_calls>", endSection, nil},
+		{"<atem:invoke name=", invokeBlock(xmlAtem), []string{FormatGlimmer}},
 		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
 	}
 	bracketMarkers = []marker{
@@ -232,6 +271,15 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	if i == p.gemmaCallAt {
+		end, st, err := p.bareGemma(i, eof)
+		if st != needMore {
+			p.gemmaCallAt = -1
+		}
+		if st != noMatch || err != nil || !bytes.ContainsRune([]byte(triggers), rune(p.buf[i])) {
+			return end, st, err
+		}
+	}
 	if p.extra != nil && (p.buf[i] == '<' || p.buf[i] == '[') {
 		end, st, err := p.matchMarker(p.extra, i, eof)
 		if st != noMatch || err != nil {
@@ -260,6 +308,10 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		return p.functionary(i, eof)
 	case '`':
 		return p.backtick(i, eof)
+	case '(':
+		if p.allowed(FormatPythonic) {
+			return p.knownPyCall(i, eof)
+		}
 	}
 	return 0, noMatch, nil
 }
@@ -400,6 +452,9 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 					return false, err
 				}
 				end := i + len(c)
+				if p.mode == modeReasoning && p.reasonFormat == FormatGemma4 && p.allowed(FormatGemma4) {
+					p.gemmaCallAt = end // a call may follow with no <|tool_call>
+				}
 				p.mode, p.closers = modeProse, nil
 				p.pos, p.seg, p.lineAt = end, end, end
 				return true, nil
@@ -420,6 +475,10 @@ var sectionOpeners = []struct{ tok, format string }{
 	{m3Marker + "<tool_call>", FormatMiniMaxM3},
 	{"<｜DSML｜function_calls>", FormatDeepSeekDSML},
 	{"<｜DSML｜tool_calls>", FormatDeepSeekDSML},
+	{"<|DSML|function_calls>", FormatDeepSeekDSML},
+	{"<|DSML|tool_calls>", FormatDeepSeekDSML},
+	// Kimi K2 Thinking may start a call with no section around it.
+	{"<|tool_call_begin|>", FormatKimiK2},
 }
 
 // sectionOpener reports whether a section opener starts at buf[i], and
@@ -456,7 +515,7 @@ func (p *Parser) splitLongMode() error {
 // indexFrom finds byte c at or after from using the trigger cache when c is
 // a trigger byte.
 func (p *Parser) indexFrom(c byte, from int) int {
-	if k := bytes.IndexByte([]byte(triggers), c); k >= 0 {
+	if k := bytes.IndexByte([]byte(triggers), c); k >= 0 && k < p.ntrig {
 		for {
 			i := p.nextTrigger(from)
 			if i < 0 || p.buf[i] == c {

@@ -43,6 +43,13 @@ const (
 	FormatKimiK2          = "kimi_k2"
 	FormatGLM45           = "glm_4_5"
 	FormatGLM47           = "glm_4_7"
+	FormatHunyuan         = "hunyuan_hy"
+	FormatPlamo3          = "plamo3"
+	FormatCWM             = "cwm"
+	FormatKimiK3          = "kimi_k3"
+	FormatGlimmer         = "muse_glimmer"
+	FormatMiniCPM3        = "minicpm3"
+	FormatLongCat         = "longcat"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -67,6 +74,7 @@ var formats = []Format{
 	{FormatPythonic, "Llama 3.2 pythonic, Llama 4, ToolACE, Gemma 3 when prompted", `[f(a=1, b='x')]`},
 	{FormatOlmo3, "AllenAI Olmo 3", "<function_calls>\\nf(a=1)\\n</function_calls>"},
 	{FormatLFM2, "LiquidAI LFM2, LFM2.5", `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`},
+	{FormatMiniCPM3, "OpenBMB MiniCPM3", "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>"},
 	{FormatMistral, "Mistral 7B v0.3, Nemo, Mixtral, Ministral 8B 2410, Large 2407", `[TOOL_CALLS][{"name":"f","arguments":{}}]`},
 	{FormatMistralV11, "Mistral Small 3.x, Magistral, Devstral, Ministral 3", `[TOOL_CALLS]f[ARGS]{"a":1}`},
 	{FormatFunctionary, "MeetKai Functionary v3.2", ">>>f\\n{\"a\":1}"},
@@ -87,8 +95,13 @@ var formats = []Format{
 	{FormatDeepSeekV31, "DeepSeek V3.1, Cogito", `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`},
 	{FormatDeepSeekDSML, "DeepSeek V3.2, V4", `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`},
 	{FormatKimiK2, "Moonshot Kimi K2, K2 Thinking", `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`},
+	{FormatKimiK3, "Moonshot Kimi K3 (XTML)", `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`},
 	{FormatGLM45, "Zhipu GLM 4.5, 4.6", "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>"},
 	{FormatGLM47, "Zhipu GLM 4.7", `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`},
+	{FormatLongCat, "Meituan LongCat (XML arguments)", "<longcat_tool_call>f\\n<longcat_arg_key>a</longcat_arg_key>\\n<longcat_arg_value>1</longcat_arg_value>\\n</longcat_tool_call>"},
+	{FormatHunyuan, "Tencent Hunyuan Hy3 (HY v3, v4)", "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>"},
+	{FormatPlamo3, "Preferred Networks PLaMo 3", `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`},
+	{FormatCWM, "Meta CWM (Code World Model)", "<tool: bash>\nbash ls -la\n</tool>"},
 	{FormatQwen3Coder, "Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano", "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>"},
 	{FormatSeedOSS, "ByteDance Seed-OSS", "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>"},
 	{FormatMiniMaxM2, "MiniMax M2", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`},
@@ -96,6 +109,7 @@ var formats = []Format{
 	{FormatMiniCPM5, "OpenBMB MiniCPM 5", `<function name="f"><param name="a">1</param></function>`},
 	{FormatStep3, "StepFun Step-3", `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`},
 	{FormatHarmony, "OpenAI gpt-oss (harmony)", `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`},
+	{FormatGlimmer, "Muse Glimmer", `<|start|>assistant to=f<|message|><atem:function_calls><atem:invoke name="f"><atem:parameter name="a">1</atem:parameter></atem:invoke></atem:function_calls><|eom|>`},
 	{FormatFunctionGemma, "Google FunctionGemma 270M", `<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`},
 	{FormatGemma4, "Google Gemma 4", `<|tool_call>call:f{a:<|"|>x<|"|>,n:3}<tool_call|>`},
 	{FormatLlamaCppGeneric, "any model under llama.cpp's generic (grammar-forced) handler", `{"tool_call":{"name":"f","arguments":{}}}`},

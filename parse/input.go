@@ -118,8 +118,9 @@ type unpacker struct {
 	evLine   int    // line of the value or event being handled
 	long     []byte // a line longer than the read buffer
 
-	calls []pendingCall // open calls, by ascending index
-	done  int           // highest call index passed on since calls last restarted at 0
+	calls   []pendingCall // open calls, by ascending index
+	done    int           // highest call index passed on since calls last restarted at 0
+	maxArgs int           // bounds the arguments of the open calls, in all; 0 is maxBlock
 
 	// Event stream state.
 	errorEvent bool   // the event being read is named "error"

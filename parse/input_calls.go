@@ -244,6 +244,33 @@ func (u *unpacker) callDelta(index gjson.Result, id, name, args string) error {
 	if p.name == "" {
 		p.name = strings.Clone(name)
 	}
-	p.args = append(p.args, args...)
+	return u.addArgs(p, args)
+}
+
+// addArgs adds a piece of a streamed call's arguments. The pieces of the
+// calls still open are held to u.maxArgs in all (maxBlock unless
+// DecodeReplyMax says less): a server, or a model, that streams arguments
+// without end must not take memory without end.
+func (u *unpacker) addArgs(p *pendingCall, piece string) error {
+	limit := u.maxArgs
+	if limit <= 0 {
+		limit = maxBlock
+	}
+	total := len(piece)
+	for k := range u.calls {
+		total += len(u.calls[k].args)
+	}
+	if total > limit {
+		name := p.name
+		// The call is cut: it is never passed on as if it were whole.
+		for k := range u.calls {
+			if &u.calls[k] == p {
+				u.calls = append(u.calls[:k], u.calls[k+1:]...)
+				break
+			}
+		}
+		return fmt.Errorf("line %d: the arguments of the streamed tool calls passed %d bytes (call %q): %w", u.evLine, limit, name, ErrArgumentsTooLarge)
+	}
+	p.args = append(p.args, piece...)
 	return nil
 }

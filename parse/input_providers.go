@@ -377,7 +377,7 @@ func (u *unpacker) anthropic(root gjson.Result, typ string, content gjson.Result
 			if p == nil {
 				p = u.openCall(idx, "", "")
 			}
-			p.args = append(p.args, d.Get("partial_json").String()...)
+			return u.addArgs(p, d.Get("partial_json").String())
 		}
 	case "content_block_stop":
 		return u.emitCall(int(root.Get("index").Int()))
@@ -463,7 +463,7 @@ func (u *unpacker) responsesEvent(root gjson.Result, typ string) error {
 		if p == nil {
 			p = u.openCall(idx, "", "")
 		}
-		p.args = append(p.args, root.Get("delta").String()...)
+		return u.addArgs(p, root.Get("delta").String())
 	case "response.output_item.done":
 		item := root.Get("item")
 		if item.Get("type").Str != "function_call" {

@@ -41,6 +41,11 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 // value arriving in many pieces is scanned once. complete is false when the
 // input ends inside it (at EOF, end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
+	if d := p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
+		// Read whole before, and waiting for what follows it (bodyEnd):
+		// a complete value ends where it ended, whatever comes after.
+		return d.end, true
+	}
 	if p.scanFrom != j {
 		// Most values arrive whole: transcoding finds the end and does the
 		// work decodeJSON needs in the same pass.
@@ -68,8 +73,11 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 type decoded struct {
 	start, end int
 	python     bool
-	out        []byte
-	res        repairResult
+	// body: readBody's reading, in a buffer of its own, kept for every
+	// decodeJSON of the body until the block is consumed.
+	body bool
+	out  []byte
+	res  repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -87,7 +95,9 @@ type candidate struct {
 // error comes back as a message for a parse_error.
 func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
 	if d := p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
-		p.decoded = decoded{}
+		if !d.body {
+			p.decoded = decoded{}
+		}
 		return d.out, d.res, nil
 	}
 	p.decoded = decoded{}
@@ -114,10 +124,13 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			}
 		}
 		protocol := !inMarker && opensProtocolCall(p.buf[j:end])
-		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) {
+		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) && !p.knownCallAt(j, end) {
 			return false, nil
 		}
 		msg := p.jsonErrorMessage(err, j)
+		if !inMarker && !protocol && p.knownCallAt(j, end) {
+			msg = fmt.Sprintf("call to %q: %s", callName(p.buf[j:min(end, j+lookAhead)]), msg)
+		}
 		if protocol {
 			format = FormatJSONL
 			// A protocol call is one line: one that ends inside a string
@@ -503,12 +516,31 @@ func jsonBlock(closer, format string) handler {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, format)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return p.closeBlock(end, closer), matched, nil
+		return p.markedJSON(i, k, end, complete, eof, closer, format)
 	}
+}
+
+// markedJSON emits the calls in the JSON value at buf[k:end] that a
+// marker at buf[i] began and closer (if any) ends; complete is jsonEnd's.
+// Text left between the value and the end marker is read as part of it
+// (readBody), or the block is a parse_error: a call never goes out
+// without what the model wrote inside its markers.
+func (p *Parser) markedJSON(i, k, end int, complete, eof bool, closer, format string) (int, status, error) {
+	body, after, msg, st := p.bodyOf(k, end, complete, eof, closer)
+	if st == needMore {
+		return 0, needMore, nil
+	}
+	if msg != "" {
+		return after, matched, p.fail(i, after, format, msg)
+	}
+	ok, err := p.jsonCalls(i, k, body, true, format)
+	if !ok || err != nil {
+		return 0, noMatch, err
+	}
+	if after == end {
+		after = p.closeBlock(end, closer)
+	}
+	return after, matched, nil
 }
 
 // closeBlock consumes an optional closing token after a block when it is
@@ -537,6 +569,11 @@ func tagBlock(closer, format string) handler {
 			}
 			return 0, needMore, nil
 		}
+		if format == FormatHermes && p.pythonicAt(k, eof) {
+			// [f(a=1)] or f(a=1) in <tool_call>: Llama and Granite models
+			// prompted with a Hermes template.
+			return pythonicBlock(closer, FormatPythonic)(p, i, j, eof)
+		}
 		switch p.buf[k] {
 		case '{', '[':
 			f := format
@@ -550,11 +587,7 @@ func tagBlock(closer, format string) handler {
 			if !complete && !eof {
 				return 0, needMore, nil
 			}
-			ok, err := p.jsonCalls(i, k, end, true, f)
-			if !ok || err != nil {
-				return 0, noMatch, err
-			}
-			return p.closeBlock(end, closer), matched, nil
+			return p.markedJSON(i, k, end, complete, eof, closer, f)
 		case '<':
 			ok, partial := p.hasPrefixAt(k, "<function=")
 			if partial && !eof {
@@ -567,7 +600,7 @@ func tagBlock(closer, format string) handler {
 			if format == FormatSeedOSS {
 				f = FormatSeedOSS
 			}
-			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f)
+			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f, closer)
 			if st != matched || err != nil {
 				return end, st, err
 			}
@@ -587,10 +620,19 @@ func tagBlock(closer, format string) handler {
 				return k, matched, nil
 			}
 		}
-		if format != FormatHermes || k != j {
+		if format != FormatHermes {
 			return 0, noMatch, nil
 		}
-		return p.glmCall(i, k, eof, closer)
+		if end, st, err := p.harmonyInTag(i, k, eof, closer); st != noMatch || err != nil {
+			return end, st, err
+		}
+		// GLM writes the name right after the tag; some of its chat
+		// templates put space before it.
+		tags := glmPlain
+		if closer == "</longcat_tool_call>" {
+			tags = longcatTags
+		}
+		return p.glmCall(i, k, eof, closer, tags)
 	}
 }
 
@@ -614,13 +656,34 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			return 0, noMatch, nil
 		}
 	}
+	// A protocol line that ends the input so far is taken as it is: a loop
+	// stops reading at it, so waiting for the byte after it would only
+	// read what the model never meant to send. Anything else waits to
+	// see whether its line goes on.
+	if complete && !line && !(p.skipSpace(end) == len(p.buf) && !eof && namesItself(p.buf[i:end])) {
+		// A closer or ",\"key\"" after the value on its line is more of
+		// it: the line is the call, read whole or refused.
+		body, _, st := p.bodyEnd(end, "", eof)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if body != end {
+			if msg := p.readBody(i, body); msg != "" {
+				if !looksLikeCall(p.buf[i:body]) && !p.knownCallAt(i, body) {
+					return body, prose, nil
+				}
+				return body, matched, p.fail(i, body, "", msg)
+			}
+			end = body
+		}
+	}
 	format := ""
 	inMarker := false
 	// Bare JSON counts when it starts the output; after prose only when
 	// nothing but more calls follows it: a JSON line amid prose is prose. The JSONL
 	// protocol and the envelopes name themselves, and count anywhere.
 	p.explicitOnly = false
-	p.outputStart = !p.prose && len(bytes.TrimSpace(p.buf[p.seg:i])) == 0
+	p.outputStart = !p.prose && onlyComments(p.buf[p.seg:i])
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
@@ -628,7 +691,9 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			// What follows decides; a protocol line counts whatever
 			// follows, so it need not wait (a loop stops reading there).
 			return 0, needMore, nil
-		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])):
+		case k == len(p.buf)-1 && p.buf[k] == '/' && !eof:
+			return 0, needMore, nil // a comment, or prose?
+		case k < len(p.buf) && !bytes.ContainsRune([]byte("{[<;`"), rune(p.buf[k])) && !onlyComments(p.buf[k:p.lineEnd(k)]):
 			p.explicitOnly = true
 		}
 	}
@@ -702,4 +767,88 @@ func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) 
 		return lineEnd, true, true
 	}
 	return end, complete, false // the rest of the call may yet come
+}
+
+// onlyComments reports whether b is whitespace and // comment lines
+// only: a bare JSON body with comments around it is still the whole
+// output ("// the call" above it, "// done" after it). A '#' line is
+// not one: in model output it is a Markdown heading, prose.
+func onlyComments(b []byte) bool {
+	for {
+		for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\r' || b[0] == '\n') {
+			b = b[1:]
+		}
+		if len(b) == 0 {
+			return true
+		}
+		if !bytes.HasPrefix(b, []byte("//")) {
+			return false
+		}
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return true
+		}
+		b = b[nl+1:]
+	}
+}
+
+// lineEnd returns the end of the line holding buf[k], or of the buffer.
+func (p *Parser) lineEnd(k int) int {
+	if nl := bytes.IndexByte(p.buf[k:], '\n'); nl >= 0 {
+		return k + nl
+	}
+	return len(p.buf)
+}
+
+// pythonicAt reports whether buf[k] starts a pythonic call, f( or [f(,
+// with the input so far; it waits (false) at the end of a short buffer
+// only as long as the callers' other readings do.
+func (p *Parser) pythonicAt(k int, eof bool) bool {
+	if k < len(p.buf) && p.buf[k] == '[' {
+		k = p.skipSpace(k + 1)
+	}
+	j := k
+	for j < len(p.buf) && isIdentByte(p.buf[j], j == k) {
+		j++
+	}
+	return j > k && j < len(p.buf) && p.buf[j] == '('
+}
+
+// harmonyInTag handles a gpt-oss message header inside <tool_call>, as
+// gpt-oss writes it when served with a Hermes template:
+// <tool_call>assistant to=functions.NAME json\n{…}</tool_call>.
+func (p *Parser) harmonyInTag(i, k int, eof bool, closer string) (int, status, error) {
+	win, miss := p.ahead(k, eof)
+	nl := bytes.IndexAny(win, "{\n")
+	if nl < 0 {
+		if bytes.Contains(win, []byte("to=")) {
+			return 0, miss, nil
+		}
+		return 0, noMatch, nil
+	}
+	head := win[:nl]
+	t := bytes.Index(head, []byte("to="))
+	if t < 0 || len(bytes.Fields(head[:t])) > 2 {
+		return 0, noMatch, nil // "assistant", "commentary" or nothing before it
+	}
+	name := head[t+len("to="):]
+	if e := bytes.IndexAny(name, " <\t"); e >= 0 {
+		name = name[:e]
+	}
+	name = bytes.TrimPrefix(name, []byte("functions."))
+	if len(name) == 0 || !p.allowed(FormatHarmony) {
+		return 0, noMatch, nil
+	}
+	b := p.skipSpace(k + nl)
+	if b >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if p.buf[b] != '{' {
+		return 0, noMatch, nil
+	}
+	end, complete := p.jsonEnd(b, false)
+	if !complete && !eof {
+		return 0, needMore, nil
+	}
+	return p.namedJSON(i, b, end, complete, eof, string(name), FormatHarmony, closer)
 }

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 )
 
 // With Options.KnownTool, a bare call to one of the caller's tools counts
@@ -43,10 +44,33 @@ func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
 		if !eof {
 			return 0, needMore, nil
 		}
+		// At a line start bareJSON reads it, with the protocol's messages.
+		if p.knownCallAt(i, end) && !p.atLineStart(i) {
+			return end, matched, p.fail(i, end, "", fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", callName(p.buf[i:min(end, i+lookAhead)])))
+		}
 		return 0, noMatch, nil
+	}
+	if p.atLineStart(i) && namesItself(p.buf[i:end]) {
+		return 0, noMatch, nil // a protocol line: bareJSON's
+	}
+	body, _, st := p.bodyEnd(end, "", eof)
+	if st == needMore {
+		return 0, needMore, nil
+	}
+	if body != end {
+		if msg := p.readBody(i, body); msg != "" {
+			if p.knownCallAt(i, body) && !p.atLineStart(i) {
+				return body, matched, p.fail(i, body, "", msg)
+			}
+			return 0, noMatch, nil
+		}
+		end = body
 	}
 	out, _, err := p.decodeJSON(i, end)
 	if err != nil {
+		if p.knownCallAt(i, end) && !p.atLineStart(i) {
+			return end, matched, p.fail(i, end, "", fmt.Sprintf("call to %q: %s", callName(p.buf[i:min(end, i+lookAhead)]), p.jsonErrorMessage(err, i)))
+		}
 		return 0, noMatch, nil
 	}
 	p.explicitOnly, p.outputStart = false, false
@@ -109,4 +133,109 @@ func (p *Parser) knownPyList(i int, eof bool) (int, status, error) {
 		break
 	}
 	return p.pyList(i, i, eof, FormatPythonic, false)
+}
+
+// knownCallAt reports whether buf[i:e], text that failed to read as a
+// call, names one of the caller's tools as a call does: then it is a
+// broken call, and a parse_error asks the model again, where prose would
+// end a run loop as if it were the answer.
+func (p *Parser) knownCallAt(i, e int) bool {
+	if p.opts.KnownTool == nil {
+		return false
+	}
+	name := callName(p.buf[i:min(e, i+lookAhead)])
+	return name != "" && p.opts.KnownTool(name)
+}
+
+// callName returns the string value of the first name key ("name",
+// 'name', name, "tool_name", "function") in b, the start of a call object
+// written leniently or broken; "" when there is none.
+func callName(b []byte) string {
+	for k := 0; k < len(b); k++ {
+		var key string
+		for _, w := range []string{"name", "tool_name", "function"} {
+			if bytes.HasPrefix(b[k:], []byte(w)) && (k == 0 || !isIdentByte(b[k-1], false)) {
+				key = w
+				break
+			}
+		}
+		if key == "" {
+			continue
+		}
+		j := k + len(key)
+		if j < len(b) && (b[j] == '"' || b[j] == '\'') {
+			j++
+		}
+		for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+			j++
+		}
+		if j >= len(b) || b[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
+			j++
+		}
+		if j >= len(b) || b[j] != '"' && b[j] != '\'' {
+			continue
+		}
+		q := b[j]
+		if e := bytes.IndexByte(b[j+1:], q); e > 0 {
+			return string(b[j+1 : j+1+e])
+		}
+		return ""
+	}
+	return ""
+}
+
+// knownPyCall handles a '(' after the name of a known tool that starts a
+// line: a bare pythonic call, as Granite writes one
+// (get_weather(location="San Francisco")). It counts when the call is the
+// whole line; a broken one is a parse_error, since its name says it is a
+// call.
+func (p *Parser) knownPyCall(i int, eof bool) (int, status, error) {
+	s := i
+	for s > p.seg && isIdentByte(p.buf[s-1], false) {
+		s--
+	}
+	if s == i || !isIdentByte(p.buf[s], true) || !p.atLineStart(s) || !p.opts.KnownTool(string(p.buf[s:i])) {
+		return 0, noMatch, nil
+	}
+	var a argsBuilder
+	name, end, st, perr := p.pyCall(s, eof, &a)
+	if st != matched {
+		return 0, st, nil
+	}
+	if perr != nil {
+		stop := perr.at
+		if perr.cut {
+			stop = len(p.buf)
+		} else {
+			// The broken call is its whole line.
+			stop = p.lineEnd(stop)
+			if stop == len(p.buf) && !eof {
+				return 0, needMore, nil
+			}
+		}
+		p.blockStart = s
+		return stop, matched, p.fail(s, stop, FormatPythonic, perr.msg)
+	}
+	e := end
+	for e < len(p.buf) && (p.buf[e] == ' ' || p.buf[e] == '\t' || p.buf[e] == '\r') {
+		e++
+	}
+	if e == len(p.buf) && !eof {
+		return 0, needMore, nil
+	}
+	if e < len(p.buf) && p.buf[e] != '\n' {
+		tok, partial := p.endOfTurnAt(e)
+		if partial && !eof {
+			return 0, needMore, nil
+		}
+		if tok == "" {
+			return 0, noMatch, nil // "get_weather(city) returns …": prose about it
+		}
+	}
+	p.blockStart = s
+	return end, matched, p.emitCall("", string(name), a.done(), FormatPythonic, a.repairs, p.base+int64(s), p.buf[s:end])
 }

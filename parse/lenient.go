@@ -43,7 +43,14 @@ package parse
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
 //   - python: tuples (1, 2) → [1,2], u'' strings, adjacent strings
-//     concatenated ('a' 'b' → "ab"), as Python itself reads them.
+//     concatenated ('a' 'b' → "ab"), as Python itself reads them, and
+//     sets {'a', 'b'} → ["a","b"];
+//   - a missing ':' between a key and its value ({"a" 1});
+//   - a key or a word value that lost its opening quote ({c": 1},
+//     "name": get_weather"): a quote right after a word, outside any
+//     string, followed by what follows a key or a value;
+//   - a word and ':' after a quote inside a string read as the next key
+//     unless a '/' follows the ':' (href="https://x" is a URL).
 //
 // What is refused, because any reading would be a guess:
 //   - a cut payload: the input ends inside a string, number, word, key or
@@ -52,7 +59,10 @@ package parse
 //     unescaped: only what follows could tell) (Truncated error, never
 //     completed);
 //   - elisions: ... or … where a value or key belongs;
-//   - an empty element between values: [1,,2], {"a":1,,"b":2};
+//   - an empty element between values of an array: [1,,2] ([1,2] or
+//     [1,null,2]?); in an object, which has no empty members, the comma
+//     is repeated and dropped;
+//   - a number with a second '.': 1.2.3, a version to quote or a typo;
 //   - two words in a row as a value, hex, octal, 1_000, 1j numbers;
 //     r'', b'', f'' strings;
 //   - escapes whose meaning differs between Python and JavaScript (\a, \v,
@@ -162,6 +172,9 @@ func quoteEnds(src []byte, i int, q byte) int {
 			return quoteMoreOrClose(k, n)
 		}
 		w := src[j:k]
+		if src[k] == '"' && q == '"' && missingOpeningQuote(src[:limit], j, k, ':') {
+			return quoteClose // , c": the next key, which lost its opening quote
+		}
 		k = skipWS(src, k, limit)
 		if k >= limit {
 			return quoteMoreOrClose(k, n)
@@ -211,6 +224,15 @@ func quoteEnds(src []byte, i int, q byte) int {
 		colon, more := colonAt(src, k, limit)
 		if more >= 0 {
 			return more
+		}
+		if colon && src[k] == ':' {
+			// word:/ is a URL (href="https://x"), not the next key.
+			if k+1 >= limit {
+				return quoteMoreOrClose(k+1, n)
+			}
+			if src[k+1] == '/' {
+				return quoteInner
+			}
 		}
 		if colon {
 			return quoteClose
@@ -402,6 +424,7 @@ const (
 	rpArray
 	rpTuple      // python '(' with no ',' yet: "(x)" is not a tuple
 	rpTupleComma // python '(' after a ','
+	rpPySet      // python '{' whose first entry had no ':': a set, written as an array
 )
 
 // appendJSON reads one lenient JSON value from the start of src (leading

@@ -146,6 +146,19 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 		}
 		switch c {
 		case '"', '\'':
+			if c == '"' && !s.python && i > 0 && wordStrByte[src[i-1]] {
+				// The end of a word that lost its opening quote, as
+				// appendJSON reads it: no string starts here.
+				yes, more := quoteAfterWord(src, i)
+				if more {
+					s.off = i
+					return 0, false
+				}
+				if yes {
+					i++
+					continue
+				}
+			}
 			s.quote = c
 			i++
 		case '\\':

@@ -30,7 +30,10 @@ type repairer struct {
 	// start, for messages. Fields rather than run's locals: read only
 	// when the input ends or fails, they need no register in its loop.
 	keyOff, commaOff, valOff int
-	open                     brackets
+	// keyDst is where the key being read starts in the output: a python
+	// '{' whose first key has no ':' after it is a set.
+	keyDst int
+	open   brackets
 }
 
 // brackets hold the open brackets, one byte a level, outermost first;
@@ -40,6 +43,10 @@ type repairer struct {
 type brackets struct {
 	buf  [64]byte
 	more []byte // the levels past len(buf), and room for more
+	// typo reads every closer that is not the innermost bracket's as a
+	// mistyped one (it closes the innermost bracket): the second reading
+	// readBody tries when the first leaves text inside a call's markers.
+	typo bool
 }
 
 // at is level k, 0 the outermost.
@@ -66,7 +73,7 @@ func (b *brackets) set(k int, kind byte) {
 // mismatchConsumes is the function of that name for these brackets, depth
 // of them open.
 func (b *brackets) mismatchConsumes(c byte, depth int) bool {
-	return !(depth >= 2 && c == kindCloser(b.at(depth-2)))
+	return b.typo || !(depth >= 2 && c == kindCloser(b.at(depth-2)))
 }
 
 func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
@@ -264,6 +271,26 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					continue
 				}
 			}
+			if p.python && (c == ',' || c == '}') && p.keyDst > 0 && dst[p.keyDst-1] == '{' && p.open.at(depth-1) == rpObject {
+				// {'a', 'b'}: a set, the way Python writes one; LFM2's
+				// own tooling reads it as a list.
+				p.repairs |= repairPySet
+				dst[p.keyDst-1] = '['
+				p.open.set(depth-1, rpPySet)
+				if depth == 1 {
+					p.last = 0
+				}
+				state = rpNext
+				continue
+			}
+			if !p.strict && gap && c != ',' && c != '}' && c != ']' && startsValue(c, p.python) {
+				// {"a" 1}: a key, then a value; only a ':' can be meant.
+				p.repairs |= repairMissingColon
+				dst = append(dst, ':')
+				state = rpValue
+				lastStr = false
+				continue
+			}
 			msg := "expected ':' after object key, found " + describeByte(src, i)
 			if lastStr && !gap {
 				msg += "; if the key was meant to contain a '\"', escape it as \\\""
@@ -314,6 +341,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				continue
 			}
 			p.keyOff = i
+			p.keyDst = len(dst)
 			switch {
 			case c == '"' || c == '\'':
 				// Most keys need no re-escaping: they are copied whole.
@@ -351,8 +379,18 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 					return dst, repairResult{}, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
 				}
 				p.repairs |= repairUnquotedKey
+				if src[j] == '"' && !p.python && skipWS(src, j+1, n) >= n {
+					// c" at the end: a key that lost its opening quote, or
+					// a string's start; only the next bytes can tell.
+					return dst, repairResult{}, p.cut(i, "the JSON ends inside an object key: "+cutOffAdvice)
+				}
+				if src[j] == '"' && !p.python && missingOpeningQuote(src, i, j, ':') {
+					// c": the key lost its opening quote, not its closing one.
+					p.repairs = p.repairs&^repairUnquotedKey | repairMissingOpeningQuote
+					j++
+				}
 				dst = append(dst, '"')
-				dst = append(dst, src[i:j]...)
+				dst = append(dst, bytes.TrimSuffix(src[i:j], []byte{'"'})...)
 				dst = append(dst, '"')
 				i = j
 				lastStr = false
@@ -594,6 +632,12 @@ func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, repairR
 			off = n
 		}
 		return dst, repairResult{}, p.cut(off, "the JSON ends after ',', before the next value: "+cutOffAdvice)
+	case rpFirstKey:
+		if p.python {
+			// In Python a '{' opens a dict or a set: what came next
+			// would have told.
+			return dst, repairResult{}, p.cut(n, "the JSON ends right after a '{', which in Python may open a dict or a set: "+cutOffAdvice)
+		}
 	}
 	if p.strict {
 		top := p.open.at(depth - 1)
@@ -631,9 +675,14 @@ func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
 	}
 	if !leading && src[j] != '}' && src[j] != ']' {
 		if closer == '}' {
+			// An object has no empty members: the comma is repeated.
+			if src[j] == '"' || src[j] == '\'' || bareKeyByte[src[j]] {
+				p.repairs |= repairRepeatedComma
+				return j, nil
+			}
 			return i, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
 		}
-		return i, p.fail(i, "two commas in a row (an empty element); remove the extra comma or add the missing value")
+		return i, p.fail(i, "two commas in a row in an array: a comma repeated or an element left out; write one comma between elements, and null where an element is meant to be empty ([1, 2] or [1, null, 2])")
 	}
 	if leading {
 		p.repairs |= repairLeadingComma
@@ -1194,7 +1243,10 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			return out, k, err
 		}
 		return dst, i, p.fail(start, "unexpected "+describeByte(src, i)+" after a number")
-	case bareWordByte[c] || c == '.' || c == '+' || c == '-':
+	case c == '.':
+		// 1.2.3: a version or a typo; either reading is a guess.
+		return dst, i, p.fail(start, "a number with a second '.' ("+string(src[start:min(n, i+8)])+"…): write a version or other dotted text as a string in double quotes (\"1.2.3\"), or the number with one '.'")
+	case bareWordByte[c] || c == '+' || c == '-':
 		return dst, i, p.fail(start, "unexpected "+describeByte(src, i)+" after a number")
 	}
 	return dst, i, nil
@@ -1297,6 +1349,18 @@ func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, 
 	for j < n && wordStrByte[src[j]] {
 		j++
 	}
+	if j < n && src[j] == '"' && !p.python {
+		if k := skipWS(src, j+1, n); k >= n {
+			return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+cutOffAdvice)
+		}
+		if missingOpeningQuote(src, i, j, ',') {
+			// get_weather", : a word that lost its opening quote.
+			p.repairs |= repairMissingOpeningQuote
+			dst = append(dst, '"')
+			dst = append(dst, src[i:j]...)
+			return append(dst, '"'), j + 1, true, nil
+		}
+	}
 	k := skipWS(src, j, n)
 	if k >= n {
 		return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+cutOffAdvice)
@@ -1390,7 +1454,7 @@ func pyStrPrefix(w []byte) bool {
 
 func kindCloser(kind byte) byte {
 	switch kind {
-	case rpObject:
+	case rpObject, rpPySet:
 		return '}'
 	case rpArray:
 		return ']'
@@ -1400,7 +1464,7 @@ func kindCloser(kind byte) byte {
 
 func kindOpener(kind byte) byte {
 	switch kind {
-	case rpObject:
+	case rpObject, rpPySet:
 		return '{'
 	case rpArray:
 		return '['
@@ -1733,4 +1797,45 @@ func init() {
 		bareKeyByte[c] = bareWordByte[c] || b == '-'
 		strByteSpecial[c] = b < 0x20 || b == '"' || b == '\'' || b == '\\' || b >= 0x80
 	}
+}
+
+// missingOpeningQuote reports whether the word src[i:j], followed by the
+// quote at src[j], lost its opening quote: it starts with a letter or '_'
+// and what follows the quote is what follows a key (want ':') or a value
+// (want ','; a closer too). Outside a string a quote never follows a word
+// otherwise (outside python, whose u"" prefixes are words before a quote),
+// and the stream scanner skips such a quote by the same test
+// (quoteAfterWord), so the two agree on where a value ends.
+func missingOpeningQuote(src []byte, i, j int, want byte) bool {
+	if c := src[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+		return false
+	}
+	k := skipWS(src, j+1, len(src))
+	if k >= len(src) {
+		return false
+	}
+	switch c := src[k]; want {
+	case ':':
+		return c == ':'
+	default:
+		return c == ',' || c == '}' || c == ']'
+	}
+}
+
+// quoteAfterWord reports whether the quote at src[i], outside any string,
+// ends a word that lost its opening quote (missingOpeningQuote): the
+// stream scanner's side of that repair. more is true when the input ends
+// before that is known.
+func quoteAfterWord(src []byte, i int) (yes, more bool) {
+	s := i
+	for s > 0 && wordStrByte[src[s-1]] {
+		s--
+	}
+	if s == i {
+		return false, false
+	}
+	if k := skipWS(src, i+1, len(src)); k >= len(src) {
+		return false, true
+	}
+	return missingOpeningQuote(src, s, i, ':') || missingOpeningQuote(src, s, i, ','), false
 }

@@ -177,3 +177,36 @@ func TestParseErrorRawCut(t *testing.T) {
 		}
 	}
 }
+
+// Prose after a call is written out as it comes and not kept: the buffer
+// stays near the split size however long the prose runs (issue 31: it used
+// to keep every byte of prose back to the last call).
+func TestProseAfterCallNotKept(t *testing.T) {
+	for _, call := range []string{
+		"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>\n",
+		"{\"name\":\"f\",\"arguments\":{}}\n",
+		"<tool_call>{\"name\":\"f\",\"arguments\":{}}</tool_call>   ;, ",
+	} {
+		p, err := NewParser(Options{}, func(e *Event) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Write([]byte(call)); err != nil {
+			t.Fatal(err)
+		}
+		chunk := []byte(strings.Repeat(strings.Repeat("word ", 15)+"\n", 50))
+		most := 0
+		for n := 0; n < 8<<20; n += len(chunk) {
+			if _, err := p.Write(chunk); err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, len(p.buf))
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if most > 1<<20 {
+			t.Errorf("after %q, 8 MiB of prose held the buffer at %d bytes", call, most)
+		}
+	}
+}

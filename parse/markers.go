@@ -36,12 +36,11 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 			return 0, needMore, nil
 		}
 		p.blockStart = start
-		ok, err := p.jsonCalls(start, i, end, true, format)
-		if !ok || err != nil {
+		e, st, err := p.markedJSON(start, i, end, complete, eof, "", format)
+		if st == noMatch {
 			p.blockStart = i
-			return 0, noMatch, err
 		}
-		return end, matched, nil
+		return e, st, err
 	}
 	if p.section != "" {
 		return p.bareJSON(i, eof)
@@ -83,11 +82,7 @@ func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, FormatMistral)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return end, matched, nil
+		return p.markedJSON(i, k, end, complete, eof, "", FormatMistral)
 	}
 	if !p.allowed(FormatMistralV11) {
 		return 0, noMatch, nil
@@ -240,12 +235,11 @@ func (p *Parser) gigaChat(i, j int, eof bool) (int, status, error) {
 		return 0, needMore, nil
 	}
 	p.blockStart = start
-	ok, err := p.jsonCalls(start, k, end, true, FormatGigaChat3)
-	if !ok || err != nil {
+	e, st, err := p.markedJSON(start, k, end, complete, eof, "", FormatGigaChat3)
+	if st == noMatch {
 		p.blockStart = i
-		return 0, noMatch, err
 	}
-	return end, matched, nil
+	return e, st, err
 }
 
 // kimiCall handles Kimi K2's
@@ -282,11 +276,7 @@ func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		ok, err := p.jsonCalls(i, k, end, true, FormatLlama3JSON)
-		if !ok || err != nil {
-			return 0, noMatch, err
-		}
-		return end, matched, nil
+		return p.markedJSON(i, k, end, complete, eof, "", FormatLlama3JSON)
 	}
 	if !isIdentByte(p.buf[k], true) || !p.allowed(FormatLlama3Builtin) {
 		return 0, noMatch, nil
@@ -425,12 +415,12 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 		if c := p.skipSpace(end); !eof && (c == len(p.buf) || len(p.buf)-c < 3 && bytes.HasPrefix([]byte("```"), p.buf[c:])) {
 			return 0, needMore, nil
 		}
-		return p.namedJSON(i, b, end, string(name), FormatDeepSeekR1, "```")
+		return p.namedJSON(i, b, end, complete, eof, string(name), FormatDeepSeekR1, "```")
 	}
 	if !p.allowed(FormatDeepSeekV31) {
 		return 0, noMatch, nil
 	}
-	return p.namedArgs(i, k, eof, string(left), FormatDeepSeekV31, "")
+	return p.namedArgs(i, k, eof, string(left), FormatDeepSeekV31, "<｜tool▁call▁end｜>")
 }
 
 // harmony handles gpt-oss messages: a header up to <|message|> naming the
@@ -511,7 +501,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		}
 		recipient = string(bytes.TrimPrefix(r, []byte("functions.")))
 	}
-	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>")
+	e, _ := p.firstOf(b, "<|call|>", "<|end|>", "<|return|>", "<|start|>", "<|channel|>", "<|eom|>", "<|eot|>")
 	end := e
 	if e < 0 {
 		if !eof {
@@ -519,7 +509,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		}
 		e, end = len(p.buf), len(p.buf)
 	} else {
-		for _, t := range []string{"<|call|>", "<|end|>", "<|return|>"} {
+		for _, t := range []string{"<|call|>", "<|end|>", "<|return|>", "<|eom|>", "<|eot|>"} {
 			if bytes.HasPrefix(p.buf[e:], []byte(t)) {
 				end = e + len(t)
 			}
@@ -527,6 +517,26 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	}
 	body := p.buf[b:e]
 	switch {
+	case channel == "" && (recipient == "self" || recipient == "user"):
+		// Muse Glimmer addresses its reasoning to itself and its answer
+		// to the user.
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if recipient == "self" {
+			return end, matched, p.put(tools.TypeReasoning, body, FormatGlimmer)
+		}
+		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatGlimmer)
+	case recipient != "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")):
+		// Muse Glimmer's calls: ATEM markup, read as it comes after the
+		// header (the <atem:…> markers).
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		return b, matched, nil
 	case recipient != "":
 		k := p.skipSpace(b)
 		if k >= e || p.buf[k] != '{' {
@@ -536,8 +546,14 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		if !complete || je > e {
 			je = e
 		}
-		_, st, err := p.namedJSON(i, k, je, recipient, FormatHarmony, "")
-		return end, st, err
+		// The message ends the call: text before its end is the call's.
+		if len(bytes.TrimSpace(p.buf[je:e])) > 0 {
+			if msg := p.readBody(k, e); msg != "" {
+				return end, matched, p.fail(i, e, FormatHarmony, fmt.Sprintf("call to %q: %s", recipient, msg))
+			}
+			je = e
+		}
+		return end, matched, p.namedCall(i, k, je, recipient, FormatHarmony)
 	case channel == "analysis":
 		return end, matched, p.put(tools.TypeReasoning, body, FormatHarmony)
 	case channel == "final":
@@ -561,69 +577,150 @@ func gemmaCall(closer, format string) handler {
 		delim = `<|"|>`
 	}
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
-		k := p.skipSpace(j)
-		ok, partial := p.hasPrefixAt(k, "call:")
-		if !ok {
-			if partial && !eof {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
+		// Read every call of the block before emitting any: Gemma 4
+		// writes several in one block (call:f{…}call:g{…}).
+		type gemmaOut struct {
+			name, args []byte
+			msg        string
 		}
-		k += len("call:")
-		win, miss := p.ahead(k, eof)
-		ob := bytes.IndexByte(win, '{')
-		if ob < 0 {
-			return 0, miss, nil
-		}
-		name := bytes.TrimSpace(p.buf[k : k+ob])
-		b := k + ob
-		// Rewrite delimited strings as JSON strings, then parse the rest
-		// as lenient JSON (bare keys are one of its repairs).
-		var lenient []byte
-		depth := 0
-		end := -1
-		for n := b; n < len(p.buf); {
-			if bytes.HasPrefix(p.buf[n:], []byte(delim)) {
-				s := n + len(delim)
-				e := bytes.Index(p.buf[s:], []byte(delim))
-				if e < 0 {
-					break
+		var calls []gemmaOut
+		emit := func(calls []gemmaOut, end int) error {
+			for _, c := range calls {
+				var err error
+				if c.msg != "" {
+					err = p.fail(i, end, format, c.msg)
+				} else {
+					// Bare keys are this format's syntax, not a repair.
+					err = p.emitCall("", string(c.name), c.args, format, 0, p.base+int64(i), p.buf[i:end])
 				}
-				lenient = jsonw.AppendBytes(lenient, p.buf[s:s+e])
-				n = s + e + len(delim)
-				continue
+				if err != nil {
+					return err
+				}
 			}
-			c := p.buf[n]
-			switch c {
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
+			return nil
+		}
+		k := p.skipSpace(j)
+		for {
+			at := k
+			if ok, partial := p.hasPrefixAt(k, ":call:"); ok || partial && !eof {
+				if partial {
+					return 0, needMore, nil
+				}
+				k++ // <|tool_call>:call: as some Gemma 4 outputs have it
 			}
-			lenient = append(lenient, c)
-			n++
-			if depth == 0 {
-				end = n
+			ok, partial := p.hasPrefixAt(k, "call:")
+			if !ok {
+				if partial && !eof {
+					return 0, needMore, nil
+				}
+				if len(calls) == 0 {
+					return 0, noMatch, nil
+				}
+				k = at
 				break
 			}
-		}
-		if end < 0 {
-			if !eof {
+			k += len("call:")
+			win, miss := p.ahead(k, eof)
+			ob := bytes.IndexByte(win, '{')
+			if ob < 0 {
+				if len(calls) > 0 && miss == noMatch {
+					k = at
+					break
+				}
+				return 0, miss, nil
+			}
+			name := bytes.TrimSpace(p.buf[k : k+ob])
+			lenient, end := p.gemmaArgs(k+ob, delim)
+			if end < 0 {
+				if !eof {
+					return 0, needMore, nil
+				}
+				// The calls before the cut one stand (rule 8).
+				if err := emit(calls, len(p.buf)); err != nil {
+					return 0, 0, err
+				}
+				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before its closing '}'; send the whole call again", name))
+			}
+			out, res, err := appendJSON(nil, lenient, false, false)
+			c := gemmaOut{name: name, args: out}
+			if err != nil || res.truncated {
+				c.msg = fmt.Sprintf("call to %q: arguments are not readable", name)
+				if err != nil {
+					c.msg = fmt.Sprintf("%s: %v", c.msg, err)
+				}
+			}
+			calls = append(calls, c)
+			k = p.skipSpace(end)
+			if k >= len(p.buf) && !eof {
 				return 0, needMore, nil
 			}
-			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before its closing '}'; send the whole call again", name))
 		}
-		out, res, err := appendJSON(nil, lenient, false, false)
-		if err != nil || res.truncated {
-			msg := fmt.Sprintf("call to %q: arguments are not readable", name)
-			if err != nil {
-				msg = fmt.Sprintf("%s: %v", msg, err)
-			}
-			return p.closeBlock(end, closer), matched, p.fail(i, end, format, msg)
+		// Text before the block's end marker is the block's.
+		body, after, st := p.bodyEnd(k, closer, eof)
+		if st == needMore {
+			return 0, needMore, nil
 		}
-		// Bare keys are this format's syntax, not a repair.
-		return p.closeBlock(end, closer), matched, p.emitCall("", string(name), out, format, 0, p.base+int64(i), p.buf[i:end])
+		if body != k {
+			return after, matched, p.fail(i, after, format, fmt.Sprintf("text %q after the calls, before %s; write only calls (call:NAME{…}) in the block", clip(bytes.TrimSpace(p.buf[k:body]), 64), closer))
+		}
+		end := after
+		if end == k {
+			end = p.closeBlock(k, closer)
+		}
+		return end, matched, emit(calls, end)
 	}
+}
+
+// bareGemma handles a Gemma 4 call written with no <|tool_call> after a
+// thought channel (<channel|>call:f{…}): buf[i] is where the channel
+// ended.
+func (p *Parser) bareGemma(i int, eof bool) (int, status, error) {
+	k := p.skipSpace(i)
+	ok, partial := p.hasPrefixAt(k, "call:")
+	if k >= len(p.buf) || partial {
+		return needOrNot(eof)
+	}
+	if !ok {
+		return 0, noMatch, nil
+	}
+	return gemmaCall("<tool_call|>", FormatGemma4)(p, i, k, eof)
+}
+
+// gemmaArgs rewrites the {k:<delim>v<delim>,…} object at buf[b] as lenient
+// JSON: each delimited string becomes a JSON string, and a key right after
+// a string gets the ',' FunctionGemma leaves out
+// ({city:<escape>NYC<escape>unit:…}). end is just past the object's '}',
+// or -1 when the input ends first.
+func (p *Parser) gemmaArgs(b int, delim string) (lenient []byte, end int) {
+	depth := 0
+	for n := b; n < len(p.buf); {
+		if bytes.HasPrefix(p.buf[n:], []byte(delim)) {
+			s := n + len(delim)
+			e := bytes.Index(p.buf[s:], []byte(delim))
+			if e < 0 {
+				return nil, -1
+			}
+			lenient = jsonw.AppendBytes(lenient, p.buf[s:s+e])
+			n = s + e + len(delim)
+			if n < len(p.buf) && isIdentByte(p.buf[n], true) {
+				lenient = append(lenient, ',')
+			}
+			continue
+		}
+		c := p.buf[n]
+		switch c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+		lenient = append(lenient, c)
+		n++
+		if depth == 0 {
+			return lenient, n
+		}
+	}
+	return nil, -1
 }
 
 // backtick handles code fences and inline code. A fence whose body is JSON
@@ -740,7 +837,34 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 			break
 		}
 		if c := p.buf[j]; c != '{' && c != '[' {
-			return 0, noMatch, nil
+			if len(vals) == 0 || !continuesJSON(p.buf[j:]) {
+				return 0, noMatch, nil
+			}
+			// More of the last value: it runs to the closing fence.
+			v := &vals[len(vals)-1]
+			f := p.indexAt(j, "\n```")
+			if f < 0 {
+				if !eof {
+					return 0, needMore, nil
+				}
+				f = len(p.buf)
+			}
+			if msg := p.readBody(v.start, f); msg != "" {
+				if !looksLikeCall(p.buf[v.start:f]) && !p.knownCallAt(v.start, f) {
+					return 0, noMatch, nil
+				}
+				end := p.skipSpace(f)
+				if ok, _ := p.hasPrefixAt(end, "```"); ok {
+					end += 3
+				}
+				format := FormatJSONFenced
+				if action {
+					format = FormatCommandRAction
+				}
+				return end, matched, p.fail(i, end, format, msg)
+			}
+			v.end, j = f, f
+			continue
 		}
 		end, complete := p.jsonEnd(j, false)
 		if !complete && !eof {
@@ -775,8 +899,17 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 		}
 	}
 	for _, v := range vals {
-		f := format
-		if _, err := p.jsonCalls(i, v.start, v.end, false, f); err != nil {
+		ok, err := p.jsonCalls(i, v.start, v.end, false, format)
+		if err == nil && !ok {
+			// A broken call beside calls: its own parse_error, never
+			// dropped with the fence.
+			msg := `this value is not a tool call: write it as {"name": ..., "arguments": {...}}`
+			if _, _, derr := p.decodeJSON(v.start, v.end); derr != nil {
+				msg = p.jsonErrorMessage(derr, v.start)
+			}
+			err = p.fail(v.start, v.end, format, msg)
+		}
+		if err != nil {
 			return 0, 0, err
 		}
 	}

@@ -30,6 +30,12 @@ func FuzzParse(f *testing.F) {
 		"x\n{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\"b\"}}\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}\n",
 		"{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"s\":\"a\n{\"type\":\"tool_call\",\"name\":\"g\",\"arguments\":{}}",
 		"{\"type\":\"tool_call\",\n\"name\":\"f\",\"arguments\":{}}\n",
+		// Issue 24: closers mistyped or once too often inside a call's
+		// markers; issue 31: half a surrogate pair, deep nesting.
+		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":{\"b\":1}}},\"c\":2}}</tool_call>",
+		"<tool_call>{\"name\":\"f\",\"arguments\":{\"k\":[\"v1\",\"v2\"},\"k2\":[\"v3\"]}}</tool_call>",
+		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":\"\\ud800x\\udc00\"}}</tool_call>",
+		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":" + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + "}}</tool_call>",
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}

@@ -374,8 +374,18 @@ func TestCases(t *testing.T) {
 		{"json data that names a known tool is prose", "The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old.", knownTools("get_weather"), []string{
 			`{"type":"text","content":"The record {\"name\": \"get_weather\", \"owner\": \"ops\"} is old."}`,
 		}},
-		{"cut-off known call after prose is prose", "Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par", knownTools("get_weather"), []string{
-			`{"type":"text","content":"Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par"}`,
+		// A broken call to a known tool is never prose: prose would end a
+		// run loop as if it were the answer.
+		{"cut-off known call after prose is a parse_error", "Calling {\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par", knownTools("get_weather"), []string{
+			`{"type":"text","content":"Calling "}`,
+			`{"type":"parse_error","error":"call to \"get_weather\" was cut off: its arguments end before they are complete; send the whole call again","raw":"{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Par","offset":8}`,
+		}},
+		{"broken known call is a parse_error", `{"name": "get_weather", "arguments": {"city": "Paris", "days": ...}} and more`, knownTools("get_weather"), []string{
+			`{"type":"parse_error","error":"call to \"get_weather\": invalid JSON in tool call at byte 63: '...' stands for content that was left out (elided); JSON cannot hold it and it is not guessed: send the whole value","raw":"{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": ...}}","offset":0}`,
+			`{"type":"text","content":" and more"}`,
+		}},
+		{"broken unknown call is prose", `{"name": "get_time", "arguments": {"city": "Paris", "days": ...}} and more`, knownTools("get_weather"), []string{
+			`{"type":"text","content":"{\"name\": \"get_time\", \"arguments\": {\"city\": \"Paris\", \"days\": ...}} and more"}`,
 		}},
 		{"known json line between prose", "It returns\n{\"name\":\"a\",\"arguments\":{}}\nas you see.", knownTools("a"), []string{
 			`{"type":"text","content":"It returns\n"}`,

@@ -43,7 +43,10 @@ const (
 
 // triggers are the bytes at which something other than prose can start.
 // Everything else is copied through, found with bytes.IndexByte.
-const triggers = "<[{>`"
+//
+// '(' is last, and a trigger only with Options.KnownTool: a bare pythonic
+// call to a known tool (get_weather(city="Paris") on a line of its own).
+const triggers = "<[{>`("
 
 var errClosed = errors.New("parse: write after close")
 
@@ -78,6 +81,7 @@ type Parser struct {
 	// searched[k]; -1 when there is none before searched[k].
 	next     [len(triggers)]int
 	searched [len(triggers)]int
+	ntrig    int // how many of triggers are looked for
 
 	// blockStart is where the block being parsed starts, including any
 	// text before its marker that belongs to it ("function call" before
@@ -104,6 +108,9 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
+	// gemmaCallAt is where a Gemma 4 thought channel ended, where a call
+	// may follow without its <|tool_call>; -1 when none.
+	gemmaCallAt int
 	// ids holds "call_N" for the numbers from idsFirst on, idEnds where
 	// each ends in it: see numberedID.
 	ids      string
@@ -154,12 +161,16 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, extra: extra}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, gemmaCallAt: -1, extra: extra}
 	if opts.Syntax != nil && opts.Syntax.Prompt != "" {
 		// The prompt's tail goes first, at negative offsets: text there
 		// is never emitted (see flushText), offsets stay the output's.
 		p.buf = append(p.buf, opts.Syntax.Prompt...)
 		p.base = -int64(len(opts.Syntax.Prompt))
+	}
+	p.ntrig = len(triggers) - 1
+	if opts.KnownTool != nil {
+		p.ntrig = len(triggers)
 	}
 	p.resetTriggers()
 	return p, nil
@@ -273,9 +284,23 @@ func (p *Parser) Close() error {
 // are a large part of it, so the buffer stays near the largest pending
 // event.
 func (p *Parser) compact() {
-	keep := min(p.seg, p.lineAt)
+	keep := p.seg
 	if p.scanFrom >= 0 {
 		keep = min(keep, p.scanFrom)
+	}
+	if p.lineAt < keep {
+		// Of the text written out since the last block, only what
+		// atLineStart reads back from keep is needed: the bytes from the
+		// last one that ends its walk (not a space, ';' or ','). Keeping
+		// all of it back to lineAt held every byte of prose after a call.
+		q := keep
+		for q > p.lineAt && (p.buf[q-1] == ' ' || p.buf[q-1] == '\t' || p.buf[q-1] == ';' || p.buf[q-1] == ',') {
+			q--
+		}
+		keep = p.lineAt
+		if q > p.lineAt {
+			keep = q - 1
+		}
 	}
 	// Moving the pending bytes costs their length, so wait until a lot is
 	// decided: then the copy is small next to the bytes it frees.
@@ -295,8 +320,15 @@ func (p *Parser) compact() {
 		p.waitAt -= keep
 		p.waitLen -= keep
 	}
+	if p.gemmaCallAt >= 0 {
+		p.gemmaCallAt -= keep
+	}
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
+	}
+	if p.decoded.out != nil {
+		p.decoded.start -= keep
+		p.decoded.end -= keep
 	}
 	for k := range p.next {
 		if p.next[k] >= 0 {
@@ -319,7 +351,7 @@ func (p *Parser) resetTriggers() {
 // from, or -1. Each byte of input is searched at most once per trigger.
 func (p *Parser) nextTrigger(from int) int {
 	best := -1
-	for k := 0; k < len(triggers); k++ {
+	for k := 0; k < p.ntrig; k++ {
 		if p.next[k] >= 0 && p.next[k] < from || p.searched[k] < from {
 			p.next[k], p.searched[k] = -1, from
 		}
@@ -385,6 +417,11 @@ func (p *Parser) run(eof bool) error {
 			continue
 		}
 		i := p.nextTrigger(p.pos)
+		if g := p.gemmaCallAt; g >= p.pos && (i < 0 || g < i) {
+			i = g
+		} else if g >= 0 && g < p.pos {
+			p.gemmaCallAt = -1
+		}
 		if i < 0 {
 			p.pos = len(p.buf)
 			return p.splitLong(modeProse)
@@ -428,6 +465,7 @@ func (p *Parser) run(eof bool) error {
 			p.seg = end
 			p.lineAt = end
 			p.scanFrom = -1
+			p.decoded = decoded{} // a reading of a body this block held
 			if p.calls > calls {
 				p.afterCall = end
 			}
@@ -597,6 +635,20 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
+	if argsTooDeep(obj) {
+		// Tools refuse such arguments, and common JSON readers cannot
+		// read a line holding them.
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if fixed, ok := fixLoneSurrogates(obj); ok {
+		if p.opts.NoRepair {
+			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+			return p.emit(&p.ev)
+		}
+		obj = fixed
+		argRepairs |= repairLoneSurrogate
+	}
 	p.nextID++
 	if id == "" {
 		id = p.numberedID(p.nextID)
@@ -762,4 +814,96 @@ func describeJSON(v []byte) string {
 	default:
 		return "a number"
 	}
+}
+
+// maxArgDepth bounds how deeply a call's arguments nest, as tools bounds
+// the arguments it validates.
+const maxArgDepth = 1000
+
+// argsTooDeep reports whether the JSON value b nests deeper than
+// maxArgDepth. Most arguments have fewer brackets than that in all, which
+// two counts tell without a walk.
+func argsTooDeep(b []byte) bool {
+	// Each level takes an opener and a closer: short arguments cannot
+	// nest that deep, and most need no look at all.
+	if len(b) <= 2*maxArgDepth || bytes.Count(b, []byte("{"))+bytes.Count(b, []byte("[")) <= maxArgDepth {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > maxArgDepth {
+				return true
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// fixLoneSurrogates returns b, strict JSON, with each \u escape of a
+// surrogate that is not half of a pair replaced by \ufffd, and whether
+// there was one. JSON allows such escapes, but they are no character, and
+// readers such as jq refuse them.
+func fixLoneSurrogates(b []byte) ([]byte, bool) {
+	// Most arguments hold no escape at all: one fast search tells.
+	if bytes.IndexByte(b, '\\') < 0 || !bytes.Contains(b, []byte(`\u`)) {
+		return b, false
+	}
+	var out []byte
+	from := 0
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != '\\' {
+			continue
+		}
+		if b[i+1] != 'u' || i+6 > len(b) {
+			i++ // \\, \n, …: the byte after the backslash is escaped
+			continue
+		}
+		r := hexRune(b[i+2 : i+6])
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			if i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+				if lo := hexRune(b[i+8 : i+12]); lo >= 0xDC00 && lo < 0xE000 {
+					i += 11 // a pair
+					continue
+				}
+			}
+		case r >= 0xDC00 && r < 0xE000:
+		default:
+			i += 5
+			continue
+		}
+		out = append(append(out, b[from:i]...), `\ufffd`...)
+		from = i + 6
+		i += 5
+	}
+	if out == nil {
+		return b, false
+	}
+	return append(out, b[from:]...), true
+}
+
+// hexRune reads four hex digits; -1 when they are not.
+func hexRune(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			r = r<<4 | rune(c|0x20-'a'+10)
+		default:
+			return -1
+		}
+	}
+	return r
 }

@@ -226,7 +226,14 @@ func (p *Parser) pyList(i, k int, eof bool, format string, wantLineEnd bool) (in
 			e++
 		}
 		if e < len(p.buf) && p.buf[e] != '\n' {
-			return 0, noMatch, nil
+			// An end-of-turn token ends the line as well ([f(a=1)]<|eot_id|>).
+			tok, partial := p.endOfTurnAt(e)
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if tok == "" {
+				return 0, noMatch, nil
+			}
 		}
 		if e == len(p.buf) && !eof {
 			return 0, needMore, nil
@@ -318,7 +325,26 @@ func pythonicBlock(closer, format string) handler {
 		var end int
 		var st status
 		var err error
+		if ok, partial := p.hasPrefixAt(k, "```"); (ok || partial) && format == FormatLFM2 {
+			// MiniCPM3 puts a ```python fence inside the block.
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if ok && p.allowed(FormatMiniCPM3) {
+				return p.fencedPyLines(i, k, eof, closer)
+			}
+		}
 		switch {
+		case p.buf[k] == '{' && format == FormatPythonic:
+			// Llama 4 writes a JSON call here as well.
+			if !p.allowed(FormatLlama3JSON) {
+				return 0, noMatch, nil
+			}
+			e, complete := p.jsonEnd(k, false)
+			if !complete && !eof {
+				return 0, needMore, nil
+			}
+			return p.markedJSON(i, k, e, complete, eof, closer, FormatLlama3JSON)
 		case p.buf[k] == '[':
 			if b := p.skipSpace(k + 1); b < len(p.buf) && p.buf[b] == '{' || b >= len(p.buf) && !eof {
 				if b >= len(p.buf) {
@@ -403,4 +429,39 @@ func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status
 		j = end
 	}
 	return j, matched, p.emitPyCalls(i, format, calls)
+}
+
+// endOfTurnTokens end a model's turn; servers that do not skip special
+// tokens leave them in the text.
+var endOfTurnTokens = []string{"<|eot_id|>", "<|eom_id|>", "<|eot|>", "<|eom|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<|end_of_text|>", "</s>"}
+
+// endOfTurnAt returns the end-of-turn token at buf[e], or ""; partial when
+// the input so far ends inside one.
+func (p *Parser) endOfTurnAt(e int) (tok string, partial bool) {
+	for _, t := range endOfTurnTokens {
+		ok, part := p.hasPrefixAt(e, t)
+		if ok {
+			return t, false
+		}
+		partial = partial || part
+	}
+	return "", partial
+}
+
+// fencedPyLines reads MiniCPM3's <|tool_call_start|>```python\n calls
+// ```<|tool_call_end|>: pythonic calls, one a line, in a code fence.
+func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, error) {
+	nl := p.indexWithin(k, "\n", lookAhead)
+	if nl < 0 {
+		_, miss := p.ahead(k, eof)
+		return 0, miss, nil
+	}
+	if lang := bytes.TrimSpace(p.buf[k+3 : nl]); len(lang) > 0 && string(lang) != "python" && string(lang) != "py" {
+		return 0, noMatch, nil
+	}
+	end, st, err := p.pyLines(i, nl+1, eof, FormatMiniCPM3, "```")
+	if st != matched || err != nil {
+		return end, st, err
+	}
+	return p.closeBlock(p.closeBlock(end, "```"), closer), matched, nil
 }

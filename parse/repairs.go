@@ -27,14 +27,20 @@ const (
 	repairMissingClosingQuote                       // a string ended before the next key, its closing quote missing
 	repairControlCharacter                          // a raw newline, tab... in a string
 	repairInvalidUTF8                               // bytes that are not UTF-8 in a string → U+FFFD
+	repairLoneSurrogate                             // a \u escape of half a surrogate pair → U+FFFD
 	repairInvalidEscape                             // an escape JSON lacks: \' \x41 \d, a \u without four hex digits, a line continuation
 	repairEscapedPayload                            // the whole payload escaped once more: {\"a\": 1}
 	repairTrailingComma                             // a ',' (or several) before a closer
 	repairLeadingComma                              // a ',' right after an opener: [,1]
+	repairRepeatedComma                             // a ',' repeated between two members: {"a":1,,"b":2}
 	repairMissingComma                              // two values or members with no ',' between them
+	repairMissingColon                              // a key and its value with no ':' between them: {"a" 1}
+	repairMissingOpeningQuote                       // a key or word that lost its opening quote: {c": 1}, "a": b"
 	repairMismatchedCloser                          // a closer that is not the innermost bracket's
+	repairExtraCloser                               // a closer with no bracket to close, inside a call's markers
 	repairMissingCloser                             // closers the end of the output left out (of the envelope, never inside a value)
 	repairTuple                                     // a Python tuple (1, 2) → [1,2]
+	repairPySet                                     // a Python set {'a', 'b'} → ["a","b"]
 	repairStringPrefix                              // a Python u'' string
 	repairStringConcatenation                       // adjacent Python strings 'a' 'b' → "ab"
 	repairDoubleEncoded                             // arguments given as a JSON string that holds a JSON string
@@ -60,14 +66,20 @@ var repairKindNames = [repairKindCount]string{
 	"missing_closing_quote",
 	"control_character",
 	"invalid_utf8",
+	"lone_surrogate",
 	"invalid_escape",
 	"escaped_payload",
 	"trailing_comma",
 	"leading_comma",
+	"repeated_comma",
 	"missing_comma",
+	"missing_colon",
+	"missing_opening_quote",
 	"mismatched_closer",
+	"extra_closer",
 	"missing_closer",
 	"tuple",
+	"set",
 	"string_prefix",
 	"string_concatenation",
 	"double_encoded",

@@ -49,12 +49,19 @@ func TestRepairKinds(t *testing.T) {
 		{"trailing_comma", `[1,]`, false, `[1]`},
 		{"trailing_comma", `{"a":1,,}`, false, `{"a":1}`},
 		{"leading_comma", `[,1]`, false, `[1]`},
+		{"repeated_comma", `{"a":1,,"b":2}`, false, `{"a":1,"b":2}`},
+		{"repeated_comma", `{"a":1, ,"b":2}`, false, `{"a":1,"b":2}`},
 		{"missing_comma", "{\"a\":1\n\"b\":2}", false, `{"a":1,"b":2}`},
+		{"missing_colon", `{"a" 1, "b" "x"}`, false, `{"a":1,"b":"x"}`},
+		{"missing_opening_quote", `{"a": "b", c": "d"}`, false, `{"a":"b","c":"d"}`},
+		{"missing_opening_quote", `{"name": get_weather", "x": 1}`, false, `{"name":"get_weather","x":1}`},
 		{"missing_comma", `[{"a":1}{"b":2}]`, false, `[{"a":1},{"b":2}]`},
 		{"mismatched_closer", `{"a": [1, 2}`, false, `{"a":[1,2]}`},
 		{"mismatched_closer", `{"a": {"b": 1]}`, false, `{"a":{"b":1}}`},
 		{"missing_closer", `{"a": [1, 2]`, false, `{"a":[1,2]}`},
 		{"tuple", `(1, 2)`, true, `[1,2]`},
+		{"set", `{"a", "b"}`, true, `["a","b"]`},
+		{"set", `[{"x"}]`, true, `[["x"]]`},
 		{"string_prefix", `u"x"`, true, `"x"`},
 		{"string_concatenation", `"a" "b"`, true, `"ab"`},
 		{"string_concatenation", `["a" "b"]`, true, `["ab"]`},
@@ -74,6 +81,14 @@ func TestRepairKinds(t *testing.T) {
 	// The kinds the call around the JSON adds.
 	for _, tc := range []struct{ kind, in string }{
 		{"double_encoded", `<tool_call>{"name": "f", "arguments": "\"{\\\"a\\\": 1}\""}</tool_call>`},
+		// The end marker shows the JSON goes on past the closers that
+		// would end it: the extra ones are dropped, nothing is lost.
+		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":{"b":1}}},"c":2}}</tool_call>`},
+		{"extra_closer", `<tool_call>{"name":"f","arguments":{"a":1}}}</tool_call>`},
+		{"mismatched_closer", `<tool_call>{"name":"f","arguments":{"key1":["v1","v2"},"key2":["v3"]}}</tool_call>`},
+		// Half a surrogate pair is no character: U+FFFD, as for bytes
+		// that are not UTF-8; a whole pair stays.
+		{"lone_surrogate", `<tool_call>{"name":"f","arguments":{"a":"x\ud800y","b":"\ud83d\ude00","c":"\\ud800"}}</tool_call>`},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>"},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>"},
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},

@@ -81,9 +81,25 @@ var (
 // failure of r is returned wrapped. Whatever arrived before an error has
 // been given to rcv.
 func DecodeReply(r io.Reader, rcv Receiver) (Reply, error) {
+	return DecodeReplyMax(r, rcv, 0)
+}
+
+// ErrArgumentsTooLarge is the error DecodeReply, DecodeReplyMax and
+// Stream return, wrapped, when the streamed pieces of native calls'
+// arguments pass their bound.
+var ErrArgumentsTooLarge = errors.New("streamed tool-call arguments too large; raise the limit (run's --max-reply-bytes) or ask for shorter arguments")
+
+// DecodeReplyMax is DecodeReply with the streamed arguments of the native
+// calls still being put together held to max bytes in all (a turn's
+// --max-reply-bytes); past it, it fails with ErrArgumentsTooLarge. max <= 0
+// is parse's own bound, 64 MiB.
+func DecodeReplyMax(r io.Reader, rcv Receiver, max int) (Reply, error) {
 	var reply Reply
 	out := &replyOutput{rcv: rcv, reply: &reply}
-	err := unpackReply(r, out, &reply)
+	u := newUnpacker(r, out)
+	u.reply = &reply
+	u.maxArgs = max
+	err := u.unpack()
 	switch {
 	case err == errReplyDone:
 		err = nil
@@ -92,12 +108,6 @@ func DecodeReply(r io.Reader, rcv Receiver) (Reply, error) {
 		reply.Stopped = true
 	}
 	return reply, err
-}
-
-func unpackReply(r io.Reader, out modelOutput, reply *Reply) error {
-	u := newUnpacker(r, out)
-	u.reply = reply
-	return u.unpack()
 }
 
 // replyOutput hands unpack's output to a Receiver.

@@ -109,3 +109,38 @@ func TestDecodeReplyReturnsWithoutEOF(t *testing.T) {
 		})
 	}
 }
+
+// Streamed native-call arguments are held to the bound a caller gives
+// (run's --max-reply-bytes), in all the open calls: a server that streams
+// arguments without end fails the reply instead of taking memory without
+// end, and under the bound the call arrives whole.
+func TestDecodeReplyMaxArguments(t *testing.T) {
+	piece := strings.Repeat("x", 100)
+	var b strings.Builder
+	b.WriteString(sseChunk(`{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\"a\":\""}}]}`))
+	for range 50 {
+		b.WriteString(sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"` + piece + `"}}]}`))
+	}
+	b.WriteString(sseChunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"}"}}]}`) + sseDone)
+	stream := b.String()
+
+	var small replyLog
+	_, err := DecodeReplyMax(strings.NewReader(stream), &small, 1000)
+	if !errors.Is(err, ErrArgumentsTooLarge) {
+		t.Fatalf("DecodeReplyMax(…, 1000) = %v, want ErrArgumentsTooLarge", err)
+	}
+	for _, g := range small.got {
+		if strings.HasPrefix(g, "call:") {
+			t.Errorf("a call was passed on past the bound: %.60s…", g)
+		}
+	}
+
+	var big replyLog
+	if _, err := DecodeReplyMax(strings.NewReader(stream), &big, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`call:c1/f/"{\"a\":\"%s\"}"`, strings.Repeat(piece, 50))
+	if len(big.got) != 1 || big.got[0] != want {
+		t.Errorf("under the bound: %.80q, want the whole call", big.got)
+	}
+}

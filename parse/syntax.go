@@ -127,7 +127,7 @@ func syntaxIndex(s *Syntax) *markerIndex {
 		if c.Close != "" {
 			// A closer that arrives after the call was emitted.
 			add(c.Close, func(p *Parser, i, j int, eof bool) (int, status, error) {
-				if p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+				if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
 					return 0, noMatch, nil
 				}
 				p.afterCall = j

@@ -71,6 +71,15 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 		a.buf = append(a.buf, "false"...)
 		return
 	}
+	// A Python tuple where the schema asks for an array: the one reading.
+	if typ == "array" && len(t) > 0 && t[0] == '(' {
+		if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
+			a.buf = out
+			a.repairs |= res.repairs
+			a.exp = a.exp || res.exp
+			return
+		}
+	}
 	// A JSON number, literal, object or array when the text is exactly
 	// one; Python-style containers too ({'a': 1}), which GLM and Qwen
 	// models write. Anything else, a quoted JSON string included, is the
@@ -182,7 +191,8 @@ func firstBytes(toks []string) string {
 // qwenFunction parses a Qwen3-Coder function block after "<function=":
 // NAME>, then <parameter=KEY>value</parameter> pairs, then </function>. A
 // JSON body instead of parameters is the Functionary v3.1 form.
-func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, error) {
+// outer is the wrapper's end marker (</tool_call>), "" for none.
+func (p *Parser) qwenFunction(i, j int, eof bool, format, outer string) (int, status, error) {
 	win, miss := p.ahead(j, eof)
 	gt := bytes.IndexByte(win, '>')
 	if gt < 0 {
@@ -201,29 +211,45 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format string) (int, status, e
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		return p.namedJSON(i, k, end, string(name), FormatFunctionTag, "</function>")
+		return p.namedJSON(i, k, end, complete, eof, string(name), FormatFunctionTag, "</function>")
 	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
 	}
-	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", wrapped: format == FormatQwen3Coder}
+	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", outer: outer, wrapped: format == FormatQwen3Coder}
 	return p.taggedArgs(i, k, eof, string(name), format, d)
 }
 
 // namedJSON emits a call whose name came from a tag and whose arguments are
 // the JSON value at buf[k:end].
-func (p *Parser) namedJSON(i, k, end int, name, format, closer string) (int, status, error) {
+// complete is jsonEnd's; text between the value and closer is read as
+// markedJSON reads it.
+func (p *Parser) namedJSON(i, k, end int, complete, eof bool, name, format, closer string) (int, status, error) {
+	body, after, msg, st := p.bodyOf(k, end, complete, eof, closer)
+	if st == needMore {
+		return 0, needMore, nil
+	}
+	if msg != "" {
+		return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: %s", name, msg))
+	}
+	if after == end {
+		after = p.closeBlock(end, closer)
+	}
+	return after, matched, p.namedCall(i, k, body, name, format)
+}
+
+// namedCall emits the call whose arguments are the JSON value at
+// buf[k:end], or its parse_error.
+func (p *Parser) namedCall(i, k, end int, name, format string) error {
 	out, res, err := p.decodeJSON(k, end)
 	switch {
 	case err != nil:
-		err = p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
+		return p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
 	case res.truncated:
-		err = p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
-	default:
-		p.noExp = !res.exp
-		err = p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
+		return p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	}
-	return p.closeBlock(end, closer), matched, err
+	p.noExp = !res.exp
+	return p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
 }
 
 // namedArgs handles what follows a call's name in the formats that write
@@ -245,7 +271,7 @@ func (p *Parser) namedArgs(i, b int, eof bool, name, format, closer string) (int
 	if !complete && !eof {
 		return 0, needMore, nil
 	}
-	return p.namedJSON(i, b, end, name, format, closer)
+	return p.namedJSON(i, b, end, complete, eof, name, format, closer)
 }
 
 // xmlDialect names the tags of one tagged-arguments format.
@@ -254,15 +280,20 @@ type xmlDialect struct {
 	paramOpen  string // up to the parameter name
 	paramClose string
 	close      string // ends the call
+	outer      string // ends the wrapper the call is in, when there is one
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
 
 var (
-	xmlMiniMax  = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3    = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML     = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
-	xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
+	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	// xmlAtem is Muse Glimmer's ATEM markup.
+	xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
+	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
+	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
+	xmlMiniCPM5  = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
 )
 
 // invokeBlock handles <invoke name="N"> forms.
@@ -276,6 +307,19 @@ func invokeBlock(d *xmlDialect) handler {
 		gt := bytes.IndexByte(win, '>')
 		if gt < 0 {
 			return 0, miss, nil
+		}
+		b := p.skipSpace(k + gt + 1)
+		if b >= len(p.buf) && !eof {
+			return 0, needMore, nil
+		}
+		if b < len(p.buf) && p.buf[b] == '{' {
+			// DeepSeek V3.2 and V4 sometimes write the arguments as one
+			// JSON object instead of parameter tags.
+			end, complete := p.jsonEnd(b, false)
+			if !complete && !eof {
+				return 0, needMore, nil
+			}
+			return p.namedJSON(i, b, end, complete, eof, string(name), d.format, d.close)
 		}
 		return p.taggedArgs(i, k+gt+1, eof, string(name), d.format, d)
 	}
@@ -326,6 +370,17 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		if ok, partial := p.hasPrefixAt(k, d.close); ok {
 			end := k + len(d.close)
+			if d.outer != "" {
+				// Text between the call and its wrapper's end is the
+				// call's, and it cannot be read as an argument.
+				body, after, st := p.bodyEnd(end, d.outer, eof)
+				if st == needMore {
+					return 0, needMore, nil
+				}
+				if body != end {
+					return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q after %s, before %s; write only the call between them", name, clip(bytes.TrimSpace(p.buf[end:body]), 64), d.close, d.outer))
+				}
+			}
 			p.noExp = !a.exp
 			return end, matched, p.emitCall("", name, a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
@@ -346,13 +401,19 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			// Anything else ends the call: a closer of the wrapper or
 			// the next call. Missing </function> is repaired.
-			if eof || bytes.HasPrefix(p.buf[k:], []byte("<")) {
+			// Only a tag parse knows (the wrapper's end, the next call)
+			// shows where it ends; other markup is the call's text.
+			marker, undecided := p.markerAt(k, eof)
+			if undecided {
+				return 0, needMore, nil
+			}
+			if eof || marker {
 				if p.opts.NoRepair {
 					return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q has no %s", name, d.close))
 				}
 				return k, matched, p.emitCall("", name, a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:k])
 			}
-			return k, matched, p.fail(i, k, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
+			return p.failThrough(i, k, d.outer, eof, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
 		k += len(d.paramOpen)
 		var key []byte
@@ -420,16 +481,43 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 	}
 }
 
+// failThrough reports the call at buf[i:k] as a parse_error that takes
+// in the text up to the wrapper's end marker outer, when that follows
+// within leftoverWindow: everything inside a call's markers is the
+// call's, and none of it is left over as prose.
+func (p *Parser) failThrough(i, k int, outer string, eof bool, format, msg string) (int, status, error) {
+	end := k
+	if outer != "" {
+		m := p.indexWithin(k, outer, leftoverWindow)
+		if m < 0 && !eof && len(p.buf)-k < leftoverWindow {
+			return 0, needMore, nil
+		}
+		if m >= 0 {
+			end = m + len(outer)
+		}
+	}
+	return end, matched, p.fail(i, end, format, msg)
+}
+
 // closingTag finds the tag that closes a tagged value starting at k: the
 // first occurrence followed by nothing but space before the next tag (or
 // the end of the input), so a value may contain the tag's text, as code
-// that writes this very format does.
+// that writes this very format does. At the end of the input, the first
+// occurrence stands when none is followed by a tag: text after it is then
+// reported as such, not as a value cut off.
 func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
+	first := -1
 	for {
 		e := p.indexAt(k, tag)
+		if first < 0 {
+			first = e
+		}
 		if e < 0 {
 			if !eof {
 				return 0, needMore
+			}
+			if first >= 0 {
+				return first, matched
 			}
 			return 0, noMatch
 		}
@@ -449,26 +537,42 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 
 // glmCall parses GLM's NAME<arg_key>k</arg_key><arg_value>v</arg_value>…
 // body inside <tool_call>.
-func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error) {
-	e, _ := p.firstOf(k, "<arg_key>", closer, "\n")
+func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, status, error) {
+	e, which := p.firstOf(k, t.key, closer, "\n", t.sep)
 	if e < 0 {
 		_, miss := p.ahead(k, eof)
 		return 0, miss, nil
 	}
-	// The name follows the tag directly and is one identifier: "<tool_call>
-	// and </tool_call> tags" in prose is not a call to "and".
+	// The name is one word, in any script (获取天气), with nothing but
+	// a line break or <arg_key> after it (GLM 4.5 Air writes "ls
+	// <arg_key>"): "<tool_call> and </tool_call> tags" in prose is not a
+	// call to "and".
 	name := p.buf[k:e]
-	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) {
+	if which == 0 || which == 3 {
+		name = bytes.TrimRight(name, " \t")
+	}
+	if len(name) == 0 || len(name) > 128 || !isIdentByte(name[0], true) && name[0] < utf8.RuneSelf {
 		return 0, noMatch, nil
 	}
 	for _, c := range name {
-		if !isIdentByte(c, false) {
+		if !isIdentByte(c, false) && c < utf8.RuneSelf {
 			return 0, noMatch, nil
 		}
 	}
+	// GLM 4.7 writes nothing between the name and <arg_key>; 4.5 and
+	// 4.6 a line break, or in 4.5 Air's output a space.
 	format := FormatGLM47
-	if p.buf[e] == '\n' {
+	if p.buf[e] == '\n' || k+len(name) < e {
 		format = FormatGLM45
+	}
+	if which == 3 {
+		// Hunyuan: NAME<tool_sep>, then GLM's pairs.
+		format = FormatHunyuan
+		e += len(t.sep)
+	}
+	if t.format != "" {
+		format = t.format
+		name = bytes.TrimPrefix(name, []byte("functions."))
 	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
@@ -491,7 +595,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 		} else if partial && !eof {
 			return 0, needMore, nil
 		}
-		ok, partial := p.hasPrefixAt(j, "<arg_key>")
+		ok, partial := p.hasPrefixAt(j, t.key)
 		if partial && !eof {
 			return 0, needMore, nil
 		}
@@ -499,21 +603,37 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			if len(a.buf) == 1 {
 				return 0, noMatch, nil
 			}
+			// Text before the call's end marker is the call's, and is
+			// not an argument.
+			body, after, st := p.bodyEnd(j, closer, eof)
+			if st == needMore {
+				return 0, needMore, nil
+			}
+			marker, undecided := p.markerAt(j, eof)
+			if undecided {
+				return 0, needMore, nil
+			}
+			if body != j || p.buf[j] == '<' && !marker {
+				if after == j {
+					after = body
+				}
+				return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q where an <arg_key> or %s belongs; write each argument as <arg_key>k</arg_key><arg_value>v</arg_value>", name, firstChar(p.buf[j:]), closer))
+			}
 			if p.opts.NoRepair {
 				return j, matched, p.fail(i, j, format, fmt.Sprintf("call to %q has no %s", name, closer))
 			}
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
-		ke := p.indexAt(j, "</arg_key>")
+		ke := p.indexAt(j, t.keyEnd)
 		if ke < 0 {
 			if !eof {
 				return 0, needMore, nil
 			}
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name))
 		}
-		key := p.buf[j+len("<arg_key>") : ke]
-		vs := p.skipSpace(ke + len("</arg_key>"))
-		ok, partial = p.hasPrefixAt(vs, "<arg_value>")
+		key := p.buf[j+len(t.key) : ke]
+		vs := p.skipSpace(ke + len(t.keyEnd))
+		ok, partial = p.hasPrefixAt(vs, t.val)
 		if !ok {
 			if partial || vs >= len(p.buf) {
 				if !eof {
@@ -522,19 +642,46 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string) (int, status, error)
 			}
 			return vs, matched, p.fail(i, vs, format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
 		}
-		vs += len("<arg_value>")
-		ve, st := p.closingTag(vs, "</arg_value>", eof)
+		vs += len(t.val)
+		ve, st := p.closingTag(vs, t.valEnd, eof)
 		if st == needMore {
 			return 0, needMore, nil
 		}
 		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
+		if m := bytes.Index(p.buf[vs:ve], []byte(t.key)); m >= 0 {
+			// The value ran into the next argument's markup: its
+			// </arg_value> is missing, and which text is the value's is
+			// not for parse to guess.
+			return p.failThrough(i, vs+m, closer, eof, format, fmt.Sprintf("call to %q: the value of %q has no </arg_value> before the next <arg_key>; close each value: <arg_value>…</arg_value>", name, key))
+		}
 		a.key(key)
 		a.value(p.buf[vs:ve], p.paramType(string(name), key), false, p.opts.NoRepair, false)
-		j = ve + len("</arg_value>")
+		j = ve + len(t.valEnd)
 	}
 }
+
+// glmTags are the tags of GLM's argument pairs, and of Hunyuan's, which
+// are GLM's with a name separator and, in Hy3's tokenizer, a suffix on
+// every tag (<arg_key:opensource>).
+type glmTags struct {
+	key, keyEnd, val, valEnd string
+	sep                      string // after the name: Hunyuan's <tool_sep>
+	format                   string // the format of the calls; "" for GLM's, by its layout
+}
+
+// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
+var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
+
+// hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
+func hyTags(suffix string) *glmTags {
+	return &glmTags{key: "<arg_key" + suffix + ">", keyEnd: "</arg_key" + suffix + ">", val: "<arg_value" + suffix + ">", valEnd: "</arg_value" + suffix + ">", sep: "<tool_sep" + suffix + ">"}
+}
+
+// glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
+// switches to Hunyuan's reading.
+var glmPlain = hyTags("")
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
 // wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose
@@ -578,7 +725,7 @@ func (p *Parser) functionTag(i, j int, eof bool) (int, status, error) {
 		}
 		return p.namedArgs(i, k+1, eof, string(name), FormatFunctionTag, "</function>")
 	}
-	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder)
+	end, st, err := p.qwenFunction(i, j, eof, FormatQwen3Coder, "")
 	if st == matched && err == nil {
 		end = p.closeBlock(end, "</tool_call>")
 	}
@@ -610,4 +757,14 @@ func clip(b []byte, n int) []byte {
 		n = cut
 	}
 	return b[:n]
+}
+
+// hunyuanCall handles Hunyuan Hy3's <tool_call:SUFFIX>NAME<tool_sep:SUFFIX>
+// followed by GLM-style argument pairs, all tags with the suffix.
+func hunyuanCall(suffix string) handler {
+	t := hyTags(suffix)
+	closer := "</tool_call" + suffix + ">"
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		return p.glmCall(i, p.skipSpace(j), eof, closer, t)
+	}
 }

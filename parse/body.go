@@ -1,0 +1,281 @@
+package parse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
+
+// Everything between a call's start and end markers belongs to the call.
+// The JSON reader finds where a value ends from its brackets alone, and a
+// model that closed a bracket with the wrong closer, or once too often,
+// makes it end early: what is left before the end marker (",\"c\":2}}") is
+// arguments the call would silently lose. bodyEnd finds such leftovers,
+// and readBody reads the whole body again as one value, with the end
+// marker as its end: a reading that accounts for every byte is taken, and
+// when there is none, or more than one, the call is a parse_error.
+
+// leftoverWindow bounds how far past a call's JSON its end marker is
+// looked for when the text after the JSON reads as prose ("Done."): a
+// call whose marker was never closed is followed by prose, and holding
+// that prose back to the end of the output to know would stall a stream.
+// Text that continues the JSON (a ',' or a closer) waits up to maxBlock.
+const leftoverWindow = 4 << 10
+
+// bodyEnd decides where the JSON body of a call that starts at buf[k] and
+// whose value jsonEnd read up to end must end, given the end marker closer
+// of its format ("" for formats without one). It returns the end of the
+// body (end, unless text is left over before the marker) and the end of
+// the block (past the marker when it is there). st is needMore while the
+// input so far cannot tell.
+func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st status) {
+	n := p.skipSpace(end)
+	if n >= len(p.buf) {
+		if eof {
+			return end, end, matched
+		}
+		return 0, 0, needMore
+	}
+	if closer != "" {
+		ok, partial := p.hasPrefixAt(n, closer)
+		if ok {
+			return end, n + len(closer), matched
+		}
+		if partial {
+			if eof {
+				return end, end, matched
+			}
+			return 0, 0, needMore
+		}
+	}
+	c := p.buf[n]
+	cont := continuesJSON(p.buf[n:])
+	switch {
+	case c == '{' || c == '[':
+		// Another value: several calls in one block, read one by one.
+		return end, end, matched
+	case c == '<' && !cont:
+		yes, undecided := p.markerAt(n, eof)
+		if undecided {
+			return 0, 0, needMore
+		}
+		if yes {
+			return end, end, matched // the next call, or the section's end
+		}
+	}
+	if closer == "" {
+		if !cont {
+			return end, end, matched // prose after the call
+		}
+		// No marker ends the call: the line the JSON went on in does.
+		nl := bytes.IndexByte(p.buf[n:], '\n')
+		if nl < 0 {
+			if !eof && len(p.buf)-n < maxBlock {
+				return 0, 0, needMore
+			}
+			return len(p.buf), len(p.buf), matched
+		}
+		return n + nl, n + nl, matched
+	}
+	limit := leftoverWindow
+	if cont {
+		limit = maxBlock
+	}
+	m := p.indexWithin(n, closer, limit)
+	if m < 0 {
+		if !eof && len(p.buf)-n < limit {
+			return 0, 0, needMore
+		}
+		if cont && eof {
+			return len(p.buf), len(p.buf), matched
+		}
+		return end, end, matched // the marker never came: prose follows the call
+	}
+	return m, m + len(closer), matched
+}
+
+// bodyOf is bodyEnd and readBody for the value jsonEnd read from buf[k]
+// to end (complete as it says): the end of the call's body and of its
+// block, and what to tell the model when the body does not read as one
+// value.
+func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
+	if !complete {
+		return end, end, "", matched
+	}
+	body, after, st = p.bodyEnd(end, closer, eof)
+	if st == matched && body != end {
+		msg = p.readBody(k, body)
+	}
+	return body, after, msg, st
+}
+
+// continuesJSON reports whether b, the first text after a JSON value,
+// reads as more of it: a closer, or a ',' before a key (a ',' before a
+// value is a separator between calls).
+func continuesJSON(b []byte) bool {
+	switch b[0] {
+	case '}', ']', ':':
+		return true
+	case ',':
+		for _, c := range b[1:] {
+			switch c {
+			case ' ', '\t', '\r', '\n':
+				continue
+			case '{', '[':
+				return false
+			}
+			return true
+		}
+		return true
+	}
+	return false
+}
+
+// markerAt reports whether a marker parse knows (a call, a section's end,
+// a think tag) starts at buf[n], which is '<'; undecided while the input
+// so far ends inside what may be one.
+func (p *Parser) markerAt(n int, eof bool) (yes, undecided bool) {
+	rest := p.buf[n:]
+	if len(rest) < 2 {
+		return false, !eof
+	}
+	for _, m := range angleIndex[rest[1]] {
+		ok, partial := p.hasPrefixAt(n, m.tok)
+		if ok {
+			return true, false
+		}
+		undecided = undecided || partial && !eof
+	}
+	return false, undecided
+}
+
+// readBody reads buf[k:e], a call's JSON body with text left over after
+// the value the first reading found, as one value that fills it. It tries
+// the readings that account for every byte with the fewest changes: a
+// closer read as mistyped (the innermost bracket's), then closers dropped
+// where the first reading ended. When exactly one result comes out, it is
+// left in p.decoded for the decodeJSON that follows and readBody returns
+// ""; otherwise it returns what to tell the model.
+func (p *Parser) readBody(k, e int) string {
+	src := bytes.TrimRight(p.buf[k:e], " \t\r\n")
+	var found [][]byte
+	var foundRes repairResult
+	var firstErr error
+	try := func(src []byte, typo bool, extra repairSet) (n int) {
+		out, res, err := appendJSONTypo(nil, src, typo)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			// Closers once too often inside an array of calls end an
+			// entry early, and the rest fails where a key stands in
+			// the array: the closers before the ',' before it are the
+			// ones to look at.
+			var se *syntaxError
+			if errors.As(err, &se) && !se.Truncated && se.Offset <= len(src) {
+				if q := bytes.LastIndexByte(src[:se.Offset], ','); q > 0 {
+					return q
+				}
+			}
+			return -1
+		}
+		if res.n < len(src) {
+			return res.n
+		}
+		for _, f := range found {
+			if bytes.Equal(f, out) {
+				return res.n
+			}
+		}
+		found = append(found, out)
+		res.repairs |= extra
+		foundRes = res
+		return res.n
+	}
+	ends := make([]int, 0, 2)
+	if !p.opts.NoRepair {
+		for _, typo := range []bool{false, true} {
+			if n := try(src, typo, 0); n >= 0 && n < len(src) {
+				ends = append(ends, n)
+			}
+		}
+		if len(found) == 0 {
+			// Closers once too often: the reading ended at the last of a
+			// run of closers with text after it. The closers at the end of
+			// the body say how deep that text is, so the extra ones are
+			// the first of that run.
+			for _, n := range ends {
+				run := closerRun(src, n)
+				for d := 1; d < len(run); d++ {
+					cut := dropBytes(src, run[:d])
+					try(cut, false, repairExtraCloser)
+					try(cut, true, repairExtraCloser)
+				}
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		foundRes.n = e - k
+		p.decoded = decoded{start: k, end: e, out: found[0], res: foundRes, body: true}
+		return ""
+	case 0:
+		if len(ends) == 0 && firstErr != nil {
+			return p.jsonErrorMessage(firstErr, k)
+		}
+		n := len(src)
+		if len(ends) > 0 {
+			n = ends[0]
+		}
+		if p.opts.NoRepair {
+			return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q follows it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip(bytes.TrimSpace(src[n:]), 64))
+		}
+		return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q after it does not continue it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip(bytes.TrimSpace(src[n:]), 64))
+	}
+	return fmt.Sprintf("the brackets of the call can be read in %d ways (%s or %s); write the call as one JSON object with each bracket closed once", len(found), clip(found[0], 96), clip(found[1], 96))
+}
+
+// closerRun returns the positions of the closers that end src[:n], the
+// last bytes of a value, with the whitespace between them, first first.
+func closerRun(src []byte, n int) []int {
+	var run []int
+	for j := n - 1; j >= 0; j-- {
+		switch src[j] {
+		case '}', ']':
+			run = append(run, j)
+			continue
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		break
+	}
+	for a, b := 0, len(run)-1; a < b; a, b = a+1, b-1 {
+		run[a], run[b] = run[b], run[a]
+	}
+	return run
+}
+
+// dropBytes returns a copy of src without the bytes at the given
+// positions, which are in increasing order.
+func dropBytes(src []byte, at []int) []byte {
+	out := make([]byte, 0, len(src))
+	from := 0
+	for _, a := range at {
+		out = append(out, src[from:a]...)
+		from = a + 1
+	}
+	return append(out, src[from:]...)
+}
+
+// appendJSONTypo is appendJSON in lenient mode, with typo set as in
+// brackets.typo.
+func appendJSONTypo(dst, src []byte, typo bool) ([]byte, repairResult, error) {
+	p := repairer{src: src}
+	p.open.typo = typo
+	out, res, err := p.run(dst)
+	if err != nil {
+		return dst, repairResult{}, err
+	}
+	res.repairs, res.exp, res.last = p.repairs, p.exp, p.last
+	return out, res, nil
+}
