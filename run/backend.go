@@ -34,6 +34,10 @@ type Request struct {
 	// Schema, when set, is a JSON Schema the reply must follow, sent as
 	// the server's schema-constrained decoding (--constrain).
 	Schema []byte
+	// MaxReplyBytes bounds what a backend gathers of one reply that is
+	// not text the sink counts, such as a native call's streamed
+	// arguments (Options.MaxReplyBytes; 0: parse's own bound).
+	MaxReplyBytes int
 }
 
 // Response is what a backend learned about a turn besides its text:

@@ -429,6 +429,7 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
+	req.MaxReplyBytes = l.opts.MaxReplyBytes
 	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
 	if err != nil {
 		return "", "", err

@@ -132,7 +132,7 @@ func (b *httpBackend) Complete(ctx context.Context, req *Request, sink Sink) (Re
 		return Response{}, err
 	}
 	for n := 1; ; n++ {
-		x := exchange{b: b, sink: sink, delay: -1}
+		x := exchange{b: b, sink: sink, delay: -1, maxArgs: req.MaxReplyBytes}
 		resp, err := x.run(ctx, body)
 		if err == nil {
 			return resp, nil
@@ -354,6 +354,7 @@ type exchange struct {
 	delivered bool
 	sinkErr   error         // what the sink itself failed with, if it did
 	retry     bool          // the failure may go away on another attempt
+	maxArgs   int           // bound of a native call's streamed arguments
 	delay     time.Duration // the server's Retry-After; -1: none
 }
 
@@ -447,7 +448,7 @@ func (x *exchange) NativeCall(id, name string, args []byte) (bool, error) {
 // wrong in the words of HTTP. complete is whether the reply marked its
 // own end.
 func (x *exchange) decode(ctx, rctx context.Context, body *bodyReader, status int) (resp Response, complete bool, err error) {
-	resp, err = parse.DecodeReply(body, x)
+	resp, err = parse.DecodeReplyMax(body, x, x.maxArgs)
 	if err == nil {
 		return resp, resp.Complete(), nil
 	}
@@ -460,6 +461,9 @@ func (x *exchange) failure(ctx, rctx context.Context, body *bodyReader, status i
 	switch {
 	case x.sinkErr != nil && errors.Is(err, x.sinkErr):
 		return err
+	case errors.Is(err, parse.ErrArgumentsTooLarge):
+		// The model's own doing, as too much text is: no retry.
+		return fmt.Errorf("%w: %w", errReplyTooLarge, err)
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(context.Cause(rctx), errStalled):

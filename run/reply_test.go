@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -238,4 +239,38 @@ func BenchmarkTimeoutWhileStreaming(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs-past-timeout")
 	b.ReportMetric(float64(worst.Microseconds()), "µs-worst")
+}
+
+// A native call whose streamed arguments never end is held to
+// --max-reply-bytes as text is: the run ends with reply_too_large, not
+// after gathering the arguments without bound (issue 31).
+func TestNativeArgumentsTooLarge(t *testing.T) {
+	gone := make(chan struct{}, 1)
+	var sent atomic.Int64
+	f := newHTTPFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		sseHeader(w)
+		sse(w, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"get_time","arguments":"{\"tz\":\""}}]}}]}`)
+		piece := `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + strings.Repeat("x", 4096) + `"}}]}}]}`
+		for {
+			select {
+			case <-r.Context().Done():
+				gone <- struct{}{}
+				return
+			default:
+			}
+			sse(w, piece)
+			sent.Add(4096)
+		}
+	})
+	const limit = 64 << 10
+	_, res := runLoop(t, NewNative(HTTPOptions{BaseURL: f.srv.URL + "/v1", Stream: true}), Options{MaxReplyBytes: limit}, "Time?")
+	if res.Reason != StopReplyTooLarge {
+		t.Errorf("result %+v, want the reason %s", res, StopReplyTooLarge)
+	}
+	<-gone // the stream was closed
+	// Reading stopped near the limit; what the server got out beyond it
+	// sat in socket buffers (parse's own bound, 64 MiB, is far above).
+	if n := sent.Load(); n > 16<<20 {
+		t.Errorf("the server sent %d bytes of arguments before reading stopped; the limit is %d", n, limit)
+	}
 }
