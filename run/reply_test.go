@@ -154,15 +154,23 @@ func TestNativeDecodeError(t *testing.T) {
 func endless(gone chan struct{}) func(w http.ResponseWriter, r *http.Request, n int) {
 	return func(w http.ResponseWriter, r *http.Request, n int) {
 		sseHeader(w)
-		chunk := delta(strings.Repeat("word ", 200) + "\n")
-		for {
-			select {
-			case <-r.Context().Done():
-				gone <- struct{}{}
-				return
-			default:
-			}
-			sse(w, chunk)
+		repeatUntilGone(w, r, gone, delta(strings.Repeat("word ", 200)+"\n"), nil)
+	}
+}
+
+// repeatUntilGone sends chunk, and calls sent after each, until the
+// client leaves; then it tells gone.
+func repeatUntilGone(w http.ResponseWriter, r *http.Request, gone chan struct{}, chunk string, sent func()) {
+	for {
+		select {
+		case <-r.Context().Done():
+			gone <- struct{}{}
+			return
+		default:
+		}
+		sse(w, chunk)
+		if sent != nil {
+			sent()
 		}
 	}
 }
@@ -251,16 +259,7 @@ func TestNativeArgumentsTooLarge(t *testing.T) {
 		sseHeader(w)
 		sse(w, `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"get_time","arguments":"{\"tz\":\""}}]}}]}`)
 		piece := `{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"` + strings.Repeat("x", 4096) + `"}}]}}]}`
-		for {
-			select {
-			case <-r.Context().Done():
-				gone <- struct{}{}
-				return
-			default:
-			}
-			sse(w, piece)
-			sent.Add(4096)
-		}
+		repeatUntilGone(w, r, gone, piece, func() { sent.Add(4096) })
 	})
 	const limit = 64 << 10
 	_, res := runLoop(t, NewNative(HTTPOptions{BaseURL: f.srv.URL + "/v1", Stream: true}), Options{MaxReplyBytes: limit}, "Time?")
