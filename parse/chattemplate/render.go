@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/parser"
 )
 
@@ -66,6 +68,11 @@ func environment() (*exec.Environment, *config.Config) {
 		_ = filters.Replace("items", filterItems)
 		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
 		_ = structures.Register("generation", parseGeneration)
+		// A template gets no file access at all: the four tags that
+		// would read another template are errors when it is parsed.
+		for _, tag := range fileTags {
+			_ = structures.Replace(tag, refuseFiles)
+		}
 		env = &exec.Environment{
 			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
 			Filters:           filters,
@@ -92,37 +99,70 @@ func (t *Template) compile() (*exec.Template, error) {
 	cc := &t.compiled
 	cc.once.Do(func() {
 		e, conf := environment()
-		loader, err := loaders.NewFileSystemLoader("")
-		if err != nil {
-			cc.err = err
-			return
-		}
 		src := t.Source
 		if !t.verbatim {
 			src = rewriteAlways(src)
 		}
-		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(src), loader)
-		if err != nil {
-			cc.err = err
-			return
-		}
-		cc.tpl, cc.err = exec.NewTemplate("chat_template", conf, sl, e)
-		if cc.err != nil {
+		cc.tpl, cc.err = exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
+		if cc.err != nil && !errors.Is(cc.err, errNoFiles) {
 			// Nested conditionals are the usual cause: try again with
 			// them rewritten (see ternary.go).
 			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
-				if sl2, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(again), loader); err == nil {
-					if tpl, err := exec.NewTemplate("chat_template", conf, sl2, e); err == nil {
-						cc.tpl, cc.err = tpl, nil
-						return
-					}
+				if tpl, err := exec.NewTemplate(rootName, conf, &onlyItself{src: again}, e); err == nil {
+					cc.tpl, cc.err = tpl, nil
+					return
 				}
 			}
+		}
+		switch {
+		case errors.Is(cc.err, errNoFiles):
+			cc.err = fmt.Errorf("chat template %s: %w", t.Name, errNoFiles)
+		case cc.err != nil:
 			cc.err = fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err))
 		}
 	})
 	return cc.tpl, cc.err
 }
+
+// rootName is the name the engine knows the template by.
+const rootName = "chat_template"
+
+// errNoFiles is why a template that would read another one fails.
+var errNoFiles = errors.New("{% include %}, {% import %}, {% from %} and {% extends %} are refused: " +
+	"a chat template may not read other files (give toolcall one self-contained template)")
+
+// fileTags are the Jinja tags that read another template.
+var fileTags = []string{"include", "import", "from", "extends"}
+
+func refuseFiles(*parser.Parser, *parser.Parser) (nodes.ControlStructure, error) {
+	return nil, errNoFiles
+}
+
+// onlyItself is the loader a template is compiled with: it gives the
+// engine the template's own source, once, and nothing else, so that
+// no tag or engine path can reach a file even if one slipped past the
+// tags refused above.
+type onlyItself struct {
+	src  string
+	read bool
+}
+
+func (l *onlyItself) Read(name string) (io.Reader, error) {
+	if name != rootName || l.read {
+		return nil, errNoFiles
+	}
+	l.read = true
+	return strings.NewReader(l.src), nil
+}
+
+func (l *onlyItself) Resolve(name string) (string, error) {
+	if name != rootName {
+		return "", errNoFiles
+	}
+	return name, nil
+}
+
+func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, errNoFiles }
 
 // shortErr keeps the first line of the engine's message (it quotes the
 // whole template source otherwise) and the last detail.
