@@ -22,7 +22,7 @@ func isModelTemplate(path string) bool {
 	case ".tmpl", ".gotmpl":
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := chattemplate.OpenFile(path)
 	if err != nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -45,6 +46,20 @@ func TestServerTemplateReadsNoFiles(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "may not read other files") || strings.Contains(err.Error(), secret) {
 			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
+
+// A FIFO given as --template (a Go template or a model's) fails at once
+// instead of waiting for a writer.
+func TestTemplateRefusesFIFO(t *testing.T) {
+	for _, name := range []string{"prompt.tmpl", "chat_template.jinja", "model"} {
+		p := filepath.Join(t.TempDir(), name)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		if _, err := Template(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
