@@ -1,8 +1,6 @@
 package chattemplate
 
 import (
-	"bytes"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,16 +60,11 @@ func TestLoadBoundsTheFileBeside(t *testing.T) {
 	}
 }
 
-// ggufHeader is a GGUF header of one metadata key holding arrays nested
+// ggufNested is a GGUF header of one metadata key holding arrays nested
 // depth deep, then the chat template.
 func ggufNested(depth int) []byte {
-	var w bytes.Buffer
-	le := func(v any) { _ = binary.Write(&w, binary.LittleEndian, v) }
-	str := func(s string) { le(uint64(len(s))); w.WriteString(s) }
-	w.WriteString("GGUF")
-	le(uint32(3))
-	le(uint64(0))
-	le(uint64(2))
+	w := newGGUF(2)
+	le, str := w.le, w.str
 	str("general.nested")
 	le(uint32(ggufArray))
 	for range depth {
