@@ -63,3 +63,36 @@ func TestTemplateRefusesFIFO(t *testing.T) {
 		}
 	}
 }
+
+// A server knows the key it is sent. Its template can raise it, or quote
+// it in a template that does not parse, with escape sequences around it:
+// the error toolcall prints shows neither the key nor a raw control byte.
+func TestServerTemplateErrorsRedactedAndEscaped(t *testing.T) {
+	const apiKey = "sk-live-0123456789abcdefXYZ"
+	for name, tmpl := range map[string]func(key string) string{
+		"raises": func(key string) string {
+			return `{{ raise_exception("your key is ` + key + ` \x1b]0;pwned\x07\ntoolcall: all fine") }}`
+		},
+		"does not parse": func(key string) string {
+			return "{% for m in messages %}{{ m.content }\x1b[2J" + key + "\n" + strings.Repeat("padding ", 10)
+		},
+		"does not render": func(key string) string {
+			return "{{ messages[0].content | no_such_filter('" + key + "\x1b[31m') }}"
+		},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+			json.NewEncoder(w).Encode(map[string]any{"chat_template": tmpl(key)})
+		}))
+		_, err := ServerTemplate(context.Background(), HTTPOptions{BaseURL: srv.URL + "/v1", APIKey: apiKey})
+		srv.Close()
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		msg := err.Error()
+		if strings.Contains(msg, apiKey) || strings.ContainsAny(msg, "\x1b\x07\n") {
+			t.Errorf("%s: %q", name, msg)
+		}
+	}
+}

@@ -61,6 +61,11 @@ func methods() exec.Methods {
 	str["strip"] = strip(strings.Trim)
 	str["lstrip"] = strip(strings.TrimLeft)
 	str["rstrip"] = strip(strings.TrimRight)
+	for name, est := range boundedMethods {
+		if f, ok := str[name]; ok {
+			str[name] = boundMethod(f, est)
+		}
+	}
 	m.Str = exec.NewMethodSet(str)
 	return m
 }

@@ -66,6 +66,11 @@ func environment() (*exec.Environment, *config.Config) {
 		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 		_ = filters.Replace("tojson", filterToJSON)
 		_ = filters.Replace("items", filterItems)
+		for name, est := range boundedFilters {
+			if f, ok := filters.Get(name); ok {
+				_ = filters.Replace(name, boundFilter(f, est))
+			}
+		}
 		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
 		_ = structures.Register("generation", parseGeneration)
 		// A template gets no file access at all: the four tags that
@@ -118,7 +123,7 @@ func (t *Template) compile() (*exec.Template, error) {
 		case errors.Is(cc.err, errNoFiles):
 			cc.err = fmt.Errorf("chat template %s: %w", t.Name, errNoFiles)
 		case cc.err != nil:
-			cc.err = fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err))
+			cc.err = printableErr{fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err, src))}
 		}
 	})
 	return cc.tpl, cc.err
@@ -164,10 +169,11 @@ func (l *onlyItself) Resolve(name string) (string, error) {
 
 func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, errNoFiles }
 
-// shortErr keeps the first line of the engine's message (it quotes the
-// whole template source otherwise) and the last detail.
-func shortErr(err error) error {
-	msg := err.Error()
+// shortErr keeps the first line of the engine's message and the last
+// detail, without the quote of the whole template source (src) the
+// engine puts in it.
+func shortErr(err error, src string) error {
+	msg := withoutSource(err.Error(), src)
 	if i := strings.Index(msg, "\n"); i >= 0 {
 		last := msg[strings.LastIndex(msg, "\n")+1:]
 		if j := strings.LastIndex(last, "': "); j >= 0 {
@@ -218,8 +224,19 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		ternaryFunc:    ternary,
 	}
 	depth := &macroDepth{}
-	vars[enterFunc] = depth.enter
+	g := newGuard()
+	vars[enterFunc] = func() (string, error) {
+		if err := g.check(); err != nil {
+			return "", err
+		}
+		return depth.enter()
+	}
 	vars[leaveFunc] = depth.leave
+	vars[tickFunc] = g.tick
+	vars[mulFunc] = g.mul
+	vars[catFunc] = g.cat
+	vars[addFunc] = g.add
+	vars["range"] = g.rangeList
 	if len(tools) > 0 {
 		vars["tools"] = tools
 	}
@@ -233,6 +250,13 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	done := make(chan result, 1)
 	go func() {
 		w := &limitWriter{max: maxRender}
+		// A panic in the engine on a hostile template fails this render,
+		// not the process.
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("the template engine failed on it: %v", p)}
+			}
+		}()
 		err := tpl.Execute(w, exec.NewContext(vars))
 		if w.over {
 			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
@@ -245,13 +269,16 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	select {
 	case r = <-done:
 	case <-timer.C:
+		// The render stops at its next loop iteration, macro call or
+		// guarded operator.
+		g.stopped.Store(true)
 		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
 	}
 	if r.err != nil {
 		if raised != nil {
-			return "", fmt.Errorf("chat template %s: %w", t.Name, raised)
+			return "", printableErr{fmt.Errorf("chat template %s: %w", t.Name, raised)}
 		}
-		return "", fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err))
+		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err, t.Source))}
 	}
 	return r.out, nil
 }

@@ -126,14 +126,18 @@ func rewriteTags(src string, conditionals bool) string {
 			if conditionals {
 				body = rewriteExpr(body)
 			}
+			body = guardBody(body, closer == "%}")
 		}
 		b.WriteString(body)
-		if word == "macro" {
+		// A macro body counts its depth (see macroDepth), and each loop
+		// iteration ticks the render's guard (see guard.go): a call
+		// right after the opening tag, trimming after it as that tag did.
+		if fn := map[string]string{"macro": enterFunc, "for": tickFunc}[word]; fn != "" {
 			b.WriteString(closer)
 			if strings.HasSuffix(body, "-") {
-				b.WriteString("{% do " + enterFunc + "() -%}")
+				b.WriteString("{% do " + fn + "() -%}")
 			} else {
-				b.WriteString("{% do " + enterFunc + "() %}")
+				b.WriteString("{% do " + fn + "() %}")
 			}
 			src = src[end+len(closer):]
 			continue

@@ -1,0 +1,78 @@
+package chattemplate
+
+import (
+	"strings"
+	"testing"
+)
+
+// A few bytes of template must not take the memory of the machine: each
+// of these asks for gigabytes (or, "a" * 10**12, more than any machine
+// has, which kills the process) and must fail at once instead, saying
+// what was too large.
+func TestRenderBoundsWhatItBuilds(t *testing.T) {
+	for _, src := range []string{
+		`{{ ("a" * 300000000) | length }}`,
+		`{{ ("a" * 1000000000000) | length }}`,
+		`{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}`,
+		`{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}`,
+		`{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}`,
+		`{{ range(1000000000000) | list | length }}`,
+		`{{ " " | center(10**12) | length }}`,
+		`{{ ("x\n" * 1000) | indent(10**9) | length }}`,
+		`{{ range(100) | join("x" * 1000000) | length }}`,
+		`{{ ("a" * 1000) | replace("a", "b" * 1000000) | length }}`,
+		`{{ "a".ljust(10**12) | length }}`,
+		`{{ "a".center(10**12) | length }}`,
+		`{{ "a".zfill(10**12) | length }}`,
+		`{% set s = "\t" * 1000 %}{{ s.expandtabs(10**9) | length }}`,
+		`{% set s = "x" * 100000 %}{{ s.replace("x", "y" * 100000) | length }}`,
+		`{% set s = "y" * 1000000 %}{{ s.join(["a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a", "a"]) | length }}`,
+		`{{ "{:>1000000000}".format(1) | length }}`,
+		`{{ "%999999d%999999d%999999d" | format(1, 2, 3) | length }}`,
+		`{{ ([1, 2] | slice(10**12)) | length }}`,
+		`{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ["x" * 16000000] %}{% endfor %}{{ ns.l | length }}`,
+	} {
+		tp := &Template{Name: "hostile.jinja", Source: src}
+		out, err := tp.Render(nil, RenderOptions{})
+		if err == nil {
+			t.Errorf("%s: rendered %q, want an error", src, clip(out))
+			continue
+		}
+		if !strings.Contains(err.Error(), "larger than toolcall allows") && !strings.Contains(err.Error(), "heap grew") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
+
+// The guarded operators compute what the engine does: real templates
+// keep their output (TestRewritesKeepOutput checks the corpus), and these
+// corners too.
+func TestGuardedOperators(t *testing.T) {
+	msgs := []Message{{Role: "user", Content: "hi"}}
+	cases := []struct{ src, want string }{
+		{`{{ "ab" * 3 }}|{{ "ab" * 0 }}|{{ "ab" * -1 }}|{{ 2 * 3 }}|{{ 1.5 * 2 }}`, "ababab|||6|3.0"},
+		{`{{ 1 + 2 * 3 }}|{{ (1 + 2) * 3 }}|{{ 10 - 2 + 1 }}|{{ 7 / 2 * 2 }}`, "7|9|9|7.0"},
+		{`{{ "a" ~ 1 ~ "b" }}|{{ "a" + "b" }}|{{ [1] + [2, 3] }}|{{ -1 + 2 }}|{{ 2 * -1 }}|{{ 1e+2 + 1 }}`, "a1b|ab|[1, 2, 3]|1|-2|101.0"},
+		{`{{ messages[0].content + "!" | upper }}|{{ "x" ~ messages | length }}|{{ 1 + 1 == 2 }}`, "hi!|x1|True"},
+		{`{% set x = 2 * 3 %}{% for i in range(x - 4) %}{{ i + 1 }}{% endfor %}`, "12"},
+		{`{% macro f(a, b=1 + 1) %}{{ a * b }}{% endmacro %}{{ f(3) }}|{{ f("y", b=2 + 1) }}`, "6|yyy"},
+		{`{{- " a " + "b" -}}|{{ "-" + "+" }}|{{ "*" ~ "~" }}`, " a b|-+|*~"},
+		{`{{ range(3) | list }}|{{ range(1, 7, 2) | list }}|{{ range(5, 0, -2) | list }}|{{ range(0) | list }}`, "[0, 1, 2]|[1, 3, 5]|[5, 3, 1]|[]"},
+	}
+	for _, c := range cases {
+		tp := &Template{Name: "t", Source: c.src}
+		got, err := tp.Render(msgs, RenderOptions{})
+		if err != nil || got != c.want {
+			t.Errorf("%s: got %q, %v; want %q", c.src, got, err, c.want)
+		}
+	}
+}
+
+// A loop without a useful end fails after a bounded number of steps,
+// whatever the time bound.
+func TestRenderBoundsSteps(t *testing.T) {
+	tp := &Template{Name: "spin.jinja", Source: `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}`}
+	if _, err := tp.Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "loop iterations") {
+		t.Errorf("nested loops of 10**10 steps: %v", err)
+	}
+}
