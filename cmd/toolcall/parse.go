@@ -61,8 +61,11 @@ difference tells how the model writes a call. When that is a syntax of
 --list-formats, only it is looked for; otherwise calls are read with the
 markers taken from the template and carry "format": "template". The
 template's end-of-turn and other control tokens never appear in text
-events. A template that does not render, or renders no tool calls, is an
-error (exit 2) naming the template and what failed. With --tools, the
+events. A template that does not render, or renders no tool calls, gets
+one warning naming the template and what failed, and every syntax is
+looked for as without --template; with --template-strict it is an error
+(exit 2). A template that would read other files ({% include %},
+{% import %}, {% from %}, {% extends %}) is always an error. With --tools, the
 tools' schemas type the bare values of XML-style calls ("007" stays a
 string where the schema says string), and a complete bare call (Llama 3
 JSON, a pythonic list) to one of the tools counts even inside a line of
@@ -103,12 +106,13 @@ const parseExample = `  # a model's raw output, saved to a file
 const stdinHint = "toolcall: reading model output from stdin (paste it, then Ctrl-D); see 'toolcall parse --help'"
 
 type parseOptions struct {
-	tools       toolsFlags  // --tools
-	format      formatValue // --format
-	template    string      // --template
-	noRepair    bool        // --no-repair
-	fail        bool        // --fail
-	listFormats bool        // --list-formats
+	tools          toolsFlags  // --tools
+	format         formatValue // --format
+	template       string      // --template
+	templateStrict bool        // --template-strict
+	noRepair       bool        // --no-repair
+	fail           bool        // --fail
+	listFormats    bool        // --list-formats
 
 	// stream is parse.Stream; tests replace it.
 	stream func(context.Context, io.Reader, io.Writer, parse.Options) (parse.Stats, error)
@@ -133,6 +137,8 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
 	flags.StringVar(&opts.template, "template", "", "read calls the way this chat `template` writes them: a .jinja file, a tokenizer_config.json, a model directory or a GGUF model")
 	envAs(flags, "template", "TOOLCALL_PARSE_TEMPLATE") // run's --template also takes prompt templates
+	flags.BoolVar(&opts.templateStrict, "template-strict", false, "exit 2 when the --template cannot be rendered or its call syntax derived, instead of warning and looking for every syntax")
+	envAs(flags, "template-strict", "TOOLCALL_PARSE_TEMPLATE_STRICT")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
@@ -174,9 +180,22 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 		if slices.Contains(run.TemplateNames, o.template) || o.template == "auto" {
 			return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", o.template))
 		}
-		var err error
-		if base, err = chattemplate.ParseOptions(o.template, base); err != nil {
+		t, err := chattemplate.Load(o.template)
+		if err != nil {
 			return usage(fmt.Errorf("--template: %w", err))
+		}
+		// A template that does not render, or whose calls cannot be
+		// derived, leaves auto-detection, which reads most models'
+		// calls anyway: never worse than no --template. One that would
+		// read files is refused, not worked around.
+		d, err := t.Derive()
+		switch {
+		case err == nil:
+			base = d.Options(base)
+		case o.templateStrict || errors.Is(err, chattemplate.ErrNoFiles):
+			return usage(fmt.Errorf("--template: %w", err))
+		default:
+			fmt.Fprintf(stderr, "toolcall: warning: --template: %v; looking for every syntax instead (--template-strict makes this an error)\n", err)
 		}
 	}
 	ins, closeAll, err := openInputs(stdin, args)

@@ -711,17 +711,3 @@ func (t *Template) Stops() ([]string, error) {
 	}
 	return stops, nil
 }
-
-// ParseOptions loads the template at path, derives from it how the model
-// writes calls, and returns base set up to read them.
-func ParseOptions(path string, base parse.Options) (parse.Options, error) {
-	t, err := Load(path)
-	if err != nil {
-		return base, err
-	}
-	d, err := t.Derive()
-	if err != nil {
-		return base, err
-	}
-	return d.Options(base), nil
-}

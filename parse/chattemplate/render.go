@@ -109,7 +109,7 @@ func (t *Template) compile() (*exec.Template, error) {
 			src = rewriteAlways(src)
 		}
 		cc.tpl, cc.err = exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
-		if cc.err != nil && !errors.Is(cc.err, errNoFiles) {
+		if cc.err != nil && !errors.Is(cc.err, ErrNoFiles) {
 			// Nested conditionals are the usual cause: try again with
 			// them rewritten (see ternary.go).
 			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
@@ -120,8 +120,8 @@ func (t *Template) compile() (*exec.Template, error) {
 			}
 		}
 		switch {
-		case errors.Is(cc.err, errNoFiles):
-			cc.err = fmt.Errorf("chat template %s: %w", t.Name, errNoFiles)
+		case errors.Is(cc.err, ErrNoFiles):
+			cc.err = fmt.Errorf("chat template %s: %w", t.Name, ErrNoFiles)
 		case cc.err != nil:
 			cc.err = printableErr{fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err, src))}
 		}
@@ -132,15 +132,16 @@ func (t *Template) compile() (*exec.Template, error) {
 // rootName is the name the engine knows the template by.
 const rootName = "chat_template"
 
-// errNoFiles is why a template that would read another one fails.
-var errNoFiles = errors.New("{% include %}, {% import %}, {% from %} and {% extends %} are refused: " +
+// ErrNoFiles is why a template that would read another one fails: it is
+// refused outright, never rendered some other way.
+var ErrNoFiles = errors.New("{% include %}, {% import %}, {% from %} and {% extends %} are refused: " +
 	"a chat template may not read other files (give toolcall one self-contained template)")
 
 // fileTags are the Jinja tags that read another template.
 var fileTags = []string{"include", "import", "from", "extends"}
 
 func refuseFiles(*parser.Parser, *parser.Parser) (nodes.ControlStructure, error) {
-	return nil, errNoFiles
+	return nil, ErrNoFiles
 }
 
 // onlyItself is the loader a template is compiled with: it gives the
@@ -154,7 +155,7 @@ type onlyItself struct {
 
 func (l *onlyItself) Read(name string) (io.Reader, error) {
 	if name != rootName || l.read {
-		return nil, errNoFiles
+		return nil, ErrNoFiles
 	}
 	l.read = true
 	return strings.NewReader(l.src), nil
@@ -162,12 +163,12 @@ func (l *onlyItself) Read(name string) (io.Reader, error) {
 
 func (l *onlyItself) Resolve(name string) (string, error) {
 	if name != rootName {
-		return "", errNoFiles
+		return "", ErrNoFiles
 	}
 	return name, nil
 }
 
-func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, errNoFiles }
+func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, ErrNoFiles }
 
 // shortErr keeps the first line of the engine's message and the last
 // detail, without the quote of the whole template source (src) the
