@@ -61,7 +61,12 @@ difference tells how the model writes a call. When that is a syntax of
 --list-formats, only it is looked for; otherwise calls are read with the
 markers taken from the template and carry "format": "template". The
 template's end-of-turn and other control tokens never appear in text
-events. A template that does not render, or renders no tool calls, gets
+events. Never worse than without it: the input is also read by
+detection, and where the template's syntax reads no call but detection
+reads one, detection's events are written, each call's format marked
+"auto:" ("auto:mistral"); so the text before the first call waits (up to
+4 MiB) until a call shows whose events to write. A template that does
+not render, or renders no tool calls, gets
 one warning naming the template and what failed, and every syntax is
 looked for as without --template; with --template-strict it is an error
 (exit 2). A template that would read other files ({% include %},
@@ -192,6 +197,13 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 		switch {
 		case err == nil:
 			base = d.Options(base)
+			// Where the template's syntax reads no call and detection
+			// reads one, detection's events are written instead.
+			o.stream = func(ctx context.Context, r io.Reader, w io.Writer, opts parse.Options) (parse.Stats, error) {
+				auto := opts
+				auto.Format, auto.Syntax = "", nil
+				return chattemplate.Stream(ctx, r, w, opts, auto)
+			}
 		case o.templateStrict || errors.Is(err, chattemplate.ErrNoFiles):
 			return usage(fmt.Errorf("--template: %w", err))
 		default:
