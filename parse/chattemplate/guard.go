@@ -55,12 +55,20 @@ var errTooLarge = errors.New("the template builds a value larger than toolcall a
 
 // guard is one render's bounds.
 type guard struct {
-	heap0   uint64
-	ticks   int
-	stopped atomic.Bool // the render was given up
+	heap0    uint64
+	ticks    int
+	maxSteps int
+	stopped  atomic.Bool // the render was given up
 }
 
-func newGuard() *guard { return &guard{heap0: heapBytes()} }
+// newGuard starts a render's guard; steps bounds its steps, 0 meaning
+// maxSteps.
+func newGuard(steps int) *guard {
+	if steps <= 0 {
+		steps = maxSteps
+	}
+	return &guard{heap0: heapBytes(), maxSteps: steps}
+}
 
 var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 
@@ -82,8 +90,8 @@ func (g *guard) check() error {
 		return errors.New("the render was given up")
 	}
 	g.ticks++
-	if g.ticks > maxSteps {
-		return fmt.Errorf("it ran more than %d loop iterations, macro calls and operators", maxSteps)
+	if g.ticks > g.maxSteps {
+		return fmt.Errorf("it ran more than %d loop iterations, macro calls and operators", g.maxSteps)
 	}
 	if g.ticks%16 == 0 {
 		if h := heapBytes(); h > g.heap0 && h-g.heap0 > maxHeapGrowth {

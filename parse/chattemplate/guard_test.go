@@ -1,6 +1,7 @@
 package chattemplate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,10 +70,25 @@ func TestGuardedOperators(t *testing.T) {
 }
 
 // A loop without a useful end fails after a bounded number of steps,
-// whatever the time bound.
+// whatever the time bound. (The bound is lowered so that a slow machine
+// reaches it long before the time bound; maxSteps is the same check.)
 func TestRenderBoundsSteps(t *testing.T) {
-	tp := &Template{Name: "spin.jinja", Source: `{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}`}
-	if _, err := tp.Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "loop iterations") {
-		t.Errorf("nested loops of 10**10 steps: %v", err)
+	spin := `{% for i in range(100000) %}{% for j in range(100000) %}{{ i ~ j }}{% endfor %}{% endfor %}`
+	for _, steps := range []int{10, 1000} {
+		tp := &Template{Name: "spin.jinja", Source: spin, maxSteps: steps}
+		if _, err := tp.Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d loop iterations", steps)) {
+			t.Errorf("nested loops of 10**10 steps, bound %d: %v", steps, err)
+		}
+	}
+	// Real templates stay far below the bound: the corpus renders (see
+	// TestRoundTrip) with it at maxSteps.
+	g := newGuard(0)
+	for range maxSteps {
+		if err := g.check(); err != nil {
+			t.Fatalf("within maxSteps: %v", err)
+		}
+	}
+	if err := g.check(); err == nil {
+		t.Error("one step past maxSteps passed")
 	}
 }

@@ -29,6 +29,9 @@ type Template struct {
 	derived  deriveResult
 	// verbatim turns the source rewrites off (tests compare the two).
 	verbatim bool
+	// maxSteps, when set, bounds a render's steps below maxSteps (tests
+	// reach the bound without waiting on a slow machine).
+	maxSteps int
 }
 
 // maxSource bounds a template file: real ones are a few tens of kilobytes.

@@ -225,7 +225,7 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		ternaryFunc:    ternary,
 	}
 	depth := &macroDepth{}
-	g := newGuard()
+	g := newGuard(t.maxSteps)
 	vars[enterFunc] = func() (string, error) {
 		if err := g.check(); err != nil {
 			return "", err
