@@ -87,9 +87,13 @@ func chatMessages(msgs []Message) []chattemplate.Message {
 	for i, m := range msgs {
 		cm := chattemplate.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
 		for _, c := range m.ToolCalls {
-			var args any = map[string]any{}
+			// As JSON, the template sees the keys in the order the model
+			// wrote them, as Python's Jinja would.
+			var args any = json.RawMessage(`{}`)
 			if len(c.Arguments) > 0 {
-				if err := json.Unmarshal(c.Arguments, &args); err != nil {
+				if json.Valid(c.Arguments) {
+					args = json.RawMessage(c.Arguments)
+				} else {
 					args = string(c.Arguments)
 				}
 			}

@@ -1,6 +1,7 @@
 package chattemplate
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -90,5 +91,24 @@ func TestRenderBoundsSteps(t *testing.T) {
 	}
 	if err := g.check(); err == nil {
 		t.Error("one step past maxSteps passed")
+	}
+}
+
+// Arguments given as JSON keep the key order the model wrote, as a
+// request's do in Python's Jinja; JSON nested past the decoder's bound
+// reaches the template as its text, not as a failed render.
+func TestOrderedArguments(t *testing.T) {
+	tp := &Template{Name: "t", Source: `{% for m in messages %}{% for c in m.tool_calls %}{{ c.function.arguments | tojson }}|{% for k, v in c.function.arguments.items() %}{{ k }}{% endfor %}|{% for k, v in c.function.arguments | items %}{{ k }}{% endfor %}{% endfor %}{% endfor %}`}
+	msgs := []Message{{Role: "assistant", ToolCalls: []Call{{ID: "c1", Name: "f", Arguments: json.RawMessage(`{"z": 1, "a": {"y": 2.5, "b": [true, null]}, "m": "x"}`)}}}}
+	got, err := tp.Render(msgs, RenderOptions{})
+	want := `{"z": 1, "a": {"y": 2.5, "b": [true, null]}, "m": "x"}|zam|zam`
+	if err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	deep := strings.Repeat("[", maxJSONDepth+10) + strings.Repeat("]", maxJSONDepth+10)
+	msgs[0].ToolCalls[0].Arguments = json.RawMessage(deep)
+	tp = &Template{Name: "t", Source: `{{ messages[0].tool_calls[0].function.arguments }}`}
+	if got, err := tp.Render(msgs, RenderOptions{}); err != nil || got != deep {
+		t.Errorf("deep arguments: %.40q, %v", got, err)
 	}
 }

@@ -33,8 +33,10 @@ type Message struct {
 	Name       string // role tool: the tool's name
 }
 
-// Call is an assistant's tool call. Arguments is a map[string]any, or a
-// string holding JSON (templates differ in which they accept).
+// Call is an assistant's tool call. Arguments is a json.RawMessage (an
+// object, decoded with its keys in order), a map[string]any (keys sorted
+// when printed), or a string holding JSON (templates differ in which they
+// accept).
 type Call struct {
 	ID        string
 	Name      string
@@ -42,8 +44,10 @@ type Call struct {
 }
 
 // Tool is a tool definition in the OpenAI shape, {"type": "function",
-// "function": {"name", "description", "parameters"}}, decoded.
-type Tool = map[string]any
+// "function": {"name", "description", "parameters"}}: a json.RawMessage,
+// whose keys the template sees in their order (as Python's Jinja sees a
+// request's), or a decoded map[string]any, whose keys it sees sorted.
+type Tool = any
 
 // RenderOptions are the variables a template sees besides the messages.
 type RenderOptions struct {
@@ -210,7 +214,7 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	}
 	tools := make([]any, len(opts.Tools))
 	for i, tl := range opts.Tools {
-		tools[i] = tl
+		tools[i] = ordered(tl)
 	}
 	vars := map[string]any{
 		"messages":              ms,
@@ -305,24 +309,27 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func (m Message) value() map[string]any {
-	v := map[string]any{"role": m.Role, "content": m.Content}
+// value is m as a template sees it, its keys in the order a client
+// writes them; arguments given as JSON keep their order too.
+func (m Message) value() *exec.Dict {
+	v := dict("role", m.Role, "content", m.Content)
+	add := func(k string, val any) { v.Pairs = append(v.Pairs, dict(k, val).Pairs...) }
 	if m.Reasoning != "" {
-		v["reasoning_content"] = m.Reasoning
-		v["thinking"] = m.Reasoning
+		add("reasoning_content", m.Reasoning)
+		add("thinking", m.Reasoning)
 	}
 	if len(m.ToolCalls) > 0 {
 		calls := make([]any, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
-			calls[i] = map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}}
+			calls[i] = dict("id", c.ID, "type", "function", "function", dict("name", c.Name, "arguments", ordered(c.Arguments)))
 		}
-		v["tool_calls"] = calls
+		add("tool_calls", calls)
 	}
 	if m.ToolCallID != "" {
-		v["tool_call_id"] = m.ToolCallID
+		add("tool_call_id", m.ToolCallID)
 	}
 	if m.Name != "" {
-		v["name"] = m.Name
+		add("name", m.Name)
 	}
 	return v
 }
@@ -408,7 +415,7 @@ func filterToJSON(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec
 	if err := writeJSON(&b, in.Interface(), indent, 0); err != nil {
 		return exec.AsValue(fmt.Errorf("tojson: %w", err))
 	}
-	return exec.AsSafeValue(b.String())
+	return exec.AsValue(b.String())
 }
 
 func writeJSON(b *bytes.Buffer, v any, indent, depth int) error {

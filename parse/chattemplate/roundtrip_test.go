@@ -131,7 +131,7 @@ func weatherCalls() []Call {
 
 func weatherTools() []Tool {
 	tool := func(name string) Tool {
-		return Tool{"type": "function", "function": map[string]any{"name": name, "description": "A tool.", "parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}
+		return map[string]any{"type": "function", "function": map[string]any{"name": name, "description": "A tool.", "parameters": map[string]any{"type": "object", "properties": map[string]any{}}}}
 	}
 	return []Tool{tool("get_weather"), tool("get_time")}
 }
