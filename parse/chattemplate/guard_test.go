@@ -98,10 +98,10 @@ func TestRenderBoundsSteps(t *testing.T) {
 // request's do in Python's Jinja; JSON nested past the decoder's bound
 // reaches the template as its text, not as a failed render.
 func TestOrderedArguments(t *testing.T) {
-	tp := &Template{Name: "t", Source: `{% for m in messages %}{% for c in m.tool_calls %}{{ c.function.arguments | tojson }}|{% for k, v in c.function.arguments.items() %}{{ k }}{% endfor %}|{% for k, v in c.function.arguments | items %}{{ k }}{% endfor %}{% endfor %}{% endfor %}`}
+	tp := &Template{Name: "t", Source: `{% for m in messages %}{% for c in m.tool_calls %}{{ c.function.arguments | tojson }}|{% for k, v in c.function.arguments.items() %}{{ k }}{% endfor %}|{% for k, v in c.function.arguments | items %}{{ k }}{% endfor %}|{{ c.function.arguments.get("a") | tojson }}|{% for k, v in c.function.arguments | dictsort %}{{ k }}{% endfor %}{% endfor %}{% endfor %}`}
 	msgs := []Message{{Role: "assistant", ToolCalls: []Call{{ID: "c1", Name: "f", Arguments: json.RawMessage(`{"z": 1, "a": {"y": 2.5, "b": [true, null]}, "m": "x"}`)}}}}
 	got, err := tp.Render(msgs, RenderOptions{})
-	want := `{"z": 1, "a": {"y": 2.5, "b": [true, null]}, "m": "x"}|zam|zam`
+	want := `{"z": 1, "a": {"y": 2.5, "b": [true, null]}, "m": "x"}|zam|zam|{"y": 2.5, "b": [true, null]}|amz`
 	if err != nil || got != want {
 		t.Errorf("got %q, %v; want %q", got, err, want)
 	}

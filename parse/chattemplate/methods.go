@@ -110,6 +110,23 @@ func methods() exec.Methods {
 			return out, nil
 		}
 	}
+	// get() from such a dict gives its own value, nested order kept.
+	get := dict["get"]
+	dict["get"] = func(self map[string]any, v *exec.Value, args *exec.VarArgs) (any, error) {
+		d, ok := orderedDict(v)
+		if !ok || len(args.Args) < 1 || len(args.Args) > 2 {
+			return get(self, v, args)
+		}
+		for _, p := range d.Pairs {
+			if p.Key.String() == args.Args[0].String() {
+				return p.Value.Interface(), nil
+			}
+		}
+		if len(args.Args) == 2 {
+			return args.Args[1].Interface(), nil
+		}
+		return nil, nil
+	}
 	m.Dict = exec.NewMethodSet(dict)
 	return m
 }

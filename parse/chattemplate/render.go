@@ -70,6 +70,20 @@ func environment() (*exec.Environment, *config.Config) {
 		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 		_ = filters.Replace("tojson", filterToJSON)
 		_ = filters.Replace("items", filterItems)
+		// gonja's dictsort reads Go maps only: an ordered dict goes to
+		// it as one (its values kept as they are).
+		if sortDict, ok := filters.Get("dictsort"); ok {
+			_ = filters.Replace("dictsort", func(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+				if d, ok := orderedDict(in); ok {
+					m := make(map[string]any, len(d.Pairs))
+					for _, p := range d.Pairs {
+						m[p.Key.String()] = p.Value.Interface()
+					}
+					in = exec.AsValue(m)
+				}
+				return sortDict(e, in, params)
+			})
+		}
 		for name, est := range boundedFilters {
 			if f, ok := filters.Get(name); ok {
 				_ = filters.Replace(name, boundFilter(f, est))
@@ -391,6 +405,12 @@ func filterItems(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.
 		return exec.AsValue(errors.New("items requires a mapping"))
 	}
 	var out []any
+	if d, ok := orderedDict(in); ok {
+		for _, p := range d.Pairs {
+			out = append(out, []any{p.Key.Interface(), p.Value.Interface()})
+		}
+		return exec.AsValue(out)
+	}
 	for _, k := range in.Keys() {
 		v, _ := in.GetItem(k.Interface())
 		out = append(out, []any{k.Interface(), v.Interface()})

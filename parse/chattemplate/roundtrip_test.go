@@ -91,9 +91,12 @@ var wantDerived = map[string]string{
 	"LFM2.5-8B-A1B":            parse.FormatLFM2,
 	"Bielik-11B-v3.0-Instruct": parse.FormatHermes,
 
+	// It did not render with maps (a dict indexed by an integer); it
+	// does with messages and tools as gonja's ordered dicts (ordered.go).
+	"ByteDance-Seed-OSS": parse.FormatSeedOSS,
+
 	// Gaps of gonja v2.9.1 that are not bridged.
 	"NVIDIA-Nemotron-Nano-v2": "does not render", // a method on a filtered value
-	"ByteDance-Seed-OSS":      "does not render", // a dict indexed by an integer
 	"Reka-Edge":               "does not render",
 }
 
