@@ -20,7 +20,8 @@ import (
 //   - The binary operators that build values, *, ~ and +, are rewritten
 //     as calls (toolcall_mul(a, b), …) that refuse a string longer than
 //     maxValue bytes or a list longer than maxItems items, and do what
-//     the engine does otherwise.
+//     the engine does otherwise; ~ and + with a short literal on either
+//     side are left alone (they grow a value by 256 bytes at most).
 //   - range, and the filters and str methods whose size comes from an
 //     argument (center, indent, join, replace, ljust, …), are replaced by
 //     versions that check first.
@@ -428,11 +429,38 @@ func rewriteOp(toks []opTok, op string, level int, fn string) []opTok {
 		if l == i || r == i {
 			continue // not a binary use (*args), or not understood
 		}
+		if op != "*" && (shortLiteral(toks[l:i]) || shortLiteral(toks[i+1:r+1])) {
+			// Joined to a short literal, a value grows by maxLiteral
+			// bytes at most; only a loop adds that up, and each of its
+			// iterations ticks the heap check. The call costs time, on
+			// the ~ and + templates are full of; a doubling (x ~ x), or
+			// a long literal, is still checked.
+			continue
+		}
 		call := opTok{text: fn + "(" + join(toks[l:i]) + ", " + join(toks[i+1:r+1]) + ")", kind: opUnit}
 		toks = append(toks[:l], append([]opTok{call}, toks[r+1:]...)...)
 		i = l
 	}
 	return toks
+}
+
+// maxLiteral is the longest literal ~ and + are left unchecked with.
+const maxLiteral = 256
+
+// shortLiteral reports whether toks, spaces aside, are one string or
+// number literal of at most maxLiteral bytes.
+func shortLiteral(toks []opTok) bool {
+	var lit string
+	for _, t := range toks {
+		switch {
+		case t.kind == opSpace:
+		case lit != "":
+			return false
+		default:
+			lit = t.text
+		}
+	}
+	return lit != "" && len(lit) <= maxLiteral && (lit[0] == '"' || lit[0] == '\'' || lit[0] >= '0' && lit[0] <= '9')
 }
 
 // join is the text of toks, without the spaces at either end.

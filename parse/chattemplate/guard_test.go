@@ -12,7 +12,11 @@ import (
 // has, which kills the process) and must fail at once instead, saying
 // what was too large.
 func TestRenderBoundsWhatItBuilds(t *testing.T) {
+	big := strings.Repeat("x", 8<<20)
 	for _, src := range []string{
+		// A long literal joined in a loop.
+		`{% set ns = namespace(s="") %}{% for i in range(1000) %}{% set ns.s = ns.s ~ "` + big + `" %}{% endfor %}{{ ns.s | length }}`,
+		`{% set ns = namespace(s="") %}{% for i in range(1000) %}{% set ns.s = "` + big + `" + ns.s %}{% endfor %}{{ ns.s | length }}`,
 		`{{ ("a" * 300000000) | length }}`,
 		`{{ ("a" * 1000000000000) | length }}`,
 		`{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}`,
@@ -37,11 +41,11 @@ func TestRenderBoundsWhatItBuilds(t *testing.T) {
 		tp := &Template{Name: "hostile.jinja", Source: src}
 		out, err := tp.Render(nil, RenderOptions{})
 		if err == nil {
-			t.Errorf("%s: rendered %q, want an error", src, clip(out))
+			t.Errorf("%.200s: rendered %q, want an error", src, clip(out))
 			continue
 		}
 		if !strings.Contains(err.Error(), "larger than toolcall allows") && !strings.Contains(err.Error(), "heap grew") {
-			t.Errorf("%s: %v", src, err)
+			t.Errorf("%.200s: %.300v", src, err)
 		}
 	}
 }
@@ -110,5 +114,23 @@ func TestOrderedArguments(t *testing.T) {
 	tp = &Template{Name: "t", Source: `{{ messages[0].tool_calls[0].function.arguments }}`}
 	if got, err := tp.Render(msgs, RenderOptions{}); err != nil || got != deep {
 		t.Errorf("deep arguments: %.40q, %v", got, err)
+	}
+}
+
+// ~ and + with a short literal are left to the engine (the checked call
+// costs time on templates full of them); with anything else, checked.
+func TestGuardOpsRewrites(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`"a" ~ x ~ "b"`, `"a" ~ x ~ "b"`},
+		{`x ~ y`, `toolcall_cat(x, y)`},
+		{`x + y + 1`, `toolcall_add(x, y) + 1`},
+		{`a * 2 + b * c`, `toolcall_add(toolcall_mul(a, 2), toolcall_mul(b, c))`},
+		{`"` + strings.Repeat("x", maxLiteral) + `" ~ x`, `toolcall_cat("` + strings.Repeat("x", maxLiteral) + `", x)`},
+		{`f(*args)`, `f(*args)`},
+		{`x.filter + y | length`, `toolcall_add(x.filter, y | length)`},
+	} {
+		if got := guardOps(c.in, false); got != c.want {
+			t.Errorf("%.60s: got %.80s, want %.80s", c.in, got, c.want)
+		}
 	}
 }
