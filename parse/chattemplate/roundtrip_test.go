@@ -97,9 +97,12 @@ var wantDerived = map[string]string{
 	// does with messages and tools as gonja's ordered dicts (ordered.go).
 	"ByteDance-Seed-OSS": parse.FormatSeedOSS,
 
+	// x[-1].method(), which renders with x[-1] indexed from the length
+	// (ternary.go).
+	"Reka-Edge": parse.FormatHermes,
+
 	// Gaps of gonja v2.9.1 that are not bridged.
 	"NVIDIA-Nemotron-Nano-v2": "does not render", // a method on a filtered value
-	"Reka-Edge":               "does not render",
 }
 
 // isFormat reports whether want names a format rather than an error.
