@@ -59,16 +59,20 @@ type guard struct {
 	heap0    uint64
 	ticks    int
 	maxSteps int
+	maxHeap  uint64
 	stopped  atomic.Bool // the render was given up
 }
 
-// newGuard starts a render's guard; steps bounds its steps, 0 meaning
-// maxSteps.
-func newGuard(steps int) *guard {
+// newGuard starts a render's guard; steps and heap bound its steps and
+// heap growth, 0 meaning maxSteps and maxHeapGrowth.
+func newGuard(steps, heap int) *guard {
 	if steps <= 0 {
 		steps = maxSteps
 	}
-	return &guard{heap0: heapBytes(), maxSteps: steps}
+	if heap <= 0 {
+		heap = maxHeapGrowth
+	}
+	return &guard{heap0: heapBytes(), maxSteps: steps, maxHeap: uint64(heap)}
 }
 
 var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
@@ -95,12 +99,12 @@ func (g *guard) check() error {
 		return fmt.Errorf("it ran more than %d loop iterations, macro calls and operators", g.maxSteps)
 	}
 	if g.ticks%16 == 0 {
-		if h := heapBytes(); h > g.heap0 && h-g.heap0 > maxHeapGrowth {
+		if h := heapBytes(); h > g.heap0 && h-g.heap0 > g.maxHeap {
 			// The sample counts garbage not yet swept: collect it, and
 			// fail only on what is still held.
 			runtime.GC()
-			if h := heapBytes(); h > g.heap0 && h-g.heap0 > maxHeapGrowth {
-				return fmt.Errorf("the heap grew by more than %d MiB while it rendered", maxHeapGrowth>>20)
+			if h := heapBytes(); h > g.heap0 && h-g.heap0 > g.maxHeap {
+				return fmt.Errorf("the heap grew by more than %d MiB while it rendered", g.maxHeap>>20)
 			}
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // has, which kills the process) and must fail at once instead, saying
 // what was too large.
 func TestRenderBoundsWhatItBuilds(t *testing.T) {
-	big := strings.Repeat("x", 8<<20)
+	big := strings.Repeat("x", 3<<20)
 	for _, src := range []string{
 		// A long literal joined in a loop.
 		`{% set ns = namespace(s="") %}{% for i in range(1000) %}{% set ns.s = ns.s ~ "` + big + `" %}{% endfor %}{{ ns.s | length }}`,
@@ -21,7 +21,7 @@ func TestRenderBoundsWhatItBuilds(t *testing.T) {
 		`{{ ("a" * 1000000000000) | length }}`,
 		`{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}`,
 		`{% set ns = namespace(s="ab") %}{% for i in range(40) %}{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}`,
-		`{% set ns = namespace(l=[1]) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}`,
+		`{% set ns = namespace(l=range(1000000) | list) %}{% for i in range(40) %}{% set ns.l = ns.l + ns.l %}{% endfor %}{{ ns.l | length }}`,
 		`{{ range(1000000000000) | list | length }}`,
 		`{{ " " | center(10**12) | length }}`,
 		`{{ ("x\n" * 1000) | indent(10**9) | length }}`,
@@ -36,7 +36,6 @@ func TestRenderBoundsWhatItBuilds(t *testing.T) {
 		`{{ "{:>1000000000}".format(1) | length }}`,
 		`{{ "%999999d%999999d%999999d" | format(1, 2, 3) | length }}`,
 		`{{ ([1, 2] | slice(10**12)) | length }}`,
-		`{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ["x" * 16000000] %}{% endfor %}{{ ns.l | length }}`,
 	} {
 		tp := &Template{Name: "hostile.jinja", Source: src}
 		out, err := tp.Render(nil, RenderOptions{})
@@ -74,6 +73,18 @@ func TestGuardedOperators(t *testing.T) {
 	}
 }
 
+// A list filled in a loop, each value within the bounds, fails once the
+// heap has grown past the bound. (The bound is lowered so that a slow
+// machine reaches it long before the time bound; maxHeapGrowth is the
+// same check.)
+func TestRenderBoundsHeap(t *testing.T) {
+	tp := &Template{Name: "fill.jinja", maxHeap: 32 << 20,
+		Source: `{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ["x" * 1000000] %}{% endfor %}{{ ns.l | length }}`}
+	if _, err := tp.Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "heap grew by more than 32 MiB") {
+		t.Errorf("a list of 1000 strings of 1 MB: %v", err)
+	}
+}
+
 // A loop without a useful end fails after a bounded number of steps,
 // whatever the time bound. (The bound is lowered so that a slow machine
 // reaches it long before the time bound; maxSteps is the same check.)
@@ -87,7 +98,7 @@ func TestRenderBoundsSteps(t *testing.T) {
 	}
 	// Real templates stay far below the bound: the corpus renders (see
 	// TestRoundTrip) with it at maxSteps.
-	g := newGuard(0)
+	g := newGuard(0, 0)
 	for range maxSteps {
 		if err := g.check(); err != nil {
 			t.Fatalf("within maxSteps: %v", err)

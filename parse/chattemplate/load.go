@@ -29,9 +29,10 @@ type Template struct {
 	derived  deriveResult
 	// verbatim turns the source rewrites off (tests compare the two).
 	verbatim bool
-	// maxSteps, when set, bounds a render's steps below maxSteps (tests
-	// reach the bound without waiting on a slow machine).
-	maxSteps int
+	// maxSteps and maxHeap, when set, bound a render's steps and heap
+	// growth below maxSteps and maxHeapGrowth (tests reach the bounds
+	// without waiting on a slow machine).
+	maxSteps, maxHeap int
 }
 
 // maxSource bounds a template file: real ones are a few tens of kilobytes.

@@ -243,7 +243,7 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		ternaryFunc:    ternary,
 	}
 	depth := &macroDepth{}
-	g := newGuard(t.maxSteps)
+	g := newGuard(t.maxSteps, t.maxHeap)
 	vars[enterFunc] = func() (string, error) {
 		if err := g.check(); err != nil {
 			return "", err
