@@ -2,11 +2,13 @@ package run
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/toolcall/toolcall/parse/chattemplate"
+	"github.com/toolcall/toolcall/tools"
 )
 
 // isModelTemplate reports whether the file at path is a model's own chat
@@ -22,7 +24,7 @@ func isModelTemplate(path string) bool {
 	case ".tmpl", ".gotmpl":
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := chattemplate.OpenFile(path)
 	if err != nil {
 		return false
 	}
@@ -43,25 +45,38 @@ func modelTemplate(path string) (*PromptTemplate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromChatTemplate(t)
+	return fromChatTemplate(t, nil)
 }
 
 // ChatTemplate returns a prompt template that renders with a chat template
-// that came from elsewhere (a server's /props), named name.
-func ChatTemplate(name, source string) (*PromptTemplate, error) {
-	return fromChatTemplate(chattemplate.FromSource(name, source))
+// that came from elsewhere (a server's /props), named name. Its errors,
+// then and at each render, are redacted of secrets (the request's key
+// and password among them): they quote the template and what it raised,
+// and a server knows the key it was sent.
+func ChatTemplate(name, source string, secrets ...string) (*PromptTemplate, error) {
+	return fromChatTemplate(chattemplate.FromSource(name, source), tools.NewRedactor(os.Environ(), nil, secrets...))
 }
 
-func fromChatTemplate(t *chattemplate.Template) (*PromptTemplate, error) {
+// fromChatTemplate makes a prompt template of t; redact, when not nil,
+// is applied to its errors.
+func fromChatTemplate(t *chattemplate.Template, redact *tools.Redactor) (*PromptTemplate, error) {
 	// Servers add the beginning-of-sequence token when they tokenize a
 	// completions prompt; the template must not add a second one.
 	t.BOS = ""
+	clean := func(err error) error {
+		if err == nil || redact == nil {
+			return err
+		}
+		// Not wrapped: what it wraps holds the text unredacted.
+		return errors.New(redact.String(err.Error()))
+	}
 	stops, err := t.Stops()
 	if err != nil {
-		return nil, err
+		return nil, clean(err)
 	}
 	render := func(msgs []Message) (string, error) {
-		return t.Render(chatMessages(msgs), chattemplate.RenderOptions{AddGenerationPrompt: true})
+		s, err := t.Render(chatMessages(msgs), chattemplate.RenderOptions{AddGenerationPrompt: true})
+		return s, clean(err)
 	}
 	return &PromptTemplate{name: t.Name, render: render, stop: stops}, nil
 }
@@ -72,9 +87,13 @@ func chatMessages(msgs []Message) []chattemplate.Message {
 	for i, m := range msgs {
 		cm := chattemplate.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
 		for _, c := range m.ToolCalls {
-			var args any = map[string]any{}
+			// As JSON, the template sees the keys in the order the model
+			// wrote them, as Python's Jinja would.
+			var args any = json.RawMessage(`{}`)
 			if len(c.Arguments) > 0 {
-				if err := json.Unmarshal(c.Arguments, &args); err != nil {
+				if json.Valid(c.Arguments) {
+					args = json.RawMessage(c.Arguments)
+				} else {
 					args = string(c.Arguments)
 				}
 			}

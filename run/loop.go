@@ -218,9 +218,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	}
 	// The calls are read as parse --tools reads them: the same options,
 	// from the same constructor.
-	if l.parser, err = ParserOptions(set, "", parse.Options{}); err != nil {
-		return Result{}, err
-	}
+	l.parser = ParserOptions(set, parse.Options{})
 	// One executor for the whole run: what a person approves with "all"
 	// holds for the later turns too, and its redactor is the run's.
 	xopts := opts.Exec

@@ -57,7 +57,7 @@ func ServerTemplate(ctx context.Context, opts HTTPOptions) (*PromptTemplate, err
 	if props.ChatTemplate == "" {
 		return nil, errors.New("--template auto: " + url + " has no chat_template; give the model's template file to --template instead")
 	}
-	t, err := ChatTemplate("the chat template from "+url, props.ChatTemplate)
+	t, err := ChatTemplate("the chat template from "+url, props.ChatTemplate, Secrets(opts)...)
 	if err != nil {
 		return nil, fmt.Errorf("--template auto: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/parse/chattemplate"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -52,7 +53,8 @@ func Template(name string) (*PromptTemplate, error) {
 		}
 		return t, nil
 	}
-	src, err := os.ReadFile(name)
+	// Read as a model's template is: a regular file, bounded.
+	src, err := chattemplate.ReadFile(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && !strings.ContainsAny(name, `/\.`) {
 			return nil, fmt.Errorf("unknown template %q: use one of %s, the model's chat template (.jinja, tokenizer_config.json, .gguf) or a Go text/template file", name, strings.Join(TemplateNames, ", "))

@@ -61,8 +61,16 @@ difference tells how the model writes a call. When that is a syntax of
 --list-formats, only it is looked for; otherwise calls are read with the
 markers taken from the template and carry "format": "template". The
 template's end-of-turn and other control tokens never appear in text
-events. A template that does not render, or renders no tool calls, is an
-error (exit 2) naming the template and what failed. With --tools, the
+events. Never worse than without it: the input is also read by
+detection, and where the template's syntax reads no call but detection
+reads one, detection's events are written, each call's format marked
+"auto:" ("auto:mistral"); so the text before the first call waits (up to
+4 MiB) until a call shows whose events to write. A template that does
+not render, or renders no tool calls, gets
+one warning naming the template and what failed, and every syntax is
+looked for as without --template; with --template-strict it is an error
+(exit 2). A template that would read other files ({% include %},
+{% import %}, {% from %}, {% extends %}) is always an error. With --tools, the
 tools' schemas type the bare values of XML-style calls ("007" stays a
 string where the schema says string), and a complete bare call (Llama 3
 JSON, a pythonic list) to one of the tools counts even inside a line of
@@ -103,12 +111,13 @@ const parseExample = `  # a model's raw output, saved to a file
 const stdinHint = "toolcall: reading model output from stdin (paste it, then Ctrl-D); see 'toolcall parse --help'"
 
 type parseOptions struct {
-	tools       toolsFlags  // --tools
-	format      formatValue // --format
-	template    string      // --template
-	noRepair    bool        // --no-repair
-	fail        bool        // --fail
-	listFormats bool        // --list-formats
+	tools          toolsFlags  // --tools
+	format         formatValue // --format
+	template       string      // --template
+	templateStrict bool        // --template-strict
+	noRepair       bool        // --no-repair
+	fail           bool        // --fail
+	listFormats    bool        // --list-formats
 
 	// stream is parse.Stream; tests replace it.
 	stream func(context.Context, io.Reader, io.Writer, parse.Options) (parse.Stats, error)
@@ -133,6 +142,8 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
 	flags.StringVar(&opts.template, "template", "", "read calls the way this chat `template` writes them: a .jinja file, a tokenizer_config.json, a model directory or a GGUF model")
 	envAs(flags, "template", "TOOLCALL_PARSE_TEMPLATE") // run's --template also takes prompt templates
+	flags.BoolVar(&opts.templateStrict, "template-strict", false, "exit 2 when the --template cannot be rendered or its call syntax derived, instead of warning and looking for every syntax")
+	envAs(flags, "template-strict", "TOOLCALL_PARSE_TEMPLATE_STRICT")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
@@ -170,9 +181,19 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 			return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", o.template))
 		}
 	}
-	base, err := run.ParserOptions(set, o.template, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
-	if err != nil {
-		return usage(fmt.Errorf("--template: %w", err))
+	base := run.ParserOptions(set, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
+	if o.template != "" {
+		opts, stream, fallback, err := run.TemplateParser(o.template, o.templateStrict, base)
+		if err != nil {
+			return usage(fmt.Errorf("--template: %w", err))
+		}
+		if fallback != nil {
+			fmt.Fprintf(stderr, "toolcall: warning: --template: %v\n", fallback)
+		}
+		base = opts
+		if stream != nil {
+			o.stream = stream
+		}
 	}
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {

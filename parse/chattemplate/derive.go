@@ -71,12 +71,12 @@ func ProbeTools() []Tool {
 		return map[string]any{"type": "object", "properties": props}
 	}
 	return []Tool{
-		{"type": "function", "function": map[string]any{"name": probeName, "description": "Probe tool.", "parameters": param(map[string]any{
+		map[string]any{"type": "function", "function": map[string]any{"name": probeName, "description": "Probe tool.", "parameters": param(map[string]any{
 			"city": map[string]any{"type": "string", "description": "A city."}, "count": map[string]any{"type": "integer", "description": "A count."},
 			"ratio": map[string]any{"type": "number", "description": "A ratio."}, "flag": map[string]any{"type": "boolean", "description": "A flag."},
 			"tags": map[string]any{"description": "Tags."}, "opts": map[string]any{"description": "Options."},
 		})}},
-		{"type": "function", "function": map[string]any{"name": probeName2, "description": "Second probe tool.", "parameters": param(map[string]any{
+		map[string]any{"type": "function", "function": map[string]any{"name": probeName2, "description": "Second probe tool.", "parameters": param(map[string]any{
 			"q": map[string]any{"type": "string", "description": "A query."},
 		})}},
 	}
@@ -710,18 +710,4 @@ func (t *Template) Stops() ([]string, error) {
 		}
 	}
 	return stops, nil
-}
-
-// ParseOptions loads the template at path, derives from it how the model
-// writes calls, and returns base set up to read them.
-func ParseOptions(path string, base parse.Options) (parse.Options, error) {
-	t, err := Load(path)
-	if err != nil {
-		return base, err
-	}
-	d, err := t.Derive()
-	if err != nil {
-		return base, err
-	}
-	return d.Options(base), nil
 }

@@ -43,15 +43,8 @@ func TestDeriveOwnSyntax(t *testing.T) {
 			if d.Format != parse.FormatTemplate {
 				t.Fatalf("format %q, want template", d.Format)
 			}
-			for _, c := range []struct {
-				n       int
-				content string
-			}{{1, ""}, {2, ""}, {1, "Let me check the weather."}} {
-				calls := weatherCalls()[:c.n]
-				want := make([]wantCall, c.n)
-				for i, call := range calls {
-					want[i] = wantCall{call.Name, call.Arguments.(map[string]any)}
-				}
+			for _, c := range callShapes {
+				calls, want := c.calls()
 				out, _ := modelOutput(t, tp, d, c.content, calls)
 				roundTrips(t, out, d.Options(parse.Options{}), want, c.content)
 			}

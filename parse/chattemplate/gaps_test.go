@@ -18,6 +18,8 @@ func TestJinjaGaps(t *testing.T) {
 		{`{{ "(x if y else z)" }}`, "(x if y else z)"},
 		// x[-1] on a one-item list.
 		{`{{ messages[-1]['role'] }}|{{ messages[-1].content[-1] }}|{{ "[-1]" }}`, "user|i|[-1]"},
+		// … followed by a method, which gonja calls on no parenthesised value.
+		{`{% set s = "a\n</think>\n b" ~ messages[0].content %}{{ s.split('</think>')[-1].lstrip('\n') }}|{{ messages[-1].content.upper() }}`, " bhi|HI"},
 		// str methods.
 		{`{{ "".endswith("x") }}|{{ "ab".endswith(("x", "b")) }}|{{ "ab".startswith("a") }}`, "False|True|True"},
 		{`[{{ "  a  ".lstrip() }}|{{ "xxaxx".strip("x") }}|{{ "a \n".rstrip() }}]`, "[a  |a|a]"},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Template is a model's chat template and the special tokens it refers to.
@@ -28,6 +29,10 @@ type Template struct {
 	derived  deriveResult
 	// verbatim turns the source rewrites off (tests compare the two).
 	verbatim bool
+	// maxSteps and maxHeap, when set, bound a render's steps and heap
+	// growth below maxSteps and maxHeapGrowth (tests reach the bounds
+	// without waiting on a slow machine).
+	maxSteps, maxHeap int
 }
 
 // maxSource bounds a template file: real ones are a few tens of kilobytes.
@@ -61,13 +66,13 @@ func Load(path string) (*Template, error) {
 	switch {
 	case t.Source == "" && strings.EqualFold(filepath.Base(path), "tokenizer_config.json"):
 		sib := filepath.Join(dir, "chat_template.jinja")
-		src, err := os.ReadFile(sib)
+		src, err := ReadFile(sib)
 		if err != nil {
 			return nil, fmt.Errorf("%s: no chat_template in it, and none beside it (%v); give the model's template file", path, err)
 		}
 		t.Source, t.Name = string(src), sib
 	case filepath.Base(path) == "chat_template.jinja" && t.BOS == "" && t.EOS == "":
-		if b, err := os.ReadFile(filepath.Join(dir, "tokenizer_config.json")); err == nil {
+		if b, err := ReadFile(filepath.Join(dir, "tokenizer_config.json")); err == nil {
 			if cfg, err := fromTokenizerConfig(bytes.TrimSpace(b), true); err == nil {
 				t.BOS, t.EOS = cfg.BOS, cfg.EOS
 			}
@@ -76,8 +81,46 @@ func Load(path string) (*Template, error) {
 	return t, nil
 }
 
+// OpenFile opens a file a template is read from. Only a regular file is
+// opened: a FIFO (or a device, a socket) named like a template would hang
+// the read or never end, so it is an error, and the open does not block
+// to find out.
+func OpenFile(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (%v); give the template file itself", path, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFile reads a template file, a regular file of at most 4 MiB (see
+// OpenFile).
+func ReadFile(path string) ([]byte, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSource+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSource {
+		return nil, fmt.Errorf("%s: larger than %d MiB; is this a chat template?", path, maxSource>>20)
+	}
+	return b, nil
+}
+
 func load(path string) (*Template, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading chat template: %w", err)
 	}
@@ -257,8 +300,9 @@ func readGGUF(r *bufio.Reader) (*Template, error) {
 }
 
 type ggufReader struct {
-	r   *bufio.Reader
-	buf [8]byte
+	r     *bufio.Reader
+	buf   [8]byte
+	depth int // arrays open in skip
 }
 
 func (g *ggufReader) u32() (uint32, error) {
@@ -306,7 +350,9 @@ func (g *ggufReader) strings() ([]string, error) {
 	if n > 1<<24 {
 		return nil, fmt.Errorf("GGUF token list of %d entries; the file is damaged", n)
 	}
-	out := make([]string, 0, n)
+	// The count is the file's word: memory grows with the tokens read,
+	// not with what the header claims.
+	out := make([]string, 0, min(n, 1<<16))
 	for range n {
 		s, err := g.str()
 		if err != nil {
@@ -317,8 +363,18 @@ func (g *ggufReader) strings() ([]string, error) {
 	return out, nil
 }
 
+// maxGGUFDepth bounds arrays of arrays: real files nest them a level or
+// two, and each level is a call, so a file of nested array headers alone
+// would otherwise overflow the stack.
+const maxGGUFDepth = 8
+
 func (g *ggufReader) skip(typ uint32) error {
 	if typ == ggufArray {
+		g.depth++
+		defer func() { g.depth-- }()
+		if g.depth > maxGGUFDepth {
+			return fmt.Errorf("arrays nested more than %d deep; the file is damaged", maxGGUFDepth)
+		}
 		et, err := g.u32()
 		if err != nil {
 			return err

@@ -60,14 +60,25 @@ func TestLoadModelDirectory(t *testing.T) {
 	}
 }
 
-func TestLoadGGUF(t *testing.T) {
-	var w bytes.Buffer
-	le := func(v any) { _ = binary.Write(&w, binary.LittleEndian, v) }
-	str := func(s string) { le(uint64(len(s))); w.WriteString(s) }
+// ggufFile writes a GGUF file's header for tests.
+type ggufFile struct{ bytes.Buffer }
+
+// newGGUF starts a version 3 header with no tensors and keys metadata keys.
+func newGGUF(keys uint64) *ggufFile {
+	w := &ggufFile{}
 	w.WriteString("GGUF")
-	le(uint32(3))
-	le(uint64(0))
-	le(uint64(5))
+	w.le(uint32(3))
+	w.le(uint64(0))
+	w.le(keys)
+	return w
+}
+
+func (w *ggufFile) le(v any)     { _ = binary.Write(w, binary.LittleEndian, v) }
+func (w *ggufFile) str(s string) { w.le(uint64(len(s))); w.WriteString(s) }
+
+func TestLoadGGUF(t *testing.T) {
+	w := newGGUF(5)
+	le, str := w.le, w.str
 	str("general.architecture")
 	le(uint32(ggufString))
 	str("llama")

@@ -16,6 +16,23 @@ var strMethodNames = []string{"capitalize", "capwords", "casefold", "center", "c
 	"partition", "removeprefix", "removesuffix", "replace", "rfind", "rjust", "rpartition", "rsplit", "rstrip",
 	"split", "splitlines", "startswith", "strip", "swapcase", "title", "upper", "zfill"}
 
+// dictMethodNames are the dict methods gonja v2.9.1 defines.
+var dictMethodNames = []string{"sort", "keys", "values", "items", "get", "pop", "setdefault", "update", "copy", "clear"}
+
+// orderedDict is the engine's ordered dict behind v, if v holds one.
+func orderedDict(v *exec.Value) (*exec.Dict, bool) {
+	if v == nil {
+		return nil, false
+	}
+	switch d := v.Interface().(type) {
+	case *exec.Dict:
+		return d, true
+	case exec.Dict:
+		return &d, true
+	}
+	return nil, false
+}
+
 // methods returns gonja's methods with Python's semantics restored where
 // chat templates meet gonja's bugs: "".endswith(x) is true there, and
 // strip() without arguments fails.
@@ -61,6 +78,55 @@ func methods() exec.Methods {
 	str["strip"] = strip(strings.Trim)
 	str["lstrip"] = strip(strings.TrimLeft)
 	str["rstrip"] = strip(strings.TrimRight)
+	for name, est := range boundedMethods {
+		if f, ok := str[name]; ok {
+			str[name] = boundMethod(f, est)
+		}
+	}
 	m.Str = exec.NewMethodSet(str)
+	// keys(), values() and items() of a dict that keeps its order (a
+	// request's object, a dict literal) in that order; gonja's sort them.
+	dict := map[string]exec.Method[map[string]any]{}
+	for _, name := range dictMethodNames {
+		if f, ok := m.Dict.Get(name); ok {
+			dict[name] = f
+		}
+	}
+	for name, pick := range map[string]func(p *exec.Pair) any{
+		"keys":   func(p *exec.Pair) any { return p.Key.Interface() },
+		"values": func(p *exec.Pair) any { return p.Value.Interface() },
+		"items":  func(p *exec.Pair) any { return []any{p.Key.Interface(), p.Value.Interface()} },
+	} {
+		sorted := dict[name]
+		dict[name] = func(self map[string]any, v *exec.Value, args *exec.VarArgs) (any, error) {
+			d, ok := orderedDict(v)
+			if !ok || len(args.Args) > 0 || len(args.KwArgs) > 0 {
+				return sorted(self, v, args)
+			}
+			out := make([]any, len(d.Pairs))
+			for i, p := range d.Pairs {
+				out[i] = pick(p)
+			}
+			return out, nil
+		}
+	}
+	// get() from such a dict gives its own value, nested order kept.
+	get := dict["get"]
+	dict["get"] = func(self map[string]any, v *exec.Value, args *exec.VarArgs) (any, error) {
+		d, ok := orderedDict(v)
+		if !ok || len(args.Args) < 1 || len(args.Args) > 2 {
+			return get(self, v, args)
+		}
+		for _, p := range d.Pairs {
+			if p.Key.String() == args.Args[0].String() {
+				return p.Value.Interface(), nil
+			}
+		}
+		if len(args.Args) == 2 {
+			return args.Args[1].Interface(), nil
+		}
+		return nil, nil
+	}
+	m.Dict = exec.NewMethodSet(dict)
 	return m
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/parser"
 )
 
@@ -31,8 +33,10 @@ type Message struct {
 	Name       string // role tool: the tool's name
 }
 
-// Call is an assistant's tool call. Arguments is a map[string]any, or a
-// string holding JSON (templates differ in which they accept).
+// Call is an assistant's tool call. Arguments is a json.RawMessage (an
+// object, decoded with its keys in order), a map[string]any (keys sorted
+// when printed), or a string holding JSON (templates differ in which they
+// accept).
 type Call struct {
 	ID        string
 	Name      string
@@ -40,8 +44,10 @@ type Call struct {
 }
 
 // Tool is a tool definition in the OpenAI shape, {"type": "function",
-// "function": {"name", "description", "parameters"}}, decoded.
-type Tool = map[string]any
+// "function": {"name", "description", "parameters"}}: a json.RawMessage,
+// whose keys the template sees in their order (as Python's Jinja sees a
+// request's), or a decoded map[string]any, whose keys it sees sorted.
+type Tool = any
 
 // RenderOptions are the variables a template sees besides the messages.
 type RenderOptions struct {
@@ -64,8 +70,32 @@ func environment() (*exec.Environment, *config.Config) {
 		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
 		_ = filters.Replace("tojson", filterToJSON)
 		_ = filters.Replace("items", filterItems)
+		// gonja's dictsort reads Go maps only: an ordered dict goes to
+		// it as one (its values kept as they are).
+		if sortDict, ok := filters.Get("dictsort"); ok {
+			_ = filters.Replace("dictsort", func(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
+				if d, ok := orderedDict(in); ok {
+					m := make(map[string]any, len(d.Pairs))
+					for _, p := range d.Pairs {
+						m[p.Key.String()] = p.Value.Interface()
+					}
+					in = exec.AsValue(m)
+				}
+				return sortDict(e, in, params)
+			})
+		}
+		for name, est := range boundedFilters {
+			if f, ok := filters.Get(name); ok {
+				_ = filters.Replace(name, boundFilter(f, est))
+			}
+		}
 		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
 		_ = structures.Register("generation", parseGeneration)
+		// A template gets no file access at all: the four tags that
+		// would read another template are errors when it is parsed.
+		for _, tag := range fileTags {
+			_ = structures.Replace(tag, refuseFiles)
+		}
 		env = &exec.Environment{
 			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
 			Filters:           filters,
@@ -92,42 +122,77 @@ func (t *Template) compile() (*exec.Template, error) {
 	cc := &t.compiled
 	cc.once.Do(func() {
 		e, conf := environment()
-		loader, err := loaders.NewFileSystemLoader("")
-		if err != nil {
-			cc.err = err
-			return
-		}
 		src := t.Source
 		if !t.verbatim {
 			src = rewriteAlways(src)
 		}
-		sl, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(src), loader)
-		if err != nil {
-			cc.err = err
-			return
-		}
-		cc.tpl, cc.err = exec.NewTemplate("chat_template", conf, sl, e)
-		if cc.err != nil {
+		cc.tpl, cc.err = exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
+		if cc.err != nil && !errors.Is(cc.err, ErrNoFiles) {
 			// Nested conditionals are the usual cause: try again with
 			// them rewritten (see ternary.go).
 			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
-				if sl2, err := loaders.NewShiftedLoader("chat_template", strings.NewReader(again), loader); err == nil {
-					if tpl, err := exec.NewTemplate("chat_template", conf, sl2, e); err == nil {
-						cc.tpl, cc.err = tpl, nil
-						return
-					}
+				if tpl, err := exec.NewTemplate(rootName, conf, &onlyItself{src: again}, e); err == nil {
+					cc.tpl, cc.err = tpl, nil
+					return
 				}
 			}
-			cc.err = fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err))
+		}
+		switch {
+		case errors.Is(cc.err, ErrNoFiles):
+			cc.err = fmt.Errorf("chat template %s: %w", t.Name, ErrNoFiles)
+		case cc.err != nil:
+			cc.err = printableErr{fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err, src))}
 		}
 	})
 	return cc.tpl, cc.err
 }
 
-// shortErr keeps the first line of the engine's message (it quotes the
-// whole template source otherwise) and the last detail.
-func shortErr(err error) error {
-	msg := err.Error()
+// rootName is the name the engine knows the template by.
+const rootName = "chat_template"
+
+// ErrNoFiles is why a template that would read another one fails: it is
+// refused outright, never rendered some other way.
+var ErrNoFiles = errors.New("{% include %}, {% import %}, {% from %} and {% extends %} are refused: " +
+	"a chat template may not read other files (give toolcall one self-contained template)")
+
+// fileTags are the Jinja tags that read another template.
+var fileTags = []string{"include", "import", "from", "extends"}
+
+func refuseFiles(*parser.Parser, *parser.Parser) (nodes.ControlStructure, error) {
+	return nil, ErrNoFiles
+}
+
+// onlyItself is the loader a template is compiled with: it gives the
+// engine the template's own source, once, and nothing else, so that
+// no tag or engine path can reach a file even if one slipped past the
+// tags refused above.
+type onlyItself struct {
+	src  string
+	read bool
+}
+
+func (l *onlyItself) Read(name string) (io.Reader, error) {
+	if name != rootName || l.read {
+		return nil, ErrNoFiles
+	}
+	l.read = true
+	return strings.NewReader(l.src), nil
+}
+
+func (l *onlyItself) Resolve(name string) (string, error) {
+	if name != rootName {
+		return "", ErrNoFiles
+	}
+	return name, nil
+}
+
+func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, ErrNoFiles }
+
+// shortErr keeps the first line of the engine's message and the last
+// detail, without the quote of the whole template source (src) the
+// engine puts in it.
+func shortErr(err error, src string) error {
+	msg := withoutSource(err.Error(), src)
 	if i := strings.Index(msg, "\n"); i >= 0 {
 		last := msg[strings.LastIndex(msg, "\n")+1:]
 		if j := strings.LastIndex(last, "': "); j >= 0 {
@@ -163,7 +228,7 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	}
 	tools := make([]any, len(opts.Tools))
 	for i, tl := range opts.Tools {
-		tools[i] = tl
+		tools[i] = ordered(tl)
 	}
 	vars := map[string]any{
 		"messages":              ms,
@@ -178,8 +243,19 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		ternaryFunc:    ternary,
 	}
 	depth := &macroDepth{}
-	vars[enterFunc] = depth.enter
+	g := newGuard(t.maxSteps, t.maxHeap)
+	vars[enterFunc] = func() (string, error) {
+		if err := g.check(); err != nil {
+			return "", err
+		}
+		return depth.enter()
+	}
 	vars[leaveFunc] = depth.leave
+	vars[tickFunc] = g.tick
+	vars[mulFunc] = g.mul
+	vars[catFunc] = g.cat
+	vars[addFunc] = g.add
+	vars["range"] = g.rangeList
 	if len(tools) > 0 {
 		vars["tools"] = tools
 	}
@@ -193,6 +269,13 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	done := make(chan result, 1)
 	go func() {
 		w := &limitWriter{max: maxRender}
+		// A panic in the engine on a hostile template fails this render,
+		// not the process.
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("the template engine failed on it: %v", p)}
+			}
+		}()
 		err := tpl.Execute(w, exec.NewContext(vars))
 		if w.over {
 			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
@@ -205,13 +288,16 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	select {
 	case r = <-done:
 	case <-timer.C:
+		// The render stops at its next loop iteration, macro call or
+		// guarded operator.
+		g.stopped.Store(true)
 		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
 	}
 	if r.err != nil {
 		if raised != nil {
-			return "", fmt.Errorf("chat template %s: %w", t.Name, raised)
+			return "", printableErr{fmt.Errorf("chat template %s: %w", t.Name, raised)}
 		}
-		return "", fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err))
+		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err, t.Source))}
 	}
 	return r.out, nil
 }
@@ -237,24 +323,27 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
-func (m Message) value() map[string]any {
-	v := map[string]any{"role": m.Role, "content": m.Content}
+// value is m as a template sees it, its keys in the order a client
+// writes them; arguments given as JSON keep their order too.
+func (m Message) value() *exec.Dict {
+	v := dict("role", m.Role, "content", m.Content)
+	add := func(k string, val any) { v.Pairs = append(v.Pairs, dict(k, val).Pairs...) }
 	if m.Reasoning != "" {
-		v["reasoning_content"] = m.Reasoning
-		v["thinking"] = m.Reasoning
+		add("reasoning_content", m.Reasoning)
+		add("thinking", m.Reasoning)
 	}
 	if len(m.ToolCalls) > 0 {
 		calls := make([]any, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
-			calls[i] = map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}}
+			calls[i] = dict("id", c.ID, "type", "function", "function", dict("name", c.Name, "arguments", ordered(c.Arguments)))
 		}
-		v["tool_calls"] = calls
+		add("tool_calls", calls)
 	}
 	if m.ToolCallID != "" {
-		v["tool_call_id"] = m.ToolCallID
+		add("tool_call_id", m.ToolCallID)
 	}
 	if m.Name != "" {
-		v["name"] = m.Name
+		add("name", m.Name)
 	}
 	return v
 }
@@ -316,6 +405,12 @@ func filterItems(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.
 		return exec.AsValue(errors.New("items requires a mapping"))
 	}
 	var out []any
+	if d, ok := orderedDict(in); ok {
+		for _, p := range d.Pairs {
+			out = append(out, []any{p.Key.Interface(), p.Value.Interface()})
+		}
+		return exec.AsValue(out)
+	}
 	for _, k := range in.Keys() {
 		v, _ := in.GetItem(k.Interface())
 		out = append(out, []any{k.Interface(), v.Interface()})
@@ -340,7 +435,7 @@ func filterToJSON(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec
 	if err := writeJSON(&b, in.Interface(), indent, 0); err != nil {
 		return exec.AsValue(fmt.Errorf("tojson: %w", err))
 	}
-	return exec.AsSafeValue(b.String())
+	return exec.AsValue(b.String())
 }
 
 func writeJSON(b *bytes.Buffer, v any, indent, depth int) error {

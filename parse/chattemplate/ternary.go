@@ -126,14 +126,18 @@ func rewriteTags(src string, conditionals bool) string {
 			if conditionals {
 				body = rewriteExpr(body)
 			}
+			body = guardBody(body, closer == "%}")
 		}
 		b.WriteString(body)
-		if word == "macro" {
+		// A macro body counts its depth (see macroDepth), and each loop
+		// iteration ticks the render's guard (see guard.go): a call
+		// right after the opening tag, trimming after it as that tag did.
+		if fn := map[string]string{"macro": enterFunc, "for": tickFunc}[word]; fn != "" {
 			b.WriteString(closer)
 			if strings.HasSuffix(body, "-") {
-				b.WriteString("{% do " + enterFunc + "() -%}")
+				b.WriteString("{% do " + fn + "() -%}")
 			} else {
-				b.WriteString("{% do " + enterFunc + "() %}")
+				b.WriteString("{% do " + fn + "() %}")
 			}
 			src = src[end+len(closer):]
 			continue
@@ -304,7 +308,8 @@ func conditional(p string) string {
 	return " " + ternaryFunc + "((" + strings.TrimSpace(c) + "), (" + strings.TrimSpace(a) + "), (" + strings.TrimSpace(conditional(rest)) + ")) "
 }
 
-// lastIndex rewrites CHAIN[-1] as (CHAIN|last) outside string literals.
+// lastIndex rewrites CHAIN[-1] as (CHAIN|last) outside string literals,
+// or as CHAIN[(CHAIN|length) - 1] where a method or attribute follows.
 func lastIndex(e string) string {
 	const neg = "[-1]"
 	var b strings.Builder
@@ -326,7 +331,13 @@ func lastIndex(e string) string {
 				continue
 			}
 			b.WriteString(e[start:c])
-			b.WriteString("(" + e[c:k] + "|last)")
+			if strings.HasPrefix(e[k+len(neg):], ".") {
+				// gonja calls no method on a parenthesised value
+				// ((x|last).lstrip()): index from the length instead.
+				b.WriteString(e[c:k] + "[(" + e[c:k] + "|length) - 1]")
+			} else {
+				b.WriteString("(" + e[c:k] + "|last)")
+			}
 			k += len(neg) - 1
 			start = k + 1
 		}
