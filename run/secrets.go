@@ -8,7 +8,6 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
@@ -38,15 +37,6 @@ func Secrets(opts HTTPOptions) []string {
 		out = append(out, opts.APIKey)
 	}
 	return append(out, urlcred.Passwords(opts.BaseURL)...)
-}
-
-// catalogSecrets are the credentials in the catalog's MCP server URLs
-// (tools.ServerSecrets); none without a catalog.
-func catalogSecrets(c *catalog.Catalog) []string {
-	if c == nil {
-		return nil
-	}
-	return tools.ServerSecrets(c)
 }
 
 // redactingWriter redacts each write of the transcript: whole event
