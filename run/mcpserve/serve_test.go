@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -290,38 +289,6 @@ func TestListChangedWhenAToolIsAdded(t *testing.T) {
 	s.Check()
 	if r := call(t, cs, "added", nil); text(r) != "new" {
 		t.Errorf("after a broken reload: %q", text(r))
-	}
-}
-
-func TestListenOverHTTP(t *testing.T) {
-	dir := toolsDir(t)
-	c, _ := catalog.Load([]string{dir}, catalog.LoadOptions{})
-	s, err := New(Options{Catalog: c, Poll: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() { done <- s.Listen(ctx, "127.0.0.1:0", false, func(a net.Addr) { addr <- a }) }()
-	var a net.Addr
-	select {
-	case a = <-addr:
-	case err := <-done:
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + a.String() + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := call(t, cs, "echo", map[string]any{"text": "over http"}); text(r) != `{"text":"over http"}` {
-		t.Errorf("echo over HTTP: %q", text(r))
-	}
-	cs.Close()
-	cancel()
-	if err := <-done; err != nil {
-		t.Error(err)
 	}
 }
 
