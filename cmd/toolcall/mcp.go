@@ -60,7 +60,9 @@ mode 0600, to $XDG_RUNTIME_DIR/toolcall/mcp-serve-PORT.token (or under the
 user's cache directory), whose name is said on standard error and which
 is removed when the server stops; --token-file FILE uses the token in
 FILE instead. --no-auth serves without a token, so that every local
-account can call the tools: it says so on standard error. A session
+account can call the tools: it says so on standard error. A request from
+a browser page (an Origin header) is answered 403 unless the page is on
+this machine (localhost, 127.0.0.1, [::1]) or --allow-origin names it. A session
 that sends no request for --session-timeout is closed, and one request's
 headers and body must arrive within 30 seconds.
 
@@ -102,6 +104,7 @@ type mcpServeOptions struct {
 	listenAny bool
 	tokenFile string
 	noAuth    bool
+	origins   []string
 	idle      time.Duration
 	verbose   bool
 	cleanup   func() // removes the token file written, if any
@@ -133,6 +136,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
 	fs.StringVar(&o.tokenFile, "token-file", "", "with --listen: the bearer token clients must send is the one in `file` (mode 0600), not a new one")
 	fs.BoolVar(&o.noAuth, "no-auth", false, "with --listen: take requests without a bearer token (anyone who can reach the port may call the tools)")
+	fs.StringSliceVar(&o.origins, "allow-origin", nil, "with --listen: take requests from browser pages of these `origins` (scheme://host:port; repeatable, comma-separated) beside those on loopback")
 	durationVar(fs, &o.idle, "session-timeout", mcpserve.DefaultSessionTimeout, "with --listen: close a session that sent no request for this long (0: never)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
 	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
@@ -210,7 +214,7 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 // the port is known (and removed again by cleanup). The token itself is
 // never printed: only where it is.
 func (o *mcpServeOptions) listenOptions(stderr io.Writer) (mcpserve.ListenOptions, error) {
-	lo := mcpserve.ListenOptions{Addr: o.listen, AnyHost: o.listenAny, NoAuth: o.noAuth, SessionTimeout: o.idle}
+	lo := mcpserve.ListenOptions{Addr: o.listen, AnyHost: o.listenAny, NoAuth: o.noAuth, AllowOrigins: o.origins, SessionTimeout: o.idle}
 	if o.idle == 0 {
 		lo.SessionTimeout = -1 // the package's "never"
 	}
@@ -218,10 +222,15 @@ func (o *mcpServeOptions) listenOptions(stderr io.Writer) (mcpserve.ListenOption
 		return lo, usage(fmt.Errorf("--session-timeout %v: want 0 (never) or more", o.idle))
 	}
 	if o.listen == "" {
-		if o.tokenFile != "" || o.noAuth {
-			return lo, usage(errors.New("--token-file and --no-auth apply to --listen only: stdio needs no token, since only the process that started the server can write to it"))
+		if o.tokenFile != "" || o.noAuth || len(o.origins) > 0 {
+			return lo, usage(errors.New("--token-file, --no-auth and --allow-origin apply to --listen only: on stdio, only the process that started the server can write to it"))
 		}
 		return lo, nil
+	}
+	for _, origin := range o.origins {
+		if err := mcpserve.CheckOrigin(origin); err != nil {
+			return lo, usage(fmt.Errorf("--allow-origin %w", err))
+		}
 	}
 	if err := mcpserve.CheckListen(o.listen, o.listenAny); err != nil {
 		return lo, usage(fmt.Errorf("--listen %w", err))

@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,4 +132,56 @@ func bearer(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originCheck answers 403 to a request from a browser page the user did
+// not name: a page on any site can make a browser send requests to a
+// loopback port (and, through DNS rebinding, read the answers), so the
+// transport requires the Origin a browser sets to be checked. Allowed: no
+// Origin (clients that are not browsers send none), pages served from
+// this machine (loopback hosts), and the origins in allowed.
+func originCheck(allowed []string, next http.Handler) http.Handler {
+	ok := map[string]bool{}
+	for _, o := range allowed {
+		ok[normalOrigin(o)] = true
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		origin := r.Header.Get("Origin")
+		if origin != "" && !ok[normalOrigin(origin)] && !loopbackOrigin(origin) {
+			http.Error(w, fmt.Sprintf("Forbidden: a request from a page of %s; toolcall mcp serve takes requests from browser pages on this machine only, or from the origins named with --allow-origin", origin), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// normalOrigin is an origin as browsers send it: scheme and host in lower
+// case, no path.
+func normalOrigin(o string) string {
+	return strings.ToLower(strings.TrimRight(strings.TrimSpace(o), "/"))
+}
+
+// loopbackOrigin reports whether origin is an http or https page on this
+// machine: localhost, 127.0.0.0/8 or ::1, any port.
+func loopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" && u.Path != "/" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// CheckOrigin reports whether o is an origin as a browser sends it in
+// the Origin header: scheme://host or scheme://host:port, nothing more.
+func CheckOrigin(o string) error {
+	u, err := url.Parse(o)
+	if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+		return fmt.Errorf("%q: want an origin as browsers send it, scheme://host[:port], such as http://app.example:3000", o)
+	}
+	return nil
 }

@@ -58,6 +58,9 @@ type ListenOptions struct {
 	// One of the two is required.
 	Token  string
 	NoAuth bool
+	// AllowOrigins are the browser origins (scheme://host:port) taken
+	// beside those on loopback; a request with any other Origin gets 403.
+	AllowOrigins []string
 	// SessionTimeout closes a session idle this long: 0 means
 	// DefaultSessionTimeout, a negative value never.
 	SessionTimeout time.Duration
@@ -72,8 +75,9 @@ type ListenOptions struct {
 
 // Listen serves the same tools over MCP's streamable HTTP transport until
 // ctx is done. The SDK refuses requests to a loopback address that name
-// another host, against DNS rebinding; every request must carry the
-// bearer token, unless NoAuth.
+// another host, against DNS rebinding; a request from a browser page must
+// come from this machine or AllowOrigins; and every request must carry
+// the bearer token, unless NoAuth.
 func (s *Server) Listen(ctx context.Context, lo ListenOptions) error {
 	if err := CheckListen(lo.Addr, lo.AnyHost); err != nil {
 		return err
@@ -132,5 +136,6 @@ func (s *Server) Handler(lo ListenOptions) (http.Handler, error) {
 	if !lo.NoAuth {
 		h = bearer(lo.Token, h)
 	}
-	return h, nil
+	// The origin first: a foreign page learns nothing of the token check.
+	return originCheck(lo.AllowOrigins, h), nil
 }

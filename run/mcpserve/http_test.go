@@ -229,3 +229,43 @@ func TestListenDropsSlowClients(t *testing.T) {
 		conn.Close()
 	}
 }
+
+// A page on another site cannot drive the server through a browser: a
+// request whose Origin is not on loopback, nor allowed by name, gets 403,
+// on initialize and in a session; clients that send no Origin, and pages
+// on this machine, are served.
+func TestListenChecksTheOrigin(t *testing.T) {
+	url := listen(t, toolsDir(t), Options{}, ListenOptions{Token: testToken, AllowOrigins: []string{"https://App.example:8443"}})
+	auth := "Authorization: Bearer " + testToken
+	for _, c := range []struct {
+		origin string
+		want   int
+	}{
+		{"", http.StatusOK},
+		{"http://localhost:5173", http.StatusOK},
+		{"http://127.0.0.1:6274", http.StatusOK},
+		{"http://[::1]", http.StatusOK},
+		{"https://app.example:8443", http.StatusOK},
+		{"http://evil.example", http.StatusForbidden},
+		{"https://app.example:8444", http.StatusForbidden},
+		{"http://localhost.evil.example", http.StatusForbidden},
+		{"null", http.StatusForbidden},
+	} {
+		headers := []string{auth}
+		if c.origin != "" {
+			headers = append(headers, "Origin: "+c.origin)
+		}
+		if code, body := post(t, url, initialize, headers...); code != c.want {
+			t.Errorf("initialize from Origin %q: %d %s, want %d", c.origin, code, body, c.want)
+		}
+	}
+	id := startSession(t, url, auth)
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`
+	if code, _ := post(t, url, call, auth, "Mcp-Session-Id: "+id, "Origin: http://evil.example"); code != http.StatusForbidden {
+		t.Errorf("a call in a session from a foreign Origin: %d, want 403", code)
+	}
+	// Without the token too: the page is refused for where it is from.
+	if code, _ := post(t, url, initialize, "Origin: http://evil.example"); code != http.StatusForbidden {
+		t.Errorf("a foreign Origin without the token: %d, want 403", code)
+	}
+}
