@@ -39,7 +39,11 @@ or --approve), and the tool runs under --timeout, --max-output, --scratch,
 --env and --redact. The answer is a CallToolResult: the text the model
 would read (or the tool's own MCP content), structuredContent when the
 tool printed one, and isError for any failure, a refused or invalid call
-included, with the words exec gives the model. Nobody is asked at a
+included, with the words exec gives the model. A structured result that
+does not match the tool's outputSchema is not sent: the answer is then
+isError, saying what does not match. A call of a tool that is not there,
+without a name, or with arguments that are not an object is answered
+with the JSON-RPC error -32602 (invalid params). Nobody is asked at a
 terminal: a call that needs consent is refused. When the client cancels a
 call (notifications/cancelled), the tool's process group is killed.
 

@@ -144,9 +144,8 @@ func TestListFollowsPolicyAndTags(t *testing.T) {
 		t.Errorf("--local-only --tag text lists %v, want echo alone", res.Tools)
 	}
 	// A tool --tag leaves out is not there to call at all.
-	r := call(t, cs, "rich", nil)
-	if !r.IsError || !strings.Contains(text(r), `Unknown tool "rich"`) {
-		t.Errorf("calling a tool outside --tag: %s", text(r))
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rich"}); err == nil || !strings.Contains(err.Error(), `Unknown tool "rich"`) {
+		t.Errorf("calling a tool outside --tag: %v, want an unknown tool error", err)
 	}
 }
 
@@ -431,4 +430,39 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// A structured result that breaks the outputSchema the tool was listed
+// with is never sent: the client would check it and throw the result
+// away. The answer is an isError result that says why, with no
+// structuredContent, whether the tool reported an error itself or not.
+func TestStructuredResultsConform(t *testing.T) {
+	dir := t.TempDir()
+	out := `"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	writeTool(t, dir, "good", `{"description":"Conforms.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"n is 7"}],"structuredContent":{"n":7}}'`+"\n")
+	writeTool(t, dir, "bad", `{"description":"Breaks it.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"n is seven"}],"structuredContent":{"n":"seven"}}'`+"\n")
+	writeTool(t, dir, "bad_error", `{"description":"Breaks it, in error.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"no n"}],"structuredContent":{"m":1},"isError":true}'`+"\n")
+	writeTool(t, dir, "none", `{"description":"Promises a structured result, gives text.","input_schema":{"type":"object"},`+out+`}`,
+		"echo just text\n")
+	_, cs := serve(t, dir, Options{}, nil)
+
+	if r := call(t, cs, "good", nil); r.IsError || r.StructuredContent == nil {
+		t.Errorf("good: isError %v, structuredContent %v", r.IsError, r.StructuredContent)
+	}
+	for name, want := range map[string]string{
+		"bad":       `structuredContent/n: expected integer`,
+		"bad_error": `structuredContent/n: required property "n" is missing`,
+		"none":      `gave no structured result`,
+	} {
+		r := call(t, cs, name, nil)
+		if !r.IsError || r.StructuredContent != nil {
+			t.Errorf("%s: isError %v, structuredContent %v; want an error without it", name, r.IsError, r.StructuredContent)
+		}
+		if !strings.Contains(text(r), want) {
+			t.Errorf("%s: %q, want it to say %q", name, text(r), want)
+		}
+	}
 }
