@@ -132,7 +132,16 @@ func (s *Server) Handler(lo ListenOptions) (http.Handler, error) {
 	case idle < 0:
 		idle = 0 // the SDK's "never"
 	}
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{Logger: s.log, SessionTimeout: idle})
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.sdk }, &mcp.StreamableHTTPOptions{
+		Logger:         s.log,
+		SessionTimeout: idle,
+		// With an event store the SDK sends each event stream's priming
+		// event (an id and no data) and lets a client that lost a stream
+		// take it up again from the last id it saw. The store keeps at
+		// most 10 MiB of events, the oldest dropped first.
+		EventStore: mcp.NewMemoryEventStore(nil),
+	})
+	h = needSession(h)
 	if !lo.NoAuth {
 		h = bearer(lo.Token, h)
 	}

@@ -269,3 +269,43 @@ func TestListenChecksTheOrigin(t *testing.T) {
 		t.Errorf("a foreign Origin without the token: %d, want 403", code)
 	}
 }
+
+// A request that is not initialize, sent without a session id, gets 400
+// (the SDK would start a session for it that was never initialized); an
+// initialize, and any request of the sessionless protocol, go through.
+func TestListenWantsASession(t *testing.T) {
+	url := listen(t, toolsDir(t), Options{}, ListenOptions{Token: testToken})
+	auth := "Authorization: Bearer " + testToken
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`
+	for _, headers := range [][]string{{auth}, {auth, "Mcp-Protocol-Version: 2025-06-18"}, {auth, "Mcp-Protocol-Version: 2025-11-25"}} {
+		if code, body := post(t, url, call, headers...); code != http.StatusBadRequest || !strings.Contains(body, "Mcp-Session-Id") {
+			t.Errorf("tools/call without a session (%v): %d %s, want 400 naming Mcp-Session-Id", headers[1:], code, body)
+		}
+	}
+	if code, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, auth); code != http.StatusBadRequest {
+		t.Errorf("a notification without a session: %d %s, want 400", code, body)
+	}
+	id := startSession(t, url, auth)
+	if code, body := post(t, url, call, auth, "Mcp-Session-Id: "+id); code != http.StatusOK || !strings.Contains(body, `{\"text\":\"x\"}`) {
+		t.Errorf("tools/call in the session: %d %s", code, body)
+	}
+}
+
+// An event stream starts with a priming event, an id and no data, from
+// protocol 2025-11-25 on, so that a client whose stream breaks can take
+// it up again (Last-Event-ID).
+func TestListenPrimesEventStreams(t *testing.T) {
+	url := listen(t, toolsDir(t), Options{}, ListenOptions{Token: testToken})
+	init := strings.Replace(initialize, "2025-06-18", "2025-11-25", 1)
+	code, body := post(t, url, init, "Authorization: Bearer "+testToken)
+	if code != http.StatusOK {
+		t.Fatalf("initialize: %d %s", code, body)
+	}
+	first, _, _ := strings.Cut(body, "\n\n")
+	if !strings.Contains(first, "id: ") || strings.Contains(first, `"jsonrpc"`) {
+		t.Errorf("the first event is not a priming event (an id, no message):\n%s", body)
+	}
+	if !strings.Contains(body, `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("no initialize result after the priming event:\n%s", body)
+	}
+}
