@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -301,5 +302,37 @@ func TestMCPListenNoAuth(t *testing.T) {
 	mine := startListening(t, ctx, "--tools", examples, "--token-file", file)
 	if mine.token != "my-own-token-of-some-length" {
 		t.Errorf("--token-file: the server named %s, holding %q", mine.tokenFile, mine.token)
+	}
+}
+
+// TestMCPServeStdioLongLine: one request over the 16 MiB a line may hold
+// is answered with an error, and the server goes on with the requests
+// after it (it used to end, exit 1, leaving them unanswered).
+func TestMCPServeStdioLongLine(t *testing.T) {
+	clearEnv(t)
+	examples := buildExamples(t)
+	long := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"calculator","arguments":{"expression":"` + strings.Repeat("1+", 9<<20) + `1"}},"id":"big"}`
+	notification := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 17<<20) + `"}}`
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		long,
+		notification,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":"6*7"}}}`,
+	}, "\n") + "\n"
+	var stdout, stderr bytes.Buffer
+	code := execute(context.Background(), []string{"mcp", "serve", "--tools", examples}, strings.NewReader(in), &stdout, &stderr)
+	if code != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":"big","error":{"code":-32600,"message":"a message of %d bytes is over the 16777216 bytes (16 MiB) a line may hold`, len(long)+1)) {
+		t.Errorf("no error answer to the long request:\n%.2000s", out)
+	}
+	if !strings.Contains(out, `{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"42"}]}}`) {
+		t.Errorf("the request after the long lines is not answered:\n%.2000s", out)
+	}
+	if n := strings.Count(out, "\n"); n != 3 {
+		t.Errorf("%d answers, want 3 (initialize, the long request, the call): the notification needs none\n%.2000s", n, out)
 	}
 }
