@@ -41,6 +41,9 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 	line = append(line, args...)
 	line = append(line, '}')
 
+	if r := relayOf(ctx); r != nil {
+		ctx = WithMCPRelay(ctx, cl.x.redactor.relay(r))
+	}
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++

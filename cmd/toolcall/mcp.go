@@ -49,6 +49,9 @@ call (notifications/cancelled), the tool's process group is killed.
 
 The tools of MCP servers (mcp_server sidecars, --mcp) are offered too, so
 toolcall can put its checks and limits between a client and a server.
+What such a server says while a call runs, progress and log messages,
+is passed on to the client that made the call (redacted), and a call the
+client cancels is cancelled there.
 When such a server says its tools changed, they are listed again and the
 clients get notifications/tools/list_changed, whatever --poll says.
 

@@ -93,8 +93,10 @@ func New(opts Options) (*Server, error) {
 		// The SDK tells of every session's start and end: only its
 		// warnings and errors are worth a line.
 		Logger: slog.New(atLeast{log.Handler(), slog.LevelWarn}),
-		// Tools only; list_changed is sent when the directories change.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		// Tools; list_changed is sent when the directories change.
+		// Logging, for the log messages of the MCP servers whose tools
+		// are passed on (sent while a call of theirs runs).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	s.stamp = fingerprint(opts.Dirs, opts.Catalog)
@@ -213,7 +215,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if args := bytes.TrimSpace(p.Arguments); len(args) > 0 && args[0] != '{' && string(args) != "null" {
 				return nil, invalidParams(fmt.Sprintf("tools/call %q: params.arguments is %s, not an object: give the tool's parameters as an object, {\"name\": value, ...}", p.Name, jsonKind(args)))
 			}
-			return s.call(ctx, p.Name, p.Arguments)
+			return s.call(tools.WithMCPRelay(ctx, relay(ctx, req, p)), p.Name, p.Arguments)
 		}
 		return next(ctx, method, req)
 	}
@@ -253,6 +255,27 @@ func (r *listResult) MarshalJSON() ([]byte, error) {
 	out := append([]byte(`{"_meta":`), meta...)
 	out = append(out, ',')
 	return append(out, r.raw[1:]...), nil
+}
+
+// relay passes on to the client of req what an MCP server whose tool it
+// calls says meanwhile: progress, under the client's own progress token
+// (when it gave one), and log messages, which its session sends at the
+// level the client set. Cancellation goes the other way by itself: the
+// call's context ends, and the SDK tells the server.
+func relay(ctx context.Context, req mcp.Request, p *mcp.CallToolParamsRaw) *tools.MCPRelay {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok {
+		return nil
+	}
+	r := &tools.MCPRelay{Log: func(m *mcp.LoggingMessageParams) { ss.Log(ctx, m) }}
+	if tok := p.GetProgressToken(); tok != nil {
+		r.Progress = func(n *mcp.ProgressNotificationParams) {
+			c := *n
+			c.ProgressToken = tok
+			ss.NotifyProgress(ctx, &c)
+		}
+	}
+	return r
 }
 
 // jsonKind names the kind of a JSON value that is not an object, by its

@@ -2,15 +2,20 @@ package mcpserve
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/tools"
 )
 
 // upstreamDir is a tools directory whose one sidecar declares an MCP
@@ -139,4 +144,124 @@ func TestUpstreamStructuredResultsConform(t *testing.T) {
 	if !r.IsError || r.StructuredContent != nil || !strings.Contains(text(r), "structuredContent/n: expected integer") {
 		t.Errorf("up_bad: isError %v, structuredContent %v, %q", r.IsError, r.StructuredContent, text(r))
 	}
+}
+
+// In front of another MCP server, toolcall passes on what that server
+// says while a call of its tool runs, progress under the client's own
+// token and log messages at the client's level, with secrets redacted as
+// in results; and a call the client cancels is cancelled there too.
+func TestUpstreamProgressLogsAndCancel(t *testing.T) {
+	t.Setenv("GATEWAY_TOKEN", "s3cret-s3cret-s3cret")
+	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	want := []string{"log info up starting with [REDACTED]", "progress mine 1/2 step 1", "progress mine 2/2 step 2"}
+	allHeard := make(chan struct{})
+	up.AddTool(&mcp.Tool{Name: "work", InputSchema: map[string]any{"type": "object"}, Annotations: readOnly},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			tok := req.Params.GetProgressToken()
+			if tok == nil {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "no progress token"}}, IsError: true}, nil
+			}
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "debug", Data: "too fine to pass on"})
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "up", Data: "starting with s3cret-s3cret-s3cret"})
+			for i := 1; i <= 2; i++ {
+				req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: 2, Message: "step " + strconv.Itoa(i)})
+			}
+			// The result waits until the client heard it all: the SDK
+			// may hand a result over before the notifications read
+			// ahead of it, and what comes after the result is dropped.
+			select {
+			case <-allHeard:
+			case <-ctx.Done():
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+		})
+	cancelled := make(chan struct{})
+	up.AddTool(&mcp.Tool{Name: "wait", InputSchema: map[string]any{"type": "object"}, Annotations: readOnly},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			<-ctx.Done()
+			close(cancelled)
+			return nil, ctx.Err()
+		})
+
+	var mu sync.Mutex
+	var heard []string
+	note := func(s string) {
+		mu.Lock()
+		heard = append(heard, s)
+		if len(heard) == len(want) {
+			close(allHeard)
+		}
+		mu.Unlock()
+	}
+	dir, lopts := upstreamDir(t, up)
+	c, err := catalog.Load([]string{dir}, lopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Catalog: c, Poll: -1, Exec: tools.ExecOptions{Env: []string{"GATEWAY_TOKEN"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(ctx, st)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			note(fmt.Sprintf("progress %v %v/%v %s", r.Params.ProgressToken, r.Params.Progress, r.Params.Total, r.Params.Message))
+		},
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			note(fmt.Sprintf("log %s %s %s", r.Params.Level, r.Params.Logger, r.Params.Data))
+		},
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	// The level, as clients of each protocol version give it: before
+	// 2026-07-28 for the session, from then on with each request.
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: "up_work", Arguments: map[string]any{}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}
+	params.SetProgressToken("mine")
+	r, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text(r) != "done" {
+		t.Fatalf("up_work: %q", text(r))
+	}
+	mu.Lock()
+	got := slices.Clone(heard)
+	mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Errorf("the client heard:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	callCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "up_wait", Arguments: map[string]any{}})
+		done <- err
+	}()
+	// Cancel once the upstream call is running: the waiter only returns
+	// when the server cancels it, so keep cancelling until it does.
+	defer stop()
+	deadline := time.Now().Add(30 * time.Second)
+	stopped := false
+	for !stopped {
+		select {
+		case <-cancelled:
+			stopped = true
+		case <-time.After(10 * time.Millisecond):
+			stop()
+			if time.Now().After(deadline) {
+				t.Fatal("the upstream call was not cancelled")
+			}
+		}
+	}
+	<-done
 }
