@@ -493,6 +493,7 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 		return res
 	}
 	capture := newOutputCapture(spec.MaxOutput, spec.SaveTo)
+	capture.wholeMax = max(capture.wholeMax, len(out)) // in memory already: cut in its text, whatever its size
 	capture.Write(out)
 	capture.result(&res)
 	res.ExitCode = 0

@@ -466,3 +466,16 @@ func TestStructuredResultsConform(t *testing.T) {
 		}
 	}
 }
+
+// An MCP result past --max-output reaches the client cut in its text, as
+// plain output is, not as the raw JSON cut in the middle.
+func TestLongMCPResultsAreCutInTheirText(t *testing.T) {
+	dir := t.TempDir()
+	writeTool(t, dir, "long", `{"description":"Long.","input_schema":{"type":"object"}}`,
+		`printf '{"content":[{"type":"text","text":"'; head -c 20000 /dev/zero | tr '\0' x; printf '"}]}'`+"\n")
+	_, cs := serve(t, dir, Options{Exec: tools.ExecOptions{MaxOutput: 1000}}, nil)
+	got := text(call(t, cs, "long", nil))
+	if strings.Contains(got, `{"content"`) || !strings.HasPrefix(got, "xxxx") || !strings.Contains(got, "bytes cut here: the output was 20000 bytes") {
+		t.Errorf("the result was not cut in its text:\n%s", got)
+	}
+}

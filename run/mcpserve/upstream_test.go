@@ -38,14 +38,15 @@ func upstreamDir(t testing.TB, up *mcp.Server) (string, catalog.LoadOptions) {
 
 // serveUpstream serves the tools of up through toolcall's server, and
 // connects a client with copts to it, until the test ends.
-func serveUpstream(t *testing.T, up *mcp.Server, copts *mcp.ClientOptions) *mcp.ClientSession {
+func serveUpstream(t *testing.T, up *mcp.Server, opts Options, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	dir, lopts := upstreamDir(t, up)
 	c, err := catalog.Load([]string{dir}, lopts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Catalog: c, Poll: -1})
+	opts.Catalog, opts.Poll = c, -1
+	s, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestUpstreamListChanged(t *testing.T) {
 	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
 	upstreamTool(up, "first", "one")
 	changed := make(chan struct{}, 10)
-	cs := serveUpstream(t, up, &mcp.ClientOptions{
+	cs := serveUpstream(t, up, Options{}, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
 	ctx := context.Background()
@@ -136,7 +137,7 @@ func TestUpstreamStructuredResultsConform(t *testing.T) {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a result"}}, StructuredContent: structured}, nil
 			})
 	}
-	cs := serveUpstream(t, up, nil)
+	cs := serveUpstream(t, up, Options{}, nil)
 	if r := call(t, cs, "up_good", nil); r.IsError || r.StructuredContent == nil {
 		t.Errorf("up_good: isError %v, structuredContent %v", r.IsError, r.StructuredContent)
 	}
@@ -194,32 +195,15 @@ func TestUpstreamProgressLogsAndCancel(t *testing.T) {
 		}
 		mu.Unlock()
 	}
-	dir, lopts := upstreamDir(t, up)
-	c, err := catalog.Load([]string{dir}, lopts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(Options{Catalog: c, Poll: -1, Exec: tools.ExecOptions{Env: []string{"GATEWAY_TOKEN"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	st, ct := mcp.NewInMemoryTransports()
-	go s.Run(ctx, st)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	cs := serveUpstream(t, up, Options{Exec: tools.ExecOptions{Env: []string{"GATEWAY_TOKEN"}}}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			note(fmt.Sprintf("progress %v %v/%v %s", r.Params.ProgressToken, r.Params.Progress, r.Params.Total, r.Params.Message))
 		},
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			note(fmt.Sprintf("log %s %s %s", r.Params.Level, r.Params.Logger, r.Params.Data))
 		},
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	})
+	ctx := context.Background()
 	// The level, as clients of each protocol version give it: before
 	// 2026-07-28 for the session, from then on with each request.
 	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
@@ -264,4 +248,15 @@ func TestUpstreamProgressLogsAndCancel(t *testing.T) {
 		}
 	}
 	<-done
+}
+
+// A passed-on tool's long result is cut in its text too.
+func TestUpstreamLongResultsAreCutInTheirText(t *testing.T) {
+	up := mcp.NewServer(&mcp.Implementation{Name: "up", Version: "1"}, nil)
+	upstreamTool(up, "long", strings.Repeat("y", 20000))
+	cs := serveUpstream(t, up, Options{Exec: tools.ExecOptions{MaxOutput: 1000}}, nil)
+	got := text(call(t, cs, "up_long", nil))
+	if strings.Contains(got, `{"content"`) || !strings.HasPrefix(got, "yyyy") || !strings.Contains(got, "bytes cut here: the output was 20000 bytes") {
+		t.Errorf("the result was not cut in its text:\n%s", got)
+	}
 }
