@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28 (SEP-2577), but the versions before it still have it, and issue 27 asks for it to be passed on.
+
 package tools
 
 import (

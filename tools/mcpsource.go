@@ -255,7 +255,8 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 			}
 		},
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { s.relays.progress(r.Params) },
-		LoggingMessageHandler:       func(_ context.Context, r *mcp.LoggingMessageRequest) { s.relays.log(r.Params) },
+		//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { s.relays.log(r.Params) },
 	})
 	type connected struct {
 		cs  *mcp.ClientSession

@@ -96,6 +96,7 @@ func New(opts Options) (*Server, error) {
 		// Tools; list_changed is sent when the directories change.
 		// Logging, for the log messages of the MCP servers whose tools
 		// are passed on (sent while a call of theirs runs).
+		//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
 	s.sdk.AddReceivingMiddleware(s.middleware)
@@ -267,6 +268,7 @@ func relay(ctx context.Context, req mcp.Request, p *mcp.CallToolParamsRaw) *tool
 	if !ok {
 		return nil
 	}
+	//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
 	r := &tools.MCPRelay{Log: func(m *mcp.LoggingMessageParams) { ss.Log(ctx, m) }}
 	if tok := p.GetProgressToken(); tok != nil {
 		r.Progress = func(n *mcp.ProgressNotificationParams) {
