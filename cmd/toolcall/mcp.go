@@ -168,6 +168,9 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
+	// A tool's daemon (setsid, a double fork) dies when the calls end, as
+	// under exec, rather than run on after the call.
+	adoptOrphans()
 	poll := o.poll
 	if poll == 0 {
 		poll = -1 // the package's "never"

@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -386,5 +388,40 @@ func TestMCPConformance(t *testing.T) {
 				t.Errorf("the MCP conformance suite's client scenario %s: %v\n%s", scenario, err, out)
 			}
 		})
+	}
+}
+
+// TestMCPServeKillsDaemons: a tool that leaves a process of its own
+// session behind (setsid) does not leave it running under mcp serve, as
+// under exec: on Linux it is adopted, and killed when the calls end.
+func TestMCPServeKillsDaemons(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux has a child subreaper")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	writeFile(t, filepath.Join(dir, "daemon.json"), `{"description":"Leaves a daemon.","input_schema":{"type":"object"},"safe":true}`, 0o644)
+	writeFile(t, filepath.Join(dir, "daemon"), "#!/bin/sh\nsetsid sh -c 'echo $$ > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; exec sleep 300' </dev/null >/dev/null 2>&1 &\nwhile [ ! -s "+pidFile+" ]; do sleep 0.01; done\necho started\n", 0o755)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"daemon","arguments":{}}}` + "\n"
+	// toolcall is this test binary, put on PATH by testscript.Main: a
+	// process of its own, which may adopt.
+	cmd := exec.Command("toolcall", "mcp", "serve", "--tools", dir)
+	cmd.Stdin = strings.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("mcp serve: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), `"text":"started"`) {
+		t.Fatalf("the tool did not run:\n%s", out)
+	}
+	pid := waitForPID(t, pidFile)
+	if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the tool's daemon (pid %d) runs on after mcp serve ended", pid)
 	}
 }
