@@ -488,6 +488,9 @@ func (e *entry) load() {
 		return
 	}
 	if srv, ok, err := tools.ParseMCPServer(e.file, data); ok {
+		if err == nil {
+			serverBesideSidecar(srv, e.dir)
+		}
 		e.server, e.err = srv, err
 		return
 	}
@@ -554,6 +557,22 @@ func (e *entry) findExecutable() {
 		stem := strings.TrimSuffix(filepath.Base(e.file), ".json")
 		noExe(fmt.Sprintf("add an executable named %s or %s.EXT (such as %s.py), or set \"command\" in the sidecar", stem, stem, stem))
 	}
+}
+
+// serverBesideSidecar makes a relative path in an mcp_server "command"
+// ("./server", "bin/server") name a file under the sidecar's directory,
+// as a tool's "command" does, not under whatever directory toolcall
+// happens to run in, where anyone who can write there could put a
+// program of that name. A bare name ("npx") is still looked up on PATH.
+func serverBesideSidecar(s *tools.MCPServer, dir string) {
+	if len(s.Command) == 0 {
+		return
+	}
+	p := s.Command[0]
+	if filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
+		return
+	}
+	s.Command[0] = commandPath(filepath.Join(dir, p))
 }
 
 // notExecutable says why path cannot be run as a tool, or "" when it can.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -35,31 +36,18 @@ type Request struct {
 	Schema []byte
 }
 
-// Response is what a backend learned about a turn besides its text.
-type Response struct {
-	Model        string // as the server named it; "" if it did not
-	Usage        []byte // the server's usage object, raw JSON; nil if none
-	FinishReason string
-	// Stopped is true when the backend stopped reading because the sink
-	// asked it to.
-	Stopped bool
-}
+// Response is what a backend learned about a turn besides its text:
+// parse's Reply, which the HTTP backends get from parse's decoder as it
+// is; the other backends fill in what they know (Model, Stopped).
+type Response = parse.Reply
 
-// Sink receives a turn as it arrives. It is parse.Receiver: the HTTP
-// backends hand it to parse's decoder. b is valid only during the call.
-type Sink interface {
-	// Text is the next piece of the reply. stop = true asks the backend to
-	// stop reading at once and close the stream: the loop has what it
-	// needs (a complete call) and the model must not go on inventing.
-	Text(b []byte) (stop bool, err error)
-	// Reasoning is reasoning the server separated from the reply
-	// (reasoning_content).
-	Reasoning(b []byte) error
-	// NativeCall is a call the server parsed itself (native backend); args
-	// is the raw JSON it gave: an object, or a string holding one (a
-	// streamed call's pieces joined), and the callee's to keep.
-	NativeCall(id, name string, args []byte) (stop bool, err error)
-}
+// Sink receives a turn as it arrives: parse's Receiver, the interface
+// parse's decoder feeds, so that an HTTP backend hands the sink to the
+// decoder and keeps only what is HTTP. b is valid only during the call;
+// Text's stop = true asks the backend to stop reading at once and close
+// the stream (the loop has what it needs, and the model must not go on
+// inventing).
+type Sink = parse.Receiver
 
 // Backend asks a model for one turn.
 type Backend interface {

@@ -155,7 +155,11 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 	defer lines.stop()
 	var read, notStarted int
 	var readErr error
-	seen := map[string]int{} // the line of each id taken
+	seen := map[string]int{} // the line of each id taken, in any shard
+	var stale map[string][]string
+	if opts.Out != "" {
+		stale = staleTemps(opts.Out)
+	}
 	interrupted, uncounted := false, false
 	for !interrupted {
 		var l line
@@ -173,7 +177,19 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 			readErr = fmt.Errorf("reading the requests: %w", l.err)
 			break
 		}
-		if l.err == nil && len(bytes.TrimSpace(l.text)) == 0 || !opts.Shard.Has(l.n) {
+		if l.err == nil && len(bytes.TrimSpace(l.text)) == 0 {
+			continue
+		}
+		if !opts.Shard.Has(l.n) {
+			// Another shard's request: its id is taken all the same, so
+			// that a later request with it fails here, as it does in a
+			// batch of one shard, rather than being taken for done when
+			// the other shard wrote the file.
+			if id, _, err := parseRequest(l, opts.Out != ""); err == nil {
+				if _, dup := seen[id]; !dup {
+					seen[id] = l.n
+				}
+			}
 			continue
 		}
 		read++
@@ -197,6 +213,9 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 				interrupted = true
 			}
 			continue
+		}
+		if opts.Out != "" {
+			removeStale(opts.Out, stale, id)
 		}
 		if opts.Out != "" && !opts.Force {
 			if s, ok := finished(opts.Out, id); ok {
@@ -266,40 +285,32 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 }
 
 // writeAtomic writes a file through run and renames it into place only
-// when run succeeded: a reader never sees half a transcript, and an
-// interrupted batch leaves none behind.
+// when run succeeded (see FileBeside): a reader never sees half a
+// transcript, and an interrupted batch leaves none behind.
 func writeAtomic(path string, run func(io.Writer) (Result, error)) (Result, error) {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	f, err := CreateBeside(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("writing the transcript: %w", err)
 	}
+	defer f.Abort()
 	bw := bufio.NewWriterSize(f, 64<<10)
 	res, err := run(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	if err == nil {
-		err = f.Chmod(0o644) // as os.Create would make it, not private
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
 	if err != nil {
-		os.Remove(f.Name())
 		return res, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return res, nil
+	return res, f.Commit()
 }
 
 // finished reads the last event of a transcript under --out: a request
 // whose transcript ends in a stop event, other than interrupted, is done.
+// Only a regular file can be one, and it is opened without waiting, so a
+// FIFO of that name neither holds the batch nor counts as done.
 func finished(dir, id string) (summary, bool) {
 	path := filepath.Join(dir, id+".jsonl")
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
 		return summary{}, false
 	}

@@ -83,9 +83,9 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
 			fieldDiff(&b, want[it.want], got[it.got], ignored)
 		case it.want >= 0:
-			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), clipText(want[it.want], 2*checkValueMax))
+			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), truncate(string(want[it.want]), 2*checkValueMax))
 		default:
-			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clipText(got[it.got], 2*checkValueMax))
+			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), truncate(string(got[it.got]), 2*checkValueMax))
 		}
 	}
 	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
@@ -318,7 +318,7 @@ func eventLabel(ev []byte) string {
 // in want's key order, then got's new keys.
 func fieldDiff(b *strings.Builder, want, got []byte, ignored []string) {
 	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
-		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", clipText(want, 2*checkValueMax), clipText(got, 2*checkValueMax))
+		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", truncate(string(want), 2*checkValueMax), truncate(string(got), 2*checkValueMax))
 		return
 	}
 	w, g := gjson.ParseBytes(want), gjson.ParseBytes(got)

@@ -169,33 +169,18 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 // checkFile replays one recording and compares.
 func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 	fail := func(err error) checked { return checked{file: file, status: CheckError, detail: err.Error()} }
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return fail(err)
-	}
-	recorded, err := ReadTranscript(bytes.NewReader(data))
-	if err != nil {
-		return fail(err)
-	}
-	in, err := RecordedInput(recorded)
-	if err != nil {
-		return fail(err)
-	}
-	backend, err := NewReplay(bytes.NewReader(data))
+	rec, err := OpenRecording(file)
 	if err != nil {
 		return fail(err)
 	}
 	lo := opts.Loop
 	lo.Exec.Policy.Allow = slices.Clip(lo.Exec.Policy.Allow)
 	lo.Exec.Policy.Deny = slices.Clip(lo.Exec.Policy.Deny)
-	lo.Backend = backend
-	lo.Native = opts.Native || RecordedNative(recorded)
-	lo.ObservationRole = RoleUser
-	if lo.Native {
-		lo.ObservationRole = RoleTool
+	if err := rec.Setup(&lo, opts.Native); err != nil {
+		return fail(err)
 	}
 	var got bytes.Buffer
-	if _, err := Loop(ctx, in, &got, lo); err != nil {
+	if _, err := Loop(ctx, rec.Input, &got, lo); err != nil {
 		return fail(err)
 	}
 	if ctx.Err() != nil {
@@ -205,7 +190,7 @@ func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 	if err != nil {
 		return fail(err)
 	}
-	if diff, same := checkDiff(recorded, mine, 1); !same {
+	if diff, same := checkDiff(rec.Events, mine, 1); !same {
 		return checked{file: file, status: CheckDiffers, detail: strings.TrimRight(diff, "\n")}
 	}
 	return checked{file: file, status: CheckOK}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -27,6 +28,13 @@ const (
 	StopProvider      = "provider_error"
 	StopRepeated      = "repeated_call" // the same call with the same arguments again
 	StopReplyTooLarge = "reply_too_large"
+)
+
+// The bounds of a run when Options gives none; run's flags default to
+// them too.
+const (
+	DefaultMaxIterations = 4
+	DefaultTimeout       = 60 * time.Second
 )
 
 // DefaultMaxReplyBytes bounds one turn of the model's reply.
@@ -67,8 +75,8 @@ type Options struct {
 
 	Exec tools.ExecOptions
 
-	MaxIterations  int           // default 4
-	Timeout        time.Duration // the whole run; default 60s
+	MaxIterations  int           // DefaultMaxIterations when 0
+	Timeout        time.Duration // the whole run; DefaultTimeout when 0
 	MaxObservation int           // bytes of an observation given back to the model; 0: all
 	// MaxReplyBytes bounds a turn: past it reading stops and the run ends
 	// with StopReplyTooLarge (DefaultMaxReplyBytes when 0).
@@ -186,10 +194,10 @@ func (r Result) appendStopEvent(b []byte) []byte {
 // ended is in Result and in the stop event.
 func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
 	if opts.MaxIterations <= 0 {
-		opts.MaxIterations = 4
+		opts.MaxIterations = DefaultMaxIterations
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 60 * time.Second
+		opts.Timeout = DefaultTimeout
 	}
 	style, err := catalog.PromptStyle(opts.Style)
 	if err != nil {
@@ -201,21 +209,42 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if opts.MaxReplyBytes <= 0 {
 		opts.MaxReplyBytes = DefaultMaxReplyBytes
 	}
+	bindToolChoice(&opts)
+	l := &loop{opts: opts, style: style, seen: map[string]bool{}}
+	var set tools.ToolSet // nil, not a nil *Live, when there is no catalog
+	if opts.Catalog != nil {
+		l.live = catalog.NewLive(opts.Catalog)
+		set = l.live
+	}
+	// The calls are read as parse --tools reads them: the same options,
+	// from the same constructor.
+	if l.parser, err = ParserOptions(set, "", parse.Options{}); err != nil {
+		return Result{}, err
+	}
+	// One executor for the whole run: what a person approves with "all"
+	// holds for the later turns too, and its redactor is the run's.
+	xopts := opts.Exec
+	if xopts.Environ == nil {
+		xopts.Environ = os.Environ()
+	}
+	if p := opts.Progress; p != nil {
+		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
+	}
+	execSet := set
+	if execSet == nil {
+		execSet = catalog.New(nil) // no tools: every call is an unknown tool
+	}
+	l.exec = tools.NewExecutor(execSet, xopts)
 	// Everything the run writes goes through the redactor exec uses:
 	// every event, the model's own text included, and what it says on
 	// stderr (Progress, Result.Error).
-	environ := opts.Exec.Environ
-	if environ == nil {
-		environ = os.Environ()
-	}
-	redactor := tools.NewRedactor(environ, opts.Exec.Redact, opts.Exec.Secrets...)
+	redactor := l.exec.Redactor()
 	if p := opts.Progress; p != nil {
-		opts.Progress = func(msg string) { p(redactor.String(msg)) }
+		l.opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
-	l := &loop{opts: opts, style: style, w: redactingWriter{w: w, r: redactor}, seen: map[string]bool{}}
-	if opts.Catalog != nil {
-		l.live = catalog.NewLive(opts.Catalog)
-	}
+	rw := newRedactingWriter(w, redactor)
+	defer rw.Flush() // a text event held back, when the run ends without a stop event
+	l.w = rw
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -244,6 +273,10 @@ type loop struct {
 	// live is opts.Catalog as its MCP servers' tools change: the calls of
 	// later turns are checked against the tools as they are then.
 	live *catalog.Live
+	// parser is how each turn is read (ParserOptions).
+	parser parse.Options
+	// exec checks and runs the calls of every turn.
+	exec *tools.Executor
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -298,19 +331,6 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 // makes the request the turns share.
 func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	o := &l.opts
-	// tool_choice holds for the calls too, not only for what is offered:
-	// "none" refuses every call, and a name every other tool.
-	switch o.ToolChoice {
-	case "", "auto", "required":
-	case "none":
-		o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
-	default:
-		if t, ok := lookup(o.Catalog, o.ToolChoice); ok && o.Exec.Policy.Listed(t) {
-			o.Exec.Policy.Allow = []string{t.Name}
-		} else {
-			o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
-		}
-	}
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
 		// The tools offered are those the calls may use.
@@ -378,6 +398,22 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	return req, nil
 }
 
+// bindToolChoice makes tool_choice hold for the calls too, not only for what
+// is offered: "none" refuses every call, and a name every other tool.
+func bindToolChoice(o *Options) {
+	switch o.ToolChoice {
+	case "", "auto", "required":
+	case "none":
+		o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
+	default:
+		if t, ok := lookup(o.Catalog, o.ToolChoice); ok && o.Exec.Policy.Listed(t) {
+			o.Exec.Policy.Allow = []string{t.Name}
+		} else {
+			o.Exec.Policy.Deny = append(o.Exec.Policy.Deny, "*")
+		}
+	}
+}
+
 // lastUser is the text of the last user message: the request to rank
 // tools for.
 func lastUser(msgs []Message) string {
@@ -393,11 +429,10 @@ func lastUser(msgs []Message) string {
 // ends the run.
 func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
-	var known func(string) bool
-	if c := l.live; c != nil {
-		known = func(name string) bool { _, ok := c.Lookup(name); return ok }
+	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
+	if err != nil {
+		return "", "", err
 	}
-	sink := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, known)
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)
@@ -430,31 +465,17 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 		return StopProvider, "", nil
 	}
 
-	// The events go through exec's own code, as in parse | exec.
-	var events bytes.Buffer
-	for _, ev := range sink.events {
-		events.Write(ev)
-		events.WriteByte('\n')
-	}
-	var out bytes.Buffer
-	xopts := l.opts.Exec
-	if l.opts.Progress != nil {
-		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
-	}
-	var set tools.ToolSet = l.opts.Catalog
-	if l.live != nil {
-		set = l.live
-	}
-	xst, xerr := tools.Exec(ctx, &events, io.MultiWriter(&out, writerFunc(l.w.Write)), set, xopts)
-	l.unread = xst.Unread
-	if xerr != nil {
+	// The calls go to exec's own executor, as values, and every event is
+	// written as parse | exec writes it.
+	obs, repeated, err := l.execute(ctx, sink.events)
+	if err != nil {
 		switch {
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return StopTimeout, "", nil
 		case ctx.Err() != nil:
 			return StopInterrupted, "", nil
 		}
-		return "", "", xerr
+		return "", "", err
 	}
 	l.calls += sink.calls
 
@@ -475,20 +496,6 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
 	}
 
-	var obs []observation
-	repeated := false
-	for _, line := range bytes.Split(out.Bytes(), []byte("\n")) {
-		switch gjson.GetBytes(line, "type").Str {
-		case tools.TypeToolObservation:
-			obs = append(obs, observationOf(line))
-		case tools.TypeToolCall:
-			key := gjson.GetBytes(line, "name").Str + "\x00" + gjson.GetBytes(line, "arguments").Raw
-			if l.seen[key] {
-				repeated = true
-			}
-			l.seen[key] = true
-		}
-	}
 	switch {
 	case sink.final != nil:
 		return StopFinalAnswer, *sink.final, nil
@@ -521,6 +528,53 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 		return StopFinalAnswer, prose, nil
 	}
 	return "", "", l.decodeError(sink)
+}
+
+// execute writes the events of a turn in order, each call as the
+// executor answers it: the validated call and its observation, or the
+// refusal that replaces it. It returns the observations to give back to
+// the model, and whether a call that passed was made before in the run.
+// On an error (ctx ended, or the transcript failed) l.unread counts the
+// calls left without an answer.
+func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observation, repeated bool, err error) {
+	var calls []tools.Call
+	for _, ev := range events {
+		if ev.call != nil {
+			calls = append(calls, *ev.call)
+		}
+	}
+	next := 0 // the first event not yet written
+	// passOn writes the events before the next call, or to the end.
+	passOn := func() error {
+		for ; next < len(events) && events[next].call == nil; next++ {
+			if err := l.write(events[next].line); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var buf []byte
+	l.unread, err = l.exec.Run(ctx, calls, func(o tools.Outcome) error {
+		if err := passOn(); err != nil {
+			return err
+		}
+		next++ // the call, which the outcome stands for
+		buf = o.AppendJSON(buf[:0])
+		if _, err := l.w.Write(buf); err != nil {
+			return fmt.Errorf("writing the transcript: %w", err)
+		}
+		if c := o.Call; c != nil {
+			key := c.Name + "\x00" + string(c.Arguments)
+			repeated = repeated || l.seen[key]
+			l.seen[key] = true
+		}
+		obs = append(obs, observationOf(&o.Observation))
+		return nil
+	})
+	if err == nil {
+		err = passOn()
+	}
+	return obs, repeated, err
 }
 
 // assistant writes the assistant event of a turn.
@@ -571,9 +625,11 @@ type observation struct {
 	isError           bool
 }
 
-func observationOf(line []byte) observation {
-	v := gjson.ParseBytes(line)
-	return observation{id: v.Get("id").Str, name: v.Get("name").Str, content: v.Get("content").Str, isError: v.Get("is_error").Bool()}
+// observationOf is what goes back to the model of o: its strings as the
+// transcript has them (the JSON writer makes each byte of invalid UTF-8
+// a U+FFFD, and the model is told what the transcript says).
+func observationOf(o *tools.Observation) observation {
+	return observation{id: jsonw.ValidString(o.ID), name: jsonw.ValidString(o.Name), content: jsonw.ValidString(o.Content), isError: o.IsError}
 }
 
 // giveBack adds the observations to the conversation, as the style and
@@ -668,10 +724,6 @@ func (l *loop) decodeError(sink *turnSink) error {
 	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})
 	return nil
 }
-
-type writerFunc func([]byte) (int, error)
-
-func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 // lookup finds a tool in c, which may be nil.
 func lookup(c *catalog.Catalog, name string) (*tools.Tool, bool) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"sync"
 	"syscall"
@@ -14,13 +13,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolcall/toolcall/internal/loopback"
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
 )
 
 // ErrNotLoopback is the error of a connection to an MCP server that would
-// leave this machine.
-var ErrNotLoopback = errors.New("not a loopback address")
+// leave this machine: the one of internal/loopback, as for mcp serve's
+// listen address.
+var ErrNotLoopback = loopback.ErrNotLoopback
 
 // DialMCP is the tools.MCPDialer of toolcall: it connects to the MCP
 // server at endpoint over streamable HTTP, on this machine only. The
@@ -70,7 +71,7 @@ func loopbackOnly(_ context.Context, _, address string, _ syscall.RawConn) error
 	if err != nil {
 		host = address
 	}
-	if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap().IsLoopback() {
+	if loopback.Addr(host) {
 		return nil
 	}
 	return fmt.Errorf("connecting to %s: %w: toolcall reaches MCP servers on this machine only (check the URL, and what its host name resolves to)", address, ErrNotLoopback)

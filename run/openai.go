@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -69,6 +68,7 @@ const (
 
 type httpBackend struct {
 	opts   HTTPOptions
+	client *modelClient
 	kind   apiKind
 	url    string
 	render func([]Message) (string, error)
@@ -97,19 +97,14 @@ func NewNative(opts HTTPOptions) Backend {
 }
 
 func newHTTP(opts HTTPOptions, kind apiKind, path string, render func([]Message) (string, error)) *httpBackend {
-	if opts.BaseURL == "" {
-		opts.BaseURL = DefaultBaseURL
-	}
-	if opts.Client == nil {
-		opts.Client = defaultClient()
-	}
 	if opts.Retries <= 0 {
 		opts.Retries = DefaultAttempts
 	}
 	if opts.Stall <= 0 {
 		opts.Stall = defaultStall
 	}
-	return &httpBackend{opts: opts, kind: kind, url: strings.TrimRight(opts.BaseURL, "/") + path, render: render, gate: &gate{}}
+	c := newModelClient(opts)
+	return &httpBackend{opts: opts, client: c, kind: kind, url: c.url(path), render: render, gate: &gate{}}
 }
 
 var defaultClient = sync.OnceValue(func() *http.Client {
@@ -366,29 +361,22 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 	b := x.b
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, b.url, bytes.NewReader(body))
-	if err != nil {
-		return Response{}, fmt.Errorf("model server URL %q: %w; check the base URL", DisplayURL(b.url), withoutURL(err))
+	accept := "application/json"
+	if b.opts.Stream {
+		accept = "text/event-stream"
 	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("User-Agent", "toolcall")
-	if b.opts.APIKey != "" {
-		hr.Header.Set("Authorization", "Bearer "+b.opts.APIKey)
+	hr, err := b.client.newRequest(rctx, http.MethodPost, b.url, bytes.NewReader(body), accept)
+	if err != nil {
+		return Response{}, err
 	}
 	if b.opts.Stream {
-		hr.Header.Set("Accept", "text/event-stream")
 		// A compressed stream arrives in compressor-sized lumps, late.
 		hr.Header.Set("Accept-Encoding", "identity")
-	} else {
-		hr.Header.Set("Accept", "application/json")
 	}
-	res, err := b.opts.Client.Do(hr)
+	res, retry, err := b.client.do(ctx, hr)
 	if err != nil {
-		if ctx.Err() != nil {
-			return Response{}, ctx.Err()
-		}
-		x.retry = transient(err)
-		return Response{}, &ProviderError{Message: connMessage(b.url, err)}
+		x.retry = retry
+		return Response{}, err
 	}
 	defer res.Body.Close()
 	ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
@@ -396,7 +384,7 @@ func (x *exchange) run(ctx context.Context, body []byte) (Response, error) {
 		msg, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 		x.retry = res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500
 		x.delay = retryAfter(res.Header.Get("Retry-After"), time.Now())
-		return Response{}, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, ct, msg, b.opts.APIKey, b.opts.KeySource)}
+		return Response{}, &ProviderError{Status: res.StatusCode, Message: b.client.refusal(res.StatusCode, ct, msg)}
 	}
 	if isHTML(ct, nil) {
 		// A captive portal, or a web UI on the port: asking again
@@ -435,8 +423,6 @@ func (a *bodyReader) Read(p []byte) (int, error) {
 // The exchange is the decoder's receiver: it passes everything on to the
 // sink, noting that the turn can no longer be retried.
 
-var _ parse.Receiver = Sink(nil) // a Sink is what the decoder feeds
-
 func (x *exchange) Text(p []byte) (bool, error) {
 	x.delivered = true
 	stop, err := x.sink.Text(p)
@@ -461,10 +447,9 @@ func (x *exchange) NativeCall(id, name string, args []byte) (bool, error) {
 // wrong in the words of HTTP. complete is whether the reply marked its
 // own end.
 func (x *exchange) decode(ctx, rctx context.Context, body *bodyReader, status int) (resp Response, complete bool, err error) {
-	reply, err := parse.DecodeReply(body, x)
-	resp = Response{Model: reply.Model, Usage: reply.Usage, FinishReason: reply.FinishReason, Stopped: reply.Stopped}
+	resp, err = parse.DecodeReply(body, x)
 	if err == nil {
-		return resp, reply.Complete(), nil
+		return resp, resp.Complete(), nil
 	}
 	return resp, false, x.failure(ctx, rctx, body, status, err)
 }

@@ -196,7 +196,7 @@ func Probe(ctx context.Context, opts ProbeOptions, emit func(event []byte) error
 	if err := CheckNames(opts.Checks); err != nil {
 		return Recommendation{}, err
 	}
-	p := &prober{opts: opts, model: opts.Model, found: map[string]*finding{},
+	p := &prober{opts: opts, model: opts.Model, found: map[string]*finding{}, client: newModelClient(opts.HTTP),
 		redactor: tools.NewRedactor(opts.Environ, nil, Secrets(opts.HTTP)...)}
 	for _, name := range ProbeChecks {
 		if opts.Checks != nil && !containsString(opts.Checks, name) {
@@ -223,6 +223,7 @@ func Probe(ctx context.Context, opts ProbeOptions, emit func(event []byte) error
 // prober holds what the checks learned so far.
 type prober struct {
 	opts     ProbeOptions
+	client   *modelClient // for the GETs; the backends make their own
 	redactor *tools.Redactor
 	model    string              // the model to ask for, once known
 	server   string              // "llama.cpp", "vllm", "ollama", or "" when unknown
@@ -371,11 +372,7 @@ func plainPrompt(msgs []Message) (string, error) {
 // --- models
 
 func (p *prober) checkModels(ctx context.Context, f *finding) {
-	base := strings.TrimRight(p.opts.HTTP.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	body, err := p.get(ctx, base+"/models")
+	body, err := p.get(ctx, p.client.url("/models"))
 	if err != nil {
 		f.Status, f.Error = "error", p.failure(ctx, err)
 		f.Summary = "GET /models failed"
@@ -397,8 +394,7 @@ func (p *prober) checkModels(ctx context.Context, f *finding) {
 	p.server = serverOf(owners)
 	if p.server == "ollama" || len(ids) == 0 {
 		// Ollama's own list, beside its /v1: the models it has pulled.
-		root := strings.TrimSuffix(base, "/v1")
-		if tags, err := p.get(ctx, root+"/api/tags"); err == nil && gjson.GetBytes(tags, "models").IsArray() {
+		if tags, err := p.get(ctx, p.client.root()+"/api/tags"); err == nil && gjson.GetBytes(tags, "models").IsArray() {
 			p.server = "ollama"
 			gjson.GetBytes(tags, "models.#.name").ForEach(func(_, n gjson.Result) bool {
 				if !containsString(ids, n.String()) {
@@ -452,25 +448,13 @@ const maxListBody = 4 << 20
 // get fetches url with the run's client and key, and returns the body of
 // a 2xx JSON reply.
 func (p *prober) get(ctx context.Context, url string) ([]byte, error) {
-	o := p.opts.HTTP
-	if o.Client == nil {
-		o.Client = defaultClient()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := p.client.newRequest(ctx, http.MethodGet, url, nil, "application/json")
 	if err != nil {
-		return nil, fmt.Errorf("model server URL %q: %w; check the base URL", DisplayURL(url), withoutURL(err))
+		return nil, err
 	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", "toolcall")
-	if o.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.APIKey)
-	}
-	res, err := o.Client.Do(req)
+	res, _, err := p.client.do(ctx, req)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &ProviderError{Message: connMessage(url, err)}
+		return nil, err
 	}
 	defer res.Body.Close()
 	ct, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type"))
@@ -483,7 +467,7 @@ func (p *prober) get(ctx context.Context, url string) ([]byte, error) {
 	}
 	switch {
 	case res.StatusCode < 200 || res.StatusCode > 299:
-		return nil, &ProviderError{Status: res.StatusCode, Message: errorMessage(res.StatusCode, ct, body, o.APIKey, o.KeySource)}
+		return nil, &ProviderError{Status: res.StatusCode, Message: p.client.refusal(res.StatusCode, ct, body)}
 	case isHTML(ct, body):
 		return nil, &ProviderError{Status: res.StatusCode, Message: htmlMessage(body) + "; check the base URL"}
 	case !gjson.ValidBytes(body):

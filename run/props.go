@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -22,28 +21,19 @@ const maxProps = 8 << 20
 // root, beside the /v1 API. Ollama's /api/show gives a Go template, not
 // Jinja, so it is not asked; the error says so.
 func ServerTemplate(ctx context.Context, opts HTTPOptions) (*PromptTemplate, error) {
-	base := strings.TrimRight(opts.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	root := strings.TrimSuffix(base, "/v1")
-	url := root + "/props"
+	// The one client of every request to the server: its URLs carry no
+	// password, so neither does any message below that names url.
+	client := newModelClient(opts)
+	url := client.root() + "/props"
 	ctx, cancel := context.WithTimeout(ctx, propsTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := client.newRequest(ctx, http.MethodGet, url, nil, "application/json")
 	if err != nil {
 		return nil, fmt.Errorf("--template auto: %w", err)
 	}
-	if opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+opts.APIKey)
-	}
-	client := opts.Client
-	if client == nil {
-		client = &http.Client{}
-	}
-	resp, err := client.Do(req)
+	resp, _, err := client.do(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("--template auto: asking %s for the model's chat template: %w", url, err)
+		return nil, fmt.Errorf("--template auto: asking for the model's chat template: %w", err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxProps+1))

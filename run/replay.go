@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -18,27 +17,33 @@ import (
 // ReadTranscript reads a JSONL transcript: one JSON object a line, blank
 // lines skipped. A line that is not a JSON object is an error naming its
 // line number, since a damaged recording cannot be replayed or checked.
-func ReadTranscript(r io.Reader) ([][]byte, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+// A line is bounded as exec bounds its input (tools.DefaultMaxLine): a
+// longer one is an error naming it, read past without being kept, so that
+// what a recording costs is its events, not a line without end.
+func ReadTranscript(r io.Reader) ([][]byte, error) { return readTranscript(r, tools.DefaultMaxLine) }
+
+func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	var events [][]byte
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			line = bytes.TrimRight(line, "\r\n")
-			if len(bytes.TrimSpace(line)) > 0 {
-				if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
-					return nil, fmt.Errorf("transcript line %d: not a JSON object: %s", n, clipText(line, 80))
-				}
-				events = append(events, line)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return events, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the transcript: %w", err)
-		}
+	var bad error // what is wrong with a line, as against a failed read
+	tooLong := func(l tools.LongLine) error {
+		bad = fmt.Errorf("transcript line %d is %d bytes long, more than the %d bytes a line may have", l.N, l.Size, maxLine)
+		return bad
 	}
+	err := tools.ReadLines(r, maxLine, tooLong, func(line []byte, n int) error {
+		if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
+			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, truncate(string(line), 80))
+			return bad
+		}
+		events = append(events, bytes.Clone(line))
+		return nil
+	})
+	switch {
+	case err == nil:
+		return events, nil
+	case err == bad:
+		return nil, err
+	}
+	return nil, fmt.Errorf("reading the transcript: %w", err)
 }
 
 // replayTurn is one recorded assistant turn.
@@ -75,6 +80,11 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newReplay(events)
+}
+
+// newReplay is NewReplay of a transcript already read.
+func newReplay(events [][]byte) (Backend, error) {
 	r := &replay{}
 	seen := map[string]bool{}
 	fromEvent := false // the turn's native calls come from its tool_call events
@@ -100,16 +110,16 @@ func NewReplay(transcript io.Reader) (Backend, error) {
 			// server's calls are the tool_call events of format native.
 			// exec passes a call on with "validated" added: one call can be
 			// written more than once, so each id counts once.
-			if len(r.turns) == 0 || !fromEvent || e.Get("format").Str != parse.FormatNative {
+			if len(r.turns) == 0 || !fromEvent {
 				continue
 			}
-			id := e.Get("id").Str
-			if seen[id] {
+			c, _ := tools.DecodeCall(ev) // the codec validate and exec read calls with
+			if c.Format != parse.FormatNative || seen[c.ID] {
 				continue
 			}
-			seen[id] = true
+			seen[c.ID] = true
 			t := &r.turns[len(r.turns)-1]
-			t.native = append(t.native, tools.Call{ID: id, Name: e.Get("name").Str, Arguments: []byte(e.Get("arguments").Raw)})
+			t.native = append(t.native, tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		case tools.TypeStop:
 			if e.Get("reason").Str != StopProvider {
 				continue
@@ -202,17 +212,6 @@ func RecordedNative(events [][]byte) bool {
 		}
 	}
 	return false
-}
-
-// clipText is b for a message: at most n bytes, marked when cut.
-func clipText(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	for n > 0 && b[n]&0xC0 == 0x80 { // do not cut a character in two
-		n--
-	}
-	return string(b[:n]) + "…"
 }
 
 // RecordedInput finds the request in a recorded transcript: its system and

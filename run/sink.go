@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ type turnSink struct {
 	raw      bytes.Buffer // the model's text as read
 	tail     []byte       // what came after the last call, from the next piece on
 	said     []said       // what counts of it: kept text and calls, in order
-	events   [][]byte     // parse's events, as lines
+	events   []turnEvent  // parse's events, in order
 	prose    bytes.Buffer // the text events, for an answer without protocol
 	native   []turnCall   // calls the server parsed itself
 	turn     []turnCall   // every call of the turn, native or written as text, in order
@@ -55,13 +56,14 @@ type turnCall struct {
 // errReplyTooLarge ends a turn whose reply passed Options.MaxReplyBytes.
 var errReplyTooLarge = errors.New("the reply is too large")
 
-// knownTool, when not nil, names the catalog's tools: a bare call to one
-// of them counts even after prose (parse.Options.KnownTool).
-func newTurnSink(firstID int, parallel bool, limit int, knownTool func(string) bool) *turnSink {
+// newTurnSink reads a turn with the parser options popts (ParserOptions),
+// numbering the calls the model gave no id from call_<firstID+1>.
+func newTurnSink(firstID int, parallel bool, limit int, popts parse.Options) (*turnSink, error) {
 	s := &turnSink{parallel: parallel, limit: limit}
-	// An unknown format is impossible here: Options has none.
-	s.p, _ = parse.NewParser(parse.Options{FirstID: firstID, KnownTool: knownTool}, s.emit)
-	return s
+	popts.FirstID = firstID
+	var err error
+	s.p, err = parse.NewParser(popts, s.emit)
+	return s, err
 }
 
 // emit receives parse's events.
@@ -103,8 +105,24 @@ func (s *turnSink) emit(e *parse.Event) error {
 	if s.stop && e.Type == tools.TypeText {
 		return nil
 	}
-	s.events = append(s.events, e.AppendJSON(nil))
+	if e.Type == tools.TypeToolCall {
+		// The call as a value, for the executor: parse's buffers are
+		// its own once emit returns.
+		c := e.Call
+		c.Arguments = bytes.Clone(c.Arguments)
+		c.Repairs = slices.Clone(c.Repairs)
+		s.events = append(s.events, turnEvent{call: &c})
+		return nil
+	}
+	s.events = append(s.events, turnEvent{line: e.AppendJSON(nil)})
 	return nil
+}
+
+// turnEvent is one of parse's events of a turn: a call, handed to the
+// executor as a value, or another event, written as parse wrote it.
+type turnEvent struct {
+	call *tools.Call
+	line []byte // the event, without its newline, when call is nil
 }
 
 // admit counts n more bytes of the reply, and fails once they pass the

@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"sync"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Caller runs calls that come one at a time rather than as a stream, such
@@ -30,16 +28,9 @@ func NewCaller(set ToolSet, opts ExecOptions) *Caller {
 // whose ID is id. When ctx is cancelled the tool's process group is
 // killed and the observation says it was interrupted.
 func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observation {
-	if len(args) == 0 {
-		args = []byte("{}")
-	}
-	line := []byte(`{"type":"tool_call","id":`)
-	line = jsonw.AppendString(line, id)
-	line = append(line, `,"name":`...)
-	line = jsonw.AppendString(line, name)
-	line = append(line, `,"arguments":`...)
-	line = append(line, args...)
-	line = append(line, '}')
+	// The call as a value, checked as Exec checks the line that would
+	// carry it.
+	c := asEncoded(Call{ID: id, Name: name, Arguments: args})
 
 	if r := relayOf(ctx); r != nil {
 		ctx = WithMCPRelay(ctx, cl.x.redactor.relay(r))
@@ -47,7 +38,7 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++
-	vd := cl.x.v.check(line, cl.x.v.stats.Calls, false)
+	vd := cl.x.v.redacted(cl.x.v.decideCall(c, true, cl.x.v.stats.Calls, false))
 	cl.mu.Unlock()
 	if vd.refusal != nil {
 		return *vd.refusal

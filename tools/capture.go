@@ -15,6 +15,12 @@ const DefaultMaxOutput = 16 << 10
 // an error message and a stack trace's last frames, small enough to show.
 const stderrKeep = 4 << 10
 
+// stderrSlack is how much stderr is kept before the stderrKeep bytes that
+// are shown: a secret that starts before the shown window and ends inside
+// it is seen whole there, and replaced, rather than showing its end (see
+// Redactor.Tail). A private key in PEM, the longest format, fits.
+const stderrSlack = pemWindow
+
 // outputCapture keeps the head and the tail of a stream of any length in
 // bounded memory: the first headMax bytes, then the last tailMax bytes in a
 // ring. Nothing in it grows with the stream, so a tool writing gigabytes
@@ -178,7 +184,7 @@ func (r *ring) appendTo(dst []byte) []byte {
 	return append(dst, r.buf[:r.next]...)
 }
 
-// stderrCapture keeps the last stderrKeep bytes of stderr and copies every
+// stderrCapture keeps the last stderrKeep+stderrSlack bytes of stderr and copies every
 // byte to tee (--stderr) while tee works.
 type stderrCapture struct {
 	tail ring
@@ -186,7 +192,7 @@ type stderrCapture struct {
 }
 
 func newStderrCapture(tee io.Writer) *stderrCapture {
-	return &stderrCapture{tail: ring{max: stderrKeep}, tee: tee}
+	return &stderrCapture{tail: ring{max: stderrKeep + stderrSlack}, tee: tee}
 }
 
 func (c *stderrCapture) Write(p []byte) (int, error) {

@@ -1,6 +1,10 @@
 package tools
 
-import "github.com/toolcall/toolcall/internal/jsonw"
+import (
+	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
+)
 
 // Event types: the value of the "type" key on every line of the stream
 // (README.md, Events).
@@ -22,7 +26,9 @@ const (
 // that a model (or a script) can tell a bad call from a failing tool.
 type ErrorKind string
 
-// The error kinds every stage shares (README.md, Events).
+// The error kinds every stage shares (README.md, Events). A cut output is
+// status partial, not an error; a failing model server and a limit of the
+// run end it with a stop event and its reason, not an observation.
 const (
 	KindDecode      ErrorKind = "decode"       // unparseable model output
 	KindUnknownTool ErrorKind = "unknown_tool" // no tool of that name
@@ -30,9 +36,6 @@ const (
 	KindPermission  ErrorKind = "permission"   // denied by policy
 	KindTimeout     ErrorKind = "timeout"      // the tool ran too long
 	KindExecution   ErrorKind = "execution"    // the tool failed
-	KindOutputLimit ErrorKind = "output_limit" // the tool said too much
-	KindProvider    ErrorKind = "provider"     // the model server failed
-	KindLimit       ErrorKind = "limit"        // iterations or total time used up
 	KindInterrupted ErrorKind = "interrupted"  // stopped by a signal while it ran
 )
 
@@ -86,4 +89,39 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// DecodeCall reads a tool_call event into a Call: the decoder of the
+// encoder above, which validate and exec read their input's calls with,
+// and run's replay a recording's (FuzzCallCodec holds the two together). It takes only the fields a Call
+// has; hasName says whether "name" was a string at all. The arguments are
+// the raw JSON of "arguments", whatever it holds: the schema check says
+// what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
+// c as a reader of the line sees it: its strings as jsonw.ValidString
+// gives them, "{}" for no arguments, no Repairs unless Repaired.
+func DecodeCall(line []byte) (c Call, hasName bool) {
+	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			if val.Type == gjson.String {
+				c.ID = val.Str
+			}
+		case "name":
+			if val.Type == gjson.String {
+				c.Name, hasName = val.Str, true
+			}
+		case "arguments":
+			c.Arguments = []byte(val.Raw)
+		case "format":
+			if val.Type == gjson.String {
+				c.Format = val.Str
+			}
+		case "repaired":
+			c.Repaired = val.Type == gjson.True
+		case "repairs":
+			c.Repairs = repairKinds(val)
+		}
+		return true
+	})
+	return c, hasName
 }

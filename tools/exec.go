@@ -49,6 +49,9 @@ type ExecOptions struct {
 	// MaxScratch caps what is saved there of one call's output
 	// (DefaultMaxScratch when 0); the saved file says where it was cut.
 	MaxScratch int64
+	// MaxRefBytes bounds what the refs of one call expand to, all
+	// together (DefaultMaxRefBytes when 0).
+	MaxRefBytes int64
 	// Workdir is the tools' working directory ("" = the current one).
 	Workdir string
 	// Environ is the environment the tools' scrubbed one is taken from
@@ -191,10 +194,10 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
-	redactor := NewRedactor(opts.Environ, opts.Redact, opts.Secrets...)
+	redactor := NewRedactor(opts.Environ, opts.Redact, append(ServerSecrets(set), opts.Secrets...)...)
 	return &executor{
 		opts:     opts,
-		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
+		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, MaxRefBytes: opts.MaxRefBytes, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
 		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
@@ -205,11 +208,16 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 type slot struct {
 	out  []byte
 	done chan struct{}
+	// For a call: what became of it, as values, for Executor.Run.
+	// passed is the call as validated (nil: it was refused, and obs
+	// replaces it); obs answers it.
+	passed *verdict
+	obs    Observation
 }
 
 type executor struct {
 	opts     ExecOptions
-	v        validator // used from the reading goroutine only
+	v        validator // used from one goroutine at a time: the reader's, or Run's caller
 	redactor *Redactor
 	running  chan struct{} // a token per call in flight
 	wg       sync.WaitGroup
@@ -246,31 +254,42 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		return ready(append(l.b, '\n'))
 	}
 	x.v.stats.Calls++
-	vd := x.v.check(l.b, l.n, x.opts.Confirm != nil)
-	if vd.refusal == nil && vd.tool.Definition {
-		vd.refusal = x.v.notRunnable(vd.call, vd.tool)
-	}
+	c, hasName := DecodeCall(l.b)
+	return x.call(ctx, c, hasName, l.n)
+}
+
+// call checks one call, asks for consent when the policy leaves it to a
+// person, and answers it: at once when it is refused or a dry run, else
+// from a goroutine that runs the tool. n is the call's line, for
+// warnings. Exec and Run share it, so a call is decided the same way
+// whether it came as a line or as a value.
+func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
+	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
-		return ready(append(vd.refusal.AppendJSON(nil), '\n'))
+		s := ready(append(vd.refusal.AppendJSON(nil), '\n'))
+		s.obs = *vd.refusal
+		return s
 	}
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
-		return ready(append(o.AppendJSON(call), '\n'))
+		s := ready(append(o.AppendJSON(call), '\n'))
+		s.passed, s.obs = &vd, o
+		return s
 	}
 
-	s := &slot{done: make(chan struct{})}
+	s := &slot{done: make(chan struct{}), passed: &vd}
 	select {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
-		o := x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
-		s.out = append(o.AppendJSON(call), '\n')
+		s.obs = x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
+		s.out = append(s.obs.AppendJSON(call), '\n')
 		close(s.done)
 		return s
 	}
@@ -286,6 +305,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 			x.failed++
 			x.mu.Unlock()
 		}
+		s.obs = o
 		s.out = append(o.AppendJSON(call), '\n')
 		close(s.done)
 	}()
@@ -356,7 +376,11 @@ func (x *executor) write(w io.Writer, slots <-chan *slot) error {
 func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	c, t := &vd.call, vd.tool
 	o := Observation{ID: c.ID, Name: c.Name}
-	if why := t.changedSinceLoaded(); why != "" {
+	exe, why := t.openChecked()
+	if exe != nil {
+		defer exe.Close()
+	}
+	if why != "" {
 		msg := fmt.Sprintf("tool %q was not run: its executable %s changed since it was loaded (%s)", t.Name, t.Command, why)
 		o.IsError, o.Status = true, StatusBlocked
 		o.Error = &ToolError{Kind: KindPermission, Message: msg}
@@ -366,6 +390,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 
 	spec := ProcessSpec{
 		Path:      t.Command,
+		Exe:       exe,
 		Dir:       x.opts.Workdir,
 		Env:       x.environ(t, c.ID),
 		Stdin:     append(vd.input, '\n'),
@@ -414,7 +439,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	// whole and secrets written with JSON escapes are caught too.
 	r := x.redactor.Result(interpretOutput(t, res.Stdout, res.Truncated))
 	output := r.Content
-	stderr := x.redactor.String(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"))
+	stderr := x.redactor.Tail(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"), stderrKeep)
 	if res.Truncated {
 		o.Truncated = true
 		if scratch != nil {

@@ -150,3 +150,16 @@ func blankLine(b []byte) bool {
 	}
 	return true
 }
+
+// ReadLines is the bounded, line-numbered JSONL reader of every stage,
+// for a caller outside this package (run's recordings): fn gets each
+// non-blank line and its 1-based number, the line valid only during the
+// call; a line longer than max bytes is not kept, and goes to tooLong
+// instead (max <= 0: DefaultMaxLine). It stops at the first error of fn,
+// tooLong or r, and returns nil at the end of r.
+func ReadLines(r io.Reader, max int, tooLong func(LongLine) error, fn func(line []byte, n int) error) error {
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return readLines(r, lineOptions{max: max, tooLong: tooLong}, fn)
+}

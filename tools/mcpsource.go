@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/launch"
+	"github.com/toolcall/toolcall/internal/loopback"
 	"github.com/toolcall/toolcall/internal/urlcred"
 )
 
@@ -107,21 +107,10 @@ func CheckMCPURL(raw string) error {
 	if u.Host == "" {
 		return fmt.Errorf("%q has no host; give one such as http://127.0.0.1:8000/mcp", shown)
 	}
-	if !loopbackHost(u.Hostname()) {
+	if !loopback.Host(u.Hostname()) {
 		return fmt.Errorf("%q: loopback only: the host must be 127.0.0.1, ::1 or localhost, since toolcall fetches nothing from the network but the model server; run the server on this machine (or tunnel it to a local port)", shown)
 	}
 	return nil
-}
-
-// loopbackHost reports whether host names this machine: "localhost" or a
-// loopback IP literal. What a name resolves to is checked again when the
-// connection is made (run.DialMCP).
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().IsLoopback()
 }
 
 // ParseMCPServer reads a sidecar that declares an MCP server, one to run

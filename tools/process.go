@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"io"
+	"os"
 	"time"
 
 	"github.com/toolcall/toolcall/internal/launch"
@@ -15,7 +16,10 @@ const DefaultGrace = launch.DefaultGrace
 // ProcessSpec is one run of a tool's executable.
 type ProcessSpec struct {
 	Path string // the executable (Tool.Command); run directly, never through a shell
-	Dir  string // working directory; "" = current
+	// Exe, when set, is Path opened and checked (Tool.openChecked): that
+	// open file is what runs (launch.Spec.Exe).
+	Exe *os.File
+	Dir string // working directory; "" = current
 	// Env is the whole environment, "NAME=value" (see Environ). nil means
 	// an empty environment, never the parent's.
 	Env []string
@@ -44,7 +48,10 @@ type ProcessResult struct {
 	Truncated  bool
 	TotalBytes int64  // how much stdout the tool wrote
 	Head, Tail []byte // when Truncated: the kept head and tail, cut at character boundaries
-	StderrTail []byte // the last 4 KiB of stderr
+	// StderrTail is the end of stderr: the 4 KiB shown and up to 16 KiB
+	// before them, so that Redactor.Tail sees a secret cut by the window
+	// whole.
+	StderrTail []byte
 	// Result is how the run ended, as the launcher saw it: ExitCode,
 	// Signal, TimedOut, Interrupted, Duration, StartErr.
 	launch.Result
@@ -67,6 +74,7 @@ func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
 	stderr := newStderrCapture(spec.StderrTo)
 	r := launch.Run(ctx, launch.Spec{
 		Path:    spec.Path,
+		Exe:     spec.Exe,
 		Dir:     spec.Dir,
 		Env:     spec.Env,
 		Stdin:   spec.Stdin,

@@ -177,7 +177,7 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 
 func TestRunProcessSavesAndTeesWhatItCuts(t *testing.T) {
 	t.Parallel()
-	tool := writeTestTool(t, "counter", "seq 1 20000\nseq 1 3000 >&2\n")
+	tool := writeTestTool(t, "counter", "seq 1 20000\nseq 1 6000 >&2\n")
 	var saved, tee syncBuffer
 	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second, MaxOutput: 1000, SaveTo: &saved, StderrTo: &tee})
 	out, err := exec.Command("seq", "1", "20000").Output()
@@ -193,8 +193,8 @@ func TestRunProcessSavesAndTeesWhatItCuts(t *testing.T) {
 	if !bytes.Contains(r.Stdout, []byte("bytes cut here")) {
 		t.Errorf("no cut marker in %q", r.Stdout)
 	}
-	errOut, _ := exec.Command("seq", "1", "3000").Output()
-	if !bytes.Equal(tee.b.Bytes(), errOut) || !bytes.HasSuffix(errOut, r.StderrTail) || len(r.StderrTail) != 4096 {
+	errOut, _ := exec.Command("seq", "1", "6000").Output()
+	if !bytes.Equal(tee.b.Bytes(), errOut) || !bytes.HasSuffix(errOut, r.StderrTail) || len(r.StderrTail) != stderrKeep+stderrSlack {
 		t.Errorf("tee got %d bytes (want %d), tail %d bytes", tee.b.Len(), len(errOut), len(r.StderrTail))
 	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"cmp"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/unsafestr"
+	"github.com/toolcall/toolcall/internal/urlcred"
 )
 
 // Redacted is what a secret becomes in observations and scratch files.
@@ -51,7 +53,8 @@ type Redactor struct {
 func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *Redactor {
 	r := &Redactor{extra: extra, overlap: pemWindow}
 	seen := map[string]bool{}
-	add := func(value string) {
+	var add func(value string)
+	add = func(value string) {
 		if len(value) < minSecretLen || seen[value] || strings.TrimSpace(value) == "" {
 			return
 		}
@@ -59,6 +62,11 @@ func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *R
 		v := newSecretValue(value)
 		r.values = append(r.values, v)
 		r.overlap = max(r.overlap, v.maxLen)
+		// A key pasted with a blank around it is sent, and echoed back,
+		// without: both forms are the secret.
+		if t := strings.TrimSpace(value); t != value {
+			add(t)
+		}
 	}
 	for _, kv := range environ {
 		if name, value, ok := strings.Cut(kv, "="); ok && secretEnvName(name) {
@@ -74,6 +82,28 @@ func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *R
 	})
 	return r
 }
+
+// ServerSecrets are the passwords in the URLs of the MCP servers that run
+// tools of set, as written and decoded: a server that echoes its URL, or
+// a tool that reads it, must not show them.
+func ServerSecrets(set ToolSet) []string {
+	var out []string
+	seen := map[*MCPServer]bool{}
+	for _, name := range set.Names() {
+		t, ok := set.Lookup(name)
+		if !ok || t.Server == nil || seen[t.Server] || t.Server.URL == "" {
+			continue
+		}
+		seen[t.Server] = true
+		out = append(out, urlcred.Passwords(t.Server.URL)...)
+	}
+	return out
+}
+
+// SecretName reports whether a name (of an environment variable, or a key
+// of a JSON object such as "api_key") says its value is a secret, by the
+// rules secretEnvName states.
+func SecretName(name string) bool { return secretEnvName(name) }
 
 // Words in an environment variable's name that mark its value as secret.
 var secretWords = map[string]bool{
@@ -398,16 +428,7 @@ type span struct{ start, end int }
 func (r *Redactor) spans(s string) []span {
 	sp := scanCredentials(s, nil)
 	if r != nil {
-		for _, v := range r.values {
-			for i := 0; ; {
-				j := strings.Index(s[i:], v.raw)
-				if j < 0 {
-					break
-				}
-				sp = append(sp, span{i + j, i + j + len(v.raw)})
-				i += j + len(v.raw)
-			}
-		}
+		sp = r.valueSpans(s, sp)
 		if len(r.values) > 0 {
 			sp = escapedSpans(r.values, s, sp)
 			sp = cutSpans(r.values, s, sp)
@@ -424,6 +445,14 @@ func (r *Redactor) spans(s string) []span {
 		return sp
 	}
 	slices.SortFunc(sp, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+	return mergeSpans(sp)
+}
+
+// mergeSpans merges the overlapping spans of sp, sorted by start.
+func mergeSpans(sp []span) []span {
+	if len(sp) < 2 {
+		return sp
+	}
 	out := sp[:1]
 	for _, x := range sp[1:] {
 		if y := &out[len(out)-1]; x.start <= y.end {
@@ -433,6 +462,21 @@ func (r *Redactor) spans(s string) []span {
 		out = append(out, x)
 	}
 	return out
+}
+
+// valueSpans appends the spans of s that hold a secret value as it is.
+func (r *Redactor) valueSpans(s string, sp []span) []span {
+	for _, v := range r.values {
+		for i := 0; ; {
+			j := strings.Index(s[i:], v.raw)
+			if j < 0 {
+				break
+			}
+			sp = append(sp, span{i + j, i + j + len(v.raw)})
+			i += j + len(v.raw)
+		}
+	}
+	return sp
 }
 
 // appendRedacted appends s with the spans replaced.
@@ -466,6 +510,100 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		return b
 	}
 	return appendRedacted(make([]byte, 0, len(b)), s, sp)
+}
+
+// Tail returns the last keep bytes of s with its secrets replaced, for
+// the end of a stream shown on its own (a tool's stderr). s holds more
+// than keep bytes before them (stderrSlack), so that a secret that starts
+// before the shown window and ends inside it is seen, and replaced, whole,
+// instead of showing as its last characters. The window moves back to
+// keep a marker whole, and forward to start at a character.
+func (r *Redactor) Tail(s string, keep int) string {
+	red := r.String(s)
+	if len(red) <= keep {
+		return red
+	}
+	cut := len(red) - keep
+	if i := strings.LastIndex(red[:min(len(red), cut+len(Redacted)-1)], Redacted); i >= 0 && i < cut && i+len(Redacted) > cut {
+		cut = i
+	}
+	for cut < len(red) && !utf8Start(red[cut]) {
+		cut++
+	}
+	return red[cut:]
+}
+
+// minSplitPrefix is the shortest start of a secret value that
+// MayContinue takes for one: a shorter one ends ordinary text too often,
+// and shows too little of the secret to matter.
+const minSplitPrefix = 4
+
+// MayContinue reports whether s ends with the start of a secret value (at
+// least minSplitPrefix bytes of it, not all), which the text that follows
+// s could complete: a writer that cuts a stream into pieces (text events)
+// holds such a piece back until it has seen the next (see Across).
+func (r *Redactor) MayContinue(s string) bool {
+	if r == nil {
+		return false
+	}
+	for i := range r.values {
+		if r.values[i].startsAtEnd(s) >= minSplitPrefix {
+			return true
+		}
+	}
+	return false
+}
+
+// startsAtEnd is the length of the longest proper prefix of the secret
+// that s ends with: a Knuth-Morris-Pratt scan of s's last len(raw) bytes
+// with the border table, linear in the secret's length.
+func (v *secretValue) startsAtEnd(s string) int {
+	raw := v.raw
+	s = s[max(0, len(s)-len(raw)):]
+	if v.border == nil { // not UTF-8: no table; such values are rare
+		for k := min(len(raw)-1, len(s)); k > 0; k-- {
+			if strings.HasSuffix(s, raw[:k]) {
+				return k
+			}
+		}
+		return 0
+	}
+	q := int32(0)
+	for i := 0; i < len(s); i++ {
+		for q > 0 && raw[q] != s[i] {
+			q = v.border[q-1]
+		}
+		if raw[q] == s[i] {
+			q++
+		}
+		if int(q) == len(raw) { // the whole secret: not a start of one
+			q = v.border[q-1]
+		}
+	}
+	return int(q)
+}
+
+// Across returns a and b, two pieces of one stream, with a secret that
+// starts in a and ends in b replaced: its part in a by Redacted, its part
+// in b removed. Each piece alone is not the secret, so redacting them one
+// at a time would miss it. Secrets wholly inside a or b are left for the
+// caller to redact as usual.
+func (r *Redactor) Across(a, b string) (string, string) {
+	if r == nil || a == "" || b == "" {
+		return a, b
+	}
+	// Only a secret that reaches the cut matters: look at the longest
+	// stretch on each side that one could span.
+	n := r.overlap
+	head, tail := a[max(0, len(a)-n):], b[:min(len(b), n)]
+	joined := head + tail
+	cut := len(head)
+	for _, x := range r.spans(joined) {
+		if x.start < cut && x.end > cut {
+			return a[:len(a)-len(head)+x.start] + Redacted, b[x.end-cut:]
+		}
+	}
+	return a, b
 }
 
 // copyChunk is how much Copy reads before it redacts and writes; its
@@ -558,8 +696,8 @@ func cutPoint(s string, limit int) int {
 // string (keys included) of Structured, in the text of Parts, and in the
 // problems of an *OutputSchemaError, which quote the result. The base64
 // payloads of parts (an image's or audio's "data", a resource's "blob")
-// are kept as they are: a secret cannot be seen in base64, and changing
-// one would corrupt the file while random data can look like a key.
+// are looked at as what they encode (see payload): random data can look
+// like a key, and a file is changed only where it holds a secret.
 func (r *Redactor) Result(res Result) Result {
 	res.Content = r.String(res.Content)
 	res.Structured = r.JSON(res.Structured)
@@ -590,15 +728,42 @@ func isPartPayload(keys []string) bool {
 		len(keys) == 3 && keys[1] == "resource" && keys[2] == "blob"
 }
 
-// rewriteJSON redacts the strings of raw for which skip (when not nil)
-// is false, given the keys that lead to them.
+// payload redacts a base64 payload of an MCP content part: a secret
+// value written as it is (a tool that put the key itself in "data"), and
+// any secret in the bytes it decodes to, which are encoded again with the
+// secret replaced. The well-known formats are not looked for in the base64
+// text, where random bytes can spell one; they are in what it decodes to.
+func (r *Redactor) payload(s string) string {
+	if r != nil {
+		sp := r.valueSpans(s, nil)
+		if len(sp) > 0 {
+			slices.SortFunc(sp, func(a, b span) int { return cmp.Compare(a.start, b.start) })
+			return string(appendRedacted(nil, s, mergeSpans(sp)))
+		}
+	}
+	data, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return s
+	}
+	if red := r.Bytes(data); !bytes.Equal(red, data) {
+		return base64.StdEncoding.EncodeToString(red)
+	}
+	return s
+}
+
+// rewriteJSON redacts the strings of raw, and the numbers (a secret of
+// digits alone, given as a number), with the strings for which skip (when
+// not nil) is true, given the keys that lead to them, taken as base64
+// payloads (see payload).
 func (r *Redactor) rewriteJSON(raw []byte, skip func(keys []string) bool) []byte {
 	if len(raw) == 0 {
 		return raw
 	}
 	// Most results hold no secret and no escape: one look at the whole
 	// (not with --redact expressions, which may be anchored to a string).
-	if (r == nil || len(r.extra) == 0) && bytes.IndexByte(raw, '\\') < 0 && len(r.spans(unsafestr.String(raw))) == 0 {
+	// Payloads are looked at decoded, which this look cannot do.
+	payloads := skip != nil && (bytes.Contains(raw, []byte(`"data"`)) || bytes.Contains(raw, []byte(`"blob"`)))
+	if !payloads && (r == nil || len(r.extra) == 0) && bytes.IndexByte(raw, '\\') < 0 && len(r.spans(unsafestr.String(raw))) == 0 {
 		return raw
 	}
 	var out []byte
@@ -615,6 +780,20 @@ func (r *Redactor) rewriteJSON(raw []byte, skip func(keys []string) bool) []byte
 			}
 			continue
 		case '"':
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			end := i + 1
+			for end < len(raw) && strings.IndexByte("0123456789+-.eE", raw[end]) >= 0 {
+				end++
+			}
+			if num := unsafestr.String(raw[i:end]); r.String(num) != num {
+				// Its digits hold a secret: the number becomes the marker,
+				// a string; a reader sees a value replaced, not a number.
+				out = append(out, raw[at:i]...)
+				out = jsonw.AppendString(out, Redacted)
+				at = end
+			}
+			i = end - 1
+			continue
 		default:
 			continue
 		}
@@ -636,7 +815,13 @@ func (r *Redactor) rewriteJSON(raw []byte, skip func(keys []string) bool) []byte
 		if isKey && len(keys) > 0 {
 			keys[len(keys)-1] = s
 		}
-		if isKey || skip == nil || !skip(keys) {
+		if !isKey && skip != nil && skip(keys) {
+			if red := r.payload(s); red != s {
+				out = append(out, raw[at:i]...)
+				out = jsonw.AppendString(out, red)
+				at = end
+			}
+		} else {
 			if red := r.String(s); red != s {
 				out = append(out, raw[at:i]...)
 				out = jsonw.AppendString(out, red)

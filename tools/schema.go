@@ -226,10 +226,16 @@ func compileSchema(name string, schema []byte) (s *jsonschema.Schema, legacy str
 		return nil, "", err
 	}
 	s, err = compileAs(name, schema, jsonschema.Draft2020)
+	if err == nil {
+		err = checkCost(s)
+	}
 	if err == nil || gjson.GetBytes(schema, `\$schema`).Exists() {
 		return s, "", err
 	}
 	if s7, err7 := compileAs(name, schema, jsonschema.Draft7); err7 == nil {
+		if err7 = checkCost(s7); err7 != nil {
+			return nil, "", err7
+		}
 		return s7, compileReason(err), nil
 	}
 	return nil, "", err

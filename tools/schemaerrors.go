@@ -24,6 +24,27 @@ const (
 	maxGotLen      = 80
 )
 
+// Bounds on explaining one failed validation, which the schema, not the
+// model, makes large: a chain of alternatives that refer to each other
+// fails in a tree of 3^L errors, and quoting up to three branches at every
+// level made a message of 3^L bytes (4 MB at L = 10). At most
+// maxErrorNodes nodes of the validator's tree are read, a quoted branch is
+// cut to maxQuotedLen bytes, and the model gets the first maxShownErrors
+// errors and the count of the rest (keyword "more"), which is what it can
+// act on in one turn anyway.
+const (
+	maxErrorNodes  = 4096
+	maxQuotedLen   = 240
+	maxShownErrors = 12
+)
+
+// errorBudget is what is left of maxErrorNodes, shared by a builder and
+// the builders it makes for alternatives.
+type errorBudget struct {
+	nodes   int
+	skipped bool // nodes were left unread: the errors shown are not all
+}
+
 // pointerLabel is how a pointer starts a message: the arguments object
 // itself has the empty pointer, which would read as nothing.
 func pointerLabel(p string) string {
@@ -100,6 +121,7 @@ type errorBuilder struct {
 	// out of the validator's message.
 	compiled *jsonschema.Schema
 	value    any
+	budget   *errorBudget // made by the first collect
 }
 
 func (b *errorBuilder) add(err error) {
@@ -119,6 +141,14 @@ func (b *errorBuilder) add(err error) {
 // treatment (alternatives), and minContains is a leaf whose causes only
 // say which items did not match.
 func (b *errorBuilder) collect(ve *jsonschema.ValidationError) {
+	if b.budget == nil {
+		b.budget = &errorBudget{nodes: maxErrorNodes}
+	}
+	if b.budget.nodes <= 0 {
+		b.budget.skipped = true
+		return
+	}
+	b.budget.nodes--
 	kw, last, inNames := lastKeyword(ve.KeywordLocation)
 	ownKeyword := last == kw && kw != ""
 	switch {
@@ -146,7 +176,7 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	var types []string
 	var rest [][]SchemaError
 	for _, c := range ve.Causes {
-		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value}
+		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value, budget: b.budget}
 		sub.collect(c)
 		es := sub.out
 		if len(es) == 1 && es[0].Keyword == "type" && es[0].Pointer == ptr {
@@ -185,7 +215,7 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 			if first.Pointer == ptr {
 				m = strings.TrimPrefix(m, pointerLabel(ptr)+": ")
 			}
-			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, m))
+			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, truncateText(m, maxQuotedLen)))
 		}
 		b.out = append(b.out, SchemaError{
 			Pointer:  ptr,
@@ -478,27 +508,22 @@ func compiledAt(root *jsonschema.Schema, loc string) *jsonschema.Schema {
 	return find(root)
 }
 
-// subschemas lists the schemas s holds directly.
+// subschemas lists the schemas s holds directly: those it applies to the
+// value itself, then those it applies to the value's members and items.
 func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else,
-		s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems, s.ContentSchema}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
+	return append(inPlaceSubschemas(s), memberSubschemas(s)...)
+}
+
+// memberSubschemas lists the schemas s applies to the members, items,
+// names or content of its value.
+func memberSubschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	out := []*jsonschema.Schema{s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems, s.ContentSchema}
 	out = append(out, s.PrefixItems...)
 	for _, c := range s.Properties {
 		out = append(out, c)
 	}
 	for _, c := range s.PatternProperties {
 		out = append(out, c)
-	}
-	for _, c := range s.DependentSchemas {
-		out = append(out, c)
-	}
-	for _, d := range s.Dependencies {
-		if c, ok := d.(*jsonschema.Schema); ok {
-			out = append(out, c)
-		}
 	}
 	for _, x := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
 		switch x := x.(type) {
@@ -600,9 +625,27 @@ func (b *errorBuilder) misspeltKeys(parent, obj gjson.Result) []string {
 	return out
 }
 
-// sorted returns the errors in a stable order, without repeats.
+// sorted returns the errors in a stable order, without repeats: the first
+// maxShownErrors of them, and then, when there were more or the tree was
+// not read to its end, one saying so (keyword "more").
 func (b *errorBuilder) sorted() []SchemaError {
-	return sortedErrors(b.out)
+	es := sortedErrors(b.out)
+	skipped := b.budget != nil && b.budget.skipped
+	if len(es) <= maxShownErrors && !skipped {
+		return es
+	}
+	var rest []string
+	if n := len(es) - maxShownErrors; n > 0 {
+		es = es[:maxShownErrors]
+		rest = append(rest, plural(n, "more problem")+" not shown")
+	}
+	if skipped {
+		rest = append(rest, "the schema's checks were too many to explain them all")
+	}
+	return append(es, SchemaError{
+		Keyword: "more",
+		Message: fmt.Sprintf("%s: %s; fix the ones above and call again to see the rest", pointerLabel(""), strings.Join(rest, ", and ")),
+	})
 }
 
 func sortedErrors(es []SchemaError) []SchemaError {

@@ -24,17 +24,24 @@ const RefPrefix = "ref:"
 // arguments are held in memory and written to the tool's stdin.
 const MaxRefSize = 32 << 20
 
+// DefaultMaxRefBytes bounds the text all the refs of one call expand to
+// together (--max-ref-bytes): a few bytes of arguments naming one large
+// saved output many times would otherwise take memory in proportion to the
+// number of uses.
+const DefaultMaxRefBytes = 64 << 20
+
 // DefaultMaxScratch is how much of one call's output is saved under
 // --scratch when ExecOptions.MaxScratch is 0.
 const DefaultMaxScratch = 64 << 20
 
 // hashDigits is how many hex digits of the SHA-256 of a saved output its
-// id ends with.
-const hashDigits = 8
+// id ends with: 128 bits, so that a ref cannot be found by trying names
+// (a 32-bit prefix could be, in an afternoon of calls).
+const hashDigits = 32
 
 // Saved outputs are the only files a ref can name. Each is written by
 // finishScratch alone, under a name it derives from the call id and the
-// SHA-256 of the content ("<call>-<8 hex digits>.txt"), created without
+// SHA-256 of the content ("<call>-<32 hex digits>.txt"), created without
 // replacing anything already there. A ref is read only when the file has
 // such a name, is a regular file reached without following a link, has
 // one link, belongs to this user, and holds exactly the content its name
@@ -49,7 +56,7 @@ const hashDigits = 8
 // (a file in dir) while the tool ran, into its scratch file: it copies it
 // with secrets replaced to dir/<id>.txt, removes tmpPath and returns
 // "ref:<id>". The id is the call's id (made safe for a file name) and the
-// first 8 hex digits of the SHA-256 of the saved text, so runs sharing a
+// first 32 hex digits of the SHA-256 of the saved text, so runs sharing a
 // directory do not collide, and the same call with the same output gets
 // the same ref. dropped is how many bytes of output did not fit under
 // --max-scratch-bytes: when not 0, the saved text ends by saying so.
@@ -207,8 +214,10 @@ func mayHoldRef(args []byte) bool {
 // not an object at all, are returned as they are, for CheckArguments to
 // judge. It fails, naming the ref, when dir is "" (no --scratch), when the
 // id names no output toolcall saved there, or when the saved output is
-// larger than MaxRefSize.
-func resolveRefs(args []byte, dir string) ([]byte, []refUse, error) {
+// larger than MaxRefSize. Each saved output is read once, however many
+// refs name it, and the texts swapped in may come to at most maxTotal
+// bytes (DefaultMaxRefBytes when <= 0), counted at every use.
+func resolveRefs(args []byte, dir string, maxTotal int64) ([]byte, []refUse, error) {
 	if !mayHoldRef(args) {
 		return args, nil, nil
 	}
@@ -216,7 +225,10 @@ func resolveRefs(args []byte, dir string) ([]byte, []refUse, error) {
 	if bad != nil {
 		return args, nil, nil
 	}
-	r := &refResolver{dir: dir}
+	if maxTotal <= 0 {
+		maxTotal = DefaultMaxRefBytes
+	}
+	r := &refResolver{dir: dir, left: maxTotal, max: maxTotal}
 	d := argDecoder{src: obj, refs: r}
 	_, out, derr := d.decode()
 	switch {
@@ -232,7 +244,10 @@ func resolveRefs(args []byte, dir string) ([]byte, []refUse, error) {
 type refResolver struct {
 	dir  string
 	uses []refUse
-	err  error // the first ref that could not be read
+	err  error             // the first ref that could not be read
+	read map[string][]byte // the saved outputs read so far, by id
+	left int64             // how many more bytes of saved text may be swapped in
+	max  int64             // what left started at, for the message
 }
 
 // swap replaces the string s, written to d.out from mark on, by the text
@@ -243,11 +258,24 @@ func (r *refResolver) swap(d *argDecoder, mark int, s string) bool {
 	if !ok || r.err != nil {
 		return false
 	}
-	text, err := readRef(r.dir, id)
-	if err != nil {
-		r.err = err
+	text, seen := r.read[id]
+	if !seen {
+		var err error
+		if text, err = readRef(r.dir, id); err != nil {
+			r.err = err
+			return true
+		}
+		if r.read == nil {
+			r.read = map[string][]byte{}
+		}
+		r.read[id] = text
+	}
+	if int64(len(text)) > r.left {
+		r.err = fmt.Errorf("the refs in the arguments stand for more than the %d bytes one call may pass (--max-ref-bytes): argument %q would pass %d more, after %d already; name each saved output once, or pass a smaller part of it",
+			r.max, s, len(text), r.max-r.left)
 		return true
 	}
+	r.left -= int64(len(text))
 	d.out = jsonw.AppendBytes(d.out[:mark], text)
 	r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
 	return true

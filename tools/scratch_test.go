@@ -35,7 +35,7 @@ func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
 	return ref
 }
 
-var refPattern = regexp.MustCompile(`^ref:[A-Za-z0-9_-]+-[0-9a-f]{8}$`)
+var refPattern = regexp.MustCompile(`^ref:[A-Za-z0-9_-]+-[0-9a-f]{32}$`)
 
 func TestFinishScratch(t *testing.T) {
 	dir := t.TempDir()
@@ -108,7 +108,7 @@ func TestResolveRefs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, _, err := resolveRefs([]byte(c.in), dir)
+			got, _, err := resolveRefs([]byte(c.in), dir, 0)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want one containing %q", err, c.err)
@@ -126,19 +126,19 @@ func TestResolveRefs(t *testing.T) {
 }
 
 func TestResolveRefsWithoutScratch(t *testing.T) {
-	_, _, err := resolveRefs([]byte(`{"t":"ref:call_1-0123abcd"}`), "")
+	_, _, err := resolveRefs([]byte(`{"t":"ref:call_1-0123abcd0123abcd0123abcd0123abcd"}`), "", 0)
 	if err == nil || !strings.Contains(err.Error(), "without --scratch") {
 		t.Errorf("err = %v", err)
 	}
 	in := []byte(`{"t":"plain"}`)
-	if got, _, err := resolveRefs(in, ""); err != nil || !bytes.Equal(got, in) {
+	if got, _, err := resolveRefs(in, "", 0); err != nil || !bytes.Equal(got, in) {
 		t.Errorf("got %s, %v", got, err)
 	}
 }
 
 func TestResolveRefsTooLarge(t *testing.T) {
 	dir := t.TempDir()
-	f, err := os.Create(filepath.Join(dir, "big-01234567.txt"))
+	f, err := os.Create(filepath.Join(dir, "big-0123456789abcdef0123456789abcdef.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestResolveRefsTooLarge(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, _, err := resolveRefs([]byte(`{"t":"ref:big-01234567"}`), dir); err == nil || !strings.Contains(err.Error(), "more than") {
+	if _, _, err := resolveRefs([]byte(`{"t":"ref:big-0123456789abcdef0123456789abcdef"}`), dir, 0); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -178,11 +178,19 @@ func FuzzResolveRefs(f *testing.F) {
 		`{"x":"` + a,
 		`"` + a + `"`,
 		`"{\"x\":\"` + a + `\"}"`,
+		// Amplification: one saved output named again and again.
+		`{"x":[` + strings.Repeat(`"`+b+`",`, 40) + `"` + b + `"]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
-		out, uses, err := resolveRefs(args, dir)
+		// Under a budget, what the refs stand for adds at most the budget,
+		// escaped (6 bytes a byte at most, as \u0000).
+		const budget = 64
+		if out, _, err := resolveRefs(args, dir, budget); err == nil && len(out) > len(args)+6*budget {
+			t.Fatalf("refs under a %d-byte budget grew %d bytes to %d", budget, len(args), len(out))
+		}
+		out, uses, err := resolveRefs(args, dir, 0)
 		if err != nil {
 			return
 		}

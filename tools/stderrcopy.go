@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/internal/unsafestr"
 )
 
@@ -82,7 +83,9 @@ func (c *stderrCopy) flush(final bool) {
 	if cut == 0 {
 		return
 	}
-	out := c.r.Bytes(c.buf[:cut])
+	// A tool's stderr is outside text: its lines pass, its control
+	// bytes are shown escaped (see termsafe).
+	out := []byte(termsafe.Text(string(c.r.Bytes(c.buf[:cut]))))
 	if c.err == nil {
 		if c.mu != nil {
 			c.mu.Lock()

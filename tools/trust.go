@@ -1,13 +1,16 @@
 package tools
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ToolsDirsEnv names the variable that tells every tool which directories
@@ -16,12 +19,48 @@ import (
 // tool may replace another (README.md, Trust model).
 const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
-// executableStamp is what is known of a tool's executable when it was
-// loaded.
-type executableStamp struct{ info os.FileInfo }
+// hashLimit is the largest executable whose content is hashed before each
+// run: a script or a small binary hashes in well under a millisecond; a
+// larger one is known by its identity, size and times only (see
+// executableStamp).
+const hashLimit = 1 << 20
 
-// RecordExecutable notes the identity, size and modification time of the
-// tool's executable, so that a run can tell when it was replaced after the
+// executableStamp is what is known of a tool's executable when it was
+// loaded: the file (device and inode), its size, its modification time
+// and its status-change time, which no user can set back (a rewrite that
+// restores the mtime still moves it), and for a file of at most hashLimit
+// bytes a SHA-256 of its content. The hash is taken at the first run, not
+// at load, where listing 10,000 tools would pay for reading them all: a
+// file whose inode, size and times are still those seen at load holds
+// what it held then, since any write moves the status-change time.
+type executableStamp struct {
+	info   os.FileInfo
+	ctime  time.Time
+	sum    [sha256.Size]byte
+	hashed bool
+}
+
+// stampOf records f, which must be open for reading.
+func stampOf(f *os.File) (*executableStamp, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	st := &executableStamp{info: fi, ctime: changeTime(fi)}
+	if fi.Mode().IsRegular() && fi.Size() <= hashLimit {
+		// ReadAt: the hash does not depend on, nor move, the offset.
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(f, 0, fi.Size()+1)); err != nil {
+			return nil, err
+		}
+		h.Sum(st.sum[:0])
+		st.hashed = true
+	}
+	return st, nil
+}
+
+// RecordExecutable notes what the tool's executable is now (see
+// executableStamp), so that a run can tell when it was replaced after the
 // tools were loaded. The catalog calls it as it loads each tool; a tool
 // made another way is recorded when it first runs.
 func (t *Tool) RecordExecutable() {
@@ -29,39 +68,78 @@ func (t *Tool) RecordExecutable() {
 		return
 	}
 	if fi, err := os.Stat(t.Command); err == nil {
-		t.loaded.Store(&executableStamp{fi})
+		t.loaded.Store(&executableStamp{info: fi, ctime: changeTime(fi)})
 	}
 }
 
-// changedSinceLoaded says how the executable differs from what
-// RecordExecutable saw, or "" when it does not.
-func (t *Tool) changedSinceLoaded() string {
+// openChecked opens the tool's executable and checks that what was opened
+// is what RecordExecutable saw. The caller runs that open file (see
+// launch.Spec.Exe), so that the check holds for what runs, even if the
+// name points at another file by then; it closes it after the run. why
+// says how the executable differs, when it does, and f is then nil. A
+// tool without a Command gives neither.
+func (t *Tool) openChecked() (f *os.File, why string) {
 	if t.Command == "" {
-		return ""
+		return nil, ""
+	}
+	f, err := openExecutable(t.Command)
+	if err != nil {
+		if t.loaded.Load() == nil {
+			return nil, "" // never seen: starting it says what is wrong
+		}
+		return nil, "it cannot be found any more"
+	}
+	now, err := stampOf(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Sprintf("it cannot be read: %v", err)
 	}
 	was := t.loaded.Load()
-	fi, err := os.Stat(t.Command)
-	if was == nil {
-		if err == nil {
-			t.loaded.CompareAndSwap(nil, &executableStamp{fi})
-		}
-		return ""
+	if was == nil && t.loaded.CompareAndSwap(nil, now) {
+		return f, ""
 	}
+	if was == nil {
+		was = t.loaded.Load()
+	}
+	if why := was.differs(now); why != "" {
+		f.Close()
+		return nil, why
+	}
+	if !was.hashed && now.hashed {
+		t.loaded.CompareAndSwap(was, now) // the content, for the runs to come
+	}
+	return f, ""
+}
+
+// openExecutable opens path to read it, without waiting: a FIFO put where
+// the executable was would otherwise hold the open, and the call, until
+// a writer came. (Its stamp then shows another file, and it is refused.)
+func openExecutable(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|nonBlock, 0)
+}
+
+// differs says how now differs from was, or "" when it does not.
+func (was *executableStamp) differs(now *executableStamp) string {
 	switch {
-	case err != nil:
-		return "it cannot be found any more"
-	case !os.SameFile(was.info, fi):
+	case !os.SameFile(was.info, now.info):
 		return "it is another file now"
-	case was.info.Size() != fi.Size():
-		return fmt.Sprintf("it was %d bytes and is %d", was.info.Size(), fi.Size())
-	case !was.info.ModTime().Equal(fi.ModTime()):
+	case was.info.Size() != now.info.Size():
+		return fmt.Sprintf("it was %d bytes and is %d", was.info.Size(), now.info.Size())
+	case !was.info.ModTime().Equal(now.info.ModTime()):
 		return "it was modified"
+	case !was.ctime.Equal(now.ctime):
+		return "it was modified, or its owner or mode changed"
+	case was.hashed && (!now.hashed || was.sum != now.sum):
+		return "its content is not the same"
 	}
 	return ""
 }
 
 // toolsDirs lists, absolute and sorted, the directories that hold the
-// sidecars and executables of the tools in set.
+// sidecars and executables of the tools in set, and of the MCP servers
+// that run some of them: the directory of each executable as named and,
+// when it is a symbolic link, of the file it resolves to, since writing
+// either replaces what runs.
 func toolsDirs(set ToolSet) []string {
 	seen := map[string]bool{}
 	add := func(file string) {
@@ -71,11 +149,26 @@ func toolsDirs(set ToolSet) []string {
 		if abs, err := filepath.Abs(filepath.Dir(file)); err == nil {
 			seen[abs] = true
 		}
+		if real, err := filepath.EvalSymlinks(file); err == nil {
+			if abs, err := filepath.Abs(filepath.Dir(real)); err == nil {
+				seen[abs] = true
+			}
+		}
 	}
+	servers := map[*MCPServer]bool{}
 	for _, name := range set.Names() {
-		if t, ok := set.Lookup(name); ok {
-			add(t.File)
-			add(t.Command)
+		t, ok := set.Lookup(name)
+		if !ok {
+			continue
+		}
+		add(t.File)
+		add(t.Command)
+		if s := t.Server; s != nil && !servers[s] {
+			servers[s] = true
+			add(s.File)
+			for _, f := range serverFiles(s) {
+				add(f)
+			}
 		}
 	}
 	dirs := make([]string, 0, len(seen))
@@ -84,6 +177,39 @@ func toolsDirs(set ToolSet) []string {
 	}
 	slices.Sort(dirs)
 	return dirs
+}
+
+// serverFiles lists the files an MCP server's command runs: the program,
+// looked up on PATH as the launcher will, and every argument that names by
+// a path an existing program or script (executable, or a source file an
+// interpreter runs), as in ["python3", "/srv/mcp/server.py"]. A data file
+// (a database, a config) is not taken for code, so that its directory, often
+// the project's, stays writable; nor is a bare word, as likely a package
+// or a subcommand.
+func serverFiles(s *MCPServer) []string {
+	if len(s.Command) == 0 {
+		return nil
+	}
+	var files []string
+	if p, err := exec.LookPath(s.Command[0]); err == nil {
+		files = append(files, p)
+	}
+	for _, a := range s.Command[1:] {
+		if !strings.ContainsRune(a, filepath.Separator) && !strings.ContainsRune(a, '/') {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && (fi.Mode()&0o111 != 0 || scriptExt[filepath.Ext(a)]) {
+			files = append(files, a)
+		}
+	}
+	return files
+}
+
+// scriptExt lists the extensions of the programs interpreters are handed.
+var scriptExt = map[string]bool{
+	".py": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".mts": true,
+	".rb": true, ".pl": true, ".php": true, ".lua": true, ".sh": true, ".bash": true,
+	".jar": true, ".R": true, ".jl": true, ".go": true,
 }
 
 // toolsDirsOnce computes ToolsDirsEnv's value for a set once, when the

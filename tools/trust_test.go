@@ -110,11 +110,11 @@ func TestRefsOnlyNameSavedOutputs(t *testing.T) {
 	}
 	must(os.WriteFile(filepath.Join(scratch, "planted.txt"), []byte("planted"), 0o600))
 	must(os.Symlink(secret, filepath.Join(scratch, "hostlink.txt")))
-	must(os.WriteFile(filepath.Join(scratch, "call_1-00000000.txt"), []byte("planted"), 0o600))
-	must(os.Symlink(secret, filepath.Join(scratch, "call_2-"+hash[:8]+".txt")))
-	must(os.Link(secret, filepath.Join(scratch, "call_3-"+hash[:8]+".txt")))
+	must(os.WriteFile(filepath.Join(scratch, "call_1-00000000000000000000000000000000.txt"), []byte("planted"), 0o600))
+	must(os.Symlink(secret, filepath.Join(scratch, "call_2-"+hash[:32]+".txt")))
+	must(os.Link(secret, filepath.Join(scratch, "call_3-"+hash[:32]+".txt")))
 
-	for _, id := range []string{"planted", "hostlink", "call_1-00000000", "call_2-" + hash[:8], "call_3-" + hash[:8]} {
+	for _, id := range []string{"planted", "hostlink", "call_1-00000000000000000000000000000000", "call_2-" + hash[:32], "call_3-" + hash[:32]} {
 		out, _, err := runExec(t, context.Background(), set, callLine("9", "echo", `{"text":"ref:`+id+`"}`), ExecOptions{Scratch: scratch})
 		if err != nil {
 			t.Fatal(err)

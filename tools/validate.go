@@ -36,6 +36,9 @@ type ValidateOptions struct {
 	// checked, so the check is of what the tool will get; with no
 	// directory, a ref is an error.
 	Scratch string
+	// MaxRefBytes bounds what the refs of one call expand to, all
+	// together (DefaultMaxRefBytes when 0).
+	MaxRefBytes int64
 	// MaxLine is the longest input line read (DefaultMaxLine when 0); a
 	// longer one is answered with a parse_error event and skipped.
 	MaxLine int
@@ -285,7 +288,23 @@ func (v *validator) call(dst, line []byte, n int) []byte {
 // is checked in full and passed with verdict.consent set, so that nobody
 // is asked to approve a call that would fail anyway.
 func (v *validator) check(line []byte, n int, askLater bool) verdict {
-	vd := v.decide(line, n, askLater)
+	return v.redacted(v.decide(line, n, askLater))
+}
+
+// verdict is what exec decides about a call before anyone is asked: as
+// Validate decides, refusal redacted, and a tool that is only a
+// definition refused too (exec cannot run it; validate passes it).
+func (v *validator) verdict(c Call, hasName bool, n int, askLater bool) verdict {
+	vd := v.redacted(v.decideCall(c, hasName, n, askLater))
+	if vd.refusal == nil && vd.tool.Definition {
+		vd.refusal = v.notRunnable(vd.call, vd.tool)
+	}
+	return vd
+}
+
+// redacted is vd with its refusal, if any, redacted: a refusal may quote
+// the arguments.
+func (v *validator) redacted(vd verdict) verdict {
 	if vd.refusal != nil {
 		o := v.redactor.Observation(*vd.refusal)
 		vd.refusal = &o
@@ -294,32 +313,16 @@ func (v *validator) check(line []byte, n int, askLater bool) verdict {
 }
 
 func (v *validator) decide(line []byte, n int, askLater bool) verdict {
-	var c Call
-	var args []byte
-	hasName := false
-	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			if val.Type == gjson.String {
-				c.ID = val.Str
-			}
-		case "name":
-			if val.Type == gjson.String {
-				c.Name, hasName = val.Str, true
-			}
-		case "arguments":
-			args = []byte(val.Raw)
-		case "format":
-			if val.Type == gjson.String {
-				c.Format = val.Str
-			}
-		case "repaired":
-			c.Repaired = val.Type == gjson.True
-		case "repairs":
-			c.Repairs = repairKinds(val)
-		}
-		return true
-	})
+	c, hasName := DecodeCall(line)
+	return v.decideCall(c, hasName, n, askLater)
+}
+
+// decideCall checks the call c, as decoded by DecodeCall (or handed over
+// as a value in the same shape), in the order of Validate's doc. n is
+// its line, for warnings.
+func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdict {
+	args := c.Arguments
+	c.Arguments = nil // what the verdict carries is the checked arguments
 	if c.ID == "" {
 		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
 	}
@@ -358,7 +361,7 @@ func (v *validator) decide(line []byte, n int, askLater bool) verdict {
 		msg := "the call's id " + why
 		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
 	}
-	input, refs, err := resolveRefs(args, v.opts.Scratch)
+	input, refs, err := resolveRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
 	if err != nil {
 		msg := err.Error()
 		return fail(KindValidation, msg, msg+". Fix the argument and call the tool again.", nil)

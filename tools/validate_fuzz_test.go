@@ -250,6 +250,10 @@ func FuzzValidate(f *testing.F) {
 		`{"from":{"lat":"1","lon":2},"to":{"lat":3,"lon":4},"a/b~c":"true"}`,
 		`{"s":"\ud800\u00e9","t":"` + "\xff" + `"}`,
 		`{"a":{"b":[1,2,{"c":[[[]]]}]}}`,
+		// The memory findings of issue 31: one ref named again and again,
+		// and many wrong values at once (errors shown capped, and counted).
+		`{"city":["` + strings.Repeat(ref+`","`, 30) + ref + `"]}`,
+		`{"time":1,"repeat":2,"label":3,"sound":4,"days":"x","units":5,"city":6,"number":"y","base":[],"height":{},"unit":7,"query":8,"options":9}`,
 	} {
 		for which := range 6 {
 			f.Add([]byte(seed), uint16(which*37), which%2 == 0)
@@ -287,7 +291,7 @@ func FuzzValidate(f *testing.F) {
 			if !ev.Get("validated").Bool() {
 				t.Fatalf("a call with a schema came out unvalidated: %s", o)
 			}
-			a, _, err := resolveRefs([]byte(ev.Get("arguments").Raw), scratch)
+			a, _, err := resolveRefs([]byte(ev.Get("arguments").Raw), scratch, 0)
 			if err != nil {
 				t.Fatalf("a passed call holds a ref that does not resolve: %v\n%s", err, o)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 )
 
@@ -138,7 +139,7 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 		Force: b.force,
 		Shard: shard,
 		Warn: func(_ int, err error) {
-			fmt.Fprintf(stderr, "toolcall: --batch %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "toolcall: --batch %s: %s\n", name, termsafe.Line(err.Error()))
 		},
 	})
 	if err != nil {

@@ -119,6 +119,7 @@ type execOptions struct {
 	maxLine   byteSize
 	scratch   string
 	maxSaved  byteSize
+	maxRefs   byteSize
 	workdir   string
 	env       []string
 	redact    []string
@@ -199,21 +200,22 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		toolStderr = stderr
 	}
 	return tools.ExecOptions{
-		Policy:     policy,
-		Coerce:     o.coerce,
-		Timeout:    o.timeout,
-		Grace:      o.grace,
-		MaxOutput:  int(o.maxOutput),
-		MaxLine:    int(o.maxLine),
-		Scratch:    o.scratch,
-		MaxScratch: int64(o.maxSaved),
-		Workdir:    o.workdir,
-		Env:        o.env,
-		Redact:     redact,
-		Stderr:     toolStderr,
-		Parallel:   o.parallel,
-		DryRun:     o.dryRun,
-		Confirm:    confirm,
+		Policy:      policy,
+		Coerce:      o.coerce,
+		Timeout:     o.timeout,
+		Grace:       o.grace,
+		MaxOutput:   int(o.maxOutput),
+		MaxLine:     int(o.maxLine),
+		Scratch:     o.scratch,
+		MaxScratch:  int64(o.maxSaved),
+		MaxRefBytes: int64(o.maxRefs),
+		Workdir:     o.workdir,
+		Env:         o.env,
+		Redact:      redact,
+		Stderr:      toolStderr,
+		Parallel:    o.parallel,
+		DryRun:      o.dryRun,
+		Confirm:     confirm,
 	}, c, nil
 }
 
@@ -308,15 +310,11 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 			return tools.ConsentNo
 		}
 		defer tty.Close()
-		args := string(c.Arguments)
-		if len(args) > 400 {
-			args = args[:400] + "…"
-		}
 		why := "it has side effects"
 		if t.Safe {
 			why = "it needs a person's approval"
 		}
-		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n  %s\nRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, args, t.Name)
+		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n%sRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, tools.ConfirmText(c.Arguments), t.Name)
 		answer, _ := bufio.NewReader(tty).ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(answer)) {
 		case "y", "yes":
@@ -366,6 +364,7 @@ func (o *execOptions) addLimitFlags(fs *pflag.FlagSet) {
 	fs.Var(&o.maxOutput, "max-output", "keep at most this much of a tool's output (head and tail), e.g. 16KiB or 1MB")
 	fs.StringVar(&o.scratch, "scratch", "", "save the whole output of a cut result in `dir`, for a ref: argument")
 	fs.Var(&o.maxSaved, "max-scratch-bytes", "save at most this much of one call's output under --scratch, e.g. 64MiB")
+	o.addMaxRefBytes(fs)
 	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
 	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
 	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
 // input is one source a command reads.
@@ -76,7 +78,7 @@ func eachInput(ins []input, isTerminal func(io.Reader) bool, hint string, stderr
 			name = "stdin"
 		}
 		warn := func(line int, err error) {
-			fmt.Fprintf(stderr, "toolcall: %s:%d: %v\n", name, line, err)
+			fmt.Fprintf(stderr, "toolcall: %s:%d: %s\n", name, line, termsafe.Line(err.Error()))
 		}
 		if err := stage(in, warn); err != nil {
 			var perr *fs.PathError

@@ -82,16 +82,18 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	case errors.As(err, &uerr):
 		if uerr.help && cmd != nil {
-			fmt.Fprintf(stderr, "toolcall: %v (see '%s --help')\n", err, cmd.CommandPath())
+			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", forStderr(err.Error(), args), cmd.CommandPath())
 		} else {
 			// A load error may list several files, one per line.
 			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "toolcall: %s\n", line)
+				fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(line, args))
 			}
 		}
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "toolcall: %v\n", err)
+		// Errors carry outside text (a model server's reply, a tool's
+		// message) and may quote flags: see forStderr.
+		fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(err.Error(), args))
 		return exitFailure
 	}
 }

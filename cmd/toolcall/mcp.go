@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run/mcpserve"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -312,10 +313,10 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	} else if r.Level >= slog.LevelWarn {
 		b.WriteString("warning: ")
 	}
-	b.WriteString(strings.ReplaceAll(r.Message, "\n", "; ")) // one line a record
+	b.WriteString(termsafe.Line(strings.ReplaceAll(r.Message, "\n", "; "))) // one line a record
 	write := func(a slog.Attr) bool {
 		v := a.Value.Resolve().String()
-		if v == "" || strings.ContainsAny(v, " \t\n\"=") {
+		if v == "" || strings.ContainsAny(v, " \t\n\"=") || termsafe.Line(v) != v {
 			v = strconv.Quote(v)
 		}
 		b.WriteString(" " + a.Key + "=" + v)

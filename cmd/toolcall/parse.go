@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/parse"
-	"github.com/toolcall/toolcall/parse/chattemplate"
 	"github.com/toolcall/toolcall/run"
+	"github.com/toolcall/toolcall/tools"
 )
 
 const parseLong = `Parse reads what a model wrote and turns it into events: one JSON object per
@@ -153,20 +153,15 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 	}
 	// With --tools, the schemas type tagged values and a bare
 	// call to one of the tools counts wherever it starts.
-	var schema parse.Options
+	var set tools.ToolSet
 	if len(o.tools.dirs) > 0 || len(o.tools.mcp) > 0 {
 		c, err := o.tools.load(stderr)
 		if err != nil {
 			return err
 		}
 		defer c.Close()
-		schema.ParamType = c.ParamType
-		schema.KnownTool = func(name string) bool {
-			_, ok := c.Lookup(name)
-			return ok
-		}
+		set = c
 	}
-	base := parse.Options{Format: string(o.format), NoRepair: o.noRepair, ParamType: schema.ParamType, KnownTool: schema.KnownTool}
 	if o.template != "" {
 		if o.format != "" {
 			return usage(errors.New("--format and --template both choose the syntax: give one of them"))
@@ -174,10 +169,10 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 		if slices.Contains(run.TemplateNames, o.template) || o.template == "auto" {
 			return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", o.template))
 		}
-		var err error
-		if base, err = chattemplate.ParseOptions(o.template, base); err != nil {
-			return usage(fmt.Errorf("--template: %w", err))
-		}
+	}
+	base, err := run.ParserOptions(set, o.template, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
+	if err != nil {
+		return usage(fmt.Errorf("--template: %w", err))
 	}
 	ins, closeAll, err := openInputs(stdin, args)
 	if err != nil {

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -191,8 +192,8 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
-	fs.IntVar(&o.maxIterations, "max-iterations", 4, "stop after this many model turns")
-	durationVar(fs, &o.totalTimeout, "timeout", 60*time.Second, "stop the whole run after this long")
+	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns")
+	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long")
 	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
@@ -247,29 +248,23 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 
 	// The request: the arguments, or stdin.
 	var in run.Input
-	var recorded [][]byte
+	var rec *run.Recording
 	switch {
 	case many != nil || o.batch.file != "":
 	case o.replay != "":
 		// The recording holds the request too.
-		data, err := os.ReadFile(o.replay)
-		if err != nil {
-			return &usageError{err: err}
-		}
-		if recorded, err = run.ReadTranscript(bytes.NewReader(data)); err != nil {
+		if rec, err = run.OpenRecording(o.replay); err != nil {
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				return &usageError{err: err}
+			}
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
-		if in, err = run.RecordedInput(recorded); err != nil {
-			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
-		}
-		// The recorded turns answer the recorded request only: another
-		// prompt would be run against answers to a different question.
 		if len(args) > 0 {
-			prompt := strings.Join(args, " ")
-			if len(in.Messages) != 1 || in.Messages[0].Content != prompt {
-				return usage(fmt.Errorf("--replay %s: the prompt %q is not the recorded one (%q); give the recorded prompt, or none to use it", o.replay, clipPrompt(prompt), clipPrompt(recordedPrompt(in))))
+			if err := rec.AcceptPrompt(strings.Join(args, " ")); err != nil {
+				return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 			}
 		}
+		in = rec.Input
 	case len(args) > 0:
 		in = run.Input{Messages: []run.Message{{Role: "user", Content: strings.Join(args, " ")}}}
 	default:
@@ -287,7 +282,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 
 	var model modelBackend
 	if many == nil { // a bulk check replays each recording with its own
-		if model, err = o.backend(ctx, recorded); err != nil {
+		if model, err = o.backend(ctx); err != nil {
 			return err
 		}
 	}
@@ -319,24 +314,20 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.answer {
 		out = io.Discard
 	}
-	var got bytes.Buffer
-	if o.check {
-		out = io.MultiWriter(stdout, &got)
-	}
+	var record *run.FileBeside
 	if o.record != "" {
-		f, err := os.Create(o.record)
-		if err != nil {
-			return &usageError{err: err}
+		if record, err = run.CreateBeside(o.record); err != nil {
+			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
-		defer f.Close()
-		out = io.MultiWriter(out, f)
+		defer record.Abort() // a run that fails leaves the old recording
+		out = io.MultiWriter(out, record)
 	}
 
 	var progress func(string)
 	if !o.quiet && isTerminalWriter(stderr) {
 		start := time.Now()
 		progress = func(msg string) {
-			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), msg)
+			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
 		}
 	}
 
@@ -348,7 +339,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		Backend:         model.backend,
 		Model:           o.model,
 		ObservationRole: model.observationRole,
-		Native:          o.native(recorded),
+		Native:          o.native(),
 		Catalog:         c,
 		Pick:            o.pick,
 		Style:           o.style.value,
@@ -374,8 +365,21 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	case o.batch.file != "":
 		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
 	}
-	res, err := run.Loop(ctx, in, out, lopts)
+	var res run.Result
+	var diff string // with --check, how the run differs from the recording
+	if rec != nil {
+		// The recording decides the backend and how tools are offered.
+		if err := rec.Setup(&lopts, o.api.value == "native"); err != nil {
+			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
+		}
+		res, diff, err = rec.Replay(ctx, out, lopts, o.check)
+	} else {
+		res, err = run.Loop(ctx, in, out, lopts)
+	}
 	if err != nil {
+		return err
+	}
+	if err := keepRecording(record, o.record, res, caught.Load() != nil, stderr); err != nil {
 		return err
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
@@ -385,12 +389,8 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
-		mine, err := run.ReadTranscript(&got)
-		if err != nil {
-			return err
-		}
-		if diff, same := run.Check(recorded, mine); !same {
-			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, diff)
+		if diff != "" {
+			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
@@ -406,7 +406,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	if res.Reason != run.StopFinalAnswer {
 		if res.Error != "" {
-			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, res.Error)
+			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, termsafe.Line(res.Error))
 		} else {
 			fmt.Fprintf(stderr, "toolcall: no final answer: %s after %d iteration%s\n", res.Reason, res.Iterations, plural(res.Iterations))
 		}
@@ -430,17 +430,10 @@ type modelBackend struct {
 }
 
 // backend makes the model backend the flags ask for.
-func (o *runOptions) backend(ctx context.Context, recorded [][]byte) (modelBackend, error) {
+func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 	switch {
 	case o.replay != "":
-		be, err := run.NewReplay(transcriptReader(recorded))
-		if err != nil {
-			return modelBackend{}, usage(fmt.Errorf("--replay %s: %w", o.replay, err))
-		}
-		if o.native(recorded) {
-			return modelBackend{backend: be, observationRole: run.RoleTool}, nil
-		}
-		return modelBackend{backend: be, observationRole: run.RoleUser}, nil
+		return modelBackend{}, nil // the recording's, set up with the loop's options
 	case o.modelCmd != "":
 		return modelBackend{backend: run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), observationRole: run.RoleTool}, nil
 	}
@@ -468,43 +461,9 @@ func (o *runOptions) backend(ctx context.Context, recorded [][]byte) (modelBacke
 	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
 }
 
-// native reports whether the run uses the server's own tool calling: with
-// --api native, or when replaying a recording of such a run.
-func (o *runOptions) native(recorded [][]byte) bool {
-	if o.replay != "" {
-		return o.api.value == "native" || run.RecordedNative(recorded)
-	}
+// native reports whether the run uses the server's own tool calling:
+// with --api native and a model server (a replay decides for itself, in
+// run.Recording.Setup).
+func (o *runOptions) native() bool {
 	return o.api.value == "native" && o.modelCmd == ""
-}
-
-// transcriptReader gives recorded events back as JSONL.
-func transcriptReader(events [][]byte) io.Reader {
-	var b bytes.Buffer
-	for _, ev := range events {
-		b.Write(ev)
-		b.WriteByte('\n')
-	}
-	return &b
-}
-
-// recordedPrompt is the request of a recording, for a message.
-func recordedPrompt(in run.Input) string {
-	var parts []string
-	for _, m := range in.Messages {
-		parts = append(parts, m.Content)
-	}
-	return strings.Join(parts, " / ")
-}
-
-// clipPrompt shortens s for a one-line message.
-func clipPrompt(s string) string {
-	const n = 60
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

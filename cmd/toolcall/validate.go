@@ -60,6 +60,7 @@ type validateOptions struct {
 	fail    bool
 	scratch string
 	maxLine byteSize
+	refs    execOptions // only its --max-ref-bytes
 
 	isTerminal func(io.Reader) bool
 }
@@ -86,6 +87,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
 	opts.tools.registerCompletions(cmd, true)
+	opts.refs.addMaxRefBytes(fs)
 	must(cmd.MarkFlagDirname("scratch"))
 	return cmd
 }
@@ -112,11 +114,12 @@ func (o *validateOptions) run(ctx context.Context, args []string, stdin io.Reade
 	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
 		st, err := tools.Validate(ctx, in.r, stdout, live, tools.ValidateOptions{
-			Policy:  policy,
-			Coerce:  o.coerce,
-			Scratch: o.scratch,
-			MaxLine: int(o.maxLine),
-			Warn:    warn,
+			Policy:      policy,
+			Coerce:      o.coerce,
+			Scratch:     o.scratch,
+			MaxRefBytes: int64(o.refs.maxRefs),
+			MaxLine:     int(o.maxLine),
+			Warn:        warn,
 		})
 		failed += st.Failed
 		tooLong += st.TooLong

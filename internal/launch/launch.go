@@ -35,7 +35,12 @@ const (
 
 // Spec is one run of an executable.
 type Spec struct {
-	Path string   // the executable; run directly, never through a shell
+	Path string // the executable; run directly, never through a shell
+	// Exe, when set, is Path opened and checked by the caller: the
+	// process runs that open file, whatever Path names by the time the
+	// child starts (see execFile), and Path is only its argv[0]. The
+	// caller keeps it open until Run returns, then closes it.
+	Exe  *os.File
 	Args []string // the arguments after the program name
 	// LookPath resolves a Path without a separator through $PATH, as a
 	// shell would. Off, such a Path names a file in the current directory.
@@ -127,7 +132,7 @@ func Run(ctx context.Context, spec Spec) Result {
 	if spec.LookPath {
 		argv0 = spec.Path // as a shell would pass it
 	}
-	p, err := startGroup(path, append([]string{argv0}, spec.Args...), spec.Dir, env)
+	p, err := startGroup(path, spec.Exe, append([]string{argv0}, spec.Args...), spec.Dir, env)
 	if err != nil {
 		res.StartErr = err
 		res.Duration = time.Since(start)
@@ -271,11 +276,12 @@ type group struct {
 	closeOnce             sync.Once
 }
 
-// startGroup starts path with pipes for its standard streams. The child's
-// ends are passed as files, so no goroutine of os/exec copies anything and
-// nothing waits for an end of file that a grandchild could withhold. The
-// child is counted as live (see started) from before it exists.
-func startGroup(path string, argv []string, dir string, env []string) (*group, error) {
+// startGroup starts path (or the open file exe, see execFile) with pipes
+// for its standard streams. The child's ends are passed as files, so no
+// goroutine of os/exec copies anything and nothing waits for an end of
+// file that a grandchild could withhold. The child is counted as live
+// (see started) from before it exists.
+func startGroup(path string, exe *os.File, argv []string, dir string, env []string) (*group, error) {
 	var files [6]*os.File // child stdin, stdout, stderr; then our ends
 	closeAll := func() {
 		for _, f := range files {
@@ -296,11 +302,18 @@ func startGroup(path string, argv []string, dir string, env []string) (*group, e
 		closeAll()
 		return nil, err
 	}
+	childFiles := files[:3:3]
+	if exe != nil {
+		if p, ok := execFile(exe, len(childFiles)); ok {
+			path = p
+			childFiles = append(childFiles, exe)
+		}
+	}
 	started()
 	proc, err := os.StartProcess(path, argv, &os.ProcAttr{
 		Dir:   dir,
 		Env:   env,
-		Files: files[:3],
+		Files: childFiles,
 		Sys:   groupAttr(),
 	})
 	// Our copies of the child's ends must go, or we would never see end

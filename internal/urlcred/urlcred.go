@@ -44,3 +44,21 @@ func Split(raw string) (scheme, userinfo, rest string, ok bool) {
 	}
 	return scheme, after[:at], after[at+1:], true
 }
+
+// Passwords are the password of raw's userinfo as written and, when it is
+// percent-encoded, as decoded: a server may echo either, and a redactor
+// must know both.
+func Passwords(raw string) []string {
+	var out []string
+	if u, err := url.Parse(raw); err == nil && u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			out = append(out, pw)
+		}
+	}
+	if _, userinfo, _, ok := Split(raw); ok {
+		if _, pw, ok := strings.Cut(userinfo, ":"); ok && (len(out) == 0 || out[0] != pw) {
+			out = append(out, pw)
+		}
+	}
+	return out
+}

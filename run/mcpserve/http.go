@@ -2,18 +2,20 @@ package mcpserve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcall/toolcall/internal/loopback"
 )
 
 // ErrNotLoopback is the error of a listen address that other machines
-// could reach, given without the consent to that.
-var ErrNotLoopback = errors.New("not a loopback address")
+// could reach, given without the consent to that: the one of
+// internal/loopback, as for run.DialMCP.
+var ErrNotLoopback = loopback.ErrNotLoopback
 
 // CheckListen reports whether addr (host:port) may be listened on: a
 // loopback host (127.0.0.1, ::1, localhost) always; any other, including
@@ -23,10 +25,7 @@ func CheckListen(addr string, anyHost bool) error {
 	if err != nil {
 		return fmt.Errorf("%q: want host:port, such as 127.0.0.1:8765", addr)
 	}
-	if anyHost || host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if anyHost || loopback.Host(host) {
 		return nil
 	}
 	return fmt.Errorf("%q: %w: the tools would be reachable from other machines; use 127.0.0.1:PORT, or add --listen-any if that is what you want", addr, ErrNotLoopback)

@@ -1,0 +1,114 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Recording is a recorded run to run again: what `run --replay FILE` and
+// `run --replay DIR --check` are made of, so that the command line holds
+// flags and the policy of a replay lives here, once.
+type Recording struct {
+	// Path is the file it was read from.
+	Path string
+	// Events are its lines, each one JSON object.
+	Events [][]byte
+	// Input is the request it answered (RecordedInput).
+	Input Input
+	// Native says the recorded run used the server's own tool calling
+	// (RecordedNative): it is replayed that way.
+	Native bool
+}
+
+// OpenRecording reads the recording at path, a bounded line at a time,
+// and finds the request in it. A file that cannot be opened is the
+// *fs.PathError of os.Open; what is wrong with its content is an error
+// that does not repeat the path (the caller names it, as a flag's value
+// or a file of many).
+func OpenRecording(path string) (*Recording, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	events, err := ReadTranscript(f)
+	if err != nil {
+		return nil, err
+	}
+	in, err := RecordedInput(events)
+	if err != nil {
+		return nil, err
+	}
+	return &Recording{Path: path, Events: events, Input: in, Native: RecordedNative(events)}, nil
+}
+
+// AcceptPrompt checks a prompt given with the recording: the recorded
+// turns answer the recorded request only, and another prompt would be
+// run against answers to a different question.
+func (r *Recording) AcceptPrompt(prompt string) error {
+	if len(r.Input.Messages) == 1 && r.Input.Messages[0].Content == prompt {
+		return nil
+	}
+	var parts []string
+	for _, m := range r.Input.Messages {
+		parts = append(parts, m.Content)
+	}
+	return fmt.Errorf("the prompt %q is not the recorded one (%q); give the recorded prompt, or none to use it",
+		clipRunes(prompt, 60), clipRunes(strings.Join(parts, " / "), 60))
+}
+
+// Setup fills in what of opts the recording decides: its backend, and
+// how tools are offered and observations given back (native when the
+// recording was, or when native is asked for all the same).
+func (r *Recording) Setup(opts *Options, native bool) error {
+	be, err := newReplay(r.Events)
+	if err != nil {
+		return err
+	}
+	opts.Backend = be
+	opts.Native = native || r.Native
+	opts.ObservationRole = RoleUser
+	if opts.Native {
+		opts.ObservationRole = RoleTool
+	}
+	return nil
+}
+
+// Replay runs the recording again with opts (after Setup) and writes the
+// transcript to w. With check, the transcript is also compared with the
+// recording: diff says how they differ, "" when they do not (its ending
+// included, so a recording of a run that failed passes when the replay
+// fails the same way).
+func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check bool) (res Result, diff string, err error) {
+	var got bytes.Buffer
+	if check {
+		w = io.MultiWriter(w, &got)
+	}
+	if res, err = Loop(ctx, r.Input, w, opts); err != nil || !check {
+		return res, "", err
+	}
+	mine, err := ReadTranscript(&got)
+	if err != nil {
+		return res, "", err
+	}
+	if d, same := Check(r.Events, mine); !same {
+		diff = d
+	}
+	return res, diff, nil
+}
+
+// clipRunes is s for a one-line message: at most n characters, marked
+// when cut.
+func clipRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

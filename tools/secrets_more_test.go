@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+)
+
+// The attacks of issue 31's "secrets still leaking", each written down.
+
+// A secret of digits alone, given where JSON has a number.
+func TestHostileDigitsSecretAsJSONNumber(t *testing.T) {
+	r := NewRedactor([]string{"BANK_PIN_SECRET=73194628"}, nil)
+	got := string(r.JSON([]byte(`{"pin":73194628,"neg":-73194628,"list":[1,731946280],"s":"73194628","ok":42}`)))
+	if strings.Contains(got, "73194628") {
+		t.Errorf("a secret written as a number leaked: %s", got)
+	}
+	if !strings.Contains(got, `"ok":42`) || !strings.Contains(got, `"pin":"[REDACTED]"`) {
+		t.Errorf("numbers without the secret changed, or the marker is missing: %s", got)
+	}
+}
+
+// A key pasted with a blank around it: the server echoes it trimmed.
+func TestHostileSecretGivenWithBlanks(t *testing.T) {
+	r := NewRedactor(nil, nil, "  hunter2-hunter2\n")
+	if got := r.String("your key hunter2-hunter2 is invalid"); strings.Contains(got, "hunter2-hunter2") {
+		t.Errorf("the trimmed key leaked: %s", got)
+	}
+}
+
+// A tool puts the secret in an MCP content part's payload: written as it
+// is, and base64-encoded inside a file.
+func TestHostileSecretInMCPPartPayload(t *testing.T) {
+	const key = "zq7Vx2LmN9pQ4rTt8WbY"
+	r := NewRedactor([]string{"SERVICE_TOKEN=" + key}, nil)
+	file := base64.StdEncoding.EncodeToString([]byte("config:\n  token: " + key + "\n"))
+	parts := `[{"type":"text","text":"ok"},{"type":"image","data":"` + key + `","mimeType":"image/png"},` +
+		`{"type":"resource","resource":{"uri":"file:///c","blob":"` + file + `"}}]`
+	got := r.Result(Result{Parts: []byte(parts)}).Parts
+	if strings.Contains(string(got), key) {
+		t.Errorf("a secret written in a payload leaked: %s", got)
+	}
+	if strings.Contains(string(got), file) {
+		t.Errorf("a secret inside a base64 file leaked: %s", got)
+	}
+	// A payload without a secret is kept byte for byte, even when it
+	// spells a well-known format by chance.
+	img := "AKIAABCDEFGHIJ234567" // an AWS key id's shape, and valid base64 of junk
+	if r.String(img) == img {
+		t.Fatal("the test's payload does not look like a key")
+	}
+	clean := `[{"type":"image","data":"` + img + `"}]`
+	if got := r.Result(Result{Parts: []byte(clean)}).Parts; string(got) != clean {
+		t.Errorf("a clean payload changed:\n%s\n%s", clean, got)
+	}
+}
+
+// The last 4 KiB of stderr start inside a secret: its end must not show.
+func TestHostileStderrWindowStartsInsideASecret(t *testing.T) {
+	const secret = "Xk29fPq7Lm3Zr8Vn5Tb1W" // 21 characters
+	r := NewRedactor([]string{"DEPLOY_PASSWORD=" + secret}, nil)
+	// The window of the last 4096 bytes starts 5 characters into it.
+	s := strings.Repeat("noise\n", 100) + secret + strings.Repeat("x", 4096-(len(secret)-5))
+	got := r.Tail(s, 4096)
+	if strings.Contains(got, secret[5:]) || strings.Contains(got, secret[10:]) {
+		t.Errorf("the window shows the end of the secret: %.60q", got)
+	}
+	if len(got) > 4096+len(Redacted) || !strings.HasSuffix(got, "xxxx") {
+		t.Errorf("Tail kept %d bytes", len(got))
+	}
+}
+
+// The password in an mcp_server url is a secret of every run that uses
+// the server's tools.
+func TestHostileServerURLPasswordIsASecret(t *testing.T) {
+	srv := &MCPServer{URL: "http://bob:s3cr%21t-pass@127.0.0.1:9/mcp"}
+	set := execSet{"a": {Name: "a", Server: srv}, "b": {Name: "b", Server: srv}}
+	got := ServerSecrets(set)
+	if strings.Join(got, " ") != "s3cr!t-pass s3cr%21t-pass" {
+		t.Errorf("ServerSecrets = %q", got)
+	}
+}
+
+// The start of a secret at the end of a piece is found in time linear in
+// the secret, and only a start of at least minSplitPrefix bytes counts.
+func TestMayContinueAndAcross(t *testing.T) {
+	const key = "abcabd-secret-xyz"
+	r := NewRedactor(nil, nil, key)
+	for s, want := range map[string]bool{
+		"text abcab":      true,
+		"text abcabcab":   true, // the longest start after a false one
+		"text ab":         false,
+		"text " + key:     false, // whole: redacted as usual
+		"text abcabd-sec": true,
+		"":                false,
+	} {
+		if got := r.MayContinue(s); got != want {
+			t.Errorf("MayContinue(%q) = %v, want %v", s, got, want)
+		}
+	}
+	a, b := r.Across("one abcabd-se", "cret-xyz two")
+	if a != "one "+Redacted || b != " two" {
+		t.Errorf("Across = %q, %q", a, b)
+	}
+	if a, b := r.Across("one abc", "def"); a != "one abc" || b != "def" {
+		t.Errorf("Across with no secret = %q, %q", a, b)
+	}
+}
