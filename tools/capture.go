@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -35,6 +36,13 @@ type outputCapture struct {
 	// stalls the tool.
 	save    io.Writer
 	saveErr error
+
+	// whole is the stream kept whole while it may be an MCP result (it
+	// starts with '{') and is at most wholeMax bytes, so that a result
+	// past the limit is cut in its text (cutMCPText); nil otherwise.
+	whole    []byte
+	wholeMax int
+	maxOut   int
 }
 
 func newOutputCapture(maxOutput int, save io.Writer) *outputCapture {
@@ -42,7 +50,7 @@ func newOutputCapture(maxOutput int, save io.Writer) *outputCapture {
 		maxOutput = DefaultMaxOutput
 	}
 	headMax := maxOutput / 2
-	return &outputCapture{headMax: headMax, tail: ring{max: maxOutput - headMax}, save: save}
+	return &outputCapture{headMax: headMax, tail: ring{max: maxOutput - headMax}, save: save, wholeMax: wholeMCPKeep, maxOut: maxOutput}
 }
 
 // Write never fails: the stream must be drained whatever happens to the copy.
@@ -54,6 +62,7 @@ func (c *outputCapture) Write(p []byte) (int, error) {
 			c.saveErr, c.save = err, nil
 		}
 	}
+	c.keepWhole(p)
 	if room := c.headMax - len(c.head); room > 0 {
 		k := min(room, len(p))
 		c.head = append(c.head, p[:k]...)
@@ -61,6 +70,25 @@ func (c *outputCapture) Write(p []byte) (int, error) {
 	}
 	c.tail.write(p)
 	return n, nil
+}
+
+// keepWhole adds p to whole while the stream may still be an MCP result
+// within wholeMax.
+func (c *outputCapture) keepWhole(p []byte) {
+	if c.wholeMax < 0 {
+		return
+	}
+	if len(bytes.TrimSpace(c.whole)) == 0 {
+		if rest := bytes.TrimLeft(p, " \t\r\n"); len(rest) > 0 && rest[0] != '{' {
+			c.whole, c.wholeMax = nil, -1 // not a JSON object
+			return
+		}
+	}
+	if c.total > int64(c.wholeMax) {
+		c.whole, c.wholeMax = nil, -1
+		return
+	}
+	c.whole = append(c.whole, p...)
 }
 
 // truncated reports whether bytes were dropped between head and tail.
@@ -83,6 +111,15 @@ func (c *outputCapture) result(r *ProcessResult) {
 	tail := trimPartialRuneStart(c.tail.appendTo(nil))
 	r.Truncated = true
 	r.Head, r.Tail = head, tail
+	if c.whole != nil {
+		// An MCP result is cut in its text and stays one, which
+		// interpretOutput reads as such: the JSON cut as text never
+		// parses, for the marker stands in it.
+		if cut, wasCut, ok := cutMCPText(c.whole, c.maxOut); ok {
+			r.Stdout, r.Truncated = cut, wasCut
+			return
+		}
+	}
 	r.Stdout = appendCutMarker(append([]byte(nil), head...), c.total, len(head), len(tail))
 	r.Stdout = append(r.Stdout, tail...)
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -162,5 +163,51 @@ func TestStderrCaptureKeepsTheLastBytes(t *testing.T) {
 	short.Write([]byte("oops\n"))
 	if string(short.bytes()) != "oops\n" {
 		t.Errorf("short stderr = %q, want it whole", short.bytes())
+	}
+}
+
+// An MCP result past the limit is cut inside its text, as plain output
+// is, and stays a well-formed result: the head and tail of its text, the
+// marker between, and its other parts and structured content whole.
+func TestCaptureCutsMCPResultsInTheirText(t *testing.T) {
+	long := strings.Repeat("a", 3000) + strings.Repeat("é", 1000) + strings.Repeat("z", 3000)
+	raw := `{"content":[{"type":"text","text":"first"},{"type":"image","data":"aGk=","mimeType":"image/png"},{"type":"text","text":"` + long + `","annotations":{"priority":1}},{"type":"text","text":"` + strings.Repeat("m", 5000) + `"},{"type":"text","text":"last"}],"structuredContent":{"n":7},"isError":false}`
+	c := newOutputCapture(1000, nil)
+	c.Write([]byte(raw[:100]))
+	c.Write([]byte(raw[100:]))
+	var r ProcessResult
+	c.result(&r)
+	if !r.Truncated || !json.Valid(r.Stdout) {
+		t.Fatalf("truncated %v, valid JSON %v:\n%s", r.Truncated, json.Valid(r.Stdout), r.Stdout)
+	}
+	res := interpretOutput(nil, r.Stdout, r.Truncated)
+	if !strings.HasPrefix(res.Content, "first\n[image: image/png, 2 B]\naaa") || !strings.HasSuffix(res.Content, "mmm\nlast") {
+		t.Errorf("the text is not the head and tail of the parts' text:\n%.300s\n...\n%.300s", res.Content, res.Content[max(0, len(res.Content)-300):])
+	}
+	if !strings.Contains(res.Content, "bytes cut here: the output was 13009 bytes; only its first 500 and last 500 are shown ...]\nmmm") || !utf8.ValidString(res.Content) {
+		t.Errorf("no cut marker, or invalid UTF-8:\n%s", res.Content)
+	}
+	if string(res.Structured) != `{"n":7}` || !strings.Contains(string(res.Parts), `"annotations":{"priority":1}`) || !strings.Contains(string(res.Parts), `"data":"aGk="`) {
+		t.Errorf("parts or structured content lost: %s %s", res.Parts, res.Structured)
+	}
+	if n := len(res.Content); n > 1000+200 {
+		t.Errorf("%d bytes of text kept for a limit of 1000", n)
+	}
+
+	// Within the limit in its text (the image made it long): whole.
+	c = newOutputCapture(1000, nil)
+	img := `{"content":[{"type":"text","text":"short"},{"type":"image","data":"` + strings.Repeat("QUFB", 1000) + `","mimeType":"image/png"}]}`
+	c.Write([]byte(img))
+	c.result(&r)
+	if r.Truncated || string(r.Stdout) != img {
+		t.Errorf("a result whose text fits was cut: truncated %v", r.Truncated)
+	}
+
+	// Not an MCP result: cut as text, as before.
+	c = newOutputCapture(1000, nil)
+	c.Write([]byte(`{"rows":"` + strings.Repeat("x", 5000) + `"}`))
+	c.result(&r)
+	if !r.Truncated || json.Valid(r.Stdout) {
+		t.Errorf("a long JSON object that is not an MCP result was not cut as text")
 	}
 }

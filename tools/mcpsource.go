@@ -74,6 +74,8 @@ type MCPServer struct {
 	stderr  *stderrCapture
 	toUs    *io.PipeReader // the server's stdout, as the session reads it
 
+	relays relays // the calls whose progress and log messages are passed on
+
 	changes   atomic.Int64 // list_changed notifications heard
 	listMu    sync.Mutex   // serializes tools/list
 	listed    bool         // tools holds a list
@@ -241,6 +243,9 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 				s.OnListChanged()
 			}
 		},
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { s.relays.progress(r.Params) },
+		//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { s.relays.log(r.Params) },
 	})
 	type connected struct {
 		cs  *mcp.ClientSession
@@ -442,7 +447,9 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(spec.Stdin)})
+	params := &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(spec.Stdin)}
+	defer s.relayed(cctx, cs, params)()
+	r, err := cs.CallTool(cctx, params)
 	res.Duration = time.Since(start)
 	switch {
 	case ctx.Err() != nil:
@@ -476,6 +483,7 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 		return res
 	}
 	capture := newOutputCapture(spec.MaxOutput, spec.SaveTo)
+	capture.wholeMax = max(capture.wholeMax, len(out)) // in memory already: cut in its text, whatever its size
 	capture.Write(out)
 	capture.result(&res)
 	res.ExitCode = 0

@@ -49,6 +49,13 @@ func (e *OutputSchemaError) Error() string {
 
 func (e *OutputSchemaError) Unwrap() error { return e.Err }
 
+// CheckOutput checks a structured result (raw JSON) against the tool's
+// OutputSchema, as exec checks what a tool printed: nil when it matches
+// or the tool declares no outputSchema. An MCP server answering for the
+// tool uses it, since it must never pass on a result that breaks the
+// schema it listed, whether or not the result reports an error.
+func (t *Tool) CheckOutput(structured []byte) error { return t.checkOutput(structured) }
+
 // checkOutput checks a structured result (MCP structuredContent) against
 // the tool's OutputSchema; nil when it matches or there is no schema.
 func (t *Tool) checkOutput(structured []byte) error {

@@ -47,7 +47,9 @@ var mcpPartTypes = map[string]bool{"text": true, "image": true, "audio": true, "
 // as placeholders ("[image: image/png, 12.3 KB]"); a structuredContent
 // with no text part beside it is shown as its compact JSON. Anything else
 // (text, other JSON) is the content as it is, less trailing newlines.
-// Truncated output is never parsed: it is text. Invalid UTF-8 becomes
+// Truncated output is text, unless it is valid JSON: an MCP result that
+// was cut in its text parts (cutMCPText), never a cut through the JSON
+// itself, where the cut marker stands. Invalid UTF-8 becomes
 // U+FFFD. t may be nil; with an OutputSchema, the structured result is
 // checked against it (SchemaErr).
 //
@@ -58,7 +60,7 @@ func interpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 		stdout = bytes.ToValidUTF8(stdout, []byte("\uFFFD"))
 	}
 	text := string(bytes.TrimRight(stdout, "\r\n"))
-	if truncated {
+	if truncated && !gjson.ValidBytes(stdout) {
 		return Result{Content: text}
 	}
 	obj := bytes.TrimSpace(stdout)

@@ -40,12 +40,19 @@ or --approve), and the tool runs under --timeout, --max-output, --scratch,
 --env and --redact. The answer is a CallToolResult: the text the model
 would read (or the tool's own MCP content), structuredContent when the
 tool printed one, and isError for any failure, a refused or invalid call
-included, with the words exec gives the model. Nobody is asked at a
+included, with the words exec gives the model. A structured result that
+does not match the tool's outputSchema is not sent: the answer is then
+isError, saying what does not match. A call of a tool that is not there,
+without a name, or with arguments that are not an object is answered
+with the JSON-RPC error -32602 (invalid params). Nobody is asked at a
 terminal: a call that needs consent is refused. When the client cancels a
 call (notifications/cancelled), the tool's process group is killed.
 
 The tools of MCP servers (mcp_server sidecars, --mcp) are offered too, so
 toolcall can put its checks and limits between a client and a server.
+What such a server says while a call runs, progress and log messages,
+is passed on to the client that made the call (redacted), and a call the
+client cancels is cancelled there.
 When such a server says its tools changed, they are listed again and the
 clients get notifications/tools/list_changed, whatever --poll says.
 
@@ -55,7 +62,19 @@ and the clients get notifications/tools/list_changed.
 
 --listen 127.0.0.1:PORT serves over streamable HTTP instead, at any path;
 an address other machines could reach is refused unless --listen-any is
-given. The server runs until it is stopped (SIGINT or SIGTERM), or, on
+given. Every request must carry a bearer token (Authorization: Bearer
+TOKEN), or it is answered 401: a new one is made at start and written,
+mode 0600, to $XDG_RUNTIME_DIR/toolcall/mcp-serve-PORT.token (or under the
+user's cache directory), whose name is said on standard error and which
+is removed when the server stops; --token-file FILE uses the token in
+FILE instead. --no-auth serves without a token, so that every local
+account can call the tools: it says so on standard error. A request from
+a browser page (an Origin header) is answered 403 unless the page is on
+this machine (localhost, 127.0.0.1, [::1]) or --allow-origin names it. A session
+that sends no request for --session-timeout is closed, and one request's
+headers and body must arrive within 30 seconds.
+
+The server runs until it is stopped (SIGINT or SIGTERM), or, on
 standard input, until the client closes it.`
 
 const mcpServeExample = `  # the tools of ./tools, for an MCP client that starts servers itself
@@ -64,8 +83,10 @@ const mcpServeExample = `  # the tools of ./tools, for an MCP client that starts
   # with a look from the MCP Inspector
   npx @modelcontextprotocol/inspector toolcall mcp serve --tools ./tools
 
-  # over HTTP, on this machine only
-  toolcall mcp serve --tools ./tools --listen 127.0.0.1:8765`
+  # over HTTP, on this machine only, for clients that have the token
+  toolcall mcp serve --tools ./tools --listen 127.0.0.1:8765
+  npx @modelcontextprotocol/inspector --cli http://127.0.0.1:8765/mcp --transport http \
+    --header "Authorization: Bearer $(cat "$XDG_RUNTIME_DIR/toolcall/mcp-serve-8765.token")" --method tools/list`
 
 func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
@@ -89,7 +110,12 @@ type mcpServeOptions struct {
 	poll      time.Duration
 	listen    string
 	listenAny bool
+	tokenFile string
+	noAuth    bool
+	origins   []string
+	idle      time.Duration
 	verbose   bool
+	cleanup   func() // removes the token file written, if any
 }
 
 func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
@@ -116,6 +142,10 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.poll, "poll", mcpserve.DefaultPoll, "look for changed tools this often (0: never)")
 	fs.StringVar(&o.listen, "listen", "", "serve streamable HTTP on `host:port` (loopback only, unless --listen-any) instead of stdio")
 	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
+	fs.StringVar(&o.tokenFile, "token-file", "", "with --listen: the bearer token clients must send is the one in `file` (mode 0600), not a new one")
+	fs.BoolVar(&o.noAuth, "no-auth", false, "with --listen: take requests without a bearer token (anyone who can reach the port may call the tools)")
+	fs.StringSliceVar(&o.origins, "allow-origin", nil, "with --listen: take requests from browser pages of these `origins` (scheme://host:port; repeatable, comma-separated) beside those on loopback")
+	durationVar(fs, &o.idle, "session-timeout", mcpserve.DefaultSessionTimeout, "with --listen: close a session that sent no request for this long (0: never)")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
 	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
 	o.exec.tools.registerCompletions(cmd, true)
@@ -131,15 +161,17 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	if o.poll < 0 {
 		return usage(fmt.Errorf("--poll %v: want 0 (never) or more", o.poll))
 	}
-	if o.listen != "" {
-		if err := mcpserve.CheckListen(o.listen, o.listenAny); err != nil {
-			return usage(fmt.Errorf("--listen %w", err))
-		}
+	lo, err := o.listenOptions(stderr)
+	if err != nil {
+		return err
 	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
 	}
+	// A tool's daemon (setsid, a double fork) dies when the calls end, as
+	// under exec, rather than run on after the call.
+	adoptOrphans()
 	poll := o.poll
 	if poll == 0 {
 		poll = -1 // the package's "never"
@@ -174,9 +206,10 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 	caught, release := catchSignals(stop)
 	defer release()
 	if o.listen != "" {
-		err = s.Listen(ctx, o.listen, o.listenAny, func(a net.Addr) {
-			fmt.Fprintf(stderr, "toolcall: mcp serve: listening on http://%s/\n", a)
-		})
+		err = s.Listen(ctx, lo)
+		if o.cleanup != nil {
+			o.cleanup()
+		}
 	} else {
 		err = s.Run(ctx, mcpserve.Stdio(stdin, stdout))
 	}
@@ -185,6 +218,80 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 		return &signalExit{code: signalCode(sig)}
 	}
 	return err
+}
+
+// listenOptions checks the --listen flags and makes the bearer token:
+// the one in --token-file, or a new one, written to a private file when
+// the port is known (and removed again by cleanup). The token itself is
+// never printed: only where it is.
+func (o *mcpServeOptions) listenOptions(stderr io.Writer) (mcpserve.ListenOptions, error) {
+	lo := mcpserve.ListenOptions{Addr: o.listen, AnyHost: o.listenAny, NoAuth: o.noAuth, AllowOrigins: o.origins, SessionTimeout: o.idle}
+	if o.idle == 0 {
+		lo.SessionTimeout = -1 // the package's "never"
+	}
+	if o.idle < 0 {
+		return lo, usage(fmt.Errorf("--session-timeout %v: want 0 (never) or more", o.idle))
+	}
+	if o.listen == "" {
+		if o.tokenFile != "" || o.noAuth || len(o.origins) > 0 {
+			return lo, usage(errors.New("--token-file, --no-auth and --allow-origin apply to --listen only: on stdio, only the process that started the server can write to it"))
+		}
+		return lo, nil
+	}
+	for _, origin := range o.origins {
+		if err := mcpserve.CheckOrigin(origin); err != nil {
+			return lo, usage(fmt.Errorf("--allow-origin %w", err))
+		}
+	}
+	if err := mcpserve.CheckListen(o.listen, o.listenAny); err != nil {
+		return lo, usage(fmt.Errorf("--listen %w", err))
+	}
+	listening := func(a net.Addr) {
+		fmt.Fprintf(stderr, "toolcall: mcp serve: listening on http://%s/\n", a)
+	}
+	switch {
+	case o.noAuth && o.tokenFile != "":
+		return lo, usage(errors.New("--no-auth and --token-file: choose one"))
+	case o.noAuth:
+		lo.Ready = func(a net.Addr) error {
+			listening(a)
+			fmt.Fprintf(stderr, "toolcall: mcp serve: WARNING: --no-auth: no bearer token is asked for; every account and every process on this machine that can reach %s can call these tools with your rights\n", a)
+			return nil
+		}
+	case o.tokenFile != "":
+		tok, err := mcpserve.ReadToken(o.tokenFile)
+		if err != nil {
+			return lo, usage(fmt.Errorf("--token-file %w", err))
+		}
+		lo.Token = tok
+		lo.Ready = func(a net.Addr) error {
+			listening(a)
+			fmt.Fprintf(stderr, "toolcall: mcp serve: clients must send the bearer token in %s (Authorization: Bearer TOKEN)\n", o.tokenFile)
+			return nil
+		}
+	default:
+		tok, err := mcpserve.NewToken()
+		if err != nil {
+			return lo, err
+		}
+		dir, err := mcpserve.TokenDir()
+		if err != nil {
+			return lo, err
+		}
+		lo.Token = tok
+		lo.Ready = func(a net.Addr) error {
+			_, port, _ := net.SplitHostPort(a.String())
+			path, err := mcpserve.WriteToken(dir, "mcp-serve-"+port+".token", tok)
+			if err != nil {
+				return fmt.Errorf("%w; or give a token with --token-file", err)
+			}
+			o.cleanup = func() { os.Remove(path) }
+			listening(a)
+			fmt.Fprintf(stderr, "toolcall: mcp serve: clients must send the bearer token in %s (Authorization: Bearer TOKEN); it is removed when the server stops\n", path)
+			return nil
+		}
+	}
+	return lo, nil
 }
 
 // lineHandler writes log records as toolcall's stderr lines:

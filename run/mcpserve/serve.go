@@ -13,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,8 +93,11 @@ func New(opts Options) (*Server, error) {
 		// The SDK tells of every session's start and end: only its
 		// warnings and errors are worth a line.
 		Logger: slog.New(atLeast{log.Handler(), slog.LevelWarn}),
-		// Tools only; list_changed is sent when the directories change.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		// Tools; list_changed is sent when the directories change.
+		// Logging, for the log messages of the MCP servers whose tools
+		// are passed on (sent while a call of theirs runs).
+		//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Logging: &mcp.LoggingCapabilities{}},
 	})
 	s.sdk.AddReceivingMiddleware(s.middleware)
 	s.stamp = fingerprint(opts.Dirs, opts.Catalog)
@@ -204,9 +208,15 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case "tools/call":
 			p, ok := req.GetParams().(*mcp.CallToolParamsRaw)
 			if !ok || p == nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without params: give a name and arguments"}
+				return nil, invalidParams("tools/call without params: give the name of a tool tools/list gives, and its arguments")
 			}
-			return s.call(ctx, p.Name, p.Arguments), nil
+			if p.Name == "" {
+				return nil, invalidParams("tools/call without a tool name: give params.name, one of the names tools/list gives")
+			}
+			if args := bytes.TrimSpace(p.Arguments); len(args) > 0 && args[0] != '{' && string(args) != "null" {
+				return nil, invalidParams(fmt.Sprintf("tools/call %q: params.arguments is %s, not an object: give the tool's parameters as an object, {\"name\": value, ...}", p.Name, jsonKind(args)))
+			}
+			return s.call(tools.WithMCPRelay(ctx, relay(ctx, req, p)), p.Name, p.Arguments)
 		}
 		return next(ctx, method, req)
 	}
@@ -248,13 +258,63 @@ func (r *listResult) MarshalJSON() ([]byte, error) {
 	return append(out, r.raw[1:]...), nil
 }
 
+// relay passes on to the client of req what an MCP server whose tool it
+// calls says meanwhile: progress, under the client's own progress token
+// (when it gave one), and log messages, which its session sends at the
+// level the client set. Cancellation goes the other way by itself: the
+// call's context ends, and the SDK tells the server.
+func relay(ctx context.Context, req mcp.Request, p *mcp.CallToolParamsRaw) *tools.MCPRelay {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok {
+		return nil
+	}
+	//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
+	r := &tools.MCPRelay{Log: func(m *mcp.LoggingMessageParams) { ss.Log(ctx, m) }}
+	if tok := p.GetProgressToken(); tok != nil {
+		r.Progress = func(n *mcp.ProgressNotificationParams) {
+			c := *n
+			c.ProgressToken = tok
+			ss.NotifyProgress(ctx, &c)
+		}
+	}
+	return r
+}
+
+// jsonKind names the kind of a JSON value that is not an object, by its
+// first byte, for a message.
+func jsonKind(v []byte) string {
+	switch v[0] {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// invalidParams is the JSON-RPC error of a request the spec calls
+// invalid, with a message that says what to give instead.
+func invalidParams(msg string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
 // call runs one call and answers it as a CallToolResult: the observation's
 // text (or the tool's own MCP content, when it printed a result with
 // images or resources), its structuredContent, and isError for any
 // failure, refusals included, worded as exec words them for the model.
-func (s *Server) call(ctx context.Context, name string, args json.RawMessage) *mcp.CallToolResult {
+// A tool that is not there is a protocol error (invalid params), as the
+// spec lists it; arguments that fail the schema stay an isError result,
+// which a model can act on.
+func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	start := time.Now()
-	o := s.cur.Load().caller.Call(ctx, "", name, args)
+	offer := s.cur.Load()
+	o := offer.caller.Call(ctx, "", name, args)
+	if o.Error != nil && o.Error.Kind == tools.KindUnknownTool {
+		s.log.Info("tools/call", "tool", name, "error", string(o.Error.Kind))
+		return nil, invalidParams(o.Content)
+	}
 	res := &mcp.CallToolResult{IsError: o.IsError}
 	if len(o.Parts) > 0 {
 		var parts mcp.CallToolResult
@@ -266,15 +326,43 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage) *m
 	if res.Content == nil {
 		res.Content = []mcp.Content{&mcp.TextContent{Text: o.Content}}
 	}
-	if len(o.Structured) > 0 {
-		res.StructuredContent = json.RawMessage(o.Structured)
+	if why := conform(offer.cat, name, &o, res); why != "" {
+		res.IsError = true
+		res.Content = append([]mcp.Content{&mcp.TextContent{Text: why}}, res.Content...)
 	}
 	attrs := []any{"tool", name, "id", o.ID, "ms", time.Since(start).Milliseconds()}
 	if o.Error != nil {
 		attrs = append(attrs, "error", string(o.Error.Kind), "message", o.Error.Message)
 	}
 	s.log.Info("tools/call", attrs...)
-	return res
+	return res, nil
+}
+
+// conform sets res's structuredContent from o, only if it matches the
+// outputSchema the tool was listed with: a client checks it against that
+// schema, error or not, and throws away a result that breaks it, with the
+// explanation in it. It gives the explanation of a result that breaks the
+// schema (or lacks the structured part it promises) when o's text does
+// not say it already; "" when there is nothing to explain.
+func conform(c *catalog.Catalog, name string, o *tools.Observation, res *mcp.CallToolResult) string {
+	t, _ := c.Lookup(name)
+	if t == nil || t.OutputSchema == nil {
+		if len(o.Structured) > 0 {
+			res.StructuredContent = json.RawMessage(o.Structured)
+		}
+		return ""
+	}
+	if len(o.Structured) > 0 {
+		if err := t.CheckOutput(o.Structured); err != nil {
+			return fmt.Sprintf("tool %q returned a structured result that does not match its output schema, so it is left out: %v", name, err)
+		}
+		res.StructuredContent = json.RawMessage(o.Structured)
+		return ""
+	}
+	if o.IsError && o.Error != nil && !strings.Contains(o.Content, o.Error.Message) {
+		return o.Error.Message
+	}
+	return ""
 }
 
 // Watch looks at the directories every Poll until ctx is done, and

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -145,9 +144,8 @@ func TestListFollowsPolicyAndTags(t *testing.T) {
 		t.Errorf("--local-only --tag text lists %v, want echo alone", res.Tools)
 	}
 	// A tool --tag leaves out is not there to call at all.
-	r := call(t, cs, "rich", nil)
-	if !r.IsError || !strings.Contains(text(r), `Unknown tool "rich"`) {
-		t.Errorf("calling a tool outside --tag: %s", text(r))
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rich"}); err == nil || !strings.Contains(err.Error(), `Unknown tool "rich"`) {
+		t.Errorf("calling a tool outside --tag: %v, want an unknown tool error", err)
 	}
 }
 
@@ -293,38 +291,6 @@ func TestListChangedWhenAToolIsAdded(t *testing.T) {
 	}
 }
 
-func TestListenOverHTTP(t *testing.T) {
-	dir := toolsDir(t)
-	c, _ := catalog.Load([]string{dir}, catalog.LoadOptions{})
-	s, err := New(Options{Catalog: c, Poll: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addr := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() { done <- s.Listen(ctx, "127.0.0.1:0", false, func(a net.Addr) { addr <- a }) }()
-	var a net.Addr
-	select {
-	case a = <-addr:
-	case err := <-done:
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + a.String() + "/mcp"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := call(t, cs, "echo", map[string]any{"text": "over http"}); text(r) != `{"text":"over http"}` {
-		t.Errorf("echo over HTTP: %q", text(r))
-	}
-	cs.Close()
-	cancel()
-	if err := <-done; err != nil {
-		t.Error(err)
-	}
-}
-
 func TestCheckListen(t *testing.T) {
 	for _, c := range []struct {
 		addr    string
@@ -464,4 +430,52 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// A structured result that breaks the outputSchema the tool was listed
+// with is never sent: the client would check it and throw the result
+// away. The answer is an isError result that says why, with no
+// structuredContent, whether the tool reported an error itself or not.
+func TestStructuredResultsConform(t *testing.T) {
+	dir := t.TempDir()
+	out := `"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`
+	writeTool(t, dir, "good", `{"description":"Conforms.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"n is 7"}],"structuredContent":{"n":7}}'`+"\n")
+	writeTool(t, dir, "bad", `{"description":"Breaks it.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"n is seven"}],"structuredContent":{"n":"seven"}}'`+"\n")
+	writeTool(t, dir, "bad_error", `{"description":"Breaks it, in error.","input_schema":{"type":"object"},`+out+`}`,
+		`echo '{"content":[{"type":"text","text":"no n"}],"structuredContent":{"m":1},"isError":true}'`+"\n")
+	writeTool(t, dir, "none", `{"description":"Promises a structured result, gives text.","input_schema":{"type":"object"},`+out+`}`,
+		"echo just text\n")
+	_, cs := serve(t, dir, Options{}, nil)
+
+	if r := call(t, cs, "good", nil); r.IsError || r.StructuredContent == nil {
+		t.Errorf("good: isError %v, structuredContent %v", r.IsError, r.StructuredContent)
+	}
+	for name, want := range map[string]string{
+		"bad":       `structuredContent/n: expected integer`,
+		"bad_error": `structuredContent/n: required property "n" is missing`,
+		"none":      `gave no structured result`,
+	} {
+		r := call(t, cs, name, nil)
+		if !r.IsError || r.StructuredContent != nil {
+			t.Errorf("%s: isError %v, structuredContent %v; want an error without it", name, r.IsError, r.StructuredContent)
+		}
+		if !strings.Contains(text(r), want) {
+			t.Errorf("%s: %q, want it to say %q", name, text(r), want)
+		}
+	}
+}
+
+// An MCP result past --max-output reaches the client cut in its text, as
+// plain output is, not as the raw JSON cut in the middle.
+func TestLongMCPResultsAreCutInTheirText(t *testing.T) {
+	dir := t.TempDir()
+	writeTool(t, dir, "long", `{"description":"Long.","input_schema":{"type":"object"}}`,
+		`printf '{"content":[{"type":"text","text":"'; head -c 20000 /dev/zero | tr '\0' x; printf '"}]}'`+"\n")
+	_, cs := serve(t, dir, Options{Exec: tools.ExecOptions{MaxOutput: 1000}}, nil)
+	got := text(call(t, cs, "long", nil))
+	if strings.Contains(got, `{"content"`) || !strings.HasPrefix(got, "xxxx") || !strings.Contains(got, "bytes cut here: the output was 20000 bytes") {
+		t.Errorf("the result was not cut in its text:\n%s", got)
+	}
 }
