@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bufio"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,12 +89,14 @@ func readRankEval(t testing.TB, dir string) *rankEval {
 }
 
 // recall ranks every request and returns Recall@5 over all requests (the
-// share of the tools each needs that are in its top 5, averaged) and
-// Recall@1 over those that need one tool.
-func (ev *rankEval) recall(t testing.TB) (at5, at1single float64, misses []string) {
+// share of the tools each needs that are in its top 5, averaged), Recall@1
+// over those that need one tool, and NDCG@10 (binary relevance: each tool
+// a request needs counts 1, discounted by log2 of its rank + 1, over the
+// best order possible), averaged over all requests.
+func (ev *rankEval) recall(t testing.TB) (at5, at1single, ndcg10 float64, misses []string) {
 	var n5, n1 int
 	for _, r := range ev.requests {
-		ranked, err := rankBM25(r.query, ev.tools, 0, 5)
+		ranked, err := rankBM25(r.query, ev.tools, 0, 10)
 		if err != nil {
 			t.Fatalf("%s: %v", r.id, err)
 		}
@@ -101,15 +104,26 @@ func (ev *rankEval) recall(t testing.TB) (at5, at1single float64, misses []strin
 		for _, k := range ranked {
 			top = append(top, k.Tool.Name)
 		}
+		top5 := top[:min(5, len(top))]
 		found := 0
 		for _, w := range r.want {
-			if slices.Contains(top, w) {
+			if slices.Contains(top5, w) {
 				found++
 			} else {
-				misses = append(misses, r.id+": "+w+" not in "+"["+strings.Join(top, " ")+"]")
+				misses = append(misses, r.id+": "+w+" not in "+"["+strings.Join(top5, " ")+"]")
 			}
 		}
 		at5 += float64(found) / float64(len(r.want))
+		dcg, ideal := 0.0, 0.0
+		for i, name := range top {
+			if slices.Contains(r.want, name) {
+				dcg += 1 / math.Log2(float64(i+2))
+			}
+		}
+		for i := range min(len(r.want), 10) {
+			ideal += 1 / math.Log2(float64(i+2))
+		}
+		ndcg10 += dcg / ideal
 		n5++
 		if len(r.want) == 1 {
 			n1++
@@ -118,7 +132,7 @@ func (ev *rankEval) recall(t testing.TB) (at5, at1single float64, misses []strin
 			}
 		}
 	}
-	return at5 / float64(n5), at1single / float64(max(n1, 1)), misses
+	return at5 / float64(n5), at1single / float64(max(n1, 1)), ndcg10 / float64(n5), misses
 }
 
 // TestRankRecall measures the ranking on the vendored BFCL subset and
@@ -130,8 +144,8 @@ func TestRankRecall(t *testing.T) {
 		dir = "../testdata/bfcl"
 	}
 	ev := readRankEval(t, dir)
-	at5, at1, misses := ev.recall(t)
-	t.Logf("%d tools, %d requests: Recall@5 %.3f, single-tool Recall@1 %.3f", len(ev.tools), len(ev.requests), at5, at1)
+	at5, at1, ndcg, misses := ev.recall(t)
+	t.Logf("%d tools, %d requests: Recall@5 %.4f, single-tool Recall@1 %.4f, NDCG@10 %.4f", len(ev.tools), len(ev.requests), at5, at1, ndcg)
 	if testing.Verbose() {
 		for _, m := range misses {
 			t.Log("miss", m)

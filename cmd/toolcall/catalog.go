@@ -50,8 +50,11 @@ choose by name and tag.
 With --query, or a request on standard input ({"query": ...}, {"prompt":
 ...}, a user message, or {"messages": [...]}), the tools are ranked for it
 with BM25 over their names, descriptions, tags and argument names, and the
-best --max (default 3) scoring at least --min-score are written, each with
-its score (0 to 1) and the terms that matched. --scorer runs a command of
+best 3 scoring at least --min-score are written, each with its score (0
+to 1) and the terms that matched. --max N asks for N tools: when there are
+no more than N, all of them are written in catalog order, each still with
+its score; when fewer than N score --min-score, the best of the rest make
+up the N and a warning says so. --scorer runs a command of
 your own instead: it reads {"query", "tools"} as JSON on stdin and prints
 {"scores": [{"name", "score", "reason"}]}; if it fails or takes longer than
 --scorer-timeout, BM25 ranks instead and a warning says why.
@@ -133,7 +136,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
 	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text` (default: a request read from stdin, if any)")
-	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
+	fs.IntVar(&opts.max, "max", 0, "write `n` tools: when ranking, all of them if there are no more, else the best n, made up with the best of the rest if fewer score --min-score (default: at most 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
 	durationVar(fs, &opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
@@ -186,6 +189,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		Tags:          o.tags,
 		Query:         query,
 		Max:           max,
+		Cap:           !o.maxSet,
 		MinScore:      o.minScore,
 		Scorer:        strings.Fields(o.scorer),
 		ScorerTimeout: o.scorerTimeout,
