@@ -335,11 +335,14 @@ func newQuery(s string) *bm25Query {
 	q := &bm25Query{index: make(map[string]int)}
 	var z tokenizer
 	quotedOnly := map[int]bool{}
+	literal := map[int]bool{} // terms the request says, not only a concept
+	concepts := map[int]string{}
 	stops := stopWords()
 	for _, text := range splitAsks(s) {
 		ask := askTerms{text: text}
 		strong := false
-		eachQuoted(text, func(part string, quoted bool) {
+		found, words := findConcepts(text)
+		eachQuoted(words, func(part string, quoted bool) {
 			z.each(part, func(word []byte) {
 				if len(word) <= maxStopWord {
 					if _, stop := stops[string(word)]; stop {
@@ -359,6 +362,7 @@ func newQuery(s string) *bm25Query {
 				} else if !quoted {
 					quotedOnly[i] = false
 				}
+				literal[i] = true
 				if !slices.Contains(ask.terms, i) {
 					ask.terms = append(ask.terms, i)
 				}
@@ -367,6 +371,25 @@ func newQuery(s string) *bm25Query {
 				}
 			})
 		})
+		// A concept's words join the ask, but do not make it one.
+		for _, c := range found {
+			for _, w := range c.expand {
+				term := q.stems.stem([]byte(w))
+				i, ok := q.index[term]
+				if !ok {
+					i = len(q.terms)
+					q.index[term] = i
+					q.terms = append(q.terms, term)
+					q.surface = append(q.surface, w)
+					q.termAsks = append(q.termAsks, nil)
+					q.first[term[0]] = true
+					concepts[i] = c.name
+				}
+				if !slices.Contains(ask.terms, i) {
+					ask.terms = append(ask.terms, i)
+				}
+			}
+		}
 		// An ask of filler alone ("Thanks!", "Please help.") is no ask;
 		// its words stay in the request.
 		if strong || len(q.asks) == 0 {
@@ -401,7 +424,9 @@ func newQuery(s string) *bm25Query {
 	q.weakWhy = make([]string, len(q.terms))
 	for i, term := range q.terms {
 		q.weight[i] = 1
-		if _, filler := fillerWords()[term]; filler {
+		if !literal[i] {
+			q.weight[i], q.weakWhy[i] = conceptWeight, "concept "+concepts[i]
+		} else if _, filler := fillerWords()[term]; filler {
 			q.weight[i], q.weakWhy[i] = fillerWeight, "request phrasing"
 		} else if quotedOnly[i] {
 			q.weight[i], q.weakWhy[i] = quotedWeight, "quoted"

@@ -179,11 +179,11 @@ func TestSelectRank(t *testing.T) {
 		wantReason string // of the first
 	}{
 		{"What's the weather like in Paris?", []string{"get_weather", "weather_forecast"}, "matched weather (name, description, tag)"},
-		{"forecast for the next 3 days", []string{"weather_forecast"}, "matched forecast (name, description), next (description), days (description, argument, argument description)"},
+		{"forecast for the next 3 days", []string{"weather_forecast"}, "matched forecast (name, description), next (description), days (description, argument, argument description), weather (name, tag; weak: concept weather)"},
 		{"factorial of 10", []string{"math.factorial"}, "matched factorial (name, description)"},
-		{"convert 100 USD to EUR", []string{"convertCurrency"}, "matched convert (name, description)"},
-		{"which currencies can I convert?", []string{"convertCurrency"}, "matched currencies (name, description, argument description), convert (name, description)"},
-		{"show me the file notes.txt", []string{"read_file"}, "matched file (name, description, tag)"},
+		{"convert 100 USD to EUR", []string{"convertCurrency"}, "matched convert (name, description), currency (name, description, argument description; weak: concept money), amount (description, argument; weak: concept money)"},
+		{"which currencies can I convert?", []string{"convertCurrency"}, "matched currencies (name, description, argument description), convert (name, description), amount (description, argument; weak: concept money)"},
+		{"show me the file notes.txt", []string{"read_file"}, "matched file (name, description, tag), path (argument; weak: concept files)"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			got, err := c.Select(context.Background(), Selection{Query: tc.query, Max: DefaultMax, Cap: true, MinScore: DefaultMinScore})
