@@ -109,19 +109,8 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 	}
 	ix := indexTools(q, cands)
 
-	n := float64(len(cands))
 	avg := ix.typicalLengths()
-	df := make([]int, len(q.terms))
-	for i := range ix.hits {
-		df[ix.hits[i].term]++
-	}
-	idf := make([]float64, len(q.terms))
-	for t, d := range df {
-		if d == 0 {
-			continue
-		}
-		idf[t] = math.Log(1+(n-float64(d)+0.5)/(float64(d)+0.5)) * q.weight[t] * commonPenalty(d, len(cands))
-	}
+	idf := q.idfs(ix, len(cands))
 	// With several asks, the request as a whole is scored too, as one
 	// more ask: it orders the tools within a round of the merge.
 	nAsks := len(q.asks)
@@ -161,8 +150,7 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 			tf := 0.0
 			for f := range numFields {
 				if h.count[f] > 0 {
-					norm := 1 - bm25B + bm25B*float64(lens[f])/avg[f]
-					tf += fieldWeight[f] * float64(h.count[f]) / norm
+					tf += fieldTF(f, h.count[f], lens[f], avg[f])
 				}
 			}
 			v := idf[h.term] * tf * (bm25K1 + 1) / (bm25K1 + tf)
@@ -190,6 +178,28 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 		kept[i].Reason = q.reason(p.ask, ix.hits[first[p.doc]:last[p.doc]], idf)
 	}
 	return kept, nil
+}
+
+// idfs returns each query term's idf over n tools, times its weight.
+func (q *bm25Query) idfs(ix *bm25Index, n int) []float64 {
+	df := make([]int, len(q.terms))
+	for i := range ix.hits {
+		df[ix.hits[i].term]++
+	}
+	idf := make([]float64, len(q.terms))
+	for t, d := range df {
+		if d == 0 {
+			continue
+		}
+		idf[t] = math.Log(1+(float64(n)-float64(d)+0.5)/(float64(d)+0.5)) * q.weight[t] * commonPenalty(d, n)
+	}
+	return idf
+}
+
+// fieldTF is what count matches in field f, of length n where the typical
+// length is avg, add to a term's tf'.
+func fieldTF(f int, count uint16, n int32, avg float64) float64 {
+	return fieldWeight[f] * float64(count) / (1 - bm25B + bm25B*float64(n)/avg)
 }
 
 // commonPenalty is the weight of a word found in df of n tools: 1, or

@@ -64,6 +64,10 @@ OpenAI and Anthropic accept only names of letters, digits, _ and -, at most
 math_factorial (with _2, _3 ... when that is taken, and a hash when it is
 too long); validate, exec and run map such a name back to the tool.
 
+--explain writes, for every tool, an explain event instead: the words of
+the request it matched, in which fields, with what weights, and whether
+it is offered; for a tool's author to see why.
+
 --check lints every sidecar instead: schemas that do not compile, missing
 or non-executable programs, bad or duplicate names, examples that fail
 their own schema, remote $refs, directories without tools. It lists each
@@ -98,6 +102,7 @@ type catalogOptions struct {
 	scorer        string
 	scorerTimeout time.Duration
 	check         bool
+	explain       bool
 
 	// Which flags were given (by flag or variable): a flag's zero value
 	// and its absence differ for these.
@@ -141,6 +146,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
 	durationVar(fs, &opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
+	fs.BoolVar(&opts.explain, "explain", false, "with a query, write for every tool an explain event instead: the words that matched, in which fields, with what weights, and whether it is offered")
 	noEnv(fs, "check")
 	envAs(fs, "format", "TOOLCALL_CATALOG_FORMAT")
 	opts.tools.registerCompletions(cmd, true)
@@ -155,6 +161,9 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	}
 	if o.styleSet && o.format.value != catalog.FormatPrompt {
 		return usage(errors.New("--style applies to --format prompt only"))
+	}
+	if o.explain && o.format.value != catalog.FormatJSONL {
+		return usage(fmt.Errorf("--explain writes explain events, not --format %s", o.format.value))
 	}
 	if o.pageSet && o.format.value != catalog.FormatMCP {
 		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
@@ -184,7 +193,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if !o.maxSet && query != "" {
 		max = 3
 	}
-	picked, err := c.Select(ctx, catalog.Selection{
+	sel := catalog.Selection{
 		Policy:        policy,
 		Tags:          o.tags,
 		Query:         query,
@@ -194,7 +203,18 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		Scorer:        strings.Fields(o.scorer),
 		ScorerTimeout: o.scorerTimeout,
 		Warn:          warnTo(stderr),
-	})
+	}
+	if o.explain {
+		if query == "" {
+			return usage(errors.New("--explain explains a ranking: give a request with --query or on stdin"))
+		}
+		es, err := c.Explain(ctx, sel)
+		if err != nil {
+			return err
+		}
+		return catalog.WriteExplained(stdout, es)
+	}
+	picked, err := c.Select(ctx, sel)
 	if err != nil {
 		return err
 	}
