@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,5 +155,85 @@ func TestRankRecall(t *testing.T) {
 	// The subset's figures when this test was written: 0.983 and 0.859.
 	if !full && (at5 < 0.97 || at1 < 0.84) {
 		t.Errorf("Recall@5 %.3f, Recall@1 %.3f: below what the ranking reached", at5, at1)
+	}
+}
+
+// lendRequests makes a held-out set of example requests from ev: each
+// tool that two or more requests need gets the first of them (by id) as
+// its example request, and the other requests are the ones ranked. It
+// returns the tools with their examples and the requests left.
+func (ev *rankEval) lendRequests() ([]*tools.Tool, []evalRequest) {
+	byTool := map[string][]int{}
+	for i, r := range ev.requests {
+		for _, w := range r.want {
+			byTool[w] = append(byTool[w], i)
+		}
+	}
+	lent := map[int]bool{}
+	examples := map[string]string{}
+	for name, rs := range byTool {
+		if len(rs) < 2 {
+			continue
+		}
+		first := slices.MinFunc(rs, func(a, b int) int { return strings.Compare(ev.requests[a].id, ev.requests[b].id) })
+		examples[name] = ev.requests[first].query
+		lent[first] = true
+	}
+	ts := make([]*tools.Tool, len(ev.tools))
+	for i, t := range ev.tools {
+		c := &tools.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		if q, ok := examples[t.Name]; ok {
+			c.Examples, c.ExampleRequests = [][]byte{[]byte("{}")}, []string{q}
+		}
+		ts[i] = c
+	}
+	var left []evalRequest
+	for i, r := range ev.requests {
+		if lent[i] {
+			continue
+		}
+		for _, w := range r.want {
+			if _, ok := examples[w]; ok {
+				left = append(left, r)
+				break
+			}
+		}
+	}
+	return ts, left
+}
+
+// TestRankExampleRequests: a tool's example requests help rank it for
+// other requests for it. Measured on requests held out from the ones lent
+// as examples (see lendRequests); with TOOLCALL_RANK_EVAL=DIR on that
+// BFCL data, where the weight of the field was chosen, and by default on
+// the vendored subset.
+func TestRankExampleRequests(t *testing.T) {
+	dir, full := os.LookupEnv("TOOLCALL_RANK_EVAL")
+	if !full {
+		dir = "../testdata/bfcl"
+	}
+	ev := readRankEval(t, dir)
+	ts, left := ev.lendRequests()
+	if len(left) == 0 {
+		t.Fatalf("no tool in %s is needed by two requests", dir)
+	}
+	without := &rankEval{tools: ev.tools, requests: left}
+	with := &rankEval{tools: ts, requests: left}
+	b5, b1, bn, _ := without.recall(t)
+	a5, a1, an, _ := with.recall(t)
+	t.Logf("%d held-out requests: Recall@5 %.4f -> %.4f, Recall@1 %.4f -> %.4f, NDCG@10 %.4f -> %.4f with example requests at weight %g",
+		len(left), b5, a5, b1, a1, bn, an, fieldWeight[fieldRequest])
+	if a5 < b5 || an < bn {
+		t.Errorf("example requests made the ranking worse")
+	}
+	if w := os.Getenv("TOOLCALL_RANK_EVAL_WEIGHTS"); w != "" && full {
+		// The sweep the weight was chosen by.
+		saved := fieldWeight[fieldRequest]
+		defer func() { fieldWeight[fieldRequest] = saved }()
+		for _, f := range strings.Fields(w) {
+			fieldWeight[fieldRequest], _ = strconv.ParseFloat(f, 64)
+			a5, a1, an, _ := with.recall(t)
+			t.Logf("weight %s: Recall@5 %.4f, Recall@1 %.4f, NDCG@10 %.4f", f, a5, a1, an)
+		}
 	}
 }

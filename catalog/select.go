@@ -105,7 +105,8 @@ type Ranked struct {
 // BM25 ranking (k1 1.2, b 0.75) reads each tool's name split into words
 // (snake_case, kebab-case, dots, camelCase, digits; weight 3), tags (2),
 // argument names (1.5, nested objects included), description (1),
-// argument descriptions and enum values (0.5) and example values (0.25).
+// argument descriptions and enum values (0.5), example values (0.25) and
+// the requests of the sidecar's examples (0.25).
 // Words are lower-cased and stemmed (Snowball English) on both sides, and
 // English stop words are dropped from the query; filler, quoted and common
 // words weigh less. A request of several asks is ranked ask by ask and the
