@@ -102,7 +102,7 @@ type Ranked struct {
 // fewer than Max score MinScore the best of the others make up Max (see
 // Selection.Max).
 //
-// BM25 ranking (k1 1.2, b 0.75) reads each tool's name split into words
+// BM25 ranking (k1 1.2, b 0.9) reads each tool's name split into words
 // (snake_case, kebab-case, dots, camelCase, digits; weight 3), tags (2),
 // argument names (1.5, nested objects included), description (1),
 // argument descriptions and enum values (0.5), example values (0.25) and
