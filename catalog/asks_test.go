@@ -88,7 +88,7 @@ func TestEachQuoted(t *testing.T) {
 
 func rankNames(t *testing.T, ts []*tools.Tool, query string, max int) ([]string, []Ranked) {
 	t.Helper()
-	got, err := New(ts).Select(context.Background(), Selection{Query: query, Max: max, MinScore: DefaultMinScore})
+	got, err := New(ts).Select(context.Background(), Selection{Query: query, Max: max, Cap: true, MinScore: DefaultMinScore})
 	if err != nil {
 		t.Fatal(err)
 	}

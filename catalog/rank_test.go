@@ -179,14 +179,14 @@ func TestSelectRank(t *testing.T) {
 		wantReason string // of the first
 	}{
 		{"What's the weather like in Paris?", []string{"get_weather", "weather_forecast"}, "matched weather (name, description, tag)"},
-		{"forecast for the next 3 days", []string{"weather_forecast"}, "matched forecast (name, description), next (description), days (description, argument, argument description)"},
+		{"forecast for the next 3 days", []string{"weather_forecast"}, "matched forecast (name, description), next (description), days (description, argument, argument description), weather (name, tag; weak: concept weather)"},
 		{"factorial of 10", []string{"math.factorial"}, "matched factorial (name, description)"},
-		{"convert 100 USD to EUR", []string{"convertCurrency"}, "matched convert (name, description)"},
-		{"which currencies can I convert?", []string{"convertCurrency"}, "matched currencies (name, description, argument description), convert (name, description)"},
-		{"show me the file notes.txt", []string{"read_file"}, "matched file (name, description, tag)"},
+		{"convert 100 USD to EUR", []string{"convertCurrency"}, "matched convert (name, description), currency (name, description, argument description; weak: concept money), amount (description, argument; weak: concept money)"},
+		{"which currencies can I convert?", []string{"convertCurrency"}, "matched currencies (name, description, argument description), convert (name, description), amount (description, argument; weak: concept money)"},
+		{"show me the file notes.txt", []string{"read_file"}, "matched file (name, description, tag), path (argument; weak: concept files)"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			got, err := c.Select(context.Background(), Selection{Query: tc.query, Max: DefaultMax, MinScore: DefaultMinScore})
+			got, err := c.Select(context.Background(), Selection{Query: tc.query, Max: DefaultMax, Cap: true, MinScore: DefaultMinScore})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,19 +224,19 @@ func TestSelectRankDetails(t *testing.T) {
 	c := New(rankTools())
 
 	t.Run("reason names the fields", func(t *testing.T) {
-		got, _ := c.Select(ctx, Selection{Query: "weather in a city", Max: 1, MinScore: DefaultMinScore})
+		got, _ := c.Select(ctx, Selection{Query: "weather in a city", Max: 1, Cap: true, MinScore: DefaultMinScore})
 		if want := "matched weather (name, description, tag), city (description, argument, argument description)"; len(got) != 1 || got[0].Reason != want {
 			t.Errorf("got %v, want get_weather with reason %q", describe(got), want)
 		}
 	})
 	t.Run("nested arguments are searched", func(t *testing.T) {
-		got, _ := c.Select(ctx, Selection{Query: "attachments filename", Policy: tools.Policy{AllowUnsafe: true}, Max: 3, MinScore: DefaultMinScore})
+		got, _ := c.Select(ctx, Selection{Query: "attachments filename", Policy: tools.Policy{AllowUnsafe: true}, Max: 3, Cap: true, MinScore: DefaultMinScore})
 		if len(got) != 1 || got[0].Tool.Name != "send_email" {
 			t.Errorf("got %v, want send_email", describe(got))
 		}
 	})
 	t.Run("filters apply before ranking", func(t *testing.T) {
-		got, _ := c.Select(ctx, Selection{Query: "delete a file", Max: 3, MinScore: DefaultMinScore})
+		got, _ := c.Select(ctx, Selection{Query: "delete a file", Max: 3, Cap: true, MinScore: DefaultMinScore})
 		for _, r := range got {
 			if r.Tool.Name == "delete_file" {
 				t.Errorf("unsafe delete_file ranked without consent")
@@ -259,20 +259,20 @@ func TestSelectRankDetails(t *testing.T) {
 			{Name: "a_lookup", Description: "Look up a word.", Safe: true},
 			{Name: "c_other", Description: "Something else.", Safe: true},
 		})
-		got, _ := twins.Select(ctx, Selection{Query: "lookup word", Max: 3, MinScore: DefaultMinScore})
+		got, _ := twins.Select(ctx, Selection{Query: "lookup word", Max: 3, Cap: true, MinScore: DefaultMinScore})
 		if diff := cmp.Diff([]string{"a_lookup", "b_lookup"}, names(got)); diff != "" || got[0].Score != got[1].Score {
 			t.Errorf("(-want +got):\n%s%s", diff, describe(got))
 		}
 	})
 	t.Run("stop words only", func(t *testing.T) {
 		var warned []string
-		got, err := c.Select(ctx, Selection{Query: "what is it?", Max: 3, Warn: func(s string) { warned = append(warned, s) }})
+		got, err := c.Select(ctx, Selection{Query: "what is it?", Max: 3, Cap: true, Warn: func(s string) { warned = append(warned, s) }})
 		if err != nil || len(got) != 0 || len(warned) != 1 || !strings.Contains(warned[0], "no words to rank by") {
 			t.Errorf("got %v, %v, warnings %q", describe(got), err, warned)
 		}
 	})
 	t.Run("no match", func(t *testing.T) {
-		got, _ := c.Select(ctx, Selection{Query: "zebra", Max: 3, MinScore: DefaultMinScore})
+		got, _ := c.Select(ctx, Selection{Query: "zebra", Max: 3, Cap: true, MinScore: DefaultMinScore})
 		if len(got) != 0 {
 			t.Errorf("got %v for a word no tool has", describe(got))
 		}
@@ -284,7 +284,7 @@ func TestRankGolden(t *testing.T) {
 	c := New(rankTools())
 	var out bytes.Buffer
 	for _, q := range []string{"weather in Paris tomorrow", "convert 100 USD to EUR", "read the notes file"} {
-		got, err := c.Select(context.Background(), Selection{Query: q, Max: DefaultMax, MinScore: DefaultMinScore})
+		got, err := c.Select(context.Background(), Selection{Query: q, Max: DefaultMax, Cap: true, MinScore: DefaultMinScore})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -515,11 +515,97 @@ func TestRankLongDescription(t *testing.T) {
 		{Name: "git_diff", Description: "Show changes between the working tree and a commit.", Safe: true, InputSchema: schema},
 		{Name: "manual", Description: strings.Repeat("A long manual about many unrelated things and topics. ", 800), Safe: true, InputSchema: schema},
 	}
-	got, err := New(ts).Select(context.Background(), Selection{Query: "commit", Max: 3, MinScore: DefaultMinScore})
+	got, err := New(ts).Select(context.Background(), Selection{Query: "commit", Max: 3, Cap: true, MinScore: DefaultMinScore})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) == 0 || got[0].Tool.Name != "git_commit" {
 		t.Errorf("ranking for commit: %v, want git_commit first", summary(got))
 	}
+}
+
+// TestSelectAskedFor: a Max that is asked for (Cap unset) is a number of
+// tools to offer, not only a bound.
+func TestSelectAskedFor(t *testing.T) {
+	ctx := context.Background()
+	c := New(rankTools())
+	// The safe, available candidates, in catalog order.
+	safe := []string{"convertCurrency", "get_weather", "math.factorial", "notes_search", "read_file", "weather_forecast"}
+
+	t.Run("a catalog no larger than Max is offered whole, in catalog order", func(t *testing.T) {
+		for _, max := range []int{6, 10} {
+			got, err := c.Select(ctx, Selection{Query: "weather in Paris", Max: max, MinScore: DefaultMinScore})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(safe, names(got)); diff != "" {
+				t.Errorf("Max %d (-want +got):\n%s", max, diff)
+			}
+			// Each still says how well it fits.
+			for _, r := range got {
+				if !r.Scored || r.Reason == "" {
+					t.Errorf("%s: scored %v, reason %q", r.Tool.Name, r.Scored, r.Reason)
+				}
+				if strings.Contains(r.Tool.Name, "weather") != (r.Score > 0) {
+					t.Errorf("%s scores %v", r.Tool.Name, r.Score)
+				}
+			}
+		}
+	})
+	t.Run("Max one short of the catalog still ranks", func(t *testing.T) {
+		got, _ := c.Select(ctx, Selection{Query: "weather in Paris", Max: 5, MinScore: DefaultMinScore})
+		if len(got) != 5 || got[0].Tool.Name != "get_weather" || got[1].Tool.Name != "weather_forecast" {
+			t.Errorf("got %v, want the weather tools first and 5 in all", describe(got))
+		}
+	})
+	t.Run("too few above the floor: the best of the rest fill up, and a warning says so", func(t *testing.T) {
+		var warned []string
+		got, err := c.Select(ctx, Selection{Query: "weather in Paris", Max: 3, MinScore: DefaultMinScore,
+			Warn: func(s string) { warned = append(warned, s) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"get_weather", "weather_forecast"}, names(got)[:min(2, len(got))]); diff != "" || len(got) != 3 {
+			t.Errorf("want the two weather tools first, 3 in all: %v", describe(got))
+		}
+		if len(got) == 3 && got[2].Score >= DefaultMinScore {
+			t.Errorf("the third scores %v: it should be a filler", got[2].Score)
+		}
+		want := `2 of 6 tools scored 0.05 or more for query "weather in Paris"; offering 1 more, the best of the rest, to make up the 3 asked for`
+		if len(warned) != 1 || warned[0] != want {
+			t.Errorf("warnings %q, want %q", warned, want)
+		}
+	})
+	t.Run("Cap keeps Max a bound", func(t *testing.T) {
+		var warned []string
+		got, _ := c.Select(ctx, Selection{Query: "weather in Paris", Max: 3, Cap: true, MinScore: DefaultMinScore,
+			Warn: func(s string) { warned = append(warned, s) }})
+		if diff := cmp.Diff([]string{"get_weather", "weather_forecast"}, names(got)); diff != "" || len(warned) != 0 {
+			t.Errorf("(-want +got):\n%s\nwarnings %q", diff, warned)
+		}
+		got, _ = c.Select(ctx, Selection{Query: "weather in Paris", Max: 10, Cap: true, MinScore: DefaultMinScore})
+		if diff := cmp.Diff([]string{"get_weather", "weather_forecast"}, names(got)); diff != "" {
+			t.Errorf("a small catalog under Cap is ranked (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("nothing matches: filled all the same", func(t *testing.T) {
+		var warned []string
+		got, _ := c.Select(ctx, Selection{Query: "zebra", Max: 2, MinScore: DefaultMinScore,
+			Warn: func(s string) { warned = append(warned, s) }})
+		// All score 0, so ties break by name.
+		if diff := cmp.Diff(safe[:2], names(got)); diff != "" || len(warned) != 1 || !strings.Contains(warned[0], "0 of 6 tools") {
+			t.Errorf("(-want +got):\n%s\nwarnings %q", diff, warned)
+		}
+	})
+	t.Run("no words to rank by: the first tools, and a warning", func(t *testing.T) {
+		var warned []string
+		got, err := c.Select(ctx, Selection{Query: "what is it?", Max: 2, MinScore: DefaultMinScore,
+			Warn: func(s string) { warned = append(warned, s) }})
+		if err != nil || len(warned) != 1 || !strings.Contains(warned[0], "offering the first 2 tools") {
+			t.Errorf("err %v, warnings %q", err, warned)
+		}
+		if diff := cmp.Diff(safe[:2], names(got)); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 }

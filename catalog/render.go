@@ -219,6 +219,16 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
+			// An example with a request keeps it, in the sidecar's
+			// wrapper form, so that the event reads back the same.
+			if i < len(t.ExampleRequests) && t.ExampleRequests[i] != "" {
+				b = append(b, `{"request":`...)
+				b = jsonw.AppendString(b, t.ExampleRequests[i])
+				b = append(b, `,"arguments":`...)
+				b = jsonw.AppendCompact(b, e)
+				b = append(b, '}')
+				continue
+			}
 			b = jsonw.AppendCompact(b, e)
 		}
 		b = append(b, ']')

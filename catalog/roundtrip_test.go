@@ -25,7 +25,7 @@ func TestJSONLRoundTrip(t *testing.T) {
 	}
 	sidecars := map[string][]byte{
 		"mcp_execution.json": []byte(`{"name":"long_job","title":"Long job","description":"Runs for a while.","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}},"annotations":{"readOnlyHint":true,"openWorldHint":true},"execution":{"taskSupport":"optional"},"icons":[{"src":"https://example.com/i.png","mimeType":"image/png"}],"_meta":{"vendor/x":1}}`),
-		"everything.json":    []byte(`{"name":"all","description":"All keys.","input_schema":{"type":"object"},"safe":false,"timeout":"1m30s","tags":["a","network"],"examples":[{"arguments":{}}],"requires":["jq"],"platforms":["linux","darwin/arm64"],"env":["HOME_DIR"],"strict":false,"command":"bin/all"}`),
+		"everything.json":    []byte(`{"name":"all","description":"All keys.","input_schema":{"type":"object"},"safe":false,"timeout":"1m30s","tags":["a","network"],"examples":[{"arguments":{}},{"request":"Do it all.","arguments":{"x":1}}],"requires":["jq"],"platforms":["linux","darwin/arm64"],"env":["HOME_DIR"],"strict":false,"command":"bin/all"}`),
 	}
 	for _, f := range files {
 		if strings.HasPrefix(filepath.Base(f), "err_") {

@@ -28,7 +28,7 @@ func TestScorer(t *testing.T) {
 	c := New(rankTools())
 	ctx := context.Background()
 	sel := func(argv ...string) Selection {
-		return Selection{Query: "weather in Paris", Max: DefaultMax, MinScore: DefaultMinScore, Scorer: argv}
+		return Selection{Query: "weather in Paris", Max: DefaultMax, Cap: true, MinScore: DefaultMinScore, Scorer: argv}
 	}
 
 	t.Run("reads the request and uses the scores", func(t *testing.T) {
@@ -111,7 +111,7 @@ echo '{"name":"convertCurrency","score":0.9,"reason":"model said so"}'`)
 
 func TestScorerFallback(t *testing.T) {
 	c := New(rankTools())
-	bm25, err := c.Select(context.Background(), Selection{Query: "weather in Paris", Max: DefaultMax, MinScore: DefaultMinScore})
+	bm25, err := c.Select(context.Background(), Selection{Query: "weather in Paris", Max: DefaultMax, Cap: true, MinScore: DefaultMinScore})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestScorerFallback(t *testing.T) {
 			var warned []string
 			start := time.Now()
 			got, err := c.Select(context.Background(), Selection{
-				Query: "weather in Paris", Max: DefaultMax, MinScore: DefaultMinScore,
+				Query: "weather in Paris", Max: DefaultMax, Cap: true, MinScore: DefaultMinScore,
 				Scorer: argv, ScorerTimeout: tc.timeout,
 				Warn: func(m string) { warned = append(warned, m) },
 			})
@@ -181,4 +181,29 @@ func summary(rs []Ranked) []string {
 		out = append(out, r.Tool.Name+" "+strconv.FormatFloat(r.Score, 'f', -1, 64)+" "+r.Reason)
 	}
 	return out
+}
+
+// TestScorerFill: when a Max asked for is not reached above the floor, the
+// scorer's own scores choose the tools that fill it, and it runs once.
+func TestScorerFill(t *testing.T) {
+	c := New(rankTools())
+	runs := filepath.Join(t.TempDir(), "runs")
+	script := scorerScript(t, `echo run >> "$1"
+echo '{"name":"read_file","score":0.3}'
+echo '{"name":"weather_forecast","score":0.04}'`)
+	var warned []string
+	got, err := c.Select(context.Background(), Selection{Query: "weather in Paris", Max: 2, MinScore: DefaultMinScore,
+		Scorer: []string{"sh", script, runs}, Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"read_file 0.3 scored by sh", "weather_forecast 0.04 scored by sh"}, summary(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "1 of 6 tools scored 0.05 or more") {
+		t.Errorf("warnings %q", warned)
+	}
+	if data, _ := os.ReadFile(runs); string(data) != "run\n" {
+		t.Errorf("the scorer ran %d times, want once", strings.Count(string(data), "run"))
+	}
 }

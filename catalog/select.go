@@ -32,8 +32,17 @@ type Selection struct {
 	// Runnable leaves out definitions read from a list of tools, which
 	// have no executable: for offering tools a call will run.
 	Runnable bool
-	// Max is how many tools to keep at most; 0 keeps all.
+	// Max is how many tools to keep at most; 0 keeps all. With a Query,
+	// Max is also how many tools are asked for: a catalog that holds no
+	// more candidates than Max offers them all, in catalog order (ranking
+	// is for choosing, not for hiding), and when fewer than Max score at
+	// least MinScore the best of the rest make up the number, and Warn
+	// says so. Cap turns both off.
 	Max int
+	// Cap makes Max a bound only: the tools scoring at least MinScore,
+	// at most Max of them, however few. catalog sets it when --max was
+	// not given, since its default of 3 is a bound no one asked for.
+	Cap bool
 	// MinScore is the lowest score (0..1) a ranked tool may have.
 	MinScore float64
 	// Scorer, when not empty, is the argv of a command (run directly, no
@@ -54,6 +63,10 @@ type Selection struct {
 	// Warn, when set, is told about anything the user should know that is
 	// not an error, such as a scorer that failed and was replaced by BM25.
 	Warn func(string)
+
+	// scored keeps the scorer's scores once it has run: the tools that
+	// fill up Max are chosen from them, without a second run.
+	scored []Ranked
 }
 
 // Ranked is one selected tool.
@@ -84,12 +97,16 @@ type Ranked struct {
 // Without a Query the result is every such tool, sorted by name, cut to
 // Max. With one, the tools are ranked (by sel.Scorer, or BM25), those below
 // MinScore are dropped, and the rest come best first, ties by name, cut to
-// Max.
+// Max. Unless Cap is set, Max is a number asked for: when there are no more
+// candidates than Max they are all returned in catalog order, and when
+// fewer than Max score MinScore the best of the others make up Max (see
+// Selection.Max).
 //
-// BM25 ranking (k1 1.2, b 0.75) reads each tool's name split into words
+// BM25 ranking (k1 1.2, b 0.9) reads each tool's name split into words
 // (snake_case, kebab-case, dots, camelCase, digits; weight 3), tags (2),
 // argument names (1.5, nested objects included), description (1),
-// argument descriptions and enum values (0.5) and example values (0.25).
+// argument descriptions and enum values (0.5), example values (0.25) and
+// the requests of the sidecar's examples (0.25).
 // Words are lower-cased and stemmed (Snowball English) on both sides, and
 // English stop words are dropped from the query; filler, quoted and common
 // words weigh less. A request of several asks is ranked ask by ask and the
@@ -108,31 +125,114 @@ func (c *Catalog) Select(ctx context.Context, sel Selection) ([]Ranked, error) {
 		return firstN(out, sel.Max), nil
 	}
 
-	if len(sel.Scorer) > 0 {
-		scored, err := runScorer(ctx, &sel, cands)
-		if err == nil {
-			order := best(scored, sel.MinScore, sel.Max)
-			out := make([]Ranked, len(order))
-			for i, k := range order {
-				out[i] = scored[k]
-			}
-			sel.warnNone(out, len(cands))
-			return out, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		sel.warn(err.Error() + "; ranked with BM25 instead")
+	asked := sel.Max > 0 && !sel.Cap
+	if asked && len(cands) <= sel.Max {
+		return sel.all(ctx, cands)
 	}
-	ranked, err := rankBM25(sel.Query, cands, sel.MinScore, sel.Max)
+	ranked, err := sel.rank(ctx, cands, sel.MinScore, sel.Max)
 	if errors.Is(err, errNoTerms) {
+		if asked {
+			sel.warn(fmt.Sprintf("query %q has no words to rank by (only stop words or punctuation); offering the first %d tools", sel.Query, sel.Max))
+			return unscored(cands[:sel.Max]), nil
+		}
 		sel.warn(fmt.Sprintf("query %q has no words to rank by (only stop words or punctuation); no tools selected", sel.Query))
 		return []Ranked{}, nil
 	}
-	if err == nil {
-		sel.warnNone(ranked, len(cands))
+	if err != nil {
+		return nil, err
 	}
-	return ranked, err
+	if asked && len(ranked) < sel.Max {
+		return sel.fill(ctx, cands, ranked)
+	}
+	sel.warnNone(ranked, len(cands))
+	return ranked, nil
+}
+
+// rank ranks cands with sel.Scorer, or with BM25 when there is none or it
+// fails, keeping those scoring at least minScore, at most limit of them.
+func (sel *Selection) rank(ctx context.Context, cands []*tools.Tool, minScore float64, limit int) ([]Ranked, error) {
+	if len(sel.Scorer) > 0 && sel.scored == nil {
+		scored, err := runScorer(ctx, sel, cands)
+		switch {
+		case err == nil:
+			sel.scored = scored
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		default:
+			sel.warn(err.Error() + "; ranked with BM25 instead")
+			// Once is enough: a second ranking, to fill up Max, need
+			// not wait for it to fail again.
+			sel.Scorer = nil
+		}
+	}
+	if sel.scored != nil {
+		order := best(sel.scored, minScore, limit)
+		out := make([]Ranked, len(order))
+		for i, k := range order {
+			out[i] = sel.scored[k]
+		}
+		return out, nil
+	}
+	return rankBM25(sel.Query, cands, minScore, limit)
+}
+
+// all offers every candidate, in catalog order, scored when the query has
+// words to score by, so that the score and reason still say how well each
+// fits.
+func (sel *Selection) all(ctx context.Context, cands []*tools.Tool) ([]Ranked, error) {
+	ranked, err := sel.rank(ctx, cands, 0, 0)
+	if errors.Is(err, errNoTerms) {
+		return unscored(cands), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[*tools.Tool]int, len(ranked))
+	for i, r := range ranked {
+		at[r.Tool] = i
+	}
+	out := make([]Ranked, 0, len(cands))
+	for _, t := range cands {
+		if i, ok := at[t]; ok {
+			out = append(out, ranked[i])
+		} else {
+			out = append(out, Ranked{Tool: t, Scored: true, Reason: "no query terms matched"})
+		}
+	}
+	return out, nil
+}
+
+// fill makes up sel.Max with the best of the tools that scored below
+// sel.MinScore, after those that did not, and says so.
+func (sel *Selection) fill(ctx context.Context, cands []*tools.Tool, ranked []Ranked) ([]Ranked, error) {
+	rest, err := sel.rank(ctx, cands, 0, sel.Max)
+	if err != nil {
+		return nil, err
+	}
+	kept := make(map[*tools.Tool]bool, len(ranked))
+	for _, r := range ranked {
+		kept[r.Tool] = true
+	}
+	above := len(ranked)
+	for _, r := range rest {
+		if len(ranked) == sel.Max {
+			break
+		}
+		if !kept[r.Tool] {
+			ranked = append(ranked, r)
+		}
+	}
+	sel.warn(fmt.Sprintf("%d of %d tools scored %g or more for query %q; offering %d more, the best of the rest, to make up the %d asked for",
+		above, len(cands), sel.MinScore, sel.Query, len(ranked)-above, sel.Max))
+	return ranked, nil
+}
+
+func unscored(ts []*tools.Tool) []Ranked {
+	out := make([]Ranked, len(ts))
+	for i, t := range ts {
+		out[i] = Ranked{Tool: t}
+	}
+	return out
 }
 
 // warnNone says so when a ranking kept none of the candidates, since an

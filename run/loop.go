@@ -101,6 +101,10 @@ type Options struct {
 
 	// Progress, when set, hears what the loop is doing, for a person.
 	Progress func(msg string)
+	// Warn, when set, hears what a person should know even when no one
+	// watches progress, such as tools offered under Pick although they
+	// scored below MinScore.
+	Warn func(msg string)
 }
 
 // Input is what run was asked.
@@ -332,7 +336,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
 		// The tools offered are those the calls may use.
-		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: true}
+		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: true, Warn: o.Warn}
 		if sel.MinScore == 0 {
 			sel.MinScore = catalog.DefaultMinScore
 		}

@@ -475,7 +475,7 @@ func (p *sidecarParser) lists(s *sidecar) {
 	if s.command.Exists() && t.Command == "" {
 		p.fail(`"command" is empty; give the executable's path relative to the sidecar, or remove the key`)
 	}
-	t.Examples = examples(s.examples, p.fail)
+	t.Examples, t.ExampleRequests = examples(s.examples, p.fail)
 	t.MCPFields = s.mcpFields
 }
 
@@ -604,33 +604,42 @@ func timeout(v gjson.Result, fail func(string, ...any)) time.Duration {
 // examples reads "examples": each entry is {"arguments": {...}} (optionally
 // with "description", "title" or "output" beside it), or the arguments object
 // itself.
-func examples(v gjson.Result, fail func(string, ...any)) [][]byte {
+func examples(v gjson.Result, fail func(string, ...any)) (args [][]byte, requests []string) {
 	if !v.Exists() || v.Type == gjson.Null {
-		return nil
+		return nil, nil
 	}
 	if !v.IsArray() {
 		fail(`"examples" must be an array of argument objects, found %s`, describe(v))
-		return nil
+		return nil, nil
 	}
-	var out [][]byte
-	i := 0
+	i, anyRequest := 0, false
 	v.ForEach(func(_, e gjson.Result) bool {
-		args := e
+		a, request := e, ""
 		if e.IsObject() && isWrapper(e) {
-			args = e.Get("arguments")
-			if args.Type == gjson.String && gjson.Valid(args.Str) {
-				args = gjson.Parse(args.Str) // OpenAI writes arguments as a JSON string
+			a = e.Get("arguments")
+			if a.Type == gjson.String && gjson.Valid(a.Str) {
+				a = gjson.Parse(a.Str) // OpenAI writes arguments as a JSON string
+			}
+			if r := e.Get("request"); r.Exists() && r.Type != gjson.String {
+				fail(`"examples"[%d].request must be a string: a request a person might make, found %s`, i, describe(r))
+			} else {
+				request = r.Str
 			}
 		}
-		if !args.IsObject() {
-			fail(`"examples"[%d] must be an arguments object or {"arguments": {...}}, found %s`, i, describe(args))
+		if !a.IsObject() {
+			fail(`"examples"[%d] must be an arguments object or {"arguments": {...}}, found %s`, i, describe(a))
 		} else {
-			out = append(out, compact(args.Raw))
+			args = append(args, compact(a.Raw))
+			requests = append(requests, request)
+			anyRequest = anyRequest || request != ""
 		}
 		i++
 		return true
 	})
-	return out
+	if !anyRequest {
+		requests = nil
+	}
+	return args, requests
 }
 
 // isWrapper reports whether an example is {"arguments": ...} plus notes,
@@ -641,7 +650,7 @@ func isWrapper(e gjson.Result) bool {
 		switch k.Str {
 		case "arguments":
 			wrapper = true
-		case "description", "title", "output", "result", "comment":
+		case "description", "title", "output", "result", "comment", "request":
 		default:
 			wrapper = false
 			return false

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,7 @@ func TestParseSidecarErrors(t *testing.T) {
 		{"array root", `{"description":"d","input_schema":{"type":"array"}}`, []string{`must describe an object`, `"array"`}},
 		{"two aliases", `{"description":"d","parameters":{},"input_schema":{}}`, []string{`"parameters" and "input_schema" given together`}},
 		{"alias in and beside function", `{"type":"function","function":{"name":"f","parameters":{}},"inputSchema":{}}`, []string{"given together"}},
+		{"request not a string", `{"description":"d","input_schema":{},"examples":[{"request":7,"arguments":{}}]}`, []string{`"examples"[0].request must be a string`}},
 		{"not an object", `[1,2]`, []string{"must be a JSON object"}},
 		{"empty", ``, []string{"empty"}},
 		{"syntax", "{\n\"a\": 1,\n}", []string{"line 3, column 1"}},
@@ -241,5 +243,24 @@ func TestMeansATool(t *testing.T) {
 		if got := MeansATool([]byte(data)); got != want {
 			t.Errorf("MeansATool(%s) = %v, want %v", data, got, want)
 		}
+	}
+}
+
+// TestParseSidecarExampleRequests: an example's "request" is kept beside
+// its arguments, one per example, and none at all when no example has one.
+func TestParseSidecarExampleRequests(t *testing.T) {
+	tool, _, err := ParseSidecar("x.json", []byte(`{"description":"d","input_schema":{},"examples":[{"a":1},{"request":"What is 17 times 25?","arguments":{"a":2}},{"request":"","arguments":{"a":3}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tool.Examples) != 3 || string(tool.Examples[1]) != `{"a":2}` {
+		t.Errorf("examples %q", tool.Examples)
+	}
+	if want := []string{"", "What is 17 times 25?", ""}; !slices.Equal(tool.ExampleRequests, want) {
+		t.Errorf("requests %q, want %q", tool.ExampleRequests, want)
+	}
+	tool, _, err = ParseSidecar("x.json", []byte(`{"description":"d","input_schema":{},"examples":[{"a":1},{"request":"","arguments":{}}]}`))
+	if err != nil || tool.ExampleRequests != nil {
+		t.Errorf("requests %q, %v; want none", tool.ExampleRequests, err)
 	}
 }

@@ -62,6 +62,10 @@ type Tool struct {
 	// Examples are argument objects that show how to call the tool; each
 	// must validate against InputSchema.
 	Examples [][]byte
+	// ExampleRequests are the requests a person might make that the
+	// examples answer ("request" beside "arguments"), one per example,
+	// "" for one without; nil when none has one. Ranking reads them.
+	ExampleRequests []string
 	// Strict is OpenAI's strict mode, passed through when StrictSet.
 	Strict, StrictSet bool
 

@@ -386,7 +386,10 @@ func sidecar(spec Spec, l language) []byte {
 		}
 		b.WriteString("],\n")
 	}
-	b.WriteString("  \"examples\": [{\"arguments\": ")
+	// The request is left for the author: words a person would use to
+	// ask for this call, which ranking reads. Words made up here would
+	// match every request that happened to share them.
+	b.WriteString("  \"examples\": [{\"request\": \"\", \"arguments\": ")
 	b.Write(example(spec.Params))
 	b.WriteString("}]\n}\n")
 	return b.Bytes()

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolcall/toolcall/catalog"
 )
 
 func TestParseParam(t *testing.T) {
@@ -91,5 +94,34 @@ func TestWriteRefusesWhatIsThere(t *testing.T) {
 		if _, err := Write(context.Background(), Spec{Name: name, Dir: dir}); !errors.As(err, &ie) {
 			t.Errorf("Write(%q) = %v, want an InputError", name, err)
 		}
+	}
+}
+
+// TestSidecarAsksForARequest: the example in a new sidecar has a request
+// for the author to write, which ranking reads once it is written.
+func TestSidecarAsksForARequest(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Write(context.Background(), Spec{Name: "get_tide", Lang: "sh", Dir: dir, Params: []Param{{Name: "port", Type: "string"}}, Description: "Tide times."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(res.Files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"examples": [{"request": "", "arguments": {"port":"example"}}]`) {
+		t.Errorf("no example request to fill in:\n%s", data)
+	}
+	filled := strings.Replace(string(data), `"request": ""`, `"request": "When is high water in Brest?"`, 1)
+	if err := os.WriteFile(res.Files[0], []byte(filled), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{Warn: func(string) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Select(context.Background(), catalog.Selection{Query: "high water at Brest", Max: 1, Cap: true, MinScore: catalog.DefaultMinScore})
+	if err != nil || len(got) != 1 || !strings.Contains(got[0].Reason, "(example request)") {
+		t.Errorf("ranked by its request: %v %v", got, err)
 	}
 }

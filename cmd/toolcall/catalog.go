@@ -50,8 +50,11 @@ choose by name and tag.
 With --query, or a request on standard input ({"query": ...}, {"prompt":
 ...}, a user message, or {"messages": [...]}), the tools are ranked for it
 with BM25 over their names, descriptions, tags and argument names, and the
-best --max (default 3) scoring at least --min-score are written, each with
-its score (0 to 1) and the terms that matched. --scorer runs a command of
+best 3 scoring at least --min-score are written, each with its score (0
+to 1) and the terms that matched. --max N asks for N tools: when there are
+no more than N, all of them are written in catalog order, each still with
+its score; when fewer than N score --min-score, the best of the rest make
+up the N and a warning says so. --scorer runs a command of
 your own instead: it reads {"query", "tools"} as JSON on stdin and prints
 {"scores": [{"name", "score", "reason"}]}; if it fails or takes longer than
 --scorer-timeout, BM25 ranks instead and a warning says why.
@@ -60,6 +63,10 @@ OpenAI and Anthropic accept only names of letters, digits, _ and -, at most
 64 of them. For those formats a name such as math.factorial is written as
 math_factorial (with _2, _3 ... when that is taken, and a hash when it is
 too long); validate, exec and run map such a name back to the tool.
+
+--explain writes, for every tool, an explain event instead: the words of
+the request it matched, in which fields, with what weights, and whether
+it is offered; for a tool's author to see why.
 
 --check lints every sidecar instead: schemas that do not compile, missing
 or non-executable programs, bad or duplicate names, examples that fail
@@ -95,6 +102,7 @@ type catalogOptions struct {
 	scorer        string
 	scorerTimeout time.Duration
 	check         bool
+	explain       bool
 
 	// Which flags were given (by flag or variable): a flag's zero value
 	// and its absence differ for these.
@@ -133,11 +141,12 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts.tools.addPolicy(fs)
 	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
 	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text` (default: a request read from stdin, if any)")
-	fs.IntVar(&opts.max, "max", 0, "write at most `n` tools (default 3 when ranking, else all)")
+	fs.IntVar(&opts.max, "max", 0, "write `n` tools: when ranking, all of them if there are no more, else the best n, made up with the best of the rest if fewer score --min-score (default: at most 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
 	durationVar(fs, &opts.scorerTimeout, "scorer-timeout", 10*time.Second, "give up on --scorer after this long and rank with BM25")
 	fs.BoolVar(&opts.check, "check", false, "lint the tool directories instead, listing every problem; exit 1 if any")
+	fs.BoolVar(&opts.explain, "explain", false, "with a query, write for every tool an explain event instead: the words that matched, in which fields, with what weights, and whether it is offered")
 	noEnv(fs, "check")
 	envAs(fs, "format", "TOOLCALL_CATALOG_FORMAT")
 	opts.tools.registerCompletions(cmd, true)
@@ -152,6 +161,9 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	}
 	if o.styleSet && o.format.value != catalog.FormatPrompt {
 		return usage(errors.New("--style applies to --format prompt only"))
+	}
+	if o.explain && o.format.value != catalog.FormatJSONL {
+		return usage(fmt.Errorf("--explain writes explain events, not --format %s", o.format.value))
 	}
 	if o.pageSet && o.format.value != catalog.FormatMCP {
 		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
@@ -181,16 +193,28 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if !o.maxSet && query != "" {
 		max = 3
 	}
-	picked, err := c.Select(ctx, catalog.Selection{
+	sel := catalog.Selection{
 		Policy:        policy,
 		Tags:          o.tags,
 		Query:         query,
 		Max:           max,
+		Cap:           !o.maxSet,
 		MinScore:      o.minScore,
 		Scorer:        strings.Fields(o.scorer),
 		ScorerTimeout: o.scorerTimeout,
 		Warn:          warnTo(stderr),
-	})
+	}
+	if o.explain {
+		if query == "" {
+			return usage(errors.New("--explain explains a ranking: give a request with --query or on stdin"))
+		}
+		es, err := c.Explain(ctx, sel)
+		if err != nil {
+			return err
+		}
+		return catalog.WriteExplained(stdout, es)
+	}
+	picked, err := c.Select(ctx, sel)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
 
  1. The system prompt is --system (or a good default) and the tools, as
     catalog --format prompt --style STYLE writes them; with --pick N only
-    the N tools ranked best for the request.
+    the N tools ranked best for the request (made up with the best of the
+    rest, and a warning, when fewer than N score 0.05 or more).
  2. The model is asked, and its reply parsed as it streams in. Once a call
     is complete and the model talks on, reading stops: it must not invent
     the result.
@@ -358,6 +359,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		Constrain:       o.constrain,
 		Stop:            model.stop,
 		Progress:        progress,
+		Warn:            warnTo(stderr),
 	}
 	switch {
 	case many != nil:
