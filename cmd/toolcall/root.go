@@ -142,6 +142,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		newParseCmd(stdin, stdout, stderr),
 		newProbeCmd(stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),
+		newShowCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),
 	)

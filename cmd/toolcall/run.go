@@ -47,7 +47,9 @@ exec, and last a stop event with the reason: final_answer, max_iterations,
 timeout, interrupted, provider_error, repeated_call (the same call with
 the same arguments again) or reply_too_large (a turn passed
 --max-reply-bytes; reading stopped there). --record FILE writes it to a
-file too.
+file too. When stdout is a terminal, run shows the run for a person
+instead, as toolcall show does (calls, shortened results, the answer
+last; colour unless NO_COLOR is set); --jsonl keeps the transcript there.
 
 Models (--api):
 
@@ -147,16 +149,19 @@ type runOptions struct {
 	quiet          bool
 	verbose        bool
 	answer         bool
+	jsonl          bool
 	batch          batchOptions
 
-	isTerminal func(io.Reader) bool
+	isTerminal    func(io.Reader) bool
+	isTerminalOut func(io.Writer) bool
 }
 
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o := runOptions{
 		api:        choice{value: "chat", choices: []string{"chat", "completions", "native"}},
 		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
-		isTerminal: isTerminal,
+		isTerminal:    isTerminal,
+		isTerminalOut: isTerminalWriter,
 	}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
@@ -206,6 +211,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
 	o.batch.addFlags(cmd)
@@ -311,8 +317,15 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	// The transcript: stdout (unless --answer), the record file, and for
 	// --check a copy.
 	out := stdout
-	if o.answer {
+	switch {
+	case o.answer:
 		out = io.Discard
+	case !o.jsonl && o.isTerminalOut(stdout):
+		// A person is reading: show them the run as toolcall show does.
+		// The record file still gets the JSONL.
+		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
+		defer view.Close()
+		out = view
 	}
 	var record *run.FileBeside
 	if o.record != "" {
