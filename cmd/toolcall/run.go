@@ -139,6 +139,7 @@ type runOptions struct {
 	pick           int
 	maxIterations  int
 	totalTimeout   time.Duration
+	stall          time.Duration
 	maxObservation int
 	maxReplyBytes  byteSize
 	maxTokens      int
@@ -197,8 +198,9 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
-	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns")
-	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long")
+	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns (enough for a small model to correct a call or two)")
+	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long (a local model on a CPU can take minutes a turn)")
+	durationVar(fs, &o.stall, "stall-timeout", run.DefaultStall, "fail a request when the server sends nothing for this long (a local server can read a long prompt for minutes before its first token) (model servers only)")
 	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
@@ -237,8 +239,14 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.modelCmd != "" && o.replay != "" {
 		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
 	}
-	if o.maxIterations < 1 || o.totalTimeout <= 0 {
-		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
+	// Each bound is named alone, so the message says which one to change.
+	switch {
+	case o.maxIterations < 1:
+		return usage(fmt.Errorf("--max-iterations %d: want 1 or more", o.maxIterations))
+	case o.totalTimeout <= 0:
+		return usage(errors.New("--timeout 0: want more than 0, such as 10m"))
+	case o.stall <= 0:
+		return usage(errors.New("--stall-timeout 0: want more than 0, such as 5m"))
 	}
 	// Many requests, or many recordings: each is read later.
 	many, err := o.batch.check(o, args)
@@ -455,6 +463,7 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 		return modelBackend{}, err
 	}
 	hopts.Stream = !o.noStream
+	hopts.Stall = o.stall
 	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
