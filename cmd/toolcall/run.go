@@ -159,8 +159,8 @@ type runOptions struct {
 
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o := runOptions{
-		api:        choice{value: "chat", choices: []string{"chat", "completions", "native"}},
-		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
+		api:           choice{value: "chat", choices: []string{"chat", "completions", "native"}},
+		style:         choice{value: catalog.StyleJSONL, choices: catalog.Styles},
 		isTerminal:    isTerminal,
 		isTerminalOut: isTerminalWriter,
 	}
