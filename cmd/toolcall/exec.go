@@ -162,8 +162,12 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 	if o.parallel < 1 {
 		return none, nil, usage(fmt.Errorf("--parallel %d: want 1 or more", o.parallel))
 	}
-	if o.timeout <= 0 || o.grace < 0 {
-		return none, nil, usage(errors.New("--timeout must be more than 0, and --kill-grace 0 or more"))
+	// Each bound is named alone, so the message says which one to change.
+	if o.timeout <= 0 {
+		return none, nil, usage(errors.New("--timeout 0: want more than 0, such as 20s"))
+	}
+	if o.grace < 0 {
+		return none, nil, usage(errors.New("--kill-grace: want 0 or more"))
 	}
 	var redact []*regexp.Regexp
 	for _, expr := range o.redact {

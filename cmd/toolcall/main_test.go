@@ -427,7 +427,7 @@ func TestApplyEnv(t *testing.T) {
 		{
 			name:    "bad-number",
 			env:     map[string]string{"TOOLCALL_MAX_TOKENS": "lots"},
-			wantErr: `invalid value "lots" for TOOLCALL_MAX_TOKENS: strconv.ParseInt: parsing "lots": invalid syntax`,
+			wantErr: `TOOLCALL_MAX_TOKENS: "lots" is not a whole number`,
 		},
 		{
 			name:    "bad-bool",

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -245,6 +247,8 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return usage(fmt.Errorf("--max-iterations %d: want 1 or more", o.maxIterations))
 	case o.totalTimeout <= 0:
 		return usage(errors.New("--timeout 0: want more than 0, such as 10m"))
+	case o.exec.timeout <= 0:
+		return usage(errors.New("--tool-timeout 0: want more than 0, such as 20s"))
 	case o.stall <= 0:
 		return usage(errors.New("--stall-timeout 0: want more than 0, such as 5m"))
 	}
@@ -338,6 +342,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	var record *run.FileBeside
 	if o.record != "" {
 		if record, err = run.CreateBeside(o.record); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// The error names the temporary file beside it.
+				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}
+			}
 			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
 		defer record.Abort() // a run that fails leaves the old recording
@@ -456,7 +464,11 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 	case o.replay != "":
 		return modelBackend{}, nil // the recording's, set up with the loop's options
 	case o.modelCmd != "":
-		return modelBackend{backend: run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), observationRole: run.RoleTool}, nil
+		argv := strings.Fields(o.modelCmd)
+		if err := findProgram(argv); err != nil {
+			return modelBackend{}, err
+		}
+		return modelBackend{backend: run.NewModelCmd(argv, o.totalTimeout), observationRole: run.RoleTool}, nil
 	}
 	hopts, err := o.server.options()
 	if err != nil {
@@ -481,6 +493,29 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 		return modelBackend{backend: run.NewNative(hopts), observationRole: run.RoleTool, secrets: secrets}, nil
 	}
 	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
+}
+
+// findProgram checks, before the run starts, that --model-cmd names a
+// program that can be run, found as the launcher finds it (through PATH
+// for a bare name): a typo is the invocation's fault (exit 2), not the
+// model server's failure at the first turn.
+func findProgram(argv []string) error {
+	if len(argv) == 0 {
+		return usage(errors.New("--model-cmd is empty: give the program to run as the model"))
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		where := "no such file"
+		switch {
+		case !strings.ContainsRune(argv[0], os.PathSeparator):
+			where = "not found on PATH"
+		case errors.Is(err, fs.ErrPermission):
+			where = "not executable (chmod +x it)"
+		case !errors.Is(err, fs.ErrNotExist):
+			where = "not an executable file"
+		}
+		return usage(fmt.Errorf("--model-cmd: %s: %s", termsafe.Line(argv[0]), where))
+	}
+	return nil
 }
 
 // native reports whether the run uses the server's own tool calling:
