@@ -35,8 +35,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
  3. The calls are validated and run exactly as toolcall exec runs them,
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
-    --max-scratch-bytes, --workdir, --env, --redact, --parallel, and
-    --tool-timeout for exec's --timeout.
+    --max-scratch-bytes, --workdir, --env, --redact, --parallel, --coerce,
+    and --tool-timeout for exec's --timeout.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -78,7 +78,8 @@ made with --api native replays natively, the server's calls given back as
 it sent them, and one that ended in provider_error fails the same way.
 With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
-goes as recorded, its ending included: a golden test for CI.
+goes as recorded, its ending included: a golden test for CI. On success
+it says "ok FILE" on stderr, as a check of many recordings says of each.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
@@ -213,11 +214,12 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it (model servers only)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr in words how the run matched, its ending included")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	fs.BoolVar(&o.exec.coerce, "coerce", false, coerceUsage)
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
@@ -423,7 +425,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
-		// that ends as it did passes the check, quietly as a check should.
+		// that ends as it did passes the check, said in the line a check
+		// of many recordings gives each; -v says it in words too.
+		reportCheck(stderr, o.replay, run.CheckOK, "")
 		switch {
 		case !o.verbose:
 		case res.Reason != run.StopFinalAnswer:

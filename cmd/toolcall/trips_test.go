@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,6 +16,15 @@ import (
 func TestNewcomerTrips(t *testing.T) {
 	examples := buildExamples(t)
 	tmp := t.TempDir()
+	batch := filepath.Join(tmp, "batch.jsonl")
+	if err := os.WriteFile(batch, []byte(`{"id":"a","prompt":"hi"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	demo, err := filepath.Abs("../../testdata/transcripts/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := `{"type":"tool_call","id":"call_1","name":"calculator","arguments":{"expression":"1+1"}}` + "\n"
 	tests := []struct {
 		name     string
 		args     []string
@@ -85,6 +95,30 @@ func TestNewcomerTrips(t *testing.T) {
 			code:   exitUsage,
 			stderr: "toolcall: --model-cmd: no-such-model-xyz: not found on PATH (see 'toolcall run --help')\n",
 		},
+		{
+			name:     "validate-bom",
+			args:     []string{"validate", "--tools", examples},
+			stdin:    "\xef\xbb\xbf" + call,
+			stdoutRE: `^\{"type":"tool_call","id":"call_1","name":"calculator","arguments":\{"expression":"1\+1"\},"validated":true\}\n$`,
+		},
+		{
+			name:     "exec-bom",
+			args:     []string{"exec", "--tools", examples},
+			stdin:    "\xef\xbb\xbf" + call,
+			stdoutRE: `"content":"2"`,
+		},
+		{
+			name:   "batch-answer",
+			args:   []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--batch", batch, "-a"},
+			code:   exitUsage,
+			stderr: "toolcall: --batch does not take --answer: stdout holds every request's transcript; for the answers, pipe it to jq -r 'select(.type == \"final_answer\") | \"\\(.request)\\t\\(.content)\"' (see 'toolcall run --help')\n",
+		},
+		{
+			name:     "check-one-says-ok",
+			args:     []string{"run", "--tools", examples, "--replay", demo, "--check"},
+			stdoutRE: `"type":"stop"`,
+			stderr:   "ok      " + demo + "\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,5 +141,51 @@ func TestNewcomerTrips(t *testing.T) {
 				t.Errorf("stderr = %q\nwant     %q", stderr.String(), tt.stderr)
 			}
 		})
+	}
+}
+
+// TestCheckOneAsMany: a check of one recording says what a check of a
+// directory says of each, on success.
+func TestCheckOneAsMany(t *testing.T) {
+	examples := buildExamples(t)
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/transcripts/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "demo.jsonl")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]string{}
+	for _, target := range []string{file, dir} {
+		var stdout, stderr bytes.Buffer
+		if code := execute(context.Background(), []string{"run", "--tools", examples, "--replay", target, "--check"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("--replay %s: exit %d: %s", target, code, stderr.String())
+		}
+		lines[target], _, _ = strings.Cut(stderr.String(), "\n")
+	}
+	if lines[file] != lines[dir] || lines[file] == "" {
+		t.Errorf("one recording says %q, a directory of it says %q", lines[file], lines[dir])
+	}
+}
+
+// TestScratchMadePrivate: --scratch DIR, as exec --help's example gives
+// it, is made when missing, readable by its owner only, since it holds
+// whole tool outputs.
+func TestScratchMadePrivate(t *testing.T) {
+	examples := buildExamples(t)
+	scratch := filepath.Join(t.TempDir(), "a", "scratch")
+	var stdout, stderr bytes.Buffer
+	in := `{"type":"tool_call","id":"call_1","name":"calculator","arguments":{"expression":"1+1"}}` + "\n"
+	if code := execute(context.Background(), []string{"exec", "--tools", examples, "--scratch", scratch}, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	fi, err := os.Stat(scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("--scratch made %v, want a directory with mode 0700", fi.Mode())
 	}
 }
