@@ -74,7 +74,7 @@ func (v *View) Close() error {
 		v.printf("%s\n", indentRest(termsafe.Text(v.text)))
 		v.text = ""
 	}
-	v.flushAnswer()
+	v.flushAnswer("")
 	return v.err
 }
 
@@ -162,9 +162,24 @@ func (v *View) line(b []byte) {
 		v.printf("%s%s\n", prefix, v.paint(styleDim, fmt.Sprintf("done: %s, %d iteration%s, %d call%s",
 			termsafe.Line(ev.Get("reason").String()), ev.Get("iterations").Int(), plural(int(ev.Get("iterations").Int())),
 			ev.Get("calls").Int(), plural(int(ev.Get("calls").Int())))))
+	case TypeBatch:
+		v.printf("%s\n", v.paint(styleBold, summariseCounts(ev)))
 	default:
 		v.printf("%s%s\n", prefix, v.paint(styleDim, clipRunes(termsafe.Line(string(b)), viewLineLen)))
 	}
+}
+
+// summariseCounts says a batch event's totals in one line, the counts
+// that are not zero ("batch: 3 requests, 2 final_answer, 1 failed").
+func summariseCounts(ev gjson.Result) string {
+	var parts []string
+	ev.ForEach(func(k, val gjson.Result) bool {
+		if k.String() != "type" && k.String() != "duration_ms" && val.Type == gjson.Number && val.Int() != 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", val.Int(), termsafe.Line(k.String())))
+		}
+		return true
+	})
+	return "batch: " + strings.Join(parts, ", ")
 }
 
 // call renders a tool_call as name(key: value, …), values shortened.
@@ -252,14 +267,20 @@ func (v *View) stop(prefix string, ev gjson.Result) {
 	if v.answer != "" {
 		v.printf("%s%s\n", prefix, v.paint(styleDim, fmt.Sprintf("answer, after %d iteration%s:", n, plural(n))))
 	}
-	v.flushAnswer()
+	v.flushAnswer(prefix)
 }
 
-func (v *View) flushAnswer() {
+// flushAnswer shows the answer held back, each line under the prefix of
+// its request in a batch.
+func (v *View) flushAnswer(prefix string) {
 	if v.answer == "" {
 		return
 	}
-	v.printf("%s\n", v.paint(styleAnswer, termsafe.Text(v.answer)))
+	text := termsafe.Text(v.answer)
+	if prefix != "" {
+		text = strings.ReplaceAll(text, "\n", "\n"+prefix)
+	}
+	v.printf("%s%s\n", prefix, v.paint(styleAnswer, text))
 	v.answer = ""
 }
 

@@ -107,3 +107,24 @@ func TestViewAnswerLast(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestViewBatch: in a batch every line of a request's events, its answer
+// included, says whose it is, and the totals come last.
+func TestViewBatch(t *testing.T) {
+	in := `{"request":"a","type":"user","content":"hi"}
+{"request":"a","type":"final_answer","content":"hello\nthere"}
+{"request":"a","type":"stop","reason":"final_answer","iterations":1}
+{"request":"a","type":"summary","reason":"final_answer","iterations":1,"calls":0,"duration_ms":3}
+{"type":"batch","requests":1,"final_answer":1,"failed":0,"calls":0,"duration_ms":3}
+`
+	want := `[a] user: hi
+[a] answer, after 1 iteration:
+[a] hello
+[a] there
+[a] done: final_answer, 1 iteration, 0 calls
+batch: 1 requests, 1 final_answer
+`
+	if got := viewed(t, []byte(in), false, len(in)); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

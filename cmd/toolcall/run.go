@@ -334,9 +334,11 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	switch {
 	case o.answer:
 		out = io.Discard
-	case !o.jsonl && o.isTerminalOut(stdout):
-		// A person is reading: show them the run as toolcall show does.
-		// The record file still gets the JSONL.
+	case !o.jsonl && many == nil && o.isTerminalOut(stdout):
+		// A person is reading: show them the run (or the batch) as
+		// toolcall show does. The record file still gets the JSONL. A
+		// bulk check keeps its check events: its lines on stderr are the
+		// ones for people.
 		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
 		defer view.Close()
 		out = view
@@ -394,7 +396,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	case many != nil:
 		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
 	case o.batch.file != "":
-		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
+		return o.batch.run(ctx, stdin, lopts, o, caught, out, stderr)
 	}
 	var res run.Result
 	var diff string // with --check, how the run differs from the recording
