@@ -122,28 +122,48 @@ install: build
 ## tools and a scripted model (testdata/models/demo-model), then the same
 ## run replayed and checked against the bundled transcript; before it, the
 ## stages one by one: catalog, and parse | exec on the outputs in testdata/demo;
-## last, a scripted model using an MCP server's tools (server-everything)
-demo: build tools mcp-deps
-	@echo "== toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
+## last, a scripted model using an MCP server's tools (server-everything),
+## skipped with a warning when node, npm or npm's registry is not there
+# Each stage prints one caption that says what it shows, then the command.
+# The MCP step installs its Node parts itself rather than through a
+# prerequisite, so that an unreachable registry skips that step alone.
+MCP_SKIPPED := make: WARNING: node or npm is not installed, or npm ci failed (is the npm registry reachable?): SKIPPING the MCP part of the demo (make mcp-deps)
+demo: build tools
+	@echo "== 1. catalog: the tools ranked for a request, and the prompt that offers them to a model"
+	@echo "\$$ toolcall catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml"
 	@./bin/$(PROG) catalog --tools testdata/tools --query 'weather in Lisbon' --format prompt --style xml
 	@for f in testdata/demo/*.txt; do \
+		case "$$f" in \
+		*/1-*) caption="a validation error and an unknown tool, each with a message the model can fix its call from";; \
+		*/2-*) caption="Llama 3's bare JSON call: --coerce makes the \"5\" it wrote the number the schema asks for, and the file is read";; \
+		*/3-*) caption="Qwen3-Coder's XML call after a <think> block: the reasoning kept apart, the calculator run";; \
+		*/4-*) caption="a streamed OpenAI-style reply (SSE), read as it comes: the model asks for a tool that is not there";; \
+		*) caption="another model output";; \
+		esac; \
 		echo; \
-		echo "== toolcall parse < $$f | toolcall exec --tools testdata/tools --coerce"; \
+		echo "== 2. parse | exec: $$caption"; \
+		echo "\$$ toolcall parse < $$f | toolcall exec --tools testdata/tools --coerce"; \
 		./bin/$(PROG) parse < "$$f" | ./bin/$(PROG) exec --tools testdata/tools --coerce || exit 1; \
 	done
 	@echo
-	@echo "== toolcall run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?'"
-	@./bin/$(PROG) run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?' | grep -v '"type":"system"'
+	@echo "== 3. run: the whole loop with a scripted model, shown as at a terminal: two calls, then the answer"
+	@echo "\$$ toolcall run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?' | toolcall show"
+	@./bin/$(PROG) run --tools testdata/tools --model-cmd testdata/models/demo-model 'What is the weather in Paris, in Fahrenheit?' | ./bin/$(PROG) show
 	@echo
-	@echo "== toolcall run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null"
+	@echo "== 4. run --check: the same run replayed from the bundled transcript, as a CI job checks it"
+	@echo "\$$ toolcall run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null"
 	@./bin/$(PROG) run --tools testdata/tools --replay testdata/transcripts/demo.jsonl --check > /dev/null
+	@echo "passed: the run matches testdata/transcripts/demo.jsonl, event for event"
 	@echo
-	@if [ -x $(MCPDIR)/node_modules/.bin/mcp-server-everything ]; then \
-		echo "== toolcall run --mcp mcp-server-everything --allow echo,get-sum --model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.'"; \
+	@echo "== 5. run --mcp: a scripted model using an MCP server's tools"
+	@if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 \
+		&& $(MAKE) -s --no-print-directory $(MCPDIR)/node_modules/.installed \
+		&& [ -x $(MCPDIR)/node_modules/.bin/mcp-server-everything ]; then \
+		echo "\$$ toolcall run --mcp mcp-server-everything --allow echo,get-sum --model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.' | toolcall show"; \
 		PATH="$(CURDIR)/$(MCPDIR)/node_modules/.bin:$$PATH" ./bin/$(PROG) run --mcp mcp-server-everything --allow echo,get-sum \
-			--model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.' | grep -v '"type":"system"'; \
+			--model-cmd testdata/models/mcp-model 'Echo hello, and add 17 and 25.' | ./bin/$(PROG) show; \
 	else \
-		echo "make: the MCP part of the demo needs node and npm (make mcp-deps); skipped"; \
+		echo "$(MCP_SKIPPED)"; \
 	fi
 
 ## clean: remove what build wrote

@@ -31,10 +31,12 @@ const (
 )
 
 // The bounds of a run when Options gives none; run's flags default to
-// them too.
+// them too. They fit local models: a CPU-bound llama.cpp can spend more
+// than a minute on the first turn, and a small model often needs a few
+// turns to correct a call before it answers.
 const (
-	DefaultMaxIterations = 4
-	DefaultTimeout       = 60 * time.Second
+	DefaultMaxIterations = 10
+	DefaultTimeout       = 10 * time.Minute
 )
 
 // DefaultMaxReplyBytes bounds one turn of the model's reply.

@@ -27,8 +27,13 @@ const DefaultBaseURL = "http://127.0.0.1:8080/v1"
 // included, unless HTTPOptions.Retries says otherwise.
 const DefaultAttempts = 3
 
+// DefaultStall is how long a reply may send nothing before the request
+// counts as failed (HTTPOptions.Stall): long, because a CPU-bound local
+// server (llama.cpp on a laptop) can read a long prompt for minutes
+// before its first token; run's --stall-timeout defaults to it.
+const DefaultStall = 5 * time.Minute
+
 const (
-	defaultStall = 60 * time.Second
 	// maxReplyBody bounds a reply that is not streamed.
 	maxReplyBody = 32 << 20
 )
@@ -101,7 +106,7 @@ func newHTTP(opts HTTPOptions, kind apiKind, path string, render func([]Message)
 		opts.Retries = DefaultAttempts
 	}
 	if opts.Stall <= 0 {
-		opts.Stall = defaultStall
+		opts.Stall = DefaultStall
 	}
 	c := newModelClient(opts)
 	return &httpBackend{opts: opts, client: c, kind: kind, url: c.url(path), render: render, gate: &gate{}}

@@ -76,6 +76,10 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 		return nil, usage(errors.New("--batch and --replay do not go together; to check many recordings, use --replay DIR --check"))
 	case b.file != "" && o.record != "":
 		return nil, usage(errors.New("--batch does not take --record; use --out DIR for a transcript per request"))
+	case b.file != "" && o.answer:
+		// Refused rather than ignored: stdout would silently stay the
+		// transcripts the user asked not to see.
+		return nil, usage(errors.New(`--batch does not take --answer: stdout holds every request's transcript; for the answers, pipe it to jq -r 'select(.type == "final_answer") | "\(.request)\t\(.content)"'`))
 	case many != nil && o.record != "":
 		return nil, usage(errors.New("a bulk --check does not take --record"))
 	case b.file == "" && (b.outGiven || b.forceGiven):
@@ -163,28 +167,34 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 	return nil
 }
 
+// reportCheck writes the line (or lines) on stderr that say how the
+// check of one recording went; a check of one recording and of many say
+// it alike, so a script reads either the same way.
+func reportCheck(stderr io.Writer, file, status, detail string) {
+	width := len(run.CheckDiffers)
+	file = termsafe.Line(file)
+	switch status {
+	case run.CheckOK:
+		fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
+	case run.CheckDiffers:
+		fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
+		for _, line := range strings.Split(detail, "\n") {
+			fmt.Fprintf(stderr, "%*s %s\n", width, "", termsafe.Line(line))
+		}
+	default:
+		fmt.Fprintf(stderr, "%-*s %s: %s\n", width, status, file, termsafe.Line(detail))
+	}
+}
+
 // checkMany replays and checks many recordings.
 func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.Options, o *runOptions, caught *atomic.Value, stdout, stderr io.Writer) error {
 	shard, _ := b.parseShard()
-	width := len(run.CheckDiffers)
 	res, err := run.CheckFiles(ctx, files, stdout, run.CheckOptions{
 		Loop:   lopts,
 		Native: o.api.value == "native",
 		Jobs:   b.jobs,
 		Shard:  shard,
-		Report: func(file, status, detail string) {
-			switch status {
-			case run.CheckOK:
-				fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
-			case run.CheckDiffers:
-				fmt.Fprintf(stderr, "%-*s %s\n", width, status, file)
-				for _, line := range strings.Split(detail, "\n") {
-					fmt.Fprintf(stderr, "%*s %s\n", width, "", line)
-				}
-			default:
-				fmt.Fprintf(stderr, "%-*s %s: %s\n", width, status, file, detail)
-			}
-		},
+		Report: func(file, status, detail string) { reportCheck(stderr, file, status, detail) },
 	})
 	if err != nil {
 		return err

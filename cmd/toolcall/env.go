@@ -87,7 +87,9 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 		}
 		// f.Value.Set rather than fs.Set, whose error names the flag.
 		if serr := f.Value.Set(v); serr != nil {
-			if f.Value.Type() == "bool" {
+			if problem, ok := numberProblem(f.Value, serr); ok && f.Value.Type() != "bool" {
+				err = usage(fmt.Errorf("%s: %q %s", name, v, problem))
+			} else if f.Value.Type() == "bool" {
 				err = usage(fmt.Errorf("invalid value %q for %s: want true or false (or 1 or 0)", v, name))
 			} else {
 				err = usage(fmt.Errorf("invalid value %q for %s: %v", v, name, serr))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"regexp"
@@ -162,8 +163,12 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 	if o.parallel < 1 {
 		return none, nil, usage(fmt.Errorf("--parallel %d: want 1 or more", o.parallel))
 	}
-	if o.timeout <= 0 || o.grace < 0 {
-		return none, nil, usage(errors.New("--timeout must be more than 0, and --kill-grace 0 or more"))
+	// Each bound is named alone, so the message says which one to change.
+	if o.timeout <= 0 {
+		return none, nil, usage(errors.New("--timeout 0: want more than 0, such as 20s"))
+	}
+	if o.grace < 0 {
+		return none, nil, usage(errors.New("--kill-grace: want 0 or more"))
 	}
 	var redact []*regexp.Regexp
 	for _, expr := range o.redact {
@@ -173,12 +178,22 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		}
 		redact = append(redact, re)
 	}
-	for _, dir := range []struct{ flag, path string }{{"--scratch", o.scratch}, {"--workdir", o.workdir}} {
+	// The scratch directory is toolcall's own, so it is made when missing,
+	// as new --dir and run --out make theirs: private (0700), since it
+	// holds whole tool outputs. A --workdir that is not there is a typo.
+	if o.scratch != "" {
+		if _, err := os.Stat(o.scratch); errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(o.scratch, 0o700); err != nil {
+				return none, nil, usage(fmt.Errorf("--scratch %s: cannot create it: %w", o.scratch, errors.Unwrap(err)))
+			}
+		}
+	}
+	for _, dir := range []struct{ flag, path, fix string }{{"--scratch", o.scratch, ""}, {"--workdir", o.workdir, " (create it first)"}} {
 		if dir.path == "" {
 			continue
 		}
 		if fi, err := os.Stat(dir.path); err != nil || !fi.IsDir() {
-			return none, nil, usage(fmt.Errorf("%s %s: not a directory (create it first)", dir.flag, dir.path))
+			return none, nil, usage(fmt.Errorf("%s %s: not a directory%s", dir.flag, dir.path, dir.fix))
 		}
 	}
 	policy, err := o.tools.policy()
@@ -245,7 +260,7 @@ func (o *execOptions) run(ctx context.Context, args []string, stdin io.Reader, s
 	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, execHint, stderr, func(in input, warn func(int, error)) error {
 		xopts.Warn = warn
-		st, err := tools.Exec(ctx, in.r, stdout, live, xopts)
+		st, err := tools.Exec(ctx, skipBOM(in.r), stdout, live, xopts)
 		failed += st.Failed
 		tooLong += st.TooLong
 		skipped += st.Skipped
@@ -355,8 +370,11 @@ func (o *execOptions) addCallFlags(fs *pflag.FlagSet) {
 	durationVar(fs, &o.grace, "kill-grace", 2*time.Second, "after SIGTERM, wait this long before SIGKILL")
 	fs.BoolVar(&o.stderr, "stderr", false, "copy the tools' stderr to toolcall's stderr as it comes")
 	fs.IntVar(&o.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls at once")
-	fs.BoolVar(&o.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+	fs.BoolVar(&o.coerce, "coerce", false, coerceUsage)
 }
+
+// coerceUsage is --coerce's help in every command that has it.
+const coerceUsage = `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`
 
 // addLimitFlags defines the limits, environment and redaction of the
 // tools, which exec, run and mcp serve share.

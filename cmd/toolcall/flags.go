@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -49,6 +50,38 @@ func (d *durationValue) Set(s string) error {
 	}
 	*d = durationValue(v)
 	return nil
+}
+
+// numberProblem says in words what is wrong with a number typed for a
+// flag of pflag's own numeric types, whose errors otherwise show strconv
+// at work ("strconv.ParseInt: parsing "abc": invalid syntax"); ok is
+// false for any other error, which already says what it wants.
+func numberProblem(v pflag.Value, err error) (problem string, ok bool) {
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return "", false
+	}
+	switch {
+	case errors.Is(ne.Err, strconv.ErrRange):
+		return "is out of range", true
+	case strings.HasPrefix(v.Type(), "int") || strings.HasPrefix(v.Type(), "uint"):
+		return "is not a whole number", true
+	case v.Type() == "bool":
+		return "is not true or false (or 1 or 0)", true
+	}
+	return "is not a number", true
+}
+
+// flagError is the usage error for a bad flag: the flag, the value and
+// what is wrong, in words.
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) {
+		if problem, ok := numberProblem(ive.GetFlag().Value, ive.Unwrap()); ok {
+			return usage(fmt.Errorf("--%s: %q %s", ive.GetFlag().Name, ive.GetValue(), problem))
+		}
+	}
+	return usage(err)
 }
 
 // plural is "s" unless n is 1.

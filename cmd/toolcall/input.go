@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -89,4 +90,16 @@ func eachInput(ins []input, isTerminal func(io.Reader) bool, hint string, stderr
 		}
 	}
 	return nil
+}
+
+// skipBOM drops a UTF-8 byte order mark at the start of r, as parse
+// does: some editors and Windows tools write one, and the first line
+// would otherwise not be JSON. The small buffer only holds the first
+// bytes; later reads larger than it go straight to r.
+func skipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReaderSize(r, 16)
+	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
+		br.Discard(3) // Peek has the bytes: this cannot fail
+	}
+	return br
 }

@@ -198,7 +198,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "complete-commands",
 			args:     []string{"__complete", ""},
-			stdoutRE: `^catalog\t.*\ncompletion\t.*\nexec\t.*\nhelp\t.*\nmcp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
+			stdoutRE: `^catalog\t.*\ncompletion\t.*\nexec\t.*\nhelp\t.*\nmcp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nshow\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
 			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
 		},
 		{
@@ -427,7 +427,7 @@ func TestApplyEnv(t *testing.T) {
 		{
 			name:    "bad-number",
 			env:     map[string]string{"TOOLCALL_MAX_TOKENS": "lots"},
-			wantErr: `invalid value "lots" for TOOLCALL_MAX_TOKENS: strconv.ParseInt: parsing "lots": invalid syntax`,
+			wantErr: `TOOLCALL_MAX_TOKENS: "lots" is not a whole number`,
 		},
 		{
 			name:    "bad-bool",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -76,5 +77,27 @@ func TestRetryWording(t *testing.T) {
 	}
 	if msg := (&run.ProviderError{Status: 503, Message: "busy", Attempts: n}).Error(); !strings.HasSuffix(msg, "(after "+strconv.Itoa(n)+" attempts)") {
 		t.Errorf("the error says %q", msg)
+	}
+}
+
+// TestReadmeShow keeps README.md's toolcall show example what show
+// writes for the bundled transcript.
+func TestReadmeShow(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ toolcall show testdata/transcripts/demo.jsonl\n"
+	_, rest, ok := strings.Cut(string(readme), "```console\n"+cmd)
+	if !ok {
+		t.Fatal("README.md has no toolcall show example")
+	}
+	shown, _, _ := strings.Cut(rest, "```")
+	var stdout, stderr strings.Builder
+	if code := execute(context.Background(), []string{"show", "../../testdata/transcripts/demo.jsonl"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if stdout.String() != shown {
+		t.Errorf("README.md shows\n%s\nshow writes\n%s", shown, stdout.String())
 	}
 }

@@ -20,7 +20,8 @@ func TestRunReplayPrompt(t *testing.T) {
 		stderr string
 	}{
 		{"What is 7 * 6?", exitUsage, `toolcall: --replay ` + rec + `: the prompt "What is 7 * 6?" is not the recorded one ("What is the weather in Paris, in Fahrenheit?"); give the recorded prompt, or none to use it (see 'toolcall run --help')` + "\n"},
-		{"What is the weather in Paris, in Fahrenheit?", exitOK, ""}, // a check that passes is quiet
+		// A check that passes says so in the line a bulk check gives each.
+		{"What is the weather in Paris, in Fahrenheit?", exitOK, "ok      " + rec + "\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := []string{"run", "--tools", tools, "--replay", rec, "--check", c.prompt}

@@ -128,7 +128,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 				return rootArgs(root, []string{name})
 			}
 		}
-		return usage(err)
+		return flagError(err)
 	})
 	root.SetVersionTemplate("toolcall {{.Version}}\n")
 	// Defined here rather than by cobra, to have no -v shorthand.
@@ -142,6 +142,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		newParseCmd(stdin, stdout, stderr),
 		newProbeCmd(stdout, stderr),
 		newRunCmd(stdin, stdout, stderr),
+		newShowCmd(stdin, stdout, stderr),
 		newValidateCmd(stdin, stdout, stderr),
 		newVersionCmd(stdout),
 	)
@@ -149,6 +150,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	// the tree the man pages are built from the tree users run.
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
+	checkHelpTopics(root)
 	root.SetUsageTemplate(usageTemplate)
 	settlePlaceholders(root)
 	return root
@@ -163,6 +165,47 @@ func rootArgs(cmd *cobra.Command, args []string) error {
 		return &usageError{err: fmt.Errorf("unknown command %q, did you mean %q?", args[0], s[0])}
 	}
 	return usage(fmt.Errorf("unknown command %q", args[0]))
+}
+
+// checkHelpTopics makes "toolcall help TOPIC" for a topic that is no
+// command a usage error (exit 2) that suggests the command meant, where
+// cobra's help command shows the root's help and exits 0. Cobra's help
+// command is kept, wrapped, so that its completion and man page stay.
+func checkHelpTopics(root *cobra.Command) {
+	help, _, err := root.Find([]string{"help"})
+	if err != nil || help == root || help.Run == nil {
+		return
+	}
+	show := help.Run
+	help.Run = nil
+	help.RunE = func(cmd *cobra.Command, args []string) error {
+		cur := root
+		for _, name := range args {
+			if !cur.HasSubCommands() {
+				break // a leaf: what follows is its arguments, as cobra reads them
+			}
+			next := subcommand(cur, name)
+			if next == nil {
+				if s := cur.SuggestionsFor(name); len(s) > 0 {
+					return &usageError{err: fmt.Errorf("unknown help topic %q, did you mean %q?", name, s[0])}
+				}
+				return &usageError{err: fmt.Errorf("unknown help topic %q: run 'toolcall help' for the commands", name)}
+			}
+			cur = next
+		}
+		show(cmd, args)
+		return nil
+	}
+}
+
+// subcommand is cmd's subcommand called name (or by an alias), or nil.
+func subcommand(cmd *cobra.Command, name string) *cobra.Command {
+	for _, c := range cmd.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return c
+		}
+	}
+	return nil
 }
 
 // firstWord is the first argument that is not a flag, or "" when there is

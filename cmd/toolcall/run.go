@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,8 +36,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
  3. The calls are validated and run exactly as toolcall exec runs them,
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
-    --max-scratch-bytes, --workdir, --env, --redact, --parallel, and
-    --tool-timeout for exec's --timeout.
+    --max-scratch-bytes, --workdir, --env, --redact, --parallel, --coerce,
+    and --tool-timeout for exec's --timeout.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -48,7 +50,9 @@ exec, and last a stop event with the reason: final_answer, max_iterations,
 timeout, interrupted, provider_error, repeated_call (the same call with
 the same arguments again) or reply_too_large (a turn passed
 --max-reply-bytes; reading stopped there). --record FILE writes it to a
-file too.
+file too. When stdout is a terminal, run shows the run for a person
+instead, as toolcall show does (calls, shortened results, the answer
+last; colour unless NO_COLOR is set); --jsonl keeps the transcript there.
 
 Models (--api):
 
@@ -75,7 +79,8 @@ made with --api native replays natively, the server's calls given back as
 it sent them, and one that ended in provider_error fails the same way.
 With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
-goes as recorded, its ending included: a golden test for CI.
+goes as recorded, its ending included: a golden test for CI. On success
+it says "ok FILE" on stderr, as a check of many recordings says of each.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
@@ -138,6 +143,7 @@ type runOptions struct {
 	pick           int
 	maxIterations  int
 	totalTimeout   time.Duration
+	stall          time.Duration
 	maxObservation int
 	maxReplyBytes  byteSize
 	maxTokens      int
@@ -148,16 +154,19 @@ type runOptions struct {
 	quiet          bool
 	verbose        bool
 	answer         bool
+	jsonl          bool
 	batch          batchOptions
 
-	isTerminal func(io.Reader) bool
+	isTerminal    func(io.Reader) bool
+	isTerminalOut func(io.Writer) bool
 }
 
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o := runOptions{
-		api:        choice{value: "chat", choices: []string{"chat", "completions", "native"}},
-		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
-		isTerminal: isTerminal,
+		api:           choice{value: "chat", choices: []string{"chat", "completions", "native"}},
+		style:         choice{value: catalog.StyleJSONL, choices: catalog.Styles},
+		isTerminal:    isTerminal,
+		isTerminalOut: isTerminalWriter,
 	}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
@@ -193,8 +202,9 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
-	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns")
-	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long")
+	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns (enough for a small model to correct a call or two)")
+	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long (a local model on a CPU can take minutes a turn)")
+	durationVar(fs, &o.stall, "stall-timeout", run.DefaultStall, "fail a request when the server sends nothing for this long (a local server can read a long prompt for minutes before its first token) (model servers only)")
 	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
@@ -205,10 +215,12 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it (model servers only)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr that the run matches too")
+	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr in words how the run matched, its ending included")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
+	fs.BoolVar(&o.exec.coerce, "coerce", false, coerceUsage)
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
@@ -232,8 +244,16 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.modelCmd != "" && o.replay != "" {
 		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
 	}
-	if o.maxIterations < 1 || o.totalTimeout <= 0 {
-		return usage(errors.New("--max-iterations must be 1 or more, and --timeout more than 0"))
+	// Each bound is named alone, so the message says which one to change.
+	switch {
+	case o.maxIterations < 1:
+		return usage(fmt.Errorf("--max-iterations %d: want 1 or more", o.maxIterations))
+	case o.totalTimeout <= 0:
+		return usage(errors.New("--timeout 0: want more than 0, such as 10m"))
+	case o.exec.timeout <= 0:
+		return usage(errors.New("--tool-timeout 0: want more than 0, such as 20s"))
+	case o.stall <= 0:
+		return usage(errors.New("--stall-timeout 0: want more than 0, such as 5m"))
 	}
 	// Many requests, or many recordings: each is read later.
 	many, err := o.batch.check(o, args)
@@ -312,12 +332,25 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	// The transcript: stdout (unless --answer), the record file, and for
 	// --check a copy.
 	out := stdout
-	if o.answer {
+	switch {
+	case o.answer:
 		out = io.Discard
+	case !o.jsonl && many == nil && o.isTerminalOut(stdout):
+		// A person is reading: show them the run (or the batch) as
+		// toolcall show does. The record file still gets the JSONL. A
+		// bulk check keeps its check events: its lines on stderr are the
+		// ones for people.
+		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
+		defer view.Close()
+		out = view
 	}
 	var record *run.FileBeside
 	if o.record != "" {
 		if record, err = run.CreateBeside(o.record); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// The error names the temporary file beside it.
+				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}
+			}
 			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
 		defer record.Abort() // a run that fails leaves the old recording
@@ -365,7 +398,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	case many != nil:
 		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
 	case o.batch.file != "":
-		return o.batch.run(ctx, stdin, lopts, o, caught, stdout, stderr)
+		return o.batch.run(ctx, stdin, lopts, o, caught, out, stderr)
 	}
 	var res run.Result
 	var diff string // with --check, how the run differs from the recording
@@ -396,7 +429,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
-		// that ends as it did passes the check, quietly as a check should.
+		// that ends as it did passes the check, said in the line a check
+		// of many recordings gives each; -v says it in words too.
+		reportCheck(stderr, o.replay, run.CheckOK, "")
 		switch {
 		case !o.verbose:
 		case res.Reason != run.StopFinalAnswer:
@@ -437,13 +472,18 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 	case o.replay != "":
 		return modelBackend{}, nil // the recording's, set up with the loop's options
 	case o.modelCmd != "":
-		return modelBackend{backend: run.NewModelCmd(strings.Fields(o.modelCmd), o.totalTimeout), observationRole: run.RoleTool}, nil
+		argv := strings.Fields(o.modelCmd)
+		if err := findProgram(argv); err != nil {
+			return modelBackend{}, err
+		}
+		return modelBackend{backend: run.NewModelCmd(argv, o.totalTimeout), observationRole: run.RoleTool}, nil
 	}
 	hopts, err := o.server.options()
 	if err != nil {
 		return modelBackend{}, err
 	}
 	hopts.Stream = !o.noStream
+	hopts.Stall = o.stall
 	secrets := run.Secrets(hopts)
 	switch o.api.value {
 	case "completions":
@@ -461,6 +501,29 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 		return modelBackend{backend: run.NewNative(hopts), observationRole: run.RoleTool, secrets: secrets}, nil
 	}
 	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
+}
+
+// findProgram checks, before the run starts, that --model-cmd names a
+// program that can be run, found as the launcher finds it (through PATH
+// for a bare name): a typo is the invocation's fault (exit 2), not the
+// model server's failure at the first turn.
+func findProgram(argv []string) error {
+	if len(argv) == 0 {
+		return usage(errors.New("--model-cmd is empty: give the program to run as the model"))
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		where := "no such file"
+		switch {
+		case !strings.ContainsRune(argv[0], os.PathSeparator):
+			where = "not found on PATH"
+		case errors.Is(err, fs.ErrPermission):
+			where = "not executable (chmod +x it)"
+		case !errors.Is(err, fs.ErrNotExist):
+			where = "not an executable file"
+		}
+		return usage(fmt.Errorf("--model-cmd: %s: %s", termsafe.Line(argv[0]), where))
+	}
+	return nil
 }
 
 // native reports whether the run uses the server's own tool calling:

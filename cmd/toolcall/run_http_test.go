@@ -39,3 +39,47 @@ func TestRunHTMLPage(t *testing.T) {
 		t.Errorf("%d requests, want 1: a page is not asked for again", n)
 	}
 }
+
+// A server that accepts the request and then sends nothing fails the run
+// after --stall-timeout, not the 5m default, and the message says so.
+func TestRunStallTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	var stdout, stderr bytes.Buffer
+	code := execute(context.Background(), []string{"run", "--tools", t.TempDir(), "--base-url", srv.URL + "/v1", "--stall-timeout", "200ms", "Hello?"},
+		strings.NewReader(""), &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if want := "the stream sent nothing for 200ms"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
+}
+
+// The defaults fit a local model, and --help says why.
+func TestRunDefaultsForLocalModels(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := execute(context.Background(), []string{"run", "--help"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	help := strings.Join(strings.Fields(stdout.String()), " ")
+	for _, want := range []string{
+		"--timeout DURATION stop the whole run after this long (a local model on a CPU can take minutes a turn) (default 10m)",
+		"--stall-timeout DURATION fail a request when the server sends nothing for this long (a local server can read a long prompt for minutes before its first token) (model servers only) (default 5m)",
+		"--max-iterations N stop after this many model turns (enough for a small model to correct a call or two) (default 10)",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+}

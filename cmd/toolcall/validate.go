@@ -82,7 +82,7 @@ func newValidateCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	opts.tools.addDirs(fs)
 	opts.tools.addPolicy(fs)
-	fs.BoolVar(&opts.coerce, "coerce", false, `convert strings that are exactly the number, boolean or null the schema asks for ("42" -> 42)`)
+	fs.BoolVar(&opts.coerce, "coerce", false, coerceUsage)
 	fs.StringVar(&opts.scratch, "scratch", "", "the `dir` of saved outputs that ref: arguments name, as given to exec")
 	fs.BoolVar(&opts.fail, "fail", false, "exit 1 if any call failed, or an input line was skipped (not an event, or too long)")
 	fs.Var(&opts.maxLine, "max-line", "skip input lines longer than this, answering each with a parse_error, e.g. 64MiB")
@@ -113,7 +113,7 @@ func (o *validateOptions) run(ctx context.Context, args []string, stdin io.Reade
 	defer closeAll()
 	var failed, tooLong, skipped int
 	err = eachInput(ins, o.isTerminal, validateHint, stderr, func(in input, warn func(int, error)) error {
-		st, err := tools.Validate(ctx, in.r, stdout, live, tools.ValidateOptions{
+		st, err := tools.Validate(ctx, skipBOM(in.r), stdout, live, tools.ValidateOptions{
 			Policy:      policy,
 			Coerce:      o.coerce,
 			Scratch:     o.scratch,

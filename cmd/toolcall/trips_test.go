@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestNewcomerTrips holds the small trips a new user made (issue 28):
+// each case failed before its fix, with the exit code and the one line of
+// stderr a person reads.
+func TestNewcomerTrips(t *testing.T) {
+	examples := buildExamples(t)
+	tmp := t.TempDir()
+	batch := filepath.Join(tmp, "batch.jsonl")
+	if err := os.WriteFile(batch, []byte(`{"id":"a","prompt":"hi"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	demo, err := filepath.Abs("../../testdata/transcripts/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := `{"type":"tool_call","id":"call_1","name":"calculator","arguments":{"expression":"1+1"}}` + "\n"
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		stdin    string
+		code     int
+		stdoutRE string // "" wants an empty stdout
+		stderr   string // exact
+	}{
+		{
+			name:   "help-misspelt-topic",
+			args:   []string{"help", "pase"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown help topic \"pase\", did you mean \"parse\"?\n",
+		},
+		{
+			name:   "help-unknown-topic",
+			args:   []string{"help", "mcp", "serv"},
+			code:   exitUsage,
+			stderr: "toolcall: unknown help topic \"serv\", did you mean \"serve\"?\n",
+		},
+		{
+			name:   "int-flag-in-words",
+			args:   []string{"run", "--max-iterations", "abc", "x"},
+			code:   exitUsage,
+			stderr: "toolcall: --max-iterations: \"abc\" is not a whole number (see 'toolcall run --help')\n",
+		},
+		{
+			name:   "int-variable-in-words",
+			args:   []string{"run", "x"},
+			env:    map[string]string{"TOOLCALL_MAX_ITERATIONS": "abc"},
+			code:   exitUsage,
+			stderr: "toolcall: TOOLCALL_MAX_ITERATIONS: \"abc\" is not a whole number (see 'toolcall run --help')\n",
+		},
+		{
+			name:   "float-flag-in-words",
+			args:   []string{"run", "--temperature", "warm", "x"},
+			code:   exitUsage,
+			stderr: "toolcall: --temperature: \"warm\" is not a number (see 'toolcall run --help')\n",
+		},
+		{
+			name:   "only-the-broken-bound",
+			args:   []string{"run", "--tools", examples, "--max-iterations", "0", "x"},
+			code:   exitUsage,
+			stderr: "toolcall: --max-iterations 0: want 1 or more (see 'toolcall run --help')\n",
+		},
+		{
+			name:   "only-the-broken-tool-bound",
+			args:   []string{"exec", "--tools", examples, "--timeout", "0"},
+			code:   exitUsage,
+			stderr: "toolcall: --timeout 0: want more than 0, such as 20s (see 'toolcall exec --help')\n",
+		},
+		{
+			name:   "record-in-a-missing-directory",
+			args:   []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--record", filepath.Join(tmp, "nodir", "x.jsonl"), "hi"},
+			code:   exitUsage,
+			stderr: "toolcall: --record " + filepath.Join(tmp, "nodir", "x.jsonl") + ": the directory " + filepath.Join(tmp, "nodir") + " does not exist (create it first)\n",
+		},
+		{
+			name:   "model-cmd-missing",
+			args:   []string{"run", "--tools", examples, "--model-cmd", filepath.Join(tmp, "no-such-model"), "hi"},
+			code:   exitUsage,
+			stderr: "toolcall: --model-cmd: " + filepath.Join(tmp, "no-such-model") + ": no such file (see 'toolcall run --help')\n",
+		},
+		{
+			name:   "model-cmd-not-on-path",
+			args:   []string{"run", "--tools", examples, "--model-cmd", "no-such-model-xyz --flag", "hi"},
+			code:   exitUsage,
+			stderr: "toolcall: --model-cmd: no-such-model-xyz: not found on PATH (see 'toolcall run --help')\n",
+		},
+		{
+			name:     "validate-bom",
+			args:     []string{"validate", "--tools", examples},
+			stdin:    "\xef\xbb\xbf" + call,
+			stdoutRE: `^\{"type":"tool_call","id":"call_1","name":"calculator","arguments":\{"expression":"1\+1"\},"validated":true\}\n$`,
+		},
+		{
+			name:     "exec-bom",
+			args:     []string{"exec", "--tools", examples},
+			stdin:    "\xef\xbb\xbf" + call,
+			stdoutRE: `"content":"2"`,
+		},
+		{
+			name:   "batch-answer",
+			args:   []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--batch", batch, "-a"},
+			code:   exitUsage,
+			stderr: "toolcall: --batch does not take --answer: stdout holds every request's transcript; for the answers, pipe it to jq -r 'select(.type == \"final_answer\") | \"\\(.request)\\t\\(.content)\"' (see 'toolcall run --help')\n",
+		},
+		{
+			name:     "check-one-says-ok",
+			args:     []string{"run", "--tools", examples, "--replay", demo, "--check"},
+			stdoutRE: `"type":"stop"`,
+			stderr:   "ok      " + demo + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clearEnv(t)
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			code := execute(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr.String())
+			}
+			if tt.stdoutRE == "" && stdout.Len() > 0 {
+				t.Errorf("stdout = %q, want nothing", stdout.String())
+			}
+			if tt.stdoutRE != "" && !regexp.MustCompile(tt.stdoutRE).MatchString(stdout.String()) {
+				t.Errorf("stdout = %q, want a match for %q", stdout.String(), tt.stdoutRE)
+			}
+			if stderr.String() != tt.stderr {
+				t.Errorf("stderr = %q\nwant     %q", stderr.String(), tt.stderr)
+			}
+		})
+	}
+}
+
+// TestCheckOneAsMany: a check of one recording says what a check of a
+// directory says of each, on success.
+func TestCheckOneAsMany(t *testing.T) {
+	examples := buildExamples(t)
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/transcripts/demo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "demo.jsonl")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]string{}
+	for _, target := range []string{file, dir} {
+		var stdout, stderr bytes.Buffer
+		if code := execute(context.Background(), []string{"run", "--tools", examples, "--replay", target, "--check"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("--replay %s: exit %d: %s", target, code, stderr.String())
+		}
+		lines[target], _, _ = strings.Cut(stderr.String(), "\n")
+	}
+	if lines[file] != lines[dir] || lines[file] == "" {
+		t.Errorf("one recording says %q, a directory of it says %q", lines[file], lines[dir])
+	}
+}
+
+// TestScratchMadePrivate: --scratch DIR, as exec --help's example gives
+// it, is made when missing, readable by its owner only, since it holds
+// whole tool outputs.
+func TestScratchMadePrivate(t *testing.T) {
+	examples := buildExamples(t)
+	scratch := filepath.Join(t.TempDir(), "a", "scratch")
+	var stdout, stderr bytes.Buffer
+	in := `{"type":"tool_call","id":"call_1","name":"calculator","arguments":{"expression":"1+1"}}` + "\n"
+	if code := execute(context.Background(), []string{"exec", "--tools", examples, "--scratch", scratch}, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	fi, err := os.Stat(scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("--scratch made %v, want a directory with mode 0700", fi.Mode())
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a pseudo-terminal: the terminal end a program writes to,
+// and the other end the test reads what it wrote from.
+func openPTY(t *testing.T) (term, reader *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Skipf("ptsname: %v", err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("open the terminal: %v", err)
+	}
+	// Raw output: the terminal would otherwise turn \n into \r\n.
+	if tio, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS); err == nil {
+		tio.Oflag &^= unix.OPOST
+		unix.IoctlSetTermios(int(s.Fd()), unix.TCSETS, tio)
+	}
+	t.Cleanup(func() { s.Close(); m.Close() })
+	return s, m
+}
+
+// TestRunViewOnTerminal: with stdout on a terminal, run shows the human
+// view, coloured unless NO_COLOR is set; --jsonl keeps the transcript.
+func TestRunViewOnTerminal(t *testing.T) {
+	examples := buildExamples(t)
+	for _, tt := range []struct {
+		name     string
+		noColor  string
+		extra    []string
+		want     string
+		wantNot  string
+		colorful bool
+	}{
+		{name: "view", want: "→ calculator(expression: \"18 * 9 / 5 + 32\")", wantNot: `{"type":`, colorful: true},
+		{name: "no-color", noColor: "1", want: "→ get_weather(city: \"Paris\", unit: \"celsius\")\n", wantNot: "\x1b"},
+		{name: "jsonl", extra: []string{"--jsonl"}, want: `{"type":"stop","reason":"final_answer","iterations":3}` + "\n", wantNot: "→"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("NO_COLOR", tt.noColor)
+			term, reader := openPTY(t)
+			got := make(chan string)
+			go func() {
+				var b bytes.Buffer
+				io.Copy(&b, reader) // ends with EIO once the terminal is closed
+				got <- b.String()
+			}()
+			args := append([]string{"run", "--tools", examples, "--replay", "../../testdata/transcripts/demo.jsonl"}, tt.extra...)
+			var stderr bytes.Buffer
+			code := execute(context.Background(), args, strings.NewReader(""), term, &stderr)
+			term.Close()
+			out := <-got
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, stderr.String())
+			}
+			if !strings.Contains(out, tt.want) {
+				t.Errorf("output lacks %q:\n%s", tt.want, out)
+			}
+			if strings.Contains(out, tt.wantNot) {
+				t.Errorf("output holds %q:\n%s", tt.wantNot, out)
+			}
+			if tt.colorful != strings.Contains(out, "\x1b[") {
+				t.Errorf("colour = %v, want %v:\n%q", !tt.colorful, tt.colorful, out)
+			}
+			if !strings.HasSuffix(out, "You may want an umbrella.\n") && !strings.HasSuffix(out, "You may want an umbrella.\x1b[0m\n") && tt.name != "jsonl" {
+				t.Errorf("the answer is not last:\n%s", out)
+			}
+		})
+	}
+}
