@@ -126,12 +126,12 @@ func (t *Template) compile() (*exec.Template, error) {
 		if !t.verbatim {
 			src = rewriteAlways(src)
 		}
-		cc.tpl, cc.err = exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
+		cc.tpl, cc.err = parseTemplate(conf, src, e)
 		if cc.err != nil && !errors.Is(cc.err, ErrNoFiles) {
 			// Nested conditionals are the usual cause: try again with
 			// them rewritten (see ternary.go).
 			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
-				if tpl, err := exec.NewTemplate(rootName, conf, &onlyItself{src: again}, e); err == nil {
+				if tpl, err := parseTemplate(conf, again, e); err == nil {
 					cc.tpl, cc.err = tpl, nil
 					return
 				}
@@ -145,6 +145,18 @@ func (t *Template) compile() (*exec.Template, error) {
 		}
 	})
 	return cc.tpl, cc.err
+}
+
+// parseTemplate parses src with the engine. The engine's lexer panics on
+// some malformed input (a number running into a multi-byte character,
+// FuzzRender found): that is a template that does not parse, not a crash.
+func parseTemplate(conf *config.Config, src string, e *exec.Environment) (tpl *exec.Template, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			tpl, err = nil, fmt.Errorf("the template engine failed on it: %v", p)
+		}
+	}()
+	return exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
 }
 
 // rootName is the name the engine knows the template by.
