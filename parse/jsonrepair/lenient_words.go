@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 // The repairer's numbers and bare words: JSON's, Python's and
 // JavaScript's spellings of numbers and literals, and unquoted words read
@@ -15,7 +15,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 	start := i
 	mark := len(dst)
 	cutNum := func() error {
-		return p.cut(start, "the JSON ends inside a number: "+cutOffAdvice)
+		return p.cut(start, "the JSON ends inside a number: "+CutOffAdvice)
 	}
 	if src[i] == '-' {
 		dst = append(dst, '-')
@@ -24,7 +24,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(i, "'+' before a number is not allowed in JSON")
 		}
-		p.repairs |= repairNumberForm
+		p.repairs |= NumberForm
 		i++
 	}
 	d := i
@@ -46,7 +46,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			}
 			// -Infinity, as Python's json writes it: JSON has no such
 			// number, and null is what JavaScript's JSON.stringify writes.
-			p.repairs |= repairNonFinite
+			p.repairs |= NonFinite
 			return append(dst[:mark], "null"...), j, nil
 		}
 		return dst, i, p.fail(start, "expected digits after '"+string(src[start])+"', found "+describeByte(src, i))
@@ -55,7 +55,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 		if p.strict {
 			return dst, i, p.fail(start, "leading zero in a number; JSON does not allow it")
 		}
-		p.repairs |= repairNumberForm
+		p.repairs |= NumberForm
 		for d < i-1 && src[d] == '0' {
 			d++
 		}
@@ -85,7 +85,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit before '.'")
 			}
-			p.repairs |= repairNumberForm
+			p.repairs |= NumberForm
 			dst = append(dst, '0')
 		}
 		dst = append(dst, '.')
@@ -93,7 +93,7 @@ func (p *repairer) number(dst []byte, i int, inContainer bool) ([]byte, int, err
 			if p.strict {
 				return dst, i, p.fail(start, "a JSON number needs a digit after '.'")
 			}
-			p.repairs |= repairNumberForm
+			p.repairs |= NumberForm
 			dst = append(dst, '0')
 		} else {
 			dst = append(dst, src[f:i]...)
@@ -157,10 +157,10 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 	w := src[i:j]
 	if j == len(src) && inContainer && !p.strict {
 		// A word may go on: "trueish" would be a string.
-		if err := p.wordError(i, w, j); err.(*syntaxError).Truncated {
+		if err := p.wordError(i, w, j); err.(*SyntaxError).Truncated {
 			return dst, i, err
 		}
-		return dst, i, p.cut(i, "the JSON ends inside a word: "+cutOffAdvice)
+		return dst, i, p.cut(i, "the JSON ends inside a word: "+CutOffAdvice)
 	}
 	switch string(w) {
 	case "true", "false", "null":
@@ -184,9 +184,9 @@ func (p *repairer) word(dst []byte, i int, inContainer bool) ([]byte, int, error
 	}
 	if lit == "null" && (len(w) == 3 || len(w) == 8) {
 		// NaN, inf, Infinity: literalWord's other nulls are 4 or 9 long.
-		p.repairs |= repairNonFinite
+		p.repairs |= NonFinite
 	} else {
-		p.repairs |= repairLiteral
+		p.repairs |= Literal
 	}
 	return append(dst, lit...), j, nil
 }
@@ -244,11 +244,11 @@ func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, 
 	}
 	if j < n && src[j] == '"' && !p.python {
 		if k := skipWS(src, j+1, n); k >= n {
-			return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+cutOffAdvice)
+			return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+CutOffAdvice)
 		}
 		if missingOpeningQuote(src, i, j, ',') {
 			// get_weather", : a word that lost its opening quote.
-			p.repairs |= repairMissingOpeningQuote
+			p.repairs |= MissingOpeningQuote
 			dst = append(dst, '"')
 			dst = append(dst, src[i:j]...)
 			return append(dst, '"'), j + 1, true, nil
@@ -256,11 +256,11 @@ func (p *repairer) bareString(dst []byte, i int) (out []byte, end int, ok bool, 
 	}
 	k := skipWS(src, j, n)
 	if k >= n {
-		return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+cutOffAdvice)
+		return dst, i, false, p.cut(i, "the JSON ends after unquoted text, before what would tell whether it is a string: "+CutOffAdvice)
 	}
 	switch src[k] {
 	case ',', '}', ']':
-		p.repairs |= repairBareWord
+		p.repairs |= BareWord
 		dst = append(dst, '"')
 		dst = append(dst, src[i:j]...)
 		return append(dst, '"'), j, true, nil
@@ -274,11 +274,11 @@ func (p *repairer) wordError(off int, w []byte, end int) error {
 	src := p.src
 	if end == len(src) {
 		if p.python && len(w) == 1 && (w[0] == 'u' || w[0] == 'U') {
-			return p.cut(off, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+			return p.cut(off, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 		}
 		for _, lit := range [...]string{"true", "false", "null", "True", "False", "None"} {
 			if len(w) < len(lit) && string(w) == lit[:len(w)] {
-				return p.cut(off, "the JSON ends inside the literal '"+lit+"': "+cutOffAdvice)
+				return p.cut(off, "the JSON ends inside the literal '"+lit+"': "+CutOffAdvice)
 			}
 		}
 	}

@@ -1,7 +1,7 @@
-package parse
+package jsonrepair
 
 // The transcoder of lenient JSON: repairer reads one value byte by byte and
-// appends it as strict compact JSON, or refuses it with a syntaxError.
+// appends it as strict compact JSON, or refuses it with a SyntaxError.
 
 import (
 	"bytes"
@@ -17,10 +17,10 @@ type repairer struct {
 	// In the string being read, where the first JSON escape of a control
 	// character and the first backslash kept as itself are; -1 for none.
 	escCtl, escLit int
-	escBuf         []byte    // escStr's unescaped text, reused within a value
-	repairs        repairSet // repairResult.repairs
-	exp            bool      // repairResult.exp
-	last           int       // repairResult.last, relative to the start of the output
+	escBuf         []byte // escStr's unescaped text, reused within a value
+	repairs        Set    // Result.Repairs
+	exp            bool   // Result.Exp
+	last           int    // Result.Last, relative to the start of the output
 	// Where the current key, the last ',' and the last scalar value
 	// start, for messages. Fields rather than run's locals: read only
 	// when the input ends or fails, they need no register in its loop.
@@ -41,7 +41,7 @@ type brackets struct {
 	more []byte // the levels past len(buf), and room for more
 	// typo reads every closer that is not the innermost bracket's as a
 	// mistyped one (it closes the innermost bracket): the second reading
-	// readBody tries when the first leaves text inside a call's markers.
+	// parse tries when the first leaves text inside a call's markers.
 	typo bool
 }
 
@@ -74,7 +74,7 @@ func (b *brackets) mismatchConsumes(c byte, depth int) bool {
 
 // joinStrings appends to the top-level string that ends at i (dst ends with
 // its closing quote) the string literals that follow it, python style.
-func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, error) {
+func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, Result, error) {
 	for {
 		// Look past whitespace and comments without taking them: what
 		// follows may be the caller's.
@@ -88,52 +88,52 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, repairResult, 
 			p.repairs = repairs
 			break
 		}
-		p.repairs |= repairStringConcatenation
+		p.repairs |= StringConcatenation
 		var err error
 		dst = dst[:len(dst)-1]
 		if dst, i, err = p.str(dst, q+1, p.src[q], q); err != nil {
-			return dst, repairResult{}, err
+			return dst, Result{}, err
 		}
 	}
-	return dst, repairResult{n: i, cut: len(dst) - start}, nil
+	return dst, Result{N: i, Cut: len(dst) - start}, nil
 }
 
 // eof ends the value at the end of the input: closes the open brackets when
 // the input stopped between complete values (the envelope), refuses when it
 // stopped inside or right after a key, ':' or ',' (the payload).
-func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, repairResult, error) {
+func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, Result, error) {
 	n := len(p.src)
 	switch state {
 	case rpValue:
 		if depth == 0 {
-			return dst, repairResult{}, p.cut(n, "expected a JSON value, found the end of the input")
+			return dst, Result{}, p.cut(n, "expected a JSON value, found the end of the input")
 		}
-		return dst, repairResult{}, p.cut(p.keyOff, "the JSON ends after the ':' of this member, before its value: "+cutOffAdvice)
+		return dst, Result{}, p.cut(p.keyOff, "the JSON ends after the ':' of this member, before its value: "+CutOffAdvice)
 	case rpColon:
-		return dst, repairResult{}, p.cut(p.keyOff, "the JSON ends after an object key, before its ':' and value: "+cutOffAdvice)
+		return dst, Result{}, p.cut(p.keyOff, "the JSON ends after an object key, before its ':' and value: "+CutOffAdvice)
 	case rpElem, rpKey:
 		off := p.commaOff
 		if off < 0 {
 			off = n
 		}
-		return dst, repairResult{}, p.cut(off, "the JSON ends after ',', before the next value: "+cutOffAdvice)
+		return dst, Result{}, p.cut(off, "the JSON ends after ',', before the next value: "+CutOffAdvice)
 	case rpFirstKey:
 		if p.python {
 			// In Python a '{' opens a dict or a set: what came next
 			// would have told.
-			return dst, repairResult{}, p.cut(n, "the JSON ends right after a '{', which in Python may open a dict or a set: "+cutOffAdvice)
+			return dst, Result{}, p.cut(n, "the JSON ends right after a '{', which in Python may open a dict or a set: "+CutOffAdvice)
 		}
 	}
 	if p.strict {
 		top := p.open.at(depth - 1)
-		return dst, repairResult{}, p.cut(n, "the JSON ends before the '"+string(kindCloser(top))+"' that closes the innermost open '"+string(kindOpener(top))+"': "+cutOffAdvice)
+		return dst, Result{}, p.cut(n, "the JSON ends before the '"+string(kindCloser(top))+"' that closes the innermost open '"+string(kindOpener(top))+"': "+CutOffAdvice)
 	}
 	cut := len(dst) - start
 	for k := depth - 1; k >= 0; k-- {
 		dst = append(dst, kindCloserOut(p.open.at(k)))
 	}
-	p.repairs |= repairMissingCloser
-	return dst, repairResult{n: n, truncated: true, cut: cut}, nil
+	p.repairs |= MissingCloser
+	return dst, Result{N: n, Truncated: true, Cut: cut}, nil
 }
 
 // mismatchConsumes says how a closer c that does not match the innermost
@@ -156,13 +156,13 @@ func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
 		j++
 	}
 	if j >= len(src) {
-		return i, p.cut(i, "the JSON ends after ',', before the next value: "+cutOffAdvice)
+		return i, p.cut(i, "the JSON ends after ',', before the next value: "+CutOffAdvice)
 	}
 	if !leading && src[j] != '}' && src[j] != ']' {
 		if closer == '}' {
 			// An object has no empty members: the comma is repeated.
 			if src[j] == '"' || src[j] == '\'' || bareKeyByte[src[j]] {
-				p.repairs |= repairRepeatedComma
+				p.repairs |= RepeatedComma
 				return j, nil
 			}
 			return i, p.fail(i, "expected an object key, found another ','; remove the extra comma or add the missing member")
@@ -170,9 +170,9 @@ func (p *repairer) extraComma(i int, leading bool, closer byte) (int, error) {
 		return i, p.fail(i, "two commas in a row in an array: a comma repeated or an element left out; write one comma between elements, and null where an element is meant to be empty ([1, 2] or [1, null, 2])")
 	}
 	if leading {
-		p.repairs |= repairLeadingComma
+		p.repairs |= LeadingComma
 	} else {
-		p.repairs |= repairTrailingComma
+		p.repairs |= TrailingComma
 	}
 	return j, nil
 }
@@ -191,16 +191,16 @@ func (p *repairer) trailingComma(off int) error {
 	if p.strict {
 		return p.fail(off, "trailing comma before the closing bracket; JSON does not allow it")
 	}
-	p.repairs |= repairTrailingComma
+	p.repairs |= TrailingComma
 	return nil
 }
 
 func (p *repairer) fail(off int, msg string) error {
-	return &syntaxError{Offset: off, Msg: msg}
+	return &SyntaxError{Offset: off, Msg: msg}
 }
 
 func (p *repairer) cut(off int, msg string) error {
-	return &syntaxError{Offset: off, Msg: msg, Truncated: true}
+	return &SyntaxError{Offset: off, Msg: msg, Truncated: true}
 }
 
 // oneSpace skips the single space models write after ':' and ',' when a
@@ -244,7 +244,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			default:
 				return i, gap, nl, nil
 			}
-			p.repairs |= repairEscapedPayload
+			p.repairs |= EscapedPayload
 			i += 2
 			gap = true
 		case 0xC2:
@@ -260,7 +260,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "a non-breaking space (U+00A0) outside a string; JSON whitespace is space, tab and newline")
 			}
-			p.repairs |= repairNBSP
+			p.repairs |= NBSP
 			i += 2
 			gap = true
 		case '/', '#':
@@ -274,7 +274,7 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 			if p.strict {
 				return i, gap, nl, p.fail(i, "comments are not allowed in JSON")
 			}
-			p.repairs |= repairComment
+			p.repairs |= Comment
 			gap = true
 			if block {
 				j := bytes.Index(src[i+2:], []byte("*/"))
@@ -304,13 +304,13 @@ func (p *repairer) space(i int) (int, bool, bool, error) {
 // It also reports a u prefix cut off by the end of the input.
 func (p *repairer) joinNext(dst []byte, i int) ([]byte, int, bool, error) {
 	if p.uAtEnd(i) {
-		return dst, i, false, p.cut(i, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+		return dst, i, false, p.cut(i, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 	}
 	q := p.strAt(i)
 	if q < 0 {
 		return dst, i, false, nil
 	}
-	p.repairs |= repairStringConcatenation
+	p.repairs |= StringConcatenation
 	dst, i, err := p.str(dst[:len(dst)-1], q+1, p.src[q], q)
 	return dst, i, true, err
 }

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 // The repairer's state machine: run reads one token a turn and hands it to
 // the method of the state it is in (what the next token may be: see the rp
@@ -27,14 +27,14 @@ type cursor struct {
 	loose bool
 }
 
-func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
+func (p *repairer) run(dst []byte) ([]byte, Result, error) {
 	p.start = len(dst)
 	p.state = rpValue
 	if bytes.HasPrefix(p.src, []byte("\uFEFF")) {
 		if p.strict {
-			return dst, repairResult{}, p.fail(0, "a byte order mark (U+FEFF) before the JSON; remove it")
+			return dst, Result{}, p.fail(0, "a byte order mark (U+FEFF) before the JSON; remove it")
 		}
-		p.repairs |= repairBOM
+		p.repairs |= BOM
 		p.i = 3
 	}
 	p.loose = !p.strict && !p.python
@@ -47,18 +47,18 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 	}
 	for {
 		if err := p.skipSpace(spaceMask); err != nil {
-			return dst, repairResult{}, err
+			return dst, Result{}, err
 		}
 		if p.i >= len(p.src) {
 			if p.state == rpNext && p.lastStr && p.python {
 				// Python would join a string that followed to this one.
-				return dst, repairResult{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+cutOffAdvice)
+				return dst, Result{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+CutOffAdvice)
 			}
 			return p.eof(dst, p.start, p.state, p.depth)
 		}
 		c, w, err := p.token()
 		if err != nil {
-			return dst, repairResult{}, err
+			return dst, Result{}, err
 		}
 		var done bool
 		switch p.state {
@@ -72,7 +72,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 			dst, done, err = p.value(dst, c, w)
 		}
 		if err != nil {
-			return dst, repairResult{}, err
+			return dst, Result{}, err
 		}
 		if done {
 			if p.lastStr && p.python {
@@ -80,7 +80,7 @@ func (p *repairer) run(dst []byte) ([]byte, repairResult, error) {
 				// literals: f(a='x' 'y') passes 'xy'.
 				return p.joinStrings(dst, p.i, p.start)
 			}
-			return dst, repairResult{n: p.i, cut: len(dst) - p.start}, nil
+			return dst, Result{N: p.i, Cut: len(dst) - p.start}, nil
 		}
 	}
 }
@@ -125,14 +125,14 @@ func (p *repairer) token() (c byte, w int, err error) {
 	if c == 0xEF {
 		// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
 		if f := fullwidthPunct(src, i); f != 0 {
-			p.repairs |= repairFullwidth
+			p.repairs |= Fullwidth
 			return f, 3, nil
 		}
 		if fullwidthPartial(src, i) {
-			return c, w, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
+			return c, w, p.cut(i, "the JSON ends inside a character: "+CutOffAdvice)
 		}
 	} else if c == 0xE2 && n-i < 3 && (n-i == 1 || src[i+1] == 0x80) {
-		return c, w, p.cut(i, "the JSON ends inside a character: "+cutOffAdvice)
+		return c, w, p.cut(i, "the JSON ends inside a character: "+CutOffAdvice)
 	}
 	return c, w, nil
 }
@@ -194,7 +194,7 @@ func (p *repairer) next(dst []byte, c byte, w int) ([]byte, bool, error) {
 	}
 	if p.loose && (c == '}' || c == ']') {
 		// A closer that is not the innermost bracket's.
-		p.repairs |= repairMismatchedCloser
+		p.repairs |= MismatchedCloser
 		if p.open.mismatchConsumes(c, p.depth) {
 			p.i += w
 		}
@@ -221,7 +221,7 @@ func (p *repairer) next(dst []byte, c byte, w int) ([]byte, bool, error) {
 		// Python and JavaScript.
 		if kind == rpObject {
 			if c == '"' || c == '\'' || bareKeyByte[c] {
-				p.repairs |= repairMissingComma
+				p.repairs |= MissingComma
 				dst = append(dst, ',')
 				if p.depth == 1 {
 					p.last = len(dst) - p.start
@@ -232,7 +232,7 @@ func (p *repairer) next(dst []byte, c byte, w int) ([]byte, bool, error) {
 				return dst, false, nil
 			}
 		} else if startsValue(c, p.python) && (p.nl || adjacent || p.loose || (!p.lastStr && c != '"' && c != '\'')) {
-			p.repairs |= repairMissingComma
+			p.repairs |= MissingComma
 			if kind == rpTuple {
 				p.open.set(p.depth-1, rpTupleComma)
 			}
@@ -278,7 +278,7 @@ func (p *repairer) colon(dst []byte, c byte, w int) ([]byte, bool, error) {
 	if p.python && (c == ',' || c == '}') && p.keyDst > 0 && dst[p.keyDst-1] == '{' && p.open.at(p.depth-1) == rpObject {
 		// {'a', 'b'}: a set, the way Python writes one; LFM2's own
 		// tooling reads it as a list.
-		p.repairs |= repairPySet
+		p.repairs |= PySet
 		dst[p.keyDst-1] = '['
 		p.open.set(p.depth-1, rpPySet)
 		if p.depth == 1 {
@@ -289,7 +289,7 @@ func (p *repairer) colon(dst []byte, c byte, w int) ([]byte, bool, error) {
 	}
 	if !p.strict && p.gap && c != ',' && c != '}' && c != ']' && startsValue(c, p.python) {
 		// {"a" 1}: a key, then a value; only a ':' can be meant.
-		p.repairs |= repairMissingColon
+		p.repairs |= MissingColon
 		dst = append(dst, ':')
 		p.state = rpValue
 		p.lastStr = false
@@ -314,7 +314,7 @@ func (p *repairer) key(dst []byte, c byte, w int) ([]byte, bool, error) {
 			p.i, err = p.extraComma(i+w-1, p.state == rpFirstKey, '}')
 			return dst, false, err
 		}
-		p.repairs |= repairMismatchedCloser
+		p.repairs |= MismatchedCloser
 		if !p.open.mismatchConsumes(']', p.depth) {
 			// The ']' closes the array around this object: close the
 			// object first, and leave the ']' to rpNext.
@@ -388,7 +388,7 @@ func (p *repairer) bareKey(dst []byte, i int) ([]byte, int, error) {
 		j++
 	}
 	if j == n {
-		return dst, i, p.cut(i, "the JSON ends inside an object key: "+cutOffAdvice)
+		return dst, i, p.cut(i, "the JSON ends inside an object key: "+CutOffAdvice)
 	}
 	if q := src[j]; (q == '"' || q == '\'') && pyStrPrefix(src[i:j]) {
 		return dst, i, p.fail(i, "python string prefix '"+string(src[i:j])+"' is not supported; write a plain quoted string")
@@ -396,15 +396,15 @@ func (p *repairer) bareKey(dst []byte, i int) ([]byte, int, error) {
 	if p.strict {
 		return dst, i, p.fail(i, "unquoted object key '"+string(src[i:j])+"'; JSON keys are strings in double quotes")
 	}
-	p.repairs |= repairUnquotedKey
+	p.repairs |= UnquotedKey
 	if src[j] == '"' && !p.python && skipWS(src, j+1, n) >= n {
 		// c" at the end: a key that lost its opening quote, or a
 		// string's start; only the next bytes can tell.
-		return dst, i, p.cut(i, "the JSON ends inside an object key: "+cutOffAdvice)
+		return dst, i, p.cut(i, "the JSON ends inside an object key: "+CutOffAdvice)
 	}
 	if src[j] == '"' && !p.python && missingOpeningQuote(src, i, j, ':') {
 		// c": the key lost its opening quote, not its closing one.
-		p.repairs = p.repairs&^repairUnquotedKey | repairMissingOpeningQuote
+		p.repairs = p.repairs&^UnquotedKey | MissingOpeningQuote
 		j++
 	}
 	dst = append(dst, '"')
@@ -434,7 +434,7 @@ func (p *repairer) quoted(dst []byte, c byte, inside bool) ([]byte, int, bool, e
 		p.look = inside
 		dst, i, err = p.strStart(dst, i)
 	case p.python && (c == 'u' || c == 'U') && i+1 < n && (src[i+1] == '"' || src[i+1] == '\''):
-		p.repairs |= repairStringPrefix
+		p.repairs |= StringPrefix
 		dst, i, err = p.strStart(dst, i+1)
 	case c == 0xE2 && p.loose && (curlyQuote(src, i) || curlySingle(src, i)):
 		dst, i, err = p.curlyStr(dst, i)
@@ -475,7 +475,7 @@ func (p *repairer) value(dst []byte, c byte, w int) ([]byte, bool, error) {
 		p.state = rpFirstElem
 		return dst, false, nil
 	case c == '(' && p.python:
-		p.repairs |= repairTuple
+		p.repairs |= Tuple
 		p.open.set(p.depth, rpTuple)
 		p.depth++
 		dst = append(dst, '[')
@@ -539,7 +539,7 @@ func (p *repairer) elemEnd(dst []byte, c byte, w int) ([]byte, bool, error) {
 	}
 	consume := true
 	if p.loose && (c == '}' || c == ']') && c != kindCloser(kind) {
-		p.repairs |= repairMismatchedCloser
+		p.repairs |= MismatchedCloser
 		consume = p.open.mismatchConsumes(c, p.depth)
 		c = kindCloser(kind)
 	}

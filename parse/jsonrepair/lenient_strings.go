@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 // The repairer's strings: quoted in every form models write them (double,
 // single, typographic, escaped once more as a whole payload), re-escaped
@@ -20,7 +20,7 @@ func (p *repairer) strStart(dst []byte, i int) ([]byte, int, error) {
 		if p.strict {
 			return dst, i, p.fail(i, "single-quoted string; JSON strings use double quotes")
 		}
-		p.repairs |= repairSingleQuotes
+		p.repairs |= SingleQuotes
 	}
 	dst = append(dst, '"')
 	return p.str(dst, i+1, q, i)
@@ -74,7 +74,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			i++
 		}
 		if i >= n {
-			return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+			return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 		}
 		c := src[i]
 		switch {
@@ -84,7 +84,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.look && !(i+2 < n && (closesAfter[src[i+1]] || src[i+1] == ',' && (afterComma[src[i+2]] || src[i+2] == ' ' && i+3 < n && afterComma[src[i+3]]))) {
 				switch quoteEnds(src, i, q) {
 				case quoteInner:
-					p.repairs |= repairUnescapedQuote
+					p.repairs |= UnescapedQuote
 					dst = append(dst, src[run:i]...)
 					if q == '"' {
 						dst = append(dst, '\\')
@@ -93,7 +93,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 					i++
 					continue
 				case quoteCloseBefore:
-					p.repairs |= repairMissingClosingQuote
+					p.repairs |= MissingClosingQuote
 					k := closeBeforeKey(src, i)
 					dst = trimTranscoded(dst, src, k, run)
 					if k > run {
@@ -101,7 +101,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 					}
 					return append(dst, '"'), k, nil
 				case quoteMore:
-					return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+cutOffAdvice)
+					return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+CutOffAdvice)
 				}
 			}
 			dst = append(dst, src[run:i]...)
@@ -124,7 +124,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 				continue
 			}
 			if i+1 >= n {
-				return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+				return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 			}
 			var err error
 			if dst, i, run, err = p.escape(dst, i, run, q, open); err != nil {
@@ -134,7 +134,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if p.strict {
 				return dst, i, p.fail(i, "a raw control character ("+describeByte(src, i)+") in a string; write it as an escape such as \\n")
 			}
-			p.repairs |= repairControlCharacter
+			p.repairs |= ControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -144,12 +144,12 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if r == utf8.RuneError && size == 1 {
 				if !utf8.FullRune(src[i:]) {
 					// A character cut by the end of the input.
-					return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+					return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 				}
 				if p.strict {
 					return dst, i, p.fail(i, "invalid UTF-8 in a string")
 				}
-				p.repairs |= repairInvalidUTF8
+				p.repairs |= InvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -189,7 +189,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 	case 'u':
 		for k := i + 2; k < i+6; k++ {
 			if k >= n {
-				return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+				return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 			}
 			if !isHexByte(src[k]) {
 				if p.strict {
@@ -199,7 +199,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 				if err := p.litEscape(i); err != nil {
 					return dst, i, run, err
 				}
-				p.repairs |= repairInvalidEscape
+				p.repairs |= InvalidEscape
 				dst = append(dst, src[run:i]...)
 				return append(dst, '\\', '\\'), i + 1, i + 1, nil
 			}
@@ -209,7 +209,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 	if p.strict {
 		return dst, i, run, p.fail(i, "invalid escape '\\"+escapeShown(e)+"' in a string; JSON allows only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
 	}
-	p.repairs |= repairInvalidEscape
+	p.repairs |= InvalidEscape
 	dst = append(dst, src[run:i]...)
 	switch {
 	case e == '\'':
@@ -223,7 +223,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 		return dst, i + 2, i + 2, nil
 	case e == 'x':
 		if i+3 >= n {
-			return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+			return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 		}
 		if !isHexByte(src[i+2]) || !isHexByte(src[i+3]) {
 			return dst, i, run, p.fail(i, "invalid escape: \\x must be followed by two hex digits; write a literal backslash as \\\\")
@@ -234,7 +234,7 @@ func (p *repairer) escape(dst []byte, i, run int, q byte, open int) ([]byte, int
 		var r rune
 		for k := i + 2; k < i+10; k++ {
 			if k >= n {
-				return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+				return dst, i, run, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 			}
 			if !isHexByte(src[k]) {
 				return dst, i, run, p.fail(i, "invalid escape: \\U must be followed by eight hex digits; write a literal backslash as \\\\")
@@ -317,7 +317,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 	src := p.src
 	p.escCtl, p.escLit = -1, -1
 	n := len(src)
-	p.repairs |= repairTypographicQuote
+	p.repairs |= TypographicQuote
 	single := curlySingle(src, open)
 	dst = append(dst, '"')
 	i := open + 3
@@ -334,7 +334,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 				dst = append(dst, src[run:i]...)
 				return append(dst, '"'), i + 3, nil
 			case quoteMore:
-				return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+cutOffAdvice)
+				return dst, i, p.cut(open, "the JSON ends right after a quote inside a string, and only what follows could tell whether it closes the string: "+CutOffAdvice)
 			}
 			i += 3 // an apostrophe
 		case c == '"':
@@ -360,7 +360,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 				return dst, i, err
 			}
 		case c < 0x20:
-			p.repairs |= repairControlCharacter
+			p.repairs |= ControlCharacter
 			dst = append(dst, src[run:i]...)
 			dst = jsonw.AppendControl(dst, c)
 			i++
@@ -372,7 +372,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 					i = n
 					continue
 				}
-				p.repairs |= repairInvalidUTF8
+				p.repairs |= InvalidUTF8
 				dst = append(dst, src[run:i]...)
 				dst = append(dst, `\ufffd`...)
 				i++
@@ -384,7 +384,7 @@ func (p *repairer) curlyStr(dst []byte, open int) ([]byte, int, error) {
 			i++
 		}
 	}
-	return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+	return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 }
 
 // outerEscape reads the escape at src[i] (a backslash, src[i+1] exists) of
@@ -444,12 +444,12 @@ func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
 		}
 		if b == '"' && bs%2 == 0 {
 			body = append(body, '"')
-			p.repairs |= repairEscapedPayload
+			p.repairs |= EscapedPayload
 			sub := repairer{src: body}
 			out, _, err := sub.str(append(dst, '"'), 0, '"', 0)
 			p.repairs |= sub.repairs
 			if err != nil {
-				var se *syntaxError
+				var se *SyntaxError
 				if errors.As(err, &se) {
 					return dst, i, p.fail(open, "in a payload escaped once more (write it unescaped): "+se.Msg)
 				}
@@ -473,5 +473,5 @@ func (p *repairer) escStr(dst []byte, open int) ([]byte, int, error) {
 		}
 		i += w
 	}
-	return dst, open, p.cut(open, "the JSON ends inside a string, before its closing quote: "+cutOffAdvice)
+	return dst, open, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 }
