@@ -45,20 +45,29 @@ func (p *repairer) run(dst []byte) ([]byte, Result, error) {
 	if !p.python {
 		spaceMask |= spaceNotPython
 	}
+	src := p.src
 	for {
-		if err := p.skipSpace(spaceMask); err != nil {
-			return dst, Result{}, err
+		// Most tokens follow the last at once: the call to skipSpace is
+		// made only when a byte that starts space is there.
+		p.gap, p.nl = false, false
+		if p.i < len(src) && spaceStart[src[p.i]]&spaceMask != 0 {
+			if err := p.skipSpace(spaceMask); err != nil {
+				return dst, Result{}, err
+			}
 		}
-		if p.i >= len(p.src) {
+		if p.i >= len(src) {
 			if p.state == rpNext && p.lastStr && p.python {
 				// Python would join a string that followed to this one.
 				return dst, Result{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+CutOffAdvice)
 			}
 			return p.eof(dst, p.start, p.state, p.depth)
 		}
-		c, w, err := p.token()
-		if err != nil {
-			return dst, Result{}, err
+		c, w := src[p.i], 1
+		var err error
+		if c >= 0xE2 && p.loose {
+			if c, w, err = p.wide(c); err != nil {
+				return dst, Result{}, err
+			}
 		}
 		var done bool
 		switch p.state {
@@ -85,14 +94,10 @@ func (p *repairer) run(dst []byte) ([]byte, Result, error) {
 	}
 }
 
-// skipSpace skips the whitespace and comments before the next token and
-// records in gap and nl what it skipped.
+// skipSpace skips the whitespace and comments before the next token (a
+// byte at p.i starts them) and records in gap and nl what it skipped.
 func (p *repairer) skipSpace(spaceMask uint8) error {
 	src, i, n := p.src, p.i, len(p.src)
-	p.gap, p.nl = false, false
-	if i >= n || spaceStart[src[i]]&spaceMask == 0 {
-		return nil
-	}
 	// Plain whitespace, most often a line break and its indent, is
 	// skipped here; comments and the rest are space's.
 	j := i
@@ -114,14 +119,13 @@ func (p *repairer) skipSpace(spaceMask uint8) error {
 	return nil
 }
 
-// token is the byte at p.i as the states read it, and how many bytes of
-// src it takes: fullwidth punctuation reads as its ASCII form.
-func (p *repairer) token() (c byte, w int, err error) {
+// wide is the token at p.i, whose first byte c starts a character of
+// three bytes or more, as the states read it, and how many bytes of src it
+// takes: fullwidth punctuation reads as its ASCII form; anything else is
+// the byte itself.
+func (p *repairer) wide(c byte) (byte, int, error) {
 	src, i, n := p.src, p.i, len(p.src)
-	c, w = src[i], 1
-	if c < 0xE2 || !p.loose {
-		return c, w, nil
-	}
+	w := 1
 	if c == 0xEF {
 		// Fullwidth ｛ ｝ ［ ］ ： ， (CJK input methods) read as ASCII.
 		if f := fullwidthPunct(src, i); f != 0 {
