@@ -44,7 +44,9 @@
 //     and fullwidth ｛ ｝ ［ ］ ： ， used as JSON's;
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
-//   - python: tuples (1, 2) → [1,2], u” strings, adjacent strings
+//   - tuples (1, 2) → [1,2], in python and inside a JSON value (not at
+//     its top, where a '(' starts no arguments);
+//   - python: u” strings, adjacent strings
 //     concatenated ('a' 'b' → "ab"), as Python itself reads them, and
 //     sets {'a', 'b'} → ["a","b"];
 //   - a missing ':' between a key and its value ({"a" 1});

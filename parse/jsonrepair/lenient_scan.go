@@ -205,6 +205,14 @@ func (s *Scanner) Scan(src []byte) (end int, done bool) {
 					s.off, s.done = i+1, true
 					return i + 1, true
 				}
+			} else if c == '(' {
+				// A tuple inside a JSON-ish value, which appendJSON reads
+				// as an array: its closers count as the others do.
+				s.depth++
+				s.open = append(s.open, rpTuple)
+			} else if len(s.open) > 0 && s.open[len(s.open)-1] == rpTuple {
+				s.depth--
+				s.open = s.open[:len(s.open)-1]
 			}
 			i++
 		case '#':

@@ -478,7 +478,10 @@ func (p *repairer) value(dst []byte, c byte, w int) ([]byte, bool, error) {
 		p.i += w
 		p.state = rpFirstElem
 		return dst, false, nil
-	case c == '(' && p.python:
+	case c == '(' && (p.python || p.loose && p.depth > 0):
+		// A Python tuple, in a pythonic call or inside a JSON-ish body
+		// ({"point": (1, 2)}): an array is the one reading. Not at the
+		// top of a JSON body, where a '(' is not the start of arguments.
 		p.repairs |= Tuple
 		p.open.set(p.depth, rpTuple)
 		p.depth++
