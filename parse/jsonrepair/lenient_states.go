@@ -27,6 +27,9 @@ type cursor struct {
 	loose bool
 }
 
+// run reads the value at the start of p.src and appends it to dst: each
+// turn skips the space before a token and hands the token to its state's
+// method, until a method says the value is complete or the input ends.
 func (p *repairer) run(dst []byte) ([]byte, Result, error) {
 	p.start = len(dst)
 	p.state = rpValue
@@ -60,7 +63,7 @@ func (p *repairer) run(dst []byte) ([]byte, Result, error) {
 				// Python would join a string that followed to this one.
 				return dst, Result{}, p.cut(p.valOff, "the JSON ends right after a string, which Python would join to a string that follows: "+CutOffAdvice)
 			}
-			return p.eof(dst, p.start, p.state, p.depth)
+			return p.eof(dst)
 		}
 		c, w := src[p.i], 1
 		var err error

@@ -101,11 +101,11 @@ func (p *repairer) joinStrings(dst []byte, i, start int) ([]byte, Result, error)
 // eof ends the value at the end of the input: closes the open brackets when
 // the input stopped between complete values (the envelope), refuses when it
 // stopped inside or right after a key, ':' or ',' (the payload).
-func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, Result, error) {
+func (p *repairer) eof(dst []byte) ([]byte, Result, error) {
 	n := len(p.src)
-	switch state {
+	switch p.state {
 	case rpValue:
-		if depth == 0 {
+		if p.depth == 0 {
 			return dst, Result{}, p.cut(n, "expected a JSON value, found the end of the input")
 		}
 		return dst, Result{}, p.cut(p.keyOff, "the JSON ends after the ':' of this member, before its value: "+CutOffAdvice)
@@ -125,11 +125,11 @@ func (p *repairer) eof(dst []byte, start int, state, depth int) ([]byte, Result,
 		}
 	}
 	if p.strict {
-		top := p.open.at(depth - 1)
+		top := p.open.at(p.depth - 1)
 		return dst, Result{}, p.cut(n, "the JSON ends before the '"+string(kindCloser(top))+"' that closes the innermost open '"+string(kindOpener(top))+"': "+CutOffAdvice)
 	}
-	cut := len(dst) - start
-	for k := depth - 1; k >= 0; k-- {
+	cut := len(dst) - p.start
+	for k := p.depth - 1; k >= 0; k-- {
 		dst = append(dst, kindCloserOut(p.open.at(k)))
 	}
 	p.repairs |= MissingCloser
