@@ -179,18 +179,18 @@ func (p *Parser) readBody(k, e int) string {
 			}
 			return -1
 		}
-		if res.n < len(src) {
-			return res.n
+		if res.N < len(src) {
+			return res.N
 		}
 		for _, f := range found {
 			if bytes.Equal(f, out) {
-				return res.n
+				return res.N
 			}
 		}
 		found = append(found, out)
-		res.repairs |= extra
+		res.Repairs |= extra
 		foundRes = res
-		return res.n
+		return res.N
 	}
 	ends := make([]int, 0, 2)
 	if !p.opts.NoRepair {
@@ -216,7 +216,7 @@ func (p *Parser) readBody(k, e int) string {
 	}
 	switch len(found) {
 	case 1:
-		foundRes.n = e - k
+		foundRes.N = e - k
 		p.decoded = decoded{start: k, end: e, out: found[0], res: foundRes, body: true}
 		return ""
 	case 0:
@@ -265,17 +265,4 @@ func dropBytes(src []byte, at []int) []byte {
 		from = a + 1
 	}
 	return append(out, src[from:]...)
-}
-
-// appendJSONTypo is appendJSON in lenient mode, with typo set as in
-// brackets.typo.
-func appendJSONTypo(dst, src []byte, typo bool) ([]byte, repairResult, error) {
-	p := repairer{src: src}
-	p.open.typo = typo
-	out, res, err := p.run(dst)
-	if err != nil {
-		return dst, repairResult{}, err
-	}
-	res.repairs, res.exp, res.last = p.repairs, p.exp, p.last
-	return out, res, nil
 }

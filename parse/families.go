@@ -91,11 +91,11 @@ func (p *Parser) cwmCall(i, j int, eof bool) (int, status, error) {
 		switch {
 		case err != nil:
 			return end, matched, p.fail(i, end, FormatCWM, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, b+bytes.Index(p.buf[b:e], rest))))
-		case res.truncated || res.n != len(rest):
+		case res.Truncated || res.N != len(rest):
 			return end, matched, p.fail(i, end, FormatCWM, fmt.Sprintf("call to %q: its JSON arguments do not fill the block up to </tool>; write one JSON object", name))
 		}
-		p.noExp = !res.exp
-		return end, matched, p.emitCall("", name, out, FormatCWM, res.repairs, p.base+int64(i), p.buf[i:end])
+		p.noExp = !res.Exp
+		return end, matched, p.emitCall("", name, out, FormatCWM, res.Repairs, p.base+int64(i), p.buf[i:end])
 	}
 	var a argsBuilder
 	a.reset()

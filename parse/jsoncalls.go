@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/unsafestr"
+	"github.com/toolcall/toolcall/parse/jsonrepair"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -54,14 +55,14 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		p.decoded = decoded{}
 		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 		p.scratch = out[:0]
-		if err == nil && !res.truncated {
-			p.decoded = decoded{start: j, end: j + res.n, python: python, out: out, res: res}
-			return j + res.n, true
+		if err == nil && !res.Truncated {
+			p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
+			return j + res.N, true
 		}
-		p.scanner.reset(python)
+		p.scanner.Reset(python)
 		p.scanFrom = j
 	}
-	n, done := p.scanner.scan(p.buf[j:])
+	n, done := p.scanner.Scan(p.buf[j:])
 	if done {
 		return j + n, true
 	}
@@ -137,13 +138,13 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			// is as often a quote left unescaped as a cut-off output.
 			if truncated && end < len(p.buf) {
 				msg = fmt.Sprintf("invalid JSON in tool call at byte %d: at the end of the line, %s; escape a '\"' inside a string as \\\" and send the whole call again on one line",
-					p.base+int64(j+se.Offset), strings.TrimSuffix(se.Msg, ": "+cutOffAdvice))
+					p.base+int64(j+se.Offset), strings.TrimSuffix(se.Msg, ": "+jsonrepair.CutOffAdvice))
 			}
 		}
 		return true, p.fail(i, end, format, msg)
 	}
 	cands := append(p.cands[:0], candidate{})
-	if p.flatCall(&cands[0], out, res.last, inMarker, format) {
+	if p.flatCall(&cands[0], out, res.Last, inMarker, format) {
 		if c := &cands[0]; !c.named && c.format != FormatJSONL {
 			cands = cands[:0]
 		}
@@ -168,7 +169,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		// At the end of a cut-off output only closers of the envelope
 		// may be supplied: a call whose arguments were not finished (or
 		// not begun) is reported, never completed by guesswork.
-		if res.truncated && c.end > res.cut && (!c.args.Exists() || c.args.Index+len(c.args.Raw) > res.cut) {
+		if res.Truncated && c.end > res.Cut && (!c.args.Exists() || c.args.Index+len(c.args.Raw) > res.Cut) {
 			if err := p.fail(i, end, c.format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", c.name)); err != nil {
 				return true, err
 			}
@@ -194,8 +195,8 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if c.args.Exists() {
 			args = rawOf(out, c.args)
 		}
-		p.noExp = !res.exp
-		if err := p.emitCall(c.id, c.name, args, c.format, res.repairs, p.base+int64(i), raw); err != nil {
+		p.noExp = !res.Exp
+		if err := p.emitCall(c.id, c.name, args, c.format, res.Repairs, p.base+int64(i), raw); err != nil {
 			return true, err
 		}
 	}
@@ -223,8 +224,8 @@ func (p *Parser) jsonCallsEach(j, end int, inMarker bool, format string) (bool, 
 		if p.buf[k] != '{' || !inMarker && !looksLikeCall(p.buf[k:end]) {
 			return false, nil
 		}
-		sc.reset(false)
-		n, done := sc.scan(p.buf[k:end])
+		sc.Reset(false)
+		n, done := sc.Scan(p.buf[k:end])
 		if !done || n == 0 {
 			return false, nil
 		}
@@ -753,7 +754,7 @@ func (p *Parser) protocolLine(i, end int, complete, eof bool) (int, bool, bool) 
 	switch {
 	case err != nil && !(errors.As(err, &se) && se.Truncated):
 		return lineEnd, true, true // broken on its own line: no need to read on
-	case err == nil && !res.truncated:
+	case err == nil && !res.Truncated:
 		return lineEnd, true, true
 	case complete:
 		if d := p.decoded; d.out != nil && d.start == i && d.end == end {

@@ -643,7 +643,7 @@ func gemmaCall(closer, format string) handler {
 			}
 			out, res, err := appendJSON(nil, lenient, false, false)
 			c := gemmaOut{name: name, args: out}
-			if err != nil || res.truncated {
+			if err != nil || res.Truncated {
 				c.msg = fmt.Sprintf("call to %q: arguments are not readable", name)
 				if err != nil {
 					c.msg = fmt.Sprintf("%s: %v", c.msg, err)

@@ -100,7 +100,7 @@ func checkRepairList(t *testing.T, line string, repaired bool, repairs []string)
 	}
 	last := -1
 	for _, r := range repairs {
-		k := slices.Index(repairKindNames[:], r)
+		k := slices.Index(RepairKinds(), r)
 		if k <= last {
 			t.Fatalf("repairs %q: unknown, repeated or out of order: %s", repairs, line)
 		}

@@ -670,7 +670,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 // repairNames returns the names of the kinds in s, for Call.Repairs.
 func (p *Parser) repairNames(s repairSet) []string {
 	if s != p.lastRepairs {
-		p.lastRepairs, p.lastRepairNames = s, s.names()
+		p.lastRepairs, p.lastRepairNames = s, s.Names()
 	}
 	return p.lastRepairNames
 }
@@ -733,10 +733,10 @@ func (p *Parser) argumentsObject(args []byte) ([]byte, repairSet, error) {
 			if err != nil {
 				return nil, 0, fmt.Errorf("arguments string does not hold a JSON object: %v", err)
 			}
-			if res.truncated || res.n < len(bytes.TrimRight(s2, " \t\r\n")) {
+			if res.Truncated || res.N < len(bytes.TrimRight(s2, " \t\r\n")) {
 				return nil, 0, fmt.Errorf("arguments string does not hold one complete JSON object")
 			}
-			repairs |= res.repairs
+			repairs |= res.Repairs
 			args = out
 		default:
 			return nil, 0, fmt.Errorf("arguments must be a JSON object, got %s", describeJSON(args))

@@ -94,7 +94,7 @@ func (p *Parser) pyCall(k int, eof bool, a *argsBuilder) (name []byte, end int, 
 		// Python literal syntax is this format's own, so --no-repair does
 		// not apply to it.
 		out, res, err := appendJSON(a.buf, p.buf[j:ve], false, true)
-		if err != nil || res.truncated || res.n != len(bytes.TrimRight(p.buf[j:ve], " \t\r\n")) {
+		if err != nil || res.Truncated || res.N != len(bytes.TrimRight(p.buf[j:ve], " \t\r\n")) {
 			msg := fmt.Sprintf("the value of %s in the call to %s is not a literal", key, name)
 			if err != nil {
 				msg = fmt.Sprintf("%s: %v", msg, err)

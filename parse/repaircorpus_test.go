@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/toolcall/toolcall/parse/jsonrepair"
 )
 
 // corpusDoc is one line of testdata/repaircorpus.jsonl: a defective
@@ -50,8 +52,7 @@ func repairValues(src []byte) ([]json.RawMessage, error) {
 	var vals []json.RawMessage
 	i := 0
 	for {
-		p := repairer{src: src}
-		k, _, _, err := p.space(i)
+		k, err := jsonrepair.Space(src, i)
 		if err != nil {
 			return nil, err
 		}
@@ -63,8 +64,8 @@ func repairValues(src []byte) ([]json.RawMessage, error) {
 			return nil, err
 		}
 		vals = append(vals, out)
-		i = k + res.n
-		if j, _, _, _ := p.space(i); j < len(src) && src[j] == ',' {
+		i = k + res.N
+		if j, _ := jsonrepair.Space(src, i); j < len(src) && src[j] == ',' {
 			i = j + 1
 		}
 	}

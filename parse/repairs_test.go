@@ -73,7 +73,7 @@ func TestRepairKinds(t *testing.T) {
 			t.Errorf("%s: appendJSON(%q): %v", tc.kind, tc.in, err)
 			continue
 		}
-		if got := res.repairs.names(); !slices.Equal(got, []string{tc.kind}) || string(out) != tc.want {
+		if got := res.Repairs.Names(); !slices.Equal(got, []string{tc.kind}) || string(out) != tc.want {
 			t.Errorf("appendJSON(%q) = %s, repairs %q; want %s, repairs [%s]", tc.in, out, got, tc.want, tc.kind)
 		}
 		made[tc.kind] = true
@@ -113,7 +113,7 @@ func TestRepairKinds(t *testing.T) {
 		}
 		made[tc.kind] = true
 	}
-	for _, k := range repairKindNames {
+	for _, k := range RepairKinds() {
 		if !made[k] {
 			t.Errorf("no input here makes the repair %q", k)
 		}
@@ -151,8 +151,8 @@ func TestCallRepairs(t *testing.T) {
 // reports a repair.
 func TestRepairKindsStrict(t *testing.T) {
 	for _, in := range []string{`{'a': 1}`, `{a: 1}`, `[+1]`, `{"a": True}`, "{\"a\": \"x\ny\"}", `[1,]`} {
-		if _, res, err := appendJSON(nil, []byte(in), true, false); err == nil || res.repairs != 0 {
-			t.Errorf("strict appendJSON(%q): repairs %q, err %v", in, res.repairs.names(), err)
+		if _, res, err := appendJSON(nil, []byte(in), true, false); err == nil || res.Repairs != 0 {
+			t.Errorf("strict appendJSON(%q): repairs %q, err %v", in, res.Repairs.Names(), err)
 		}
 	}
 }

@@ -73,10 +73,10 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 	}
 	// A Python tuple where the schema asks for an array: the one reading.
 	if typ == "array" && len(t) > 0 && t[0] == '(' {
-		if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
+		if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.Truncated && res.N == len(t) {
 			a.buf = out
-			a.repairs |= res.repairs
-			a.exp = a.exp || res.exp
+			a.repairs |= res.Repairs
+			a.exp = a.exp || res.Exp
 			return
 		}
 	}
@@ -85,16 +85,16 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 	// models write. Anything else, a quoted JSON string included, is the
 	// raw text.
 	if len(t) > 0 && jsonStart[t[0]] && typ != "string" {
-		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.truncated && res.n == len(t) {
+		if out, res, err := appendJSON(a.buf, t, true, false); err == nil && !res.Truncated && res.N == len(t) {
 			a.buf = out
-			a.exp = a.exp || res.exp
+			a.exp = a.exp || res.Exp
 			return
 		}
 		if t[0] == '{' || t[0] == '[' {
-			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.truncated && res.n == len(t) {
+			if out, res, err := appendJSON(a.buf, t, strict, true); err == nil && !res.Truncated && res.N == len(t) {
 				a.buf = out
-				a.repairs |= res.repairs
-				a.exp = a.exp || res.exp
+				a.repairs |= res.Repairs
+				a.exp = a.exp || res.Exp
 				return
 			}
 		}
@@ -245,11 +245,11 @@ func (p *Parser) namedCall(i, k, end int, name, format string) error {
 	switch {
 	case err != nil:
 		return p.fail(i, end, format, fmt.Sprintf("call to %q: %s", name, p.jsonErrorMessage(err, k)))
-	case res.truncated:
+	case res.Truncated:
 		return p.fail(i, end, format, fmt.Sprintf("call to %q was cut off: its arguments end before they are complete; send the whole call again", name))
 	}
-	p.noExp = !res.exp
-	return p.emitCall("", name, out, format, res.repairs, p.base+int64(i), p.buf[i:end])
+	p.noExp = !res.Exp
+	return p.emitCall("", name, out, format, res.Repairs, p.base+int64(i), p.buf[i:end])
 }
 
 // namedArgs handles what follows a call's name in the formats that write

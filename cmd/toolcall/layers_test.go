@@ -25,7 +25,9 @@ var layers = []struct {
 	// with parse's building blocks; a new tool, checked by catalog.
 	{"chattemplate, scaffold", []string{"parse/chattemplate", "catalog/scaffold"}},
 	{"parse, catalog", []string{"parse", "catalog"}},
-	{"tools", []string{"tools"}},
+	// The JSON repair is a leaf beside tools: parse's, but it knows
+	// nothing of calls, formats or events, only lenient JSON.
+	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},
 	{"internal", []string{"internal/..."}},
 }
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The inputs of parse/lenient_bench_test.go, built the same way (that file
+// The inputs of parse/jsonrepair/lenient_bench_test.go, built the same way (that file
 // is in another module's test package, so it cannot be imported).
 
 // benchArgs is the arguments of a typical editing call: a path, a few

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 )
 
 // FuzzFastPath checks that appendJSON's fast path (compactEnd, a copy) gives
-// exactly what the transcoder gives, bytes and repairResult, wherever it
+// exactly what the transcoder gives, bytes and Result, wherever it
 // accepts, in every mode.
 func FuzzFastPath(f *testing.F) {
 	addLenientSeeds(f, func(src string, py bool) { f.Add([]byte(src)) })
@@ -20,7 +20,7 @@ func FuzzFastPath(f *testing.F) {
 			return
 		}
 		fast := append([]byte("dst"), src[:n]...)
-		fres := repairResult{n: n, cut: n, last: last}
+		fres := Result{N: n, Cut: n, Last: last}
 		for _, mode := range [][2]bool{{false, false}, {true, false}, {false, true}} {
 			noFastPath = true
 			slow, sres, err := appendJSON([]byte("dst"), src, mode[0], mode[1])

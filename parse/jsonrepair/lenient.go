@@ -1,7 +1,9 @@
-package parse
-
-// Lenient JSON: the JSON repair of toolcall parse (README.md, How it
-// decides: lenient, never inventive).
+// Package jsonrepair is the JSON repair of toolcall parse (README.md, How
+// it decides: lenient, never inventive), a leaf: it knows lenient JSON and
+// nothing of calls, formats or events. Repair reads one whole value;
+// Append reads one from the start of its input and says where it ended,
+// for the formats that put text or more calls after it; Scanner finds
+// where a value ends as its bytes arrive, for the streaming reader.
 //
 // Models write arguments that are almost JSON: trailing commas, single
 // quotes, Python literals, raw newlines in strings, a missing closing brace
@@ -11,8 +13,8 @@ package parse
 // input, nesting included: an explicit stack replaces recursion, so 10,000
 // levels cost what 10,000 bytes cost.
 //
-// What is repaired (lenient mode; each adds its kind to repairResult.repairs,
-// repairs.go):
+// What is repaired (lenient mode; each adds its kind to Result.Repairs,
+// kinds.go):
 //   - trailing commas before '}' , ']' or ')', a leading comma ([,1]) and
 //     repeated ones before a closer ({"a":1,,});
 //   - single-quoted strings and keys ('it\'s'; a '"' inside is escaped);
@@ -42,7 +44,9 @@ package parse
 //     and fullwidth ｛ ｝ ［ ］ ： ， used as JSON's;
 //   - numbers: +1 → 1, .5 → 0.5, 1. → 1.0, 07 → 7 (vLLM sees month=07);
 //   - missing closing brackets at the end of the input (truncated, cut);
-//   - python: tuples (1, 2) → [1,2], u'' strings, adjacent strings
+//   - tuples (1, 2) → [1,2], in python and inside a JSON value (not at
+//     its top, where a '(' starts no arguments);
+//   - python: u” strings, adjacent strings
 //     concatenated ('a' 'b' → "ab"), as Python itself reads them, and
 //     sets {'a', 'b'} → ["a","b"];
 //   - a missing ':' between a key and its value ({"a" 1});
@@ -64,7 +68,7 @@ package parse
 //     is repeated and dropped;
 //   - a number with a second '.': 1.2.3, a version to quote or a typo;
 //   - two words in a row as a value, hex, octal, 1_000, 1j numbers;
-//     r'', b'', f'' strings;
+//     r”, b”, f” strings;
 //   - escapes whose meaning differs between Python and JavaScript (\a, \v,
 //     \0-\9) or that are malformed (\xZ), and a string that mixes a JSON
 //     escape of a control character (\n, \b) with a backslash that escapes
@@ -72,6 +76,7 @@ package parse
 //   - (x) in python: a parenthesized value, not a tuple;
 //   - quotes left unescaped where quoteEnds reads the text after them as a
 //     next key (word:), which then fails to parse.
+package jsonrepair
 
 import (
 	"bytes"
@@ -341,9 +346,9 @@ func skipWS(src []byte, j, limit int) int {
 	return j
 }
 
-type repairResult struct {
-	n       int       // bytes of src consumed (just past the value)
-	repairs repairSet // the kinds of repair applied; empty when the output is a strict reading of the input
+type Result struct {
+	N       int // bytes of src consumed (just past the value)
+	Repairs Set // the kinds of repair applied; empty when the output is a strict reading of the input
 	// truncated: src ended (atEOF) before the value closed; closers were
 	// appended to dst so it is valid JSON. cut is the length of the produced
 	// JSON (relative to the start of the appended part) before the first
@@ -353,47 +358,49 @@ type repairResult struct {
 	//
 	// An input that ends inside a scalar (string, number, literal, key) or
 	// right after a key, ':' or ',' is never completed: appendJSON returns a
-	// *syntaxError with Truncated set instead.
-	truncated bool
-	cut       int
+	// *SyntaxError with Truncated set instead.
+	Truncated bool
+	Cut       int
 	// last is where the last member of a top-level object starts in the
 	// produced JSON (just past its '{' or its last ','), so that a caller
 	// reading the members knows the last value ends before the final '}'
 	// without scanning it; 0 when unknown or the value is not an object.
-	last int
+	Last int
 	// exp: a number was written with an exponent, the only way one can be
 	// beyond a float64's range; without it a caller need not look.
-	exp bool
+	Exp bool
 }
 
-// syntaxError says what was expected and what was found, in words a model
+// SyntaxError says what was expected and what was found, in words a model
 // can act on. Msg holds no byte offsets (the caller places Offset in the
 // whole output, where offsets relative to src would mislead).
-type syntaxError struct {
+type SyntaxError struct {
 	Offset    int // byte offset in src where the problem is
 	Msg       string
 	Truncated bool // the input ended early (payload cut), as opposed to bad syntax
 }
 
-func (e *syntaxError) Error() string {
+func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%s (at byte %d)", e.Msg, e.Offset)
 }
 
-const cutOffAdvice = "the output was cut off — send the whole call again"
+// CutOffAdvice ends the message of a *SyntaxError whose input was cut off.
+const CutOffAdvice = "the output was cut off — send the whole call again"
 
-// RepairJSON is the lenient JSON repair toolcall uses: it appends src, one
-// JSON value written leniently (single quotes, trailing commas, comments,
-// Python literals, missing closing brackets, ...), to dst as strict compact
-// JSON. It fails rather than guess: on text it cannot read unambiguously, on
-// a payload cut inside a string, number or key, and on anything but
-// whitespace or comments after the value.
-func RepairJSON(dst, src []byte) ([]byte, error) {
+// Repair is the lenient JSON repair toolcall uses: it appends src, one JSON
+// value written leniently (single quotes, trailing commas, comments, Python
+// literals, missing closing brackets, ...), to dst as strict compact JSON,
+// and says which kinds of repair it made. It fails rather than guess: on
+// text it cannot read unambiguously, on a payload cut inside a string,
+// number or key, and on anything but whitespace or comments after the
+// value. On error it returns dst unchanged and a *SyntaxError.
+func Repair(dst, src []byte) ([]byte, Set, error) {
 	out, res, err := appendJSON(dst, src, false, false)
 	if err != nil {
-		return dst, err
+		return dst, 0, err
 	}
 	p := repairer{src: src}
-	i, _, _, err := p.space(res.n)
+	i, _, _, err := p.space(res.N)
 	// Extra closers after the value: the model closed once too often.
 	for err == nil && i < len(src) && (src[i] == '}' || src[i] == ']') {
 		i, _, _, err = p.space(i + 1)
@@ -402,9 +409,53 @@ func RepairJSON(dst, src []byte) ([]byte, error) {
 		err = p.fail(i, "unexpected "+describeByte(src, i)+" after the JSON value")
 	}
 	if err != nil {
-		return dst, err
+		return dst, 0, err
 	}
-	return out, nil
+	return out, res.Repairs, nil
+}
+
+// Space skips the whitespace and comments at src[i:], as Append reads
+// them, and returns where what follows starts.
+func Space(src []byte, i int) (int, error) {
+	p := repairer{src: src}
+	j, _, _, err := p.space(i)
+	return j, err
+}
+
+// Options choose how Append reads.
+type Options struct {
+	// Strict (the user's --no-repair) refuses anything that needs
+	// repair, with the same error positions, but still reports a cut-off
+	// input as truncated.
+	Strict bool
+	// Python also reads Python literal syntax: 'strings', True, None,
+	// tuples, sets, adjacent strings joined.
+	Python bool
+	// Typo reads every closer that is not the innermost bracket's as a
+	// mistyped one (it closes the innermost bracket): the second reading
+	// a caller tries when the first leaves text inside a call's markers.
+	// Lenient JSON only: not with Strict or Python.
+	Typo bool
+}
+
+// Append reads one lenient JSON value from the start of src (leading
+// whitespace allowed) and appends it to dst as strict, compact JSON; what
+// follows the value is the caller's (Result.N says where it starts). The
+// end of src is the end of the input: a value still open there is closed
+// (Result.Truncated) if it ended cleanly between values, else refused. On
+// error it returns dst unchanged and a *SyntaxError.
+func Append(dst, src []byte, o Options) ([]byte, Result, error) {
+	if !o.Typo {
+		return appendJSON(dst, src, o.Strict, o.Python)
+	}
+	p := repairer{src: src}
+	p.open.typo = true
+	out, res, err := p.run(dst)
+	if err != nil {
+		return dst, Result{}, err
+	}
+	res.Repairs, res.Exp, res.Last = p.repairs, p.exp, p.last
+	return out, res, nil
 }
 
 // Parser states: what the next token may be.
@@ -434,11 +485,11 @@ const (
 // valid \uXXXX escapes kept). strict=true (the user's --no-repair) rejects
 // anything that needs repair, with the same error positions, but still
 // reports a cut-off input as Truncated. python=true also accepts Python
-// literal syntax. On error it returns dst unchanged and a *syntaxError.
+// literal syntax. On error it returns dst unchanged and a *SyntaxError.
 //
 // The end of src is the end of the input: a value still open there is
 // closed (truncated) if it ended cleanly, else refused.
-func appendJSON(dst, src []byte, strict, python bool) ([]byte, repairResult, error) {
+func appendJSON(dst, src []byte, strict, python bool) ([]byte, Result, error) {
 	// Most values (JSONL lines, call objects) are already strict compact
 	// JSON, which run would copy byte for byte: copy them whole.
 	if out, res, ok := copyCompact(dst, src); ok {
@@ -449,11 +500,11 @@ func appendJSON(dst, src []byte, strict, python bool) ([]byte, repairResult, err
 	start := len(dst)
 	out, res, err := p.run(dst)
 	if err != nil {
-		return dst[:start], repairResult{}, err
+		return dst[:start], Result{}, err
 	}
-	res.repairs = p.repairs
-	res.exp = p.exp
-	res.last = p.last
+	res.Repairs = p.repairs
+	res.Exp = p.exp
+	res.Last = p.last
 	return out, res, nil
 }
 

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 // The stream scanner of lenient JSON: where a value ends, found while its
 // bytes still arrive, reading brackets and quotes as appendJSON does.
@@ -7,7 +7,7 @@ import (
 	"bytes"
 )
 
-// jsonScanner finds where a lenient JSON value ends in a stream that arrives
+// Scanner finds where a lenient JSON value ends in a stream that arrives
 // in pieces. It is resumable: call scan repeatedly with the same growing
 // buffer (the value's bytes from its first byte, src[0] is '{' or '[', or '('
 // when python), and it continues where it stopped, so total work is linear.
@@ -17,7 +17,7 @@ import (
 // brackets when python. It reads quotes and mismatched closers as
 // appendJSON reads them in lenient mode (quoteEnds, mismatchConsumes); where
 // appendJSON succeeds without truncation on src[:end], the two agree on end.
-type jsonScanner struct {
+type Scanner struct {
 	off     int    // src[:off] is consumed; resume here
 	depth   int    // open brackets
 	open    []byte // the kinds of the open brackets (rpObject, rpArray) but python's
@@ -28,15 +28,15 @@ type jsonScanner struct {
 	done    bool
 }
 
-func (s *jsonScanner) reset(python bool) {
-	*s = jsonScanner{python: python, open: s.open[:0]}
+func (s *Scanner) Reset(python bool) {
+	*s = Scanner{python: python, open: s.open[:0]}
 }
 
 // scan returns the length of the value (index just past its closing bracket) and
 // true when the value is complete; false when more input is needed. A src
 // that does not start with an opening bracket is reported as (0, true): no
 // value here.
-func (s *jsonScanner) scan(src []byte) (end int, done bool) {
+func (s *Scanner) Scan(src []byte) (end int, done bool) {
 	if s.done {
 		return s.off, true
 	}
@@ -205,6 +205,14 @@ func (s *jsonScanner) scan(src []byte) (end int, done bool) {
 					s.off, s.done = i+1, true
 					return i + 1, true
 				}
+			} else if c == '(' {
+				// A tuple inside a JSON-ish value, which appendJSON reads
+				// as an array: its closers count as the others do.
+				s.depth++
+				s.open = append(s.open, rpTuple)
+			} else if len(s.open) > 0 && s.open[len(s.open)-1] == rpTuple {
+				s.depth--
+				s.open = s.open[:len(s.open)-1]
 			}
 			i++
 		case '#':

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 import (
 	"bytes"
@@ -140,12 +140,12 @@ func BenchmarkAppendJSON(b *testing.B) {
 func benchScan(b *testing.B, src []byte, chunk int) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	var s jsonScanner
+	var s Scanner
 	for b.Loop() {
-		s.reset(false)
+		s.Reset(false)
 		end, done := 0, false
 		for k := min(chunk, len(src)); !done; k = min(k+chunk, len(src)) {
-			end, done = s.scan(src[:k])
+			end, done = s.Scan(src[:k])
 			if k == len(src) {
 				break
 			}
@@ -170,21 +170,21 @@ func TestBenchInputs(t *testing.T) {
 		"args": benchArgs(), "valid": benchValid(1 << 16), "strings": benchStrings(1 << 16),
 	} {
 		_, res, err := appendJSON(nil, src, true, false)
-		if err != nil || res.repaired() || res.n != len(src) {
+		if err != nil || res.Repaired() || res.N != len(src) {
 			t.Errorf("%s: %+v %v", name, res, err)
 		}
 	}
 	_, res, err := appendJSON(nil, benchRepairHeavy(1<<16), false, false)
-	if err != nil || !res.repaired() || res.truncated {
+	if err != nil || !res.Repaired() || res.Truncated {
 		t.Errorf("repair-heavy: %+v %v", res, err)
 	}
 	src := benchModelDefects(1 << 16)
 	_, res, err = appendJSON(nil, src, false, false)
-	if err != nil || !res.repaired() || res.truncated || res.n != len(bytes.TrimSpace(src)) {
+	if err != nil || !res.Repaired() || res.Truncated || res.N != len(bytes.TrimSpace(src)) {
 		t.Errorf("model-defects: %+v %v", res, err)
 	}
 	_, res, err = appendJSON(nil, benchTruncatedDeep(1<<16, 1000), false, false)
-	if err != nil || !res.truncated {
+	if err != nil || !res.Truncated {
 		t.Errorf("truncated-deep: %+v %v", res, err)
 	}
 }

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 import (
 	"bytes"
@@ -221,14 +221,14 @@ func TestAppendJSONRepairs(t *testing.T) {
 			continue
 		}
 		got = got[len("prefix:"):]
-		if string(got) != tc.want || res.repaired() != tc.repaired || res.truncated {
-			t.Errorf("appendJSON(%q, py=%v) = %s repaired=%v truncated=%v; want %s repaired=%v", tc.in, tc.py, got, res.repaired(), res.truncated, tc.want, tc.repaired)
+		if string(got) != tc.want || res.Repaired() != tc.repaired || res.Truncated {
+			t.Errorf("appendJSON(%q, py=%v) = %s repaired=%v truncated=%v; want %s repaired=%v", tc.in, tc.py, got, res.Repaired(), res.Truncated, tc.want, tc.repaired)
 		}
 		if !json.Valid(got) {
 			t.Errorf("appendJSON(%q): invalid JSON %s", tc.in, got)
 		}
-		if res.cut != len(got) {
-			t.Errorf("appendJSON(%q): cut = %d, want %d", tc.in, res.cut, len(got))
+		if res.Cut != len(got) {
+			t.Errorf("appendJSON(%q): cut = %d, want %d", tc.in, res.Cut, len(got))
 		}
 		// Without repairs, strict mode reads it the same; with, it refuses,
 		// or reads less (a python string joined to the ones after it).
@@ -236,7 +236,7 @@ func TestAppendJSONRepairs(t *testing.T) {
 		if !tc.repaired && (serr != nil || string(sgot) != tc.want) {
 			t.Errorf("strict appendJSON(%q) = %s, %v; want %s", tc.in, sgot, serr, tc.want)
 		}
-		if tc.repaired && serr == nil && sres.n >= res.n {
+		if tc.repaired && serr == nil && sres.N >= res.N {
 			t.Errorf("strict appendJSON(%q) = %s; want an error", tc.in, sgot)
 		}
 	}
@@ -257,8 +257,8 @@ func TestAppendJSONConsumed(t *testing.T) {
 		{`true,`, 4},
 	} {
 		_, res, err := appendJSON(nil, []byte(tc.in), false, false)
-		if err != nil || res.n != tc.n {
-			t.Errorf("appendJSON(%q): n = %d, %v; want %d", tc.in, res.n, err, tc.n)
+		if err != nil || res.N != tc.n {
+			t.Errorf("appendJSON(%q): n = %d, %v; want %d", tc.in, res.N, err, tc.n)
 		}
 	}
 }
@@ -288,19 +288,19 @@ func TestAppendJSONTruncated(t *testing.T) {
 			t.Errorf("appendJSON(%q): %v", tc.in, err)
 			continue
 		}
-		if string(got) != tc.want || !res.truncated || !res.repaired() || res.cut != tc.cut || res.n != len(tc.in) {
+		if string(got) != tc.want || !res.Truncated || !res.Repaired() || res.Cut != tc.cut || res.N != len(tc.in) {
 			t.Errorf("appendJSON(%q) = %s %+v; want %s truncated cut=%d n=%d", tc.in, got, res, tc.want, tc.cut, len(tc.in))
 		}
 		// Strict mode refuses, as a truncation unless a comment came first.
 		_, _, serr := appendJSON(nil, []byte(tc.in), true, false)
-		var se *syntaxError
+		var se *SyntaxError
 		if !errors.As(serr, &se) || se.Truncated == strings.Contains(tc.in, "/") {
 			t.Errorf("strict appendJSON(%q): %v; want a Truncated error", tc.in, serr)
 		}
 	}
 	// python: a tuple closes as an array.
 	got, res, err := appendJSON(nil, []byte(`{'a': (1, 2`+`, [3]`), false, true)
-	if err != nil || string(got) != `{"a":[1,2,[3]]}` || res.cut != 13 {
+	if err != nil || string(got) != `{"a":[1,2,[3]]}` || res.Cut != 13 {
 		t.Errorf("python truncated tuple = %s %+v %v", got, res, err)
 	}
 }
@@ -455,9 +455,9 @@ func TestAppendJSONErrors(t *testing.T) {
 	for _, tc := range errCases {
 		dst := []byte("keep")
 		got, res, err := appendJSON(dst, []byte(tc.in), tc.strict, tc.py)
-		var se *syntaxError
+		var se *SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("appendJSON(%q, py=%v, strict=%v) = %s %+v, %v; want a *syntaxError", tc.in, tc.py, tc.strict, got, res, err)
+			t.Errorf("appendJSON(%q, py=%v, strict=%v) = %s %+v, %v; want a *SyntaxError", tc.in, tc.py, tc.strict, got, res, err)
 			continue
 		}
 		if string(got) != "keep" {
@@ -505,7 +505,7 @@ func TestAppendJSONEveryPrefix(t *testing.T) {
 				}
 				got, res, err := appendJSON(nil, []byte(p), strict, py)
 				if err != nil {
-					var se *syntaxError
+					var se *SyntaxError
 					if !errors.As(err, &se) || !se.Truncated {
 						t.Errorf("prefix %q (strict=%v): %v; want a Truncated error", p, strict, err)
 					}
@@ -518,21 +518,21 @@ func TestAppendJSONEveryPrefix(t *testing.T) {
 					t.Errorf("strict prefix %q = %s; want an error", p, got)
 				}
 				if k == len(v) {
-					if string(got) != string(want) || res.truncated || res.repaired() != py {
+					if string(got) != string(want) || res.Truncated || res.Repaired() != py {
 						t.Errorf("whole %q = %s %+v", p, got, res)
 					}
 					continue
 				}
-				if !res.truncated || res.n != k {
+				if !res.Truncated || res.N != k {
 					t.Errorf("prefix %q = %s %+v; want truncated", p, got, res)
 				}
 				// Nothing invented: what precedes the cut is a prefix of the
 				// whole value's output, and only closers follow it.
-				if !bytes.HasPrefix(want, got[:res.cut]) {
-					t.Errorf("prefix %q = %s: %s is not a prefix of %s", p, got, got[:res.cut], want)
+				if !bytes.HasPrefix(want, got[:res.Cut]) {
+					t.Errorf("prefix %q = %s: %s is not a prefix of %s", p, got, got[:res.Cut], want)
 				}
-				if strings.Trim(string(got[res.cut:]), "]}") != "" {
-					t.Errorf("prefix %q = %s: added %q, not only closers", p, got, got[res.cut:])
+				if strings.Trim(string(got[res.Cut:]), "]}") != "" {
+					t.Errorf("prefix %q = %s: added %q, not only closers", p, got, got[res.Cut:])
 				}
 				if !json.Valid(got) {
 					t.Errorf("prefix %q = %s: invalid JSON", p, got)
@@ -566,43 +566,23 @@ func TestAppendJSONDeep(t *testing.T) {
 		{deep("(", "1", ",)", depth), deep("[", "1", "]", depth)},
 	} {
 		got, res, err := appendJSON(nil, tc.src, false, true)
-		if err != nil || res.n != len(tc.src) || !bytes.Equal(got, tc.want) {
-			t.Errorf("deep %.20s...: n=%d %v, output %.30s...", tc.src, res.n, err, got)
+		if err != nil || res.N != len(tc.src) || !bytes.Equal(got, tc.want) {
+			t.Errorf("deep %.20s...: n=%d %v, output %.30s...", tc.src, res.N, err, got)
 		}
 	}
 	// Cut 10,000 deep: the brackets are closed.
 	src := deep(`{"a":[`, `1]`, "", depth)
 	want := append(deep(`{"a":[`, `1]`, "", depth), deep("", "", "}]", depth)[:2*depth-1]...)
 	got, res, err := appendJSON(nil, src, false, false)
-	if err != nil || !res.truncated || !bytes.Equal(got, want) || res.cut != len(src) {
+	if err != nil || !res.Truncated || !bytes.Equal(got, want) || res.Cut != len(src) {
 		t.Fatalf("truncated deep: %+v %v", res, err)
 	}
 	// Errors deep inside carry the right offset.
 	src = append(deep("[", "", "", depth), '}')
 	_, _, err = appendJSON(nil, src, true, false)
-	var se *syntaxError
+	var se *SyntaxError
 	if !errors.As(err, &se) || se.Offset != depth {
 		t.Errorf("deep mismatch: %v", err)
-	}
-}
-
-func TestRepairJSON(t *testing.T) {
-	got, err := RepairJSON([]byte("x"), []byte(" {a: 'b',} // done\n "))
-	if err != nil || string(got) != `x{"a":"b"}` {
-		t.Errorf("RepairJSON = %s, %v", got, err)
-	}
-	got, err = RepairJSON(nil, []byte(`{"a": [1, 2`+"]"))
-	if err != nil || string(got) != `{"a":[1,2]}` {
-		t.Errorf("RepairJSON(truncated envelope) = %s, %v", got, err)
-	}
-	got, err = RepairJSON(nil, []byte(`{"a": 1}}] `))
-	if err != nil || string(got) != `{"a":1}` {
-		t.Errorf("RepairJSON(extra closers) = %s, %v", got, err)
-	}
-	for _, in := range []string{`{"a": "b`, `{"a":1} x`, `[1,,2]`, ``, `{"a":1}} x`} {
-		if got, err := RepairJSON([]byte("x"), []byte(in)); err == nil || string(got) != "x" {
-			t.Errorf("RepairJSON(%q) = %s, %v; want an error and dst unchanged", in, got, err)
-		}
 	}
 }
 
@@ -644,20 +624,20 @@ var scanCases = []struct {
 }
 
 func scanAll(src []byte, py bool) (int, bool) {
-	var s jsonScanner
-	s.reset(py)
-	return s.scan(src)
+	var s Scanner
+	s.Reset(py)
+	return s.Scan(src)
 }
 
 // scanChunks feeds src to a scanner in pieces of the given sizes (cycled),
 // as a stream delivers it, and returns what the scanner reports first.
 func scanChunks(src []byte, py bool, sizes []int) (int, bool) {
-	var s jsonScanner
-	s.reset(py)
+	var s Scanner
+	s.Reset(py)
 	k := 0
 	for i := 0; ; i++ {
 		k = min(k+sizes[i%len(sizes)], len(src))
-		end, done := s.scan(src[:k])
+		end, done := s.Scan(src[:k])
 		if done || k == len(src) {
 			return end, done
 		}
@@ -714,12 +694,12 @@ func TestJSONScannerAgrees(t *testing.T) {
 			continue
 		}
 		_, res, err := appendJSON(nil, src, false, s.py)
-		if err != nil || res.truncated {
+		if err != nil || res.Truncated {
 			continue
 		}
 		end, done := scanAll(src, s.py)
-		if !done || end != res.n {
-			t.Errorf("%q: scanner %d, %v; appendJSON n=%d", s.in, end, done, res.n)
+		if !done || end != res.N {
+			t.Errorf("%q: scanner %d, %v; appendJSON n=%d", s.in, end, done, res.N)
 		}
 		checkScanChunks(t, src, s.py, end, done, rng)
 	}
@@ -738,10 +718,10 @@ func TestJSONScannerAgrees(t *testing.T) {
 // rescans what it has seen (checked by its resume offset).
 func TestJSONScannerResumes(t *testing.T) {
 	src := []byte(`{"a":"` + strings.Repeat(`x\\y\"`, 1000) + `", "b": /* ` + strings.Repeat("*", 100) + ` */ 1}`)
-	var s jsonScanner
-	s.reset(false)
+	var s Scanner
+	s.Reset(false)
 	for k := 1; k <= len(src); k++ {
-		end, done := s.scan(src[:k])
+		end, done := s.Scan(src[:k])
 		if done {
 			if k != len(src) || end != len(src) {
 				t.Fatalf("done at %d (end %d), want %d", k, end, len(src))

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 import (
 	"bytes"
@@ -53,9 +53,9 @@ func FuzzAppendJSON(f *testing.F) {
 		dst := []byte("dst")
 		out, res, err := appendJSON(dst, src, strict, python)
 		if err != nil {
-			var se *syntaxError
+			var se *SyntaxError
 			if !errors.As(err, &se) {
-				t.Fatalf("error %T %v, want *syntaxError", err, err)
+				t.Fatalf("error %T %v, want *SyntaxError", err, err)
 			}
 			if string(out) != "dst" {
 				t.Fatalf("dst changed on error: %q", out)
@@ -81,29 +81,29 @@ func FuzzAppendJSON(f *testing.F) {
 		if !json.Valid(out) {
 			t.Fatalf("appendJSON(%q) = %q: invalid JSON", src, out)
 		}
-		if res.n <= 0 || res.n > len(src) || res.cut < 0 || res.cut > len(out) {
+		if res.N <= 0 || res.N > len(src) || res.Cut < 0 || res.Cut > len(out) {
 			t.Fatalf("appendJSON(%q) = %q %+v: n or cut out of range", src, out, res)
 		}
-		if res.repairs>>repairKindCount != 0 || res.truncated != (res.repairs&repairMissingCloser != 0) {
-			t.Fatalf("appendJSON(%q) = %q: repairs %b, truncated %v", src, out, res.repairs, res.truncated)
+		if res.Repairs>>kindCount != 0 || res.Truncated != (res.Repairs&MissingCloser != 0) {
+			t.Fatalf("appendJSON(%q) = %q: repairs %b, truncated %v", src, out, res.Repairs, res.Truncated)
 		}
-		if res.truncated {
-			if strict || res.n != len(src) || !res.repaired() {
+		if res.Truncated {
+			if strict || res.N != len(src) || !res.Repaired() {
 				t.Fatalf("appendJSON(%q, strict=%v) = %q %+v: bad truncation", src, strict, out, res)
 			}
-			if strings.Trim(string(out[res.cut:]), "]}") != "" || res.cut == len(out) {
+			if strings.Trim(string(out[res.Cut:]), "]}") != "" || res.Cut == len(out) {
 				t.Fatalf("appendJSON(%q) = %q %+v: added more than closers", src, out, res)
 			}
-		} else if res.cut != len(out) {
+		} else if res.Cut != len(out) {
 			t.Fatalf("appendJSON(%q) = %q %+v: cut inside a complete value", src, out, res)
 		}
-		if strict && res.repaired() {
+		if strict && res.Repaired() {
 			t.Fatalf("strict appendJSON(%q) = %q repaired", src, out)
 		}
-		if !res.repaired() {
+		if !res.Repaired() {
 			// Nothing repaired: the input was JSON, and out is it compacted.
 			var c bytes.Buffer
-			if err := json.Compact(&c, src[:res.n]); err != nil {
+			if err := json.Compact(&c, src[:res.N]); err != nil {
 				t.Fatalf("appendJSON(%q) = %q not repaired, but the input is not JSON: %v", src, out, err)
 			}
 			if !bytes.Equal(c.Bytes(), out) {
@@ -115,16 +115,16 @@ func FuzzAppendJSON(f *testing.F) {
 			// top-level python string joined to the literals after it,
 			// which strict mode reads alone.
 			sout, sres, serr := appendJSON(nil, src, true, python)
-			joined := python && serr == nil && sres.n < res.n && out[0] == '"'
-			if !joined && (res.repaired() != (serr != nil) || serr == nil && !bytes.Equal(sout, out)) {
-				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.repaired(), sout, serr)
+			joined := python && serr == nil && sres.N < res.N && out[0] == '"'
+			if !joined && (res.Repaired() != (serr != nil) || serr == nil && !bytes.Equal(sout, out)) {
+				t.Fatalf("appendJSON(%q): lenient %q repaired=%v, strict %q %v", src, out, res.Repaired(), sout, serr)
 			}
 		}
-		if !res.truncated && bytes.ContainsAny(bytes.TrimLeft(src, " \t\r\n")[:1], "{[(") {
-			checkPrefixes(t, src[:res.n], out, python)
+		if !res.Truncated && bytes.ContainsAny(bytes.TrimLeft(src, " \t\r\n")[:1], "{[(") {
+			checkPrefixes(t, src[:res.N], out, python)
 		}
 		if json.Valid(src) && utf8.Valid(src) {
-			if res.repaired() || res.truncated || len(bytes.TrimSpace(src[res.n:])) != 0 {
+			if res.Repaired() || res.Truncated || len(bytes.TrimSpace(src[res.N:])) != 0 {
 				t.Fatalf("valid JSON %q read as %q %+v", src, out, res)
 			}
 			if a, b := decodeNumbers(t, src), decodeNumbers(t, out); !reflect.DeepEqual(a, b) {
@@ -155,11 +155,11 @@ func FuzzJSONScanner(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if res.truncated && done {
+		if res.Truncated && done {
 			t.Fatalf("scan(%q) = %d, done; appendJSON needed closers", src, end)
 		}
-		if !res.truncated && (!done || end != res.n) {
-			t.Fatalf("scan(%q) = %d, %v; appendJSON n = %d", src, end, done, res.n)
+		if !res.Truncated && (!done || end != res.N) {
+			t.Fatalf("scan(%q) = %d, %v; appendJSON n = %d", src, end, done, res.N)
 		}
 	})
 }
@@ -170,13 +170,13 @@ func checkPrefixes(t *testing.T, src, out []byte, python bool) {
 	for _, k := range []int{len(src) - 1, len(src) / 2, len(src) / 3, 2 * len(src) / 3} {
 		got, res, err := appendJSON(nil, src[:k], false, python)
 		if err != nil {
-			var se *syntaxError
+			var se *SyntaxError
 			if !errors.As(err, &se) || !se.Truncated {
 				t.Fatalf("appendJSON(%q) = %q, but its prefix %q: %v, not a Truncated error", src, out, src[:k], err)
 			}
 			continue
 		}
-		if !res.truncated || !bytes.HasPrefix(out, got[:res.cut]) || strings.Trim(string(got[res.cut:]), "]}") != "" {
+		if !res.Truncated || !bytes.HasPrefix(out, got[:res.Cut]) || strings.Trim(string(got[res.Cut:]), "]}") != "" {
 			t.Fatalf("appendJSON(%q) = %q, but its prefix %q = %q %+v", src, out, src[:k], got, res)
 		}
 	}

@@ -1,4 +1,4 @@
-package parse
+package jsonrepair
 
 // The fast path of lenient JSON: input that is already strict compact JSON
 // is found with word-at-a-time tests and copied whole.
@@ -13,16 +13,16 @@ import (
 var noFastPath bool
 
 // copyCompact is appendJSON's fast path: see compactEnd.
-func copyCompact(dst, src []byte) ([]byte, repairResult, bool) {
+func copyCompact(dst, src []byte) ([]byte, Result, bool) {
 	if n, last, ok := compactEnd(src); ok && !noFastPath {
-		return append(dst, src[:n]...), repairResult{n: n, cut: n, last: last}, true
+		return append(dst, src[:n]...), Result{N: n, Cut: n, Last: last}, true
 	}
-	return dst, repairResult{}, false
+	return dst, Result{}, false
 }
 
 // compactEnd reports whether src starts with an object or array that
 // repairer.run would copy unchanged, in any mode, and if so its length and
-// repairResult.last. It accepts only strict JSON with no whitespace at all
+// Result.Last. It accepts only strict JSON with no whitespace at all
 // (the transcoder drops it), strings with only JSON escapes (kept as
 // written, \u surrogates included) and valid UTF-8 (else U+FFFD), numbers
 // in JSON form (else fixed), and at most 64 levels; anything else, a value
@@ -199,7 +199,7 @@ func compactNumEnd(src []byte, i int) int {
 	}
 	if i < n && (src[i] == 'e' || src[i] == 'E') {
 		// An exponent may take the number beyond a float64: the
-		// transcoder reads it and says so (repairResult.exp).
+		// transcoder reads it and says so (Result.Exp).
 		return -1
 	}
 	return i
