@@ -330,9 +330,11 @@ func difference(a, b string) string {
 	return b[p : len(b)-s]
 }
 
-// tokenRE is compiled on first use, not at start-up.
+// tokenRE is compiled on first use, not at start-up. Control tokens
+// look like <|x|>, <x|>, <|x>, <x>, DeepSeek's fullwidth <｜x｜>,
+// Mistral's [X], and EXAONE's [|x|] (its [|endofturn|] ends a turn).
 var tokenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]`)
+	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
 })
 
 // controlTokens lists the control tokens in s, in order.
