@@ -64,7 +64,10 @@ var wantDerived = map[string]string{
 	"mistralai-Mistral-Nemo-Instruct-2407":          parse.FormatMistral,
 	"moonshotai-Kimi-K2":                            parse.FormatKimiK2,
 	// The call's id where its name belongs: derived with Kimi's ids.
-	"moonshotai-Kimi-K2-Instruct-0905":    parse.FormatKimiK2,
+	"moonshotai-Kimi-K2-Instruct-0905": parse.FormatKimiK2,
+	// HyperCLOVA X SEED in NAVER's OmniServe: GLM 4.5's arg_key pairs.
+	"naver-hyperclovax-omniserve-track_a": parse.FormatGLM45,
+	"naver-hyperclovax-omniserve-track_b": parse.FormatGLM45,
 	"stepfun-ai-Step-3.5-Flash":           parse.FormatQwen3Coder,
 	"unsloth-Apriel-1.5":                  parse.FormatToolCallsArray,
 	"unsloth-mistral-Devstral-Small-2507": parse.FormatMistralV11,
