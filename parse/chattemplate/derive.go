@@ -30,7 +30,25 @@ type Derived struct {
 	GenerationPrompt string
 	// CallText is the probe call as the template renders it, for messages.
 	CallText string
+	// KimiIDs is set when the template writes a call's id where its name
+	// belongs (Kimi K2 0905, K2.5: <|tool_call_begin|>{{ tool_call.id }}),
+	// so a call only renders whole with an id of Kimi's form,
+	// functions.NAME:INDEX (see CallID).
+	KimiIDs bool
 }
+
+// CallID is the id to give the index-th call of an assistant turn, to
+// NAME, when rendering it through the template: id itself, or Kimi's
+// functions.NAME:INDEX where the template writes the id in place of the
+// name.
+func (d *Derived) CallID(id, name string, index int) string {
+	if d.KimiIDs {
+		return kimiID(name, index)
+	}
+	return id
+}
+
+func kimiID(name string, index int) string { return fmt.Sprintf("functions.%s:%d", name, index) }
 
 // Options returns parse options that read the model's output this way.
 func (d *Derived) Options(base parse.Options) parse.Options {
@@ -46,8 +64,11 @@ const (
 	probeReasoning = "Rq8 probe thought~"
 	probeName      = "tc_probe_lookup"
 	probeName2     = "tc_probe_other"
-	probeID        = "call00001"
-	probeID2       = "call00002"
+	// The probe ids are nine letters and digits, the form Mistral's
+	// templates insist on (they raise on any other), and which others
+	// take as they come.
+	probeID  = "call00001"
+	probeID2 = "call00002"
 )
 
 func probeArgs() map[string]any {
@@ -132,15 +153,23 @@ func (t *Template) derive() (*Derived, error) {
 		return cutAtEnd(r[len(withGen):], d.EndOfTurn, probeName), true
 	}
 	afterPrompt := true
-	// Calls, with arguments as an object and else as a JSON string.
+	// Calls, with arguments as an object and else as a JSON string (as
+	// some templates need them), with ids as servers send them: a plain
+	// one, and else Kimi's functions.NAME:INDEX, which Kimi K2 0905 and
+	// K2.5 write where the name belongs and parse reads the name from.
 	var one, two string
-	for _, asString := range []bool{false, true} {
+	for _, try := range []struct{ asString, kimi bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		args, args2 := any(probeArgs()), any(probeArgs2())
-		if asString {
+		if try.asString {
 			args, args2 = mustJSON(args), mustJSON(args2)
 		}
-		c1 := []Call{{ID: probeID, Name: probeName, Arguments: args}}
-		c2 := append(c1, Call{ID: probeID2, Name: probeName2, Arguments: args2})
+		id, id2 := probeID, probeID2
+		if try.kimi {
+			id, id2 = kimiID(probeName, 0), kimiID(probeName2, 1)
+		}
+		d.KimiIDs = try.kimi
+		c1 := []Call{{ID: id, Name: probeName, Arguments: args}}
+		c2 := append(c1, Call{ID: id2, Name: probeName2, Arguments: args2})
 		r1, err1 := render([]Message{user, {Role: "assistant", ToolCalls: c1}}, false)
 		if err1 != nil {
 			err = err1
@@ -160,6 +189,7 @@ func (t *Template) derive() (*Derived, error) {
 		break
 	}
 	if one == "" {
+		d.KimiIDs = false
 		if err != nil {
 			return nil, fmt.Errorf("chat template %s cannot render an assistant turn with a tool call: %w", t.Name, err)
 		}
@@ -300,9 +330,11 @@ func difference(a, b string) string {
 	return b[p : len(b)-s]
 }
 
-// tokenRE is compiled on first use, not at start-up.
+// tokenRE is compiled on first use, not at start-up. Control tokens
+// look like <|x|>, <x|>, <|x>, <x>, DeepSeek's fullwidth <｜x｜>,
+// Mistral's [X], and EXAONE's [|x|] (its [|endofturn|] ends a turn).
 var tokenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]`)
+	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
 })
 
 // controlTokens lists the control tokens in s, in order.

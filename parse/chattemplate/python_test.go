@@ -17,7 +17,7 @@ import (
 // Tools and arguments given as JSON, and messages, keep their key order
 // (ordered.go); the rest are gonja's gaps (issue 25) and a few templates
 // that fail in transformers' sandbox where toolcall renders them.
-const pythonIdentical = 46
+const pythonIdentical = 50
 
 // conversationsFile is testdata/conversations.json.
 type conversationsFile struct {
