@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,12 +17,7 @@ func TestTemplateAutoNeverShowsTheURLPassword(t *testing.T) {
 	clearEnv(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	const password = "Pr0ps-pa55-in-url"
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := l.Addr().String()
-	l.Close()
+	gone := refusedAddr(t)
 	var gotUser, gotPassword string
 	noProps := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		gotUser, gotPassword, _ = r.BasicAuth()

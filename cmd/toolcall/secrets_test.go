@@ -104,13 +104,7 @@ func TestRunNeverShowsTheURLPassword(t *testing.T) {
 	clearEnv(t)
 	t.Setenv("OPENAI_API_KEY", "")
 	const password = "Pa55-w0rd-in-url"
-	// A server that is gone: the connection is refused.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := l.Addr().String()
-	l.Close()
+	gone := refusedAddr(t) // a server that is gone: the connection is refused
 	srv := echoKeyServer(t)
 	for _, c := range []struct {
 		name, url string
@@ -172,4 +166,17 @@ func TestRunRedactsTheModelsText(t *testing.T) {
 	if !strings.Contains(stdout, `{"type":"final_answer","content":"[REDACTED] and [REDACTED]",`) {
 		t.Errorf("transcript:\n%s", stdout)
 	}
+}
+
+// refusedAddr is a loopback address nothing listens on: connecting to it
+// is refused at once.
+func refusedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }

@@ -17,11 +17,11 @@ import (
 
 const testToken = "0123456789abcdef0123456789abcdef"
 
-// listen serves a server of dir over HTTP on a loopback port with lo,
-// until the test ends, and gives its base URL.
-func listen(t *testing.T, dir string, opts Options, lo ListenOptions) string {
+// newServer is a server of the tools in dir, loaded with lopts, that does
+// not poll the directory.
+func newServer(t *testing.T, dir string, lopts catalog.LoadOptions, opts Options) *Server {
 	t.Helper()
-	c, err := catalog.Load([]string{dir}, catalog.LoadOptions{})
+	c, err := catalog.Load([]string{dir}, lopts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,6 +30,14 @@ func listen(t *testing.T, dir string, opts Options, lo ListenOptions) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// listen serves a server of dir over HTTP on a loopback port with lo,
+// until the test ends, and gives its base URL.
+func listen(t *testing.T, dir string, opts Options, lo ListenOptions) string {
+	t.Helper()
+	s := newServer(t, dir, catalog.LoadOptions{}, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan net.Addr, 1)
 	done := make(chan error, 1)

@@ -43,15 +43,7 @@ func upstreamDir(t testing.TB, up *mcp.Server) (string, catalog.LoadOptions) {
 func serveUpstream(t *testing.T, up *mcp.Server, opts Options, copts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	dir, lopts := upstreamDir(t, up)
-	c, err := catalog.Load([]string{dir}, lopts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts.Catalog, opts.Poll = c, -1
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, dir, lopts, opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcp.NewInMemoryTransports()
 	go s.Run(ctx, st)
