@@ -145,3 +145,22 @@ func TestGuardOpsRewrites(t *testing.T) {
 		}
 	}
 }
+
+// A number followed by '.' and a non-ASCII character inside a tag sends
+// the engine's lexer out of range or into an endless loop: such a
+// template is refused with the spot, and the same text outside a tag or
+// in a string renders as written.
+func TestLexerTrap(t *testing.T) {
+	for _, src := range []string{"{{0.痈00}}", "{% set x = 1.版 %}"} {
+		_, err := FromSource("trap", src).Render(nil, RenderOptions{})
+		if err == nil || !strings.Contains(err.Error(), "put a space after the '.'") {
+			t.Errorf("%q: error %v, want the lexer trap refused", src, err)
+		}
+	}
+	for src, want := range map[string]string{"版本 1.版 {{ 'v1.版' }}": "版本 1.版 v1.版"} {
+		got, err := FromSource("plain", src).Render(nil, RenderOptions{})
+		if err != nil || got != want {
+			t.Errorf("%q: rendered %q, %v; want %q", src, got, err, want)
+		}
+	}
+}

@@ -151,12 +151,46 @@ func (t *Template) compile() (*exec.Template, error) {
 // some malformed input (a number running into a multi-byte character,
 // FuzzRender found): that is a template that does not parse, not a crash.
 func parseTemplate(conf *config.Config, src string, e *exec.Environment) (tpl *exec.Template, err error) {
+	if at := lexerTrap(src); at >= 0 {
+		return nil, fmt.Errorf("at byte %d: a number followed by '.' and a non-ASCII character inside a tag, which the template engine cannot read (it loops on it); put a space after the '.'", at)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			tpl, err = nil, fmt.Errorf("the template engine failed on it: %v", p)
 		}
 	}()
 	return exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
+}
+
+// lexerTrap returns where, inside a {{ }} or {% %} tag and outside a
+// string, a digit is followed by '.' and a non-ASCII byte, or -1. The
+// engine's lexer backs up over such a '.' by the width of the character
+// after it: it slices out of range or loops forever allocating tokens
+// (FuzzRender found both), so such a template is refused before it is
+// lexed. Text outside tags is not lexed as numbers and is left alone.
+func lexerTrap(src string) int {
+	inTag := false
+	var quote byte
+	for i := 0; i+1 < len(src); i++ {
+		c := src[i]
+		switch {
+		case !inTag:
+			inTag = c == '{' && (src[i+1] == '{' || src[i+1] == '%')
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case (c == '}' || c == '%') && src[i+1] == '}':
+			inTag = false
+		case c >= '0' && c <= '9' && src[i+1] == '.' && i+2 < len(src) && src[i+2] >= 0x80:
+			return i
+		}
+	}
+	return -1
 }
 
 // rootName is the name the engine knows the template by.
