@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -375,4 +376,30 @@ func headingAnchor(h string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestDocsInstalled checks that make install puts the manual, which the
+// man pages point at, in share/doc/toolcall, with README.md's links to
+// docs/ still between them.
+func TestDocsInstalled(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	cmd := exec.Command("make", "-n", "--no-print-directory", "install", "DESTDIR=/dest", "PREFIX=/usr")
+	cmd.Dir = moduleRoot
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n install: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"install -m 0644 README.md /dest/usr/share/doc/toolcall/README.md\n",
+		"install -m 0644 docs/*.md /dest/usr/share/doc/toolcall/docs/\n",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("make install does not run %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(rootDescription, "PREFIX/share/doc/toolcall") {
+		t.Error("toolcall --help (and toolcall(1)) does not say where make install puts the manual")
+	}
 }
