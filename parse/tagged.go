@@ -11,8 +11,7 @@ import (
 // Formats that put each argument in tags of its own (Qwen3-Coder, GLM,
 // MiniMax M2, Step3, DeepSeek DSML) write values as bare text. They are
 // parsed here into a JSON object, each value typed as the chat templates
-// write them: raw text for a string, JSON for anything else (README.md,
-// How it decides).
+// write them: raw text for a string, JSON for anything else (docs/parse-rules.md).
 
 // argsBuilder writes a JSON object one member at a time.
 type argsBuilder struct {

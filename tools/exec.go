@@ -100,7 +100,7 @@ type ExecStats struct {
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
-// (README.md, toolcall exec). Every call is first checked as Validate
+// (docs/exec.md). Every call is first checked as Validate
 // checks it; a call that fails is answered with Validate's observation and
 // never runs.
 // A call that passes is written as Validate writes it, followed by the

@@ -9,7 +9,7 @@ import (
 )
 
 // The modes under which a tool registered without a schema may be called
-// (sidecar "no_schema_mode"; README.md, Tools on disk).
+// (sidecar "no_schema_mode"; docs/tools.md).
 const (
 	NoSchemaReadOnly      = "read-only"      // runs; meant for tools without side effects
 	NoSchemaHumanApproval = "human-approval" // runs only once a person approves it

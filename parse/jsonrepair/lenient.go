@@ -1,5 +1,5 @@
-// Package jsonrepair is the JSON repair of toolcall parse (README.md, How
-// it decides: lenient, never inventive), a leaf: it knows lenient JSON and
+// Package jsonrepair is the JSON repair of toolcall parse (docs/parse-rules.md:
+// lenient, never inventive), a leaf: it knows lenient JSON and
 // nothing of calls, formats or events. Repair reads one whole value;
 // Append reads one from the start of its input and says where it ended,
 // for the formats that put text or more calls after it; Scanner finds
