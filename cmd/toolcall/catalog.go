@@ -47,11 +47,14 @@ Tools marked "safe": false are left out unless --allow-unsafe is given;
 --local-only leaves out tools tagged "network"; --allow, --deny and --tag
 choose by name and tag.
 
-With --query, or a request on standard input ({"query": ...}, {"prompt":
-...}, a user message, or {"messages": [...]}), the tools are ranked for it
-with BM25 over their names, descriptions, tags and argument names, and the
-best 3 scoring at least --min-score are written, each with its score (0
-to 1) and the terms that matched. --max N asks for N tools: when there are
+With --query TEXT, or a request read from standard input when asked
+with --query - (or the argument -): plain text, {"query": ...},
+{"prompt": ...}, a user message, or {"messages": [...]}, the tools are
+ranked for it with BM25 over their names, descriptions, tags and
+argument names, and the best 3 scoring at least --min-score are written,
+each with its score (0 to 1) and the terms that matched. Standard input
+is not read otherwise, so catalog in a while-read loop leaves the loop's
+input alone. --max N asks for N tools: when there are
 no more than N, all of them are written in catalog order, each still with
 its score; when fewer than N score --min-score, the best of the rest make
 up the N and a warning says so. --scorer runs a command of
@@ -84,7 +87,7 @@ const catalogExample = `  # every tool, one tool event per line
   toolcall catalog --tools ./tools --query "weather in Paris" --format prompt
 
   # the same, with calls written as <tool_call> tags
-  toolcall catalog --tools ./tools --format prompt --style xml < request.json
+  toolcall catalog --tools ./tools --format prompt --style xml --query - < request.json
 
   # in CI: lint the tool directories
   toolcall catalog --tools ./tools --check`
@@ -118,17 +121,23 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		isTerminal: isTerminal,
 	}
 	cmd := &cobra.Command{
-		Use:     "catalog",
 		Short:   "List, rank and render tools for a prompt or a model API",
 		Long:    catalogLong,
 		Example: catalogExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:     "catalog [-]",
+		Args:    stdinArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			opts.styleSet = fs.Changed("style")
 			opts.pageSet = fs.Changed("page-size") || fs.Changed("cursor")
 			opts.querySet = fs.Changed("query")
 			opts.maxSet = fs.Changed("max")
+			if len(args) == 1 { // "-", as stdinArg allows
+				if opts.querySet {
+					return usage(errors.New("give the request once: --query TEXT, or - to read it from stdin"))
+				}
+				opts.query, opts.querySet = "-", true
+			}
 			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -140,7 +149,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named (the `cursor`)")
 	opts.tools.addPolicy(fs)
 	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
-	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text` (default: a request read from stdin, if any)")
+	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text`; - reads the request from stdin: plain text, {\"query\": ...}, {\"prompt\": ...} or {\"messages\": [...]}")
 	fs.IntVar(&opts.max, "max", 0, "write `n` tools: when ranking, all of them if there are no more, else the best n, made up with the best of the rest if fewer score --min-score (default: at most 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
@@ -183,8 +192,13 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer c.Close()
+	// Stdin is read only when asked: a catalog in a while-read loop, or
+	// under a pipe that stays open, must not take its input.
 	query := o.query
-	if !o.querySet && !o.isTerminal(stdin) {
+	if o.querySet && query == "-" {
+		if o.isTerminal(stdin) {
+			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as --query TEXT")
+		}
 		if query, err = readRequest(stdin); err != nil {
 			return err
 		}
@@ -206,7 +220,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	}
 	if o.explain {
 		if query == "" {
-			return usage(errors.New("--explain explains a ranking: give a request with --query or on stdin"))
+			return usage(errors.New("--explain explains a ranking: give a request with --query TEXT, or --query - to read it from stdin"))
 		}
 		es, err := c.Explain(ctx, sel)
 		if err != nil {
@@ -233,15 +247,15 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 // maxRequest bounds the request catalog reads from stdin.
 const maxRequest = 16 << 20
 
-// readRequest reads the optional request on stdin and returns its query;
-// empty input is no query.
+// readRequest reads the request on stdin that --query - asks for and
+// returns its query; empty input is no query.
 func readRequest(stdin io.Reader) (string, error) {
 	data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the request on stdin: %w", err)
 	}
 	if len(data) > maxRequest {
-		return "", usage(fmt.Errorf("the request on stdin is over %d MiB; pass the query with --query", maxRequest>>20))
+		return "", usage(fmt.Errorf("the request on stdin is over %d MiB; pass the query as --query TEXT", maxRequest>>20))
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return "", nil
@@ -251,6 +265,18 @@ func readRequest(stdin io.Reader) (string, error) {
 		return "", usage(fmt.Errorf("the request on stdin: %w", err))
 	}
 	return q, nil
+}
+
+// stdinArg allows catalog's one optional argument, "-": the request on
+// stdin, as --query - reads it.
+func stdinArg(cmd *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return nil
+	case len(args) == 1 && args[0] == "-":
+		return nil
+	}
+	return usage(fmt.Errorf("%s takes no arguments but -, the request on stdin; got %q (a query is --query TEXT)", cmd.Name(), args[0]))
 }
 
 // runCheck lints the tool directories.
