@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
 const catalogLong = `Catalog reads tool directories and writes the tools in them: as tool
@@ -43,8 +44,8 @@ but have no executable to run. A .json file with no key
 of a tool definition and no executable beside it (package.json) is
 skipped.
 
-Tools marked "safe": false are left out unless --allow-unsafe is given;
---local-only leaves out tools tagged "network"; --allow, --deny and --tag
+Tools marked "safe": false are left out unless --allow-unsafe (or
+--approve NAME) is given, and standard error says how many; --local-only leaves out tools tagged "network"; --allow, --deny and --tag
 choose by name and tag.
 
 With --query TEXT, or a request read from standard input when asked
@@ -231,6 +232,14 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	picked, err := c.Select(ctx, sel)
 	if err != nil {
 		return err
+	}
+	if names := c.Withheld(sel); len(names) > 0 {
+		it := "them, or --approve NAME for one"
+		if len(names) == 1 {
+			it = "it, or --approve " + names[0]
+		}
+		fmt.Fprintf(stderr, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
+			len(names), plural(len(names)), termsafe.Line(strings.Join(names, ", ")), it)
 	}
 	err = catalog.Render(stdout, c, picked, catalog.RenderOptions{
 		Format:   o.format.value,
