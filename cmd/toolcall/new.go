@@ -20,6 +20,9 @@ its arguments as JSON on standard input and prints a result, and its
 sidecar, whose input_schema comes from the --param flags and whose example
 calls it. It then checks the tool as catalog --check would, and prints on
 standard output the line that calls the example through toolcall exec.
+The tool works as written, but catalog --check fails on what new leaves
+for you to replace: the description, when --description was not given,
+and the "example" values of the example.
 
 Each --param is NAME:TYPE:DESCRIPTION, where TYPE is string (the default),
 integer, number, boolean, array (of strings) or object, and a ? after the
@@ -118,7 +121,16 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "toolcall: the new tool does not pass catalog --check (%d problem%s): fix them, or report it if toolcall wrote them\n", len(res.Problems), plural(len(res.Problems)))
 		return errReported
 	}
-	fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
+	if len(res.ToDo) > 0 {
+		// The tool runs, but catalog --check fails until these change.
+		fmt.Fprintf(stderr, "catalog --check: %s works, and passes once you replace what toolcall new left in %s:\n", name, res.Files[0])
+		for _, p := range res.ToDo {
+			fmt.Fprintf(stderr, "  %s\n", p.Message)
+		}
+		fmt.Fprintf(stderr, "its example, through exec:\n")
+	} else {
+		fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
+	}
 	call := `{"type":"tool_call","name":` + string(jsonw.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
 	execArgs := []string{"toolcall", "exec", "--tools", spec.Dir}
 	if o.unsafe {
