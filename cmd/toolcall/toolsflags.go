@@ -95,14 +95,26 @@ func (f *toolsFlags) policy() (tools.Policy, error) {
 	}, nil
 }
 
-// errNoTools is the usage error of a command that needs tools and got none.
-var errNoTools = usage(errors.New("no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"))
+// noTools is the usage error of a command that needs tools and got none.
+// No command looks in ./tools by itself, as a shell leaves "." out of
+// PATH: programs are not taken from wherever one stands. When ./tools is
+// there (where toolcall new writes), the error names it.
+func noTools() error {
+	msg := "no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"
+	if fi, err := os.Stat(defaultToolsDir); err == nil && fi.IsDir() {
+		msg += "; ./" + defaultToolsDir + " is here (toolcall new writes there): --tools " + defaultToolsDir
+	}
+	return usage(errors.New(msg))
+}
+
+// defaultToolsDir is where toolcall new writes a tool when told nowhere.
+const defaultToolsDir = "tools"
 
 // load reads the tool directories. A problem with them is a usage error
 // (exit 2) that names each file; warnings go to stderr.
 func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
 	if len(f.dirs) == 0 && len(f.mcp) == 0 {
-		return nil, errNoTools
+		return nil, noTools()
 	}
 	c, err := catalog.Load(f.dirs, f.loadOptions(stderr))
 	if err != nil {
