@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/internal/termsafe"
@@ -112,6 +113,8 @@ type catalogOptions struct {
 	// and its absence differ for these.
 	styleSet, pageSet, querySet, maxSet bool
 
+	idle idleFlags // flags given that do nothing in the mode chosen
+
 	isTerminal func(io.Reader) bool
 }
 
@@ -139,6 +142,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				}
 				opts.query, opts.querySet = "-", true
 			}
+			opts.noteIdle(fs)
 			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -165,8 +169,23 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
+// noteIdle notes the flags given that do nothing in the mode chosen.
+func (o *catalogOptions) noteIdle(fs *pflag.FlagSet) {
+	o.idle.fs = fs
+	if o.check {
+		o.idle.note("with --check: it lints every tool and writes none",
+			"format", "style", "page-size", "cursor", "allow", "deny", "allow-unsafe", "local-only", "approve", "tag",
+			"query", "max", "min-score", "scorer", "scorer-timeout", "explain")
+		return
+	}
+	if !o.querySet {
+		o.idle.note("without a query to rank for (--query)", "min-score", "scorer", "scorer-timeout")
+	}
+}
+
 func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.check {
+		o.idle.warn(stderr)
 		return o.runCheck(stderr)
 	}
 	if o.styleSet && o.format.value != catalog.FormatPrompt {
@@ -184,6 +203,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if o.minScore < 0 || o.minScore > 1 {
 		return usage(fmt.Errorf("--min-score %g is outside 0 to 1", o.minScore))
 	}
+	o.idle.warn(stderr)
 	policy, err := o.tools.policy()
 	if err != nil {
 		return err

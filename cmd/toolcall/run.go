@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -98,6 +99,11 @@ Retry-After from the server holds back every request of the batch.
 time: a line per file on stderr (ok, differs with the first difference,
 error), check events on stdout.
 
+A flag that does nothing in the mode chosen (one marked "model servers
+only" with --model-cmd or --replay, --template without --api completions,
+-v without --check) is said on stderr with a warning; its variable is not,
+since a variable holds a setting for every mode.
+
 Secrets never reach the transcript or stderr: exec's redaction applies to
 every event, the model's own text included, and knows the API key and a
 password in the base URL too. URLs are shown without user:password@.
@@ -156,6 +162,7 @@ type runOptions struct {
 	answer         bool
 	jsonl          bool
 	batch          batchOptions
+	idle           idleFlags // flags given that do nothing in the mode chosen
 
 	isTerminal    func(io.Reader) bool
 	isTerminalOut func(io.Writer) bool
@@ -181,6 +188,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.server.sources(fs)
 			o.temperatureSet = fs.Changed("temperature")
 			o.batch.noteGiven(fs)
+			o.noteIdle(fs)
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
@@ -260,6 +268,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if err != nil {
 		return err
 	}
+	o.idle.warn(stderr)
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
@@ -455,6 +464,35 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		}
 	}
 	return nil
+}
+
+// serverOnlyFlags are the flags that only a model server reads; the last
+// is not idle with --replay, which --api native replays natively.
+var serverOnlyFlags = []string{"base-url", "api-key", "model", "temperature", "extra", "constrain", "template", "max-tokens", "no-stream", "stall-timeout", "api"}
+
+// noteIdle notes the flags given that do nothing in the mode chosen.
+func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
+	o.idle.fs = fs
+	server := serverOnlyFlags
+	switch {
+	case o.modelCmd != "":
+		o.idle.note("with --model-cmd: a model server reads them, not a program", server...)
+	case o.replay != "":
+		o.idle.note("with --replay: the recording gives the model's turns", server[:len(server)-1]...)
+	default:
+		if o.api.value != "completions" {
+			o.idle.note("without --api completions: the server renders the chat", "template")
+		}
+		if o.api.value == "native" {
+			o.idle.note("with --api native: the server's own tool calling writes the calls", "constrain")
+		}
+	}
+	if !o.check {
+		o.idle.note("without --check", "verbose")
+	}
+	if o.answer {
+		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
+	}
 }
 
 // modelBackend is the model backend the flags ask for, with what goes

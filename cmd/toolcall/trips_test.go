@@ -119,6 +119,41 @@ func TestNewcomerTrips(t *testing.T) {
 			stdoutRE: `"type":"stop"`,
 			stderr:   "ok      " + demo + "\n",
 		},
+		{
+			name:     "idle-server-flags-with-model-cmd",
+			args:     []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--model", "x", "--temperature", "0.2", "--constrain", "What is the weather in Paris, in Fahrenheit?"},
+			stdoutRE: `"type":"stop","reason":"final_answer"`,
+			stderr:   "toolcall: warning: --model, --temperature and --constrain do nothing with --model-cmd: a model server reads them, not a program\n",
+		},
+		{
+			name:     "idle-variable-not-warned",
+			args:     []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "What is the weather in Paris, in Fahrenheit?"},
+			env:      map[string]string{"TOOLCALL_MODEL": "x"},
+			stdoutRE: `"type":"stop","reason":"final_answer"`,
+		},
+		{
+			name:     "idle-verbose-without-check",
+			args:     []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "-v", "What is the weather in Paris, in Fahrenheit?"},
+			stdoutRE: `"type":"stop","reason":"final_answer"`,
+			stderr:   "toolcall: warning: --verbose does nothing without --check\n",
+		},
+		{
+			name:     "idle-server-flags-with-replay",
+			args:     []string{"run", "--tools", examples, "--replay", demo, "--check", "--max-tokens", "5", "--no-stream"},
+			stdoutRE: `"type":"stop"`,
+			stderr:   "toolcall: warning: --max-tokens and --no-stream do nothing with --replay: the recording gives the model's turns\nok      " + demo + "\n",
+		},
+		{
+			name:   "idle-catalog-flags-with-check",
+			args:   []string{"catalog", "--tools", examples, "--check", "--format", "openai", "--allow-unsafe"},
+			stderr: "toolcall: warning: --format and --allow-unsafe do nothing with --check: it lints every tool and writes none\n",
+		},
+		{
+			name:     "idle-catalog-ranking-without-query",
+			args:     []string{"catalog", "--tools", examples, "--min-score", "0.2", "--allow-unsafe"},
+			stdoutRE: `"name":"write_file"`,
+			stderr:   "toolcall: warning: --min-score does nothing without a query to rank for (--query)\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
