@@ -32,6 +32,10 @@ an OpenAI, Anthropic, MCP or BFCL definition dropped in as it is:
      "safe": true, "timeout": "20s", "tags": ["weather", "network"],
      "examples": [{"arguments": {"city": "Paris"}}]}
 
+An invalid sidecar fails every command that reads its directory (exit
+2), naming the file; --skip-invalid loads the valid tools instead and
+lists each invalid sidecar on stderr with a warning.
+
 A sidecar without a schema is an error (fail closed) unless it says
 "allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
 or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
@@ -175,7 +179,7 @@ func (o *catalogOptions) noteIdle(fs *pflag.FlagSet) {
 	if o.check {
 		o.idle.note("with --check: it lints every tool and writes none",
 			"format", "style", "page-size", "cursor", "allow", "deny", "allow-unsafe", "local-only", "approve", "tag",
-			"query", "max", "min-score", "scorer", "scorer-timeout", "explain")
+			"query", "max", "min-score", "scorer", "scorer-timeout", "explain", "skip-invalid")
 		return
 	}
 	if !o.querySet {

@@ -20,6 +20,7 @@ import (
 type toolsFlags struct {
 	dirs        dirList  // --tools
 	mcp         []string // --mcp
+	skipInvalid bool     // --skip-invalid
 	allow       []string // --allow
 	deny        []string // --deny
 	allowUnsafe bool     // --allow-unsafe
@@ -31,6 +32,7 @@ type toolsFlags struct {
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
 	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
+	fs.BoolVar(&f.skipInvalid, "skip-invalid", false, "load the valid tools and leave out, with a warning each, sidecars that are invalid (default: any invalid sidecar is an error)")
 	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell, or the http:// URL of one running on this machine (repeatable)")
 }
 
@@ -126,7 +128,7 @@ func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
 // loadOptions are the options every command loads its tools with: MCP
 // servers given by URL are reached through run's loopback-only dialer.
 func (f *toolsFlags) loadOptions(stderr io.Writer) catalog.LoadOptions {
-	return catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp, MCPDialer: run.DialMCP}
+	return catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp, MCPDialer: run.DialMCP, SkipInvalid: f.skipInvalid}
 }
 
 // warnTo returns a function that writes warnings to stderr, one line each.
