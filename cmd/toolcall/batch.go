@@ -194,6 +194,7 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 		Native: o.api.value == "native",
 		Jobs:   b.jobs,
 		Shard:  shard,
+		Ignore: o.ignored,
 		Report: func(file, status, detail string) { reportCheck(stderr, file, status, detail) },
 	})
 	if err != nil {
@@ -205,6 +206,9 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 	}
 	fmt.Fprintf(stderr, "toolcall: %d recording%s: %d ok, %d differing, %d error%s\n", res.Files, plural(res.Files),
 		res.OK, res.Differ, res.Errors, plural(res.Errors))
+	if res.Differ > 0 {
+		fmt.Fprintln(stderr, "toolcall: if a new run is right, make it the recording: toolcall run --replay FILE --record FILE, with the same tools and flags but --check (and --ignore)")
+	}
 	if res.Differ > 0 || res.Errors > 0 || res.NotStarted > 0 {
 		return errReported
 	}

@@ -82,6 +82,14 @@ With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI. On success
 it says "ok FILE" on stderr, as a check of many recordings says of each.
+--ignore leaves out of the comparison what changes legitimately: system,
+the system prompt (when only the tools' descriptions changed), or a JSON
+pointer into observations, such as /structured_content/time, which
+reaches into content that is JSON text too (/content/time); it repeats,
+and what it leaves out is said on stderr, in the diff and in check
+events. To refresh a recording, run it again with --record in place of
+--check: --replay FILE --record FILE keeps the model's turns and takes
+the tools' new results and the new prompt.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
@@ -123,6 +131,10 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   toolcall run --tools ./tools --record golden.jsonl "What is 17 * 25 + 3?"
   toolcall run --tools ./tools --replay golden.jsonl --check
 
+  # the same, when the tools' descriptions changed; then refresh it
+  toolcall run --tools ./tools --replay golden.jsonl --check --ignore system
+  toolcall run --tools ./tools --replay golden.jsonl --record golden.jsonl
+
   # many prompts, four at a time, a transcript per request; run again to resume
   toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
 
@@ -143,6 +155,8 @@ type runOptions struct {
 	modelCmd       string
 	replay         string
 	check          bool
+	ignore         []string        // --ignore, as given
+	ignored        run.CheckIgnore // --ignore, read
 	record         string
 	system         string
 	style          choice
@@ -206,6 +220,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
+	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
@@ -242,6 +257,13 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
 	}
+	if len(o.ignore) > 0 && !o.check {
+		return usage(errors.New("--ignore says what --check leaves out: add --check"))
+	}
+	var err error
+	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
+		return usage(fmt.Errorf("--ignore: %w", err))
+	}
 	if o.answer && o.check {
 		return usage(errors.New("--answer and --check both decide what stdout holds; use one"))
 	}
@@ -269,6 +291,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return err
 	}
 	o.idle.warn(stderr)
+	if items := o.ignored.Items(); len(items) > 0 {
+		// Said before any result, so that nothing is ignored silently.
+		fmt.Fprintf(stderr, "toolcall: the check leaves out, as --ignore asks: %s\n", termsafe.Line(strings.Join(items, ", ")))
+	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
 		return err
@@ -416,6 +442,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		if err := rec.Setup(&lopts, o.api.value == "native"); err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
+		rec.Ignore = o.ignored
 		res, diff, err = rec.Replay(ctx, out, lopts, o.check)
 	} else {
 		res, err = run.Loop(ctx, in, out, lopts)
@@ -435,6 +462,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check {
 		if diff != "" {
 			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
+			fmt.Fprintf(stderr, "toolcall: if the new run is right, make it the recording: the same command with --record %s in place of --check (and --ignore)\n", termsafe.Line(run.ShellLine([]string{o.replay})))
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
