@@ -72,17 +72,18 @@ const exitStatusText = `    0    the command did its job (parse errors and faile
 
 const environmentText = `Every flag can also be set with an environment variable named TOOLCALL_
 and the flag's name in upper case with dashes as underscores, for example
-TOOLCALL_NO_REPAIR=1. One variable has one meaning: where a flag means
+TOOLCALL_NO_REPAIR=1; a yes-or-no flag takes true, 1, yes or on, and
+false, 0, no or off. One variable has one meaning: where a flag means
 different things in different commands, the variable names the command
 or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
 --format, TOOLCALL_TOOL_TIMEOUT for exec's --timeout (and run's
 --tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout and
 TOOLCALL_PROBE_TIMEOUT for probe's, and TOOLCALL_PARSE_TEMPLATE for
-parse's --template. A flag given on
-the command line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
-directories, like PATH. run and probe also read OPENAI_BASE_URL and
-OPENAI_API_KEY when --base-url and --api-key are not given. --help, --version,
---list-formats and --check have no variable.`
+parse's --template. A flag given on the command line wins. TOOLCALL_TOOLS
+holds a colon-separated list of tool directories, like PATH. run and
+probe also read OPENAI_BASE_URL and OPENAI_API_KEY when --base-url and
+--api-key are not given. --help, --version, --list-formats and --check
+have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return newRootCmdArgs(nil, stdin, stdout, stderr)
