@@ -83,11 +83,11 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 	case many != nil && o.record != "":
 		return nil, usage(errors.New("a bulk --check does not take --record"))
 	case b.file == "" && (b.outGiven || b.forceGiven):
-		return nil, usage(errors.New("--out and --force need --batch"))
+		return nil, usage(errors.New(both(b.outGiven, "--out", b.forceGiven, "--force") + " --batch"))
 	case b.file != "" && b.force && b.out == "":
 		return nil, usage(errors.New("--force needs --out: it runs again the requests already done there"))
 	case b.file == "" && many == nil && (b.jobsGiven || b.shardGiven):
-		return nil, usage(errors.New("--jobs and --shard need --batch, or --replay DIR --check"))
+		return nil, usage(errors.New(both(b.jobsGiven, "--jobs", b.shardGiven, "--shard") + " --batch, or --replay DIR --check"))
 	case b.jobs < 0:
 		return nil, usage(errors.New("--jobs must be 1 or more (0: the default)"))
 	}
@@ -108,6 +108,18 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 		}
 	}
 	return many, nil
+}
+
+// both names the flags of two that were given, as the subject of
+// "need(s)": a message names only what the command line holds.
+func both(aGiven bool, a string, bGiven bool, b string) string {
+	switch {
+	case aGiven && bGiven:
+		return a + " and " + b + " need"
+	case aGiven:
+		return a + " needs"
+	}
+	return b + " needs"
 }
 
 func (b *batchOptions) parseShard() (run.Shard, error) {

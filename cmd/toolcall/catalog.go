@@ -115,7 +115,8 @@ type catalogOptions struct {
 
 	// Which flags were given (by flag or variable): a flag's zero value
 	// and its absence differ for these.
-	styleSet, pageSet, querySet, maxSet bool
+	styleSet, querySet, maxSet bool
+	pageSet                    []string // of --page-size and --cursor, those given
 
 	idle idleFlags // flags given that do nothing in the mode chosen
 
@@ -137,7 +138,11 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			opts.styleSet = fs.Changed("style")
-			opts.pageSet = fs.Changed("page-size") || fs.Changed("cursor")
+			for _, name := range []string{"page-size", "cursor"} {
+				if fs.Changed(name) {
+					opts.pageSet = append(opts.pageSet, "--"+name)
+				}
+			}
 			opts.querySet = fs.Changed("query")
 			opts.maxSet = fs.Changed("max")
 			if len(args) == 1 { // "-", as stdinArg allows
@@ -198,11 +203,19 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if o.explain && o.format.value != catalog.FormatJSONL {
 		return usage(fmt.Errorf("--explain writes explain events, not --format %s", o.format.value))
 	}
-	if o.pageSet && o.format.value != catalog.FormatMCP {
-		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
+	if len(o.pageSet) > 0 && o.format.value != catalog.FormatMCP {
+		verb := " applies"
+		if len(o.pageSet) > 1 {
+			verb = " apply"
+		}
+		return usage(errors.New(strings.Join(o.pageSet, " and ") + verb + " to --format mcp only"))
 	}
-	if o.max < 0 || o.pageSize < 0 {
-		return usage(errors.New("--max and --page-size take a number of tools, 0 or more"))
+	// Each bound is named alone, so the message says which one to change.
+	switch {
+	case o.max < 0:
+		return usage(fmt.Errorf("--max %d: want a number of tools, 0 or more", o.max))
+	case o.pageSize < 0:
+		return usage(fmt.Errorf("--page-size %d: want a number of tools, 0 or more", o.pageSize))
 	}
 	if o.minScore < 0 || o.minScore > 1 {
 		return usage(fmt.Errorf("--min-score %g is outside 0 to 1", o.minScore))

@@ -156,6 +156,7 @@ type runOptions struct {
 	replay         string
 	check          bool
 	ignore         []string        // --ignore, as given
+	ignoreGiven    bool            // on the command line: TOOLCALL_IGNORE serves checks only
 	ignored        run.CheckIgnore // --ignore, read
 	record         string
 	system         string
@@ -203,6 +204,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.temperatureSet = fs.Changed("temperature")
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
+			o.ignoreGiven = source(fs, "ignore") == "--ignore"
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
@@ -258,7 +260,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return usage(errors.New("--check needs --replay FILE"))
 	}
 	if len(o.ignore) > 0 && !o.check {
-		return usage(errors.New("--ignore says what --check leaves out: add --check"))
+		if o.ignoreGiven {
+			return usage(errors.New("--ignore says what --check leaves out: add --check"))
+		}
+		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
 	}
 	var err error
 	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {

@@ -154,6 +154,36 @@ func TestNewcomerTrips(t *testing.T) {
 			stdoutRE: `"name":"write_file"`,
 			stderr:   "toolcall: warning: --min-score does nothing without a query to rank for (--query)\n",
 		},
+		{
+			name:   "only-the-broken-catalog-bound",
+			args:   []string{"catalog", "--tools", examples, "--format", "mcp", "--page-size", "-1"},
+			code:   exitUsage,
+			stderr: "toolcall: --page-size -1: want a number of tools, 0 or more (see 'toolcall catalog --help')\n",
+		},
+		{
+			name:   "only-the-flag-given-misplaced",
+			args:   []string{"catalog", "--tools", examples, "--cursor", "x"},
+			code:   exitUsage,
+			stderr: "toolcall: --cursor applies to --format mcp only (see 'toolcall catalog --help')\n",
+		},
+		{
+			name:   "only-the-batch-flag-given",
+			args:   []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--shard", "0/2", "hi"},
+			code:   exitUsage,
+			stderr: "toolcall: --shard needs --batch, or --replay DIR --check (see 'toolcall run --help')\n",
+		},
+		{
+			name:     "bool-variable-says-yes",
+			args:     []string{"catalog", "--tools", examples},
+			env:      map[string]string{"TOOLCALL_ALLOW_UNSAFE": "yes"},
+			stdoutRE: `"name":"write_file"`,
+		},
+		{
+			name:     "ignore-variable-outside-a-check",
+			args:     []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "What is the weather in Paris, in Fahrenheit?"},
+			env:      map[string]string{"TOOLCALL_IGNORE": "system"},
+			stdoutRE: `"type":"stop","reason":"final_answer"`,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
