@@ -115,15 +115,19 @@ check-generated:
 	@$(GO) test ./cmd/$(PROG) -run '^TestDocs$$' -count=1 || { \
 		echo "make: man/ or completions/ are stale: run make generate"; exit 1; }
 
-## install: the binary, man pages and completions under $(DESTDIR)$(PREFIX)
+## install: the binary, man pages, completions and the documentation
+## (README.md and docs/, which the man pages point at) under
+## $(DESTDIR)$(PREFIX)
+DOCDIR := $(SHAREDIR)/doc/$(PROG)
 install: build
 	install -d $(BINDIR) $(SHAREDIR)/man/man1 $(SHAREDIR)/bash-completion/completions \
-		$(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
+		$(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d $(DOCDIR)
 	install -m 0755 bin/$(PROG) $(BINDIR)/$(PROG)
 	install -m 0644 man/*.1 $(SHAREDIR)/man/man1/
 	install -m 0644 completions/$(PROG).bash $(SHAREDIR)/bash-completion/completions/$(PROG)
 	install -m 0644 completions/_$(PROG) $(SHAREDIR)/zsh/site-functions/_$(PROG)
 	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
+	install -m 0644 README.md $(sort $(wildcard docs/*.md)) $(DOCDIR)/
 
 ## demo: the whole loop with no model server: toolcall run with the example
 ## tools and a scripted model (testdata/models/demo-model), then the same

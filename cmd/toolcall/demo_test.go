@@ -115,3 +115,31 @@ func TestMakeSaysWhatSkips(t *testing.T) {
 		})
 	}
 }
+
+// TestMakeInstallsDocs: the man pages point at the documentation (the
+// JSON repair kinds, for one), so make install puts README.md and docs/
+// beside them, under share/doc/toolcall (issue 28).
+func TestMakeInstallsDocs(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	dest := t.TempDir()
+	cmd := exec.Command("make", "-n", "-s", "--no-print-directory", "install", "DESTDIR="+dest, "PREFIX=/usr")
+	cmd.Dir = moduleRoot
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make -n install: %v\n%s", err, out)
+	}
+	docs, err := filepath.Glob(filepath.Join(moduleRoot, "docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	want := "install -m 0644 README.md"
+	for _, d := range docs {
+		want += " docs/" + filepath.Base(d)
+	}
+	want += " " + filepath.Join(dest, "usr", "share", "doc", "toolcall") + "/\n"
+	if !strings.Contains(string(out), want) {
+		t.Errorf("make install does not run %q:\n%s", want, out)
+	}
+}
