@@ -1,8 +1,10 @@
 // Package scaffold writes a new tool into a tools directory: an executable
 // that reads its arguments and prints a result, in the language asked for,
 // and a sidecar whose schema and example come from the parameters given.
-// The tool it writes passes catalog.Check and answers its example; nothing
-// it does needs the network.
+// The tool it writes answers its example, and passes catalog.Check once
+// the author has replaced the placeholders it leaves (Result.ToDo): the
+// description when none was given, the "example" values; nothing it does
+// needs the network.
 package scaffold
 
 import (
