@@ -509,7 +509,7 @@ func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 	server := serverOnlyFlags
 	switch {
 	case o.modelCmd != "":
-		o.idle.note("with --model-cmd: a model server reads them, not a program", server...)
+		o.idle.note("with --model-cmd, which runs a program instead of asking a model server", server...)
 	case o.replay != "":
 		o.idle.note("with --replay: the recording gives the model's turns", server[:len(server)-1]...)
 	default:

@@ -123,7 +123,7 @@ func TestNewcomerTrips(t *testing.T) {
 			name:     "idle-server-flags-with-model-cmd",
 			args:     []string{"run", "--tools", examples, "--model-cmd", "../../testdata/models/demo-model", "--model", "x", "--temperature", "0.2", "--constrain", "What is the weather in Paris, in Fahrenheit?"},
 			stdoutRE: `"type":"stop","reason":"final_answer"`,
-			stderr:   "toolcall: warning: --model, --temperature and --constrain do nothing with --model-cmd: a model server reads them, not a program\n",
+			stderr:   "toolcall: warning: --model, --temperature and --constrain do nothing with --model-cmd, which runs a program instead of asking a model server\n",
 		},
 		{
 			name:     "idle-variable-not-warned",
