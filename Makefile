@@ -20,7 +20,7 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build tools test vet fmt-check unit mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit skipped mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -70,10 +70,17 @@ fmt-check:
 # testdata/repairbench is a module of its own (it needs other repair
 # libraries), so ./... misses it: it is vetted and tested apart, so that
 # make bench never finds it broken.
-unit:
+unit: skipped
 	@[ -n "$(RACE)" ] || echo "make: no C compiler for cgo; testing without -race"
 	$(GO) test $(RACE) ./...
 	cd testdata/repairbench && $(GO) vet . && $(GO) test .
+
+## skipped: say which tests will skip for want of a program: go test
+## shows nothing of a package that passes, so a skip there says nothing
+# The checks are the tests' own conditions (cmd/toolcall/script_test.go).
+skipped:
+	@parallel --version 2>/dev/null | grep -q 'GNU parallel' || \
+		echo "make: WARNING: GNU parallel is not installed: SKIPPING the test of the batch recipe in docs/batch.md (apt-get install parallel)"
 
 # Every Fuzz function in the module, found with go test -list, so targets
 # added later run without touching this file. A fuzz run takes exactly one

@@ -93,7 +93,7 @@ func TestMakeSaysWhatSkips(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
 	}
-	const warning = "make: WARNING: GNU parallel is not installed: SKIPPING the test of the README batch recipe (apt-get install parallel)\n"
+	const warning = "make: WARNING: GNU parallel is not installed: SKIPPING the test of the batch recipe in docs/batch.md (apt-get install parallel)\n"
 	for _, tt := range []struct {
 		name, parallel, want string
 	}{
