@@ -51,6 +51,19 @@ var jsonFamilies = []struct {
 	{"python_tag", "<|eom_id|>", func(a string) string { return `<|python_tag|>{"name": "f", "parameters": ` + a + `}<|eom_id|>` }},
 	{"gigachat3", "", func(a string) string { return "function call<|role_sep|>\n{\"name\": \"f\", \"arguments\": " + a + "}" }},
 	{"phi4_mini", "", func(a string) string { return `functools[{"name": "f", "arguments": ` + a + `}]` }},
+	{"laguna", "</tool_call>", func(a string) string { return "<tool_call>f\n" + a + "</tool_call>" }},
+	{"solar_open", "<|tool_call:end|>", func(a string) string {
+		return `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>` + a + `<|tool_call:end|><|calls|>`
+	}},
+	{"hyperclovax", "<|im_end|>", func(a string) string {
+		return " -> tool/function_call\n[{\"name\": \"f\", \"arguments\": " + a + "}]<|im_end|>"
+	}},
+	{"command_r_action", "```", func(a string) string {
+		return "Action:\n```json\n[\n    {\n        \"tool_name\": \"f\",\n        \"parameters\": " + a + "\n    }\n]```\n"
+	}},
+	{"plamo3", "<|plamo:end_tool_request:plamo|>", func(a string) string {
+		return `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>` + a + `<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`
+	}},
 }
 
 // repairedArgs are arguments written with each kind of repair a JSON body
@@ -178,6 +191,8 @@ var xmlFamilies = []struct {
 	}},
 	{"glm_4_7", "</tool_call>", func(s string) string {
 		return "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value><arg_key>s</arg_key><arg_value>x y</arg_value>" + s + "</tool_call>"
+	}},	{"solar_open2", "<|tool_call:end|>", func(s string) string {
+		return "<|tool_call:start|>f\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\n<|tool_arg:start|>s<|tool_arg:value|>x y<|tool_arg:end|>" + s + "\n<|tool_call:end|>"
 	}},
 }
 
@@ -212,12 +227,19 @@ func TestCutArgumentsNeverACall(t *testing.T) {
 	for _, fam := range xmlFamilies {
 		in := fam.wrap("")
 		from := strings.Index(in, "<parameter")
-		if from < 0 {
-			from = strings.Index(in, "<arg_key>")
+		for _, open := range []string{"<arg_key>", "<|tool_arg:start|>"} {
+			if from < 0 {
+				from = strings.Index(in, open)
+			}
 		}
 		to := strings.LastIndex(in, "</function>")
-		if to < 0 {
-			to = strings.LastIndex(in, "</tool_call>") // GLM's call ends there
+		for _, end := range []string{"</tool_call>", "<|tool_call:end|>"} {
+			if to < 0 {
+				to = strings.LastIndex(in, end) // GLM's call ends there
+			}
+		}
+		if from < 0 || to < 0 {
+			t.Fatalf("%s: no arguments found in %q", fam.name, in)
 		}
 		check(fam.name, in, from+1, to)
 	}

@@ -156,7 +156,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		if (s.Call != nil) != (opts.Format == FormatTemplate) {
 			return nil, fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
 		}
-		extra = syntaxIndex(s)
+		extra = syntaxIndex(s, opts.Format)
 	}
 	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
