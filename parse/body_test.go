@@ -191,7 +191,8 @@ var xmlFamilies = []struct {
 	}},
 	{"glm_4_7", "</tool_call>", func(s string) string {
 		return "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value><arg_key>s</arg_key><arg_value>x y</arg_value>" + s + "</tool_call>"
-	}},	{"solar_open2", "<|tool_call:end|>", func(s string) string {
+	}},
+	{"solar_open2", "<|tool_call:end|>", func(s string) string {
 		return "<|tool_call:start|>f\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\n<|tool_arg:start|>s<|tool_arg:value|>x y<|tool_arg:end|>" + s + "\n<|tool_call:end|>"
 	}},
 }
