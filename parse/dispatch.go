@@ -164,6 +164,7 @@ func init() {
 		// poolside Laguna sometimes wraps a call in <user> tags: only a
 		// call to a known tool counts (see lagunaUser).
 		{"<user>", (*Parser).lagunaUser, []string{FormatLaguna}},
+		{"</user>", closer, []string{FormatLaguna}},
 		// Kimi K3's XTML: reasoning, the answer and the calls each in an
 		// <|open|>…<|close|> block.
 		{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
