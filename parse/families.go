@@ -8,8 +8,10 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// Families whose calls are a name in one marker and JSON arguments in
-// another, read from their published chat templates and parsers.
+// Families whose calls are a name in one marker and arguments in another
+// (PLaMo 3, CWM, Kimi K3, Solar Open), and those whose markers prose or
+// another family may also write (poolside Laguna's <user>, HyperCLOVA X's
+// "-> tool/"), read from their published chat templates and parsers.
 
 // PLaMo 3's tags: not special tokens, so a server never drops them.
 const (
