@@ -223,14 +223,22 @@ func compactKey(src []byte, i int, sp *spaces) int {
 func compactStrEnd(src []byte, i int) int {
 	n := len(src)
 	for {
-		for ; i+8 <= n; i += 8 {
-			if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-		}
-		for i < n && !strByteSpecial[src[i]] {
+		// Keys and names end within a few bytes, where a byte at a time
+		// is cheaper than setting up the word-at-a-time test.
+		e := min(n, i+16)
+		for i < e && !strByteSpecial[src[i]] {
 			i++
+		}
+		if i == e {
+			for ; i+8 <= n; i += 8 {
+				if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+			}
+			for i < n && !strByteSpecial[src[i]] {
+				i++
+			}
 		}
 		if i >= n {
 			return -1
