@@ -279,18 +279,26 @@ func (p *Parser) solar2Call(i, j int, eof bool) (int, status, error) {
 var lagunaTags = &glmTags{key: "<arg_key>", keyEnd: "</arg_key>", val: "<arg_value>", valEnd: "</arg_value>", format: FormatLaguna, nameJSON: true}
 
 // lagunaUser handles the call poolside Laguna sometimes writes in <user>
-// tags instead of <tool_call>: a name line then GLM's pairs or a JSON
-// object, or a {"name", "arguments"} object. <user> is also just a word in
-// angle brackets, so only a call to one of the caller's tools (--tools)
-// counts.
+// tags instead of <tool_call>, or around it: a name line then GLM's pairs
+// or a JSON object, or a {"name", "arguments"} object. <user> is also just
+// a word in angle brackets, so only a call to one of the caller's tools
+// (--tools) counts, unless a <tool_call> follows.
 func (p *Parser) lagunaUser(i, j int, eof bool) (int, status, error) {
-	if p.opts.KnownTool == nil {
-		return 0, noMatch, nil
-	}
 	const closer = "</user>"
 	k := p.skipSpace(j)
 	if k >= len(p.buf) {
 		return needOrNot(eof)
+	}
+	if ok, partial := p.hasPrefixAt(k, "<tool_call>"); ok || partial && !eof {
+		// <user><tool_call>…</tool_call></user>: the wrapper goes, the
+		// call is read as any <tool_call> is (its </user> as a closer).
+		if partial {
+			return 0, needMore, nil
+		}
+		return k, matched, nil
+	}
+	if p.opts.KnownTool == nil {
+		return 0, noMatch, nil
 	}
 	if p.buf[k] == '{' {
 		end, complete := p.jsonEnd(k, false)
