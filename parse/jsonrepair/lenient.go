@@ -160,9 +160,10 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 		}
 		if !bareKeyByte[c] || c >= '0' && c <= '9' || c == '-' {
-			// A string, bracket, number or comment may follow a ','; any
-			// other byte cannot.
-			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' {
+			// A string, bracket, number or comment may follow a ','; so
+			// may a second ',' (a comma repeated, which the reader
+			// repairs or refuses); any other byte cannot.
+			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' || c == ',' {
 				return quoteClose
 			}
 			return quoteInner
