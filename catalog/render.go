@@ -199,7 +199,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)
 	b = append(b, `,"tags":`...)
-	b = appendStrings(b, t.Tags)
+	b = jsonw.AppendStrings(b, t.Tags)
 	if t.Timeout > 0 {
 		b = append(b, `,"timeout":`...)
 		b = jsonw.AppendString(b, t.Timeout.String())
@@ -251,7 +251,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 			b = append(b, ',')
 			b = jsonw.AppendString(b, l.key)
 			b = append(b, ':')
-			b = appendStrings(b, l.list)
+			b = jsonw.AppendStrings(b, l.list)
 		}
 	}
 	if r.Scored {
@@ -385,18 +385,6 @@ func appendRawFields(b []byte, fs []tools.RawField) []byte {
 		b = jsonw.AppendCompact(b, f.Value)
 	}
 	return b
-}
-
-// appendStrings appends ss as a JSON array ([] when empty).
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	return append(b, ']')
 }
 
 // appendSchema appends schema compacted, or ifNone when there is none.
