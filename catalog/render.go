@@ -63,7 +63,7 @@ const openObject = `{"type":"object"}`
 //   - jsonl: one tool event per line, keys in this order: type, name,
 //     title*, description, input_schema (null for a tool without a schema),
 //     command ("" for an MCP server's tool), mcp_source* (which server:
-//     its sidecar, or the --mcp command), safe, tags, timeout*, output_schema*, annotations*, the MCP
+//     its sidecar, or the --mcp command), safe, tags, timeout*, retries*, output_schema*, annotations*, the MCP
 //     fields passed through (execution*, icons*, _meta*), examples*,
 //     allow_no_schema* and no_schema_mode*, strict*, requires*, platforms*,
 //     env*, then score and reason when the tools were ranked. Keys marked *
@@ -203,6 +203,9 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	if t.Timeout > 0 {
 		b = append(b, `,"timeout":`...)
 		b = jsonw.AppendString(b, t.Timeout.String())
+	}
+	if t.RetriesSet {
+		b = strconv.AppendInt(append(b, `,"retries":`...), int64(t.Retries), 10)
 	}
 	if len(t.OutputSchema) > 0 {
 		b = append(b, `,"output_schema":`...)
