@@ -16,8 +16,11 @@ import (
 // a call is checked, asked about, refused or run, and its observation
 // worded, by the same code either way.
 //
-// Hooks: ExecOptions.Confirm is called before a call that needs consent
-// runs, Started as each tool starts; both from one goroutine at a time.
+// Hooks: ExecOptions.Hooks.Before run on each call that passed its
+// checks, one call at a time, and ExecOptions.Confirm after them on a
+// call that needs consent (hooks.go); Started is called as each tool
+// starts, from one goroutine at a time; Hooks.After run on each call that
+// ran, as it ends.
 //
 // An Executor is not safe for concurrent use: Run is called by one
 // goroutine at a time (the calls of one Run still run in parallel).
