@@ -62,7 +62,9 @@ type Verdict struct {
 // person must approve it first. It is pure: nothing runs, nobody is
 // asked, no warning is given and nothing is counted, so a caller can
 // check a call without changing what a later Run says or does (an id
-// the call lacks is given as Run would give the next call its own).
+// the call lacks is given as Run would give the next call its own). The
+// before-call hooks, which may still block or rewrite a call that
+// passes, are not run.
 func (e *Executor) Check(c Call) Verdict {
 	v := e.x.v // a copy: the counts and the warnings given stay Run's
 	v.opts.Warn = nil
