@@ -266,9 +266,9 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 }
 
 // call checks one call, runs the before-hooks and asks for consent when
-// the policy leaves it to a person (hooks.go), and answers it: at once when it is refused or a dry run, else
-// from a goroutine that runs the tool. n is the call's line, for
-// warnings. Exec and Run share it, so a call is decided the same way
+// the policy leaves it to a person (hooks.go), and answers it: at once
+// when it is refused or a dry run, else from a goroutine that runs the
+// tool and then the after-hooks. n is the call's line, for warnings. Exec and Run share it, so a call is decided the same way
 // whether it came as a line or as a value.
 func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
 	askLater := x.opts.Confirm != nil
