@@ -59,6 +59,10 @@ type Tool struct {
 	Safe    bool
 	Tags    []string
 	Timeout time.Duration // 0: the caller's default
+	// Retries is how often a safe tool is run again after a timeout or a
+	// failed exit (retry.go), when RetriesSet; else the caller's default.
+	Retries    int
+	RetriesSet bool
 	// Examples are argument objects that show how to call the tool; each
 	// must validate against InputSchema.
 	Examples [][]byte

@@ -42,7 +42,10 @@ or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
 resource embedded with its own $id); nothing is ever fetched. A tool whose
 schema does not compile is withheld, with a warning naming the keyword.
 "requires": ["jq"] and "platforms": ["linux"] keep a tool out of the
-catalog where it cannot run; --check says why. --tools may also name a
+catalog where it cannot run; --check says why. "retries": 2 runs a safe
+tool again after a timeout or a failed exit, up to twice (see toolcall
+exec --help); it must be a whole number from 0 to 10, and a tool marked
+"safe": false may not ask for it. --tools may also name a
 file of definitions (an OpenAI or Anthropic tools array, an MCP tools/list
 result or response, a BFCL entry): those tools are listed and validated,
 but have no executable to run. A .json file with no key

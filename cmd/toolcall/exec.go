@@ -88,6 +88,8 @@ to every call of that tool). Without a terminal, --confirm refuses.
 --dry-run runs nothing and shows, for each call, the executable,
 environment and standard input it would have used.
 
+` + hooksHelp + `
+
 Up to --parallel calls run at once; their observations are written in the
 order of the calls. On SIGINT or SIGTERM every running tool is killed and
 answered with kind interrupted, and exec exits 130 or 143.
@@ -103,6 +105,9 @@ const execExample = `  # parse a reply, run its calls, show what the tools said
 
   # ask at the terminal before a tool with side effects runs
   toolcall parse reply.txt | toolcall exec --tools ./tools --confirm
+
+  # let a program of yours allow, block or rewrite each call first
+  toolcall parse reply.txt | toolcall exec --tools ./tools --before-call ./policy
 
   # keep big outputs whole, for later calls to pass by reference
   toolcall exec --tools ./tools --scratch .toolcall events.jsonl`
@@ -128,6 +133,7 @@ type execOptions struct {
 	parallel  int
 	dryRun    bool
 	confirm   bool
+	hooks     hookFlags // hooks.go
 
 	isTerminal func(io.Reader) bool
 }
@@ -196,6 +202,10 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 			return none, nil, usage(fmt.Errorf("%s %s: not a directory%s", dir.flag, dir.path, dir.fix))
 		}
 	}
+	hooks, err := o.hooks.options()
+	if err != nil {
+		return none, nil, err
+	}
 	policy, err := o.tools.policy()
 	if err != nil {
 		return none, nil, err
@@ -231,6 +241,8 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		Parallel:    o.parallel,
 		DryRun:      o.dryRun,
 		Confirm:     confirm,
+		Hooks:       hooks,
+		Retries:     o.hooks.retries,
 	}, c, nil
 }
 
@@ -386,6 +398,7 @@ func (o *execOptions) addLimitFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
 	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
 	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
+	o.hooks.add(fs)
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed

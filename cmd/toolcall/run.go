@@ -38,7 +38,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
     --max-scratch-bytes, --workdir, --env, --redact, --parallel, --coerce,
-    and --tool-timeout for exec's --timeout.
+    the hooks and retries of --before-call, --after-call, --hook-timeout
+    and --retries, and --tool-timeout for exec's --timeout.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -544,7 +545,7 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 		return modelBackend{}, nil // the recording's, set up with the loop's options
 	case o.modelCmd != "":
 		argv := strings.Fields(o.modelCmd)
-		if err := findProgram(argv); err != nil {
+		if err := findProgram("--model-cmd", "as the model", argv); err != nil {
 			return modelBackend{}, err
 		}
 		return modelBackend{backend: run.NewModelCmd(argv, o.totalTimeout), observationRole: run.RoleTool}, nil
@@ -574,13 +575,15 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
 }
 
-// findProgram checks, before the run starts, that --model-cmd names a
-// program that can be run, found as the launcher finds it (through PATH
-// for a bare name): a typo is the invocation's fault (exit 2), not the
-// model server's failure at the first turn.
-func findProgram(argv []string) error {
+// findProgram checks, before the run starts, that the command of flag
+// (--model-cmd, --before-call, ...) names a program that can be run,
+// found as the launcher finds it (through PATH for a bare name): a typo
+// is the invocation's fault (exit 2), not a failure at the first turn or
+// call. what says what the program is for, for the message of an empty
+// one.
+func findProgram(flag, what string, argv []string) error {
 	if len(argv) == 0 {
-		return usage(errors.New("--model-cmd is empty: give the program to run as the model"))
+		return usage(fmt.Errorf("%s is empty: give the program to run %s", flag, what))
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		where := "no such file"
@@ -592,7 +595,7 @@ func findProgram(argv []string) error {
 		case !errors.Is(err, fs.ErrNotExist):
 			where = "not an executable file"
 		}
-		return usage(fmt.Errorf("--model-cmd: %s: %s", termsafe.Line(argv[0]), where))
+		return usage(fmt.Errorf("%s: %s: %s", flag, termsafe.Line(argv[0]), where))
 	}
 	return nil
 }
