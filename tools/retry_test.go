@@ -46,7 +46,7 @@ func TestRetries(t *testing.T) {
 			attempts: `[{"status":"error","kind":"execution","exit_code":1},{"status":"error","kind":"execution","exit_code":1},{"status":"ok","exit_code":0}]`},
 		{name: "signal", n: 2, fail: "kill -9 $$", retries: 1, runs: 2, ok: true,
 			attempts: `[{"status":"error","kind":"execution","signal":"SIGKILL"},{"status":"ok","exit_code":0}]`},
-		{name: "timeout", n: 2, fail: "sleep 5", retries: 3, runs: 2, ok: true,
+		{name: "timeout", n: 2, fail: "sleep 60", retries: 3, runs: 2, ok: true,
 			attempts: `[{"status":"error","kind":"timeout"},{"status":"ok","exit_code":0}]`},
 		{name: "not enough", n: 5, fail: "exit 3", retries: 2, runs: 3,
 			attempts: `[{"status":"error","kind":"execution","exit_code":3},{"status":"error","kind":"execution","exit_code":3},{"status":"error","kind":"execution","exit_code":3}]`},
@@ -56,7 +56,12 @@ func TestRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tool := flaky(t, dir, tc.n, tc.fail)
-			tool.Timeout = 300 * time.Millisecond
+			// Only the timeout case needs a short limit; a loaded machine
+			// can take longer than that to start a shell for the others.
+			tool.Timeout = 30 * time.Second
+			if tc.name == "timeout" {
+				tool.Timeout = 2 * time.Second
+			}
 			out, _, err := runExec(t, context.Background(), execSet{"flaky": tool}, callLine("c1", "flaky", `{}`),
 				ExecOptions{Retries: tc.retries, RetryBackoff: time.Millisecond, Grace: 50 * time.Millisecond})
 			if err != nil {
