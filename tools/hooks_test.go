@@ -56,7 +56,7 @@ func TestBeforeHook(t *testing.T) {
 		{name: "fails", script: "echo boom >&2; exit 1", kind: "execution", status: "error",
 			says: []string{"failed with exit status 1 (0 allows, 2 blocks)", "the call was not run", "hook stderr:\nboom"}},
 		{name: "killed", script: "kill -9 $$", kind: "execution", status: "error", says: []string{"was killed by SIGKILL"}},
-		{name: "too slow", script: "sleep 5", kind: "execution", status: "error", says: []string{"did not finish within 300ms"}},
+		{name: "too slow", script: "sleep 60", kind: "execution", status: "error", says: []string{"did not finish within 2s"}},
 		{name: "not an object", script: "echo '[1]'", kind: "execution", status: "error", says: []string{"something other than a JSON object"}},
 		{name: "rewrite fails the schema", script: `echo '{"text":5}'`, kind: "execution", status: "error",
 			says: []string{"rewrote the arguments into ones that do not pass", "/text: expected string"}},
@@ -64,7 +64,7 @@ func TestBeforeHook(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			set := hookTool(t, dir)
-			opts := ExecOptions{Hooks: Hooks{Before: []Hook{hook(t, dir, "guard", tc.script)}, Timeout: 300 * time.Millisecond}, Grace: 100 * time.Millisecond}
+			opts := ExecOptions{Hooks: Hooks{Before: []Hook{hook(t, dir, "guard", tc.script)}, Timeout: 2 * time.Second}, Grace: 100 * time.Millisecond}
 			out, st, err := runExec(t, context.Background(), set, callLine("c1", "echo", `{"text":"hi"}`), opts)
 			if err != nil {
 				t.Fatal(err)
