@@ -86,7 +86,7 @@ var wantDerived = map[string]string{
 	// start with '<' or '['.
 	"CohereForAI-c4ai-command-r-plus-tool_use": "must start with '<' or '['",
 
-	// Nested conditionals, rewritten for gonja (see ternary.go).
+	// Nested conditionals.
 	"GigaChat3-10B-A1.8B":   parse.FormatGigaChat3,
 	"GigaChat3.1-10B-A1.8B": parse.FormatGigaChat3, // <|function_call|>{json}, a built-in format since 3.1
 	"MiniMax-M2":            parse.FormatMiniMaxM2,
@@ -96,21 +96,27 @@ var wantDerived = map[string]string{
 	"LFM2-8B-A1B":     "no tool-call support",
 	"LFM2.5-Instruct": "no tool-call support",
 
-	// {% generation %}, and str methods gonja gets wrong (methods.go).
+	// {% generation %}, and Python's str methods (strmethods.go).
 	"LFM2.5-8B-A1B":            parse.FormatLFM2,
 	"Bielik-11B-v3.0-Instruct": parse.FormatHermes,
 
 	// It did not render with maps (a dict indexed by an integer); it
-	// does with messages and tools as gonja's ordered dicts (ordered.go).
+	// does with messages and tools as the engine's ordered dicts
+	// (values.go).
 	"ByteDance-Seed-OSS": parse.FormatSeedOSS,
 
-	// x[-1].method(), which renders with x[-1] indexed from the length
-	// (ternary.go).
+	// x[-1].method().
 	"Reka-Edge": parse.FormatHermes,
 
-	// Gaps of gonja v2.9.1 that are not bridged.
-	"NVIDIA-Nemotron-Nano-v2": "does not render", // a method on a filtered value
+	// A method on a filtered value, which gonja did not render.
+	"NVIDIA-Nemotron-Nano-v2": parse.FormatNemotron,
 }
+
+// separateTurns are the templates that render an assistant's text and
+// its calls as two turns, the end-of-turn and header tokens between them:
+// no model writes that in one reply, so the text-then-call shape is not
+// one to read back.
+var separateTurns = map[string]bool{"NVIDIA-Nemotron-Nano-v2": true}
 
 // isFormat reports whether want names a format rather than an error.
 func isFormat(want string) bool {
@@ -241,6 +247,9 @@ func TestRoundTrip(t *testing.T) {
 			}
 			all, compared := true, 0
 			for _, c := range callShapes {
+				if c.content != "" && separateTurns[name] {
+					continue
+				}
 				calls, wantCalls := c.calls()
 				out, fits := modelOutput(t, tp, d, c.content, calls)
 				if !fits {
