@@ -607,6 +607,11 @@ func (e *evaluator) evalItem(n *itemExpr) (Value, error) {
 	if obj.IsUndefined() {
 		return Undefined(), undefinedErr(n.obj, printValue(key))
 	}
+	if (obj.IsList() || obj.IsString()) && !key.IsInt() && !key.IsBool() {
+		// A list or str indexed by anything but a number is undefined,
+		// as in Python's Jinja (it was read as item 0).
+		return Undefined(), nil
+	}
 
 	if obj.IsList() {
 		idx := int(toInt64(key))

@@ -943,54 +943,37 @@ func applyTrimming(segs []segment) {
 	// the same effect by handling every tag's LEFT side first, then
 	// every tag's RIGHT side.
 
-	// Pass 1: left side of every tag.
-	prevText, texts := -1, 0
+	// Pass 1: left side of every tag. (toolcall's change: the text
+	// trimmed is the one right before the tag, as in Python's lexer, not
+	// the nearest one before it, which may be ahead of an expression;
+	// and only text that opens the template is at the start of a line
+	// without a newline.)
 	for i := range segs {
 		seg := &segs[i]
-		applyDefaults := (seg.kind == segStmt || seg.kind == segComment) && !seg.keepLeft
-
-		// The nearest text before the tag, and whether it is the
-		// template's first (kept as the loop goes: toolcall's change, a
-		// search back from each tag was quadratic in the tags).
-		if seg.kind == segText {
-			texts++
-			prevText = i
+		if seg.kind == segText || i == 0 || segs[i-1].kind != segText {
 			continue
 		}
-		if prevText < 0 {
-			continue
-		}
+		prev := &segs[i-1]
 		switch {
 		case seg.trimLeft:
-			segs[prevText].text = trimTrailingWhitespace(segs[prevText].text)
-		case applyDefaults:
-			// Treat the very first text segment in the template as if
-			// it were preceded by a newline (start of file == start of
-			// line) so that a template that opens with `   {% if %}...`
-			// strips the indentation, matching Jinja2.
-			segs[prevText].text = lstripBlock(segs[prevText].text, texts == 1)
+			prev.text = trimTrailingWhitespace(prev.text)
+		case (seg.kind == segStmt || seg.kind == segComment) && !seg.keepLeft:
+			prev.text = lstripBlock(prev.text, i-1 == 0)
 		}
 	}
 
-	// Pass 2: right side of every tag, the nearest text after it found
-	// going backwards.
-	nextText := -1
-	for i := len(segs) - 1; i >= 0; i-- {
+	// Pass 2: right side of every tag.
+	for i := range segs {
 		seg := &segs[i]
-		if seg.kind == segText {
-			nextText = i
+		if seg.kind == segText || i+1 == len(segs) || segs[i+1].kind != segText {
 			continue
 		}
-		if nextText < 0 {
-			continue
-		}
-		applyDefaults := (seg.kind == segStmt || seg.kind == segComment) && !seg.keepRight
-
+		next := &segs[i+1]
 		switch {
 		case seg.trimRight:
-			segs[nextText].text = trimLeadingWhitespace(segs[nextText].text)
-		case applyDefaults:
-			segs[nextText].text = trimBlockNewline(segs[nextText].text)
+			next.text = trimLeadingWhitespace(next.text)
+		case (seg.kind == segStmt || seg.kind == segComment) && !seg.keepRight:
+			next.text = trimBlockNewline(next.text)
 		}
 	}
 }

@@ -397,17 +397,19 @@ func pyType(v Value) string {
 	return "'Undefined'"
 }
 
-// strictBinary fails + between a str and anything else but an undefined
-// value, as Python does: a template that fails in transformers fails here
-// too rather than render something else. (Python fails on the undefined
-// value too; a template that adds one, firefunction's, is left to render.)
+// strictBinary fails arithmetic on an undefined value, and + between a
+// str and anything else, as Python does: a template that fails in
+// transformers fails here too rather than render something else.
 func (e *evaluator) strictBinary(op string, a, b Value) error {
 	switch op {
 	case "+", "-", "*", "/", "//", "%", "**":
 	default:
 		return nil
 	}
-	if op == "+" && !a.IsUndefined() && !b.IsUndefined() && (a.IsString() != b.IsString() || a.IsList() != b.IsList() || a.IsDict() || b.IsDict() || a.IsNone() || b.IsNone()) {
+	if a.IsUndefined() || b.IsUndefined() {
+		return fmt.Errorf("UndefinedError: %s with an undefined value", op)
+	}
+	if op == "+" && (a.IsString() != b.IsString() || a.IsList() != b.IsList() || a.IsDict() || b.IsDict() || a.IsNone() || b.IsNone()) {
 		return fmt.Errorf("TypeError: unsupported operand types for +: %s and %s", pyType(a), pyType(b))
 	}
 	return nil

@@ -37,6 +37,9 @@ func TestJinjaGaps(t *testing.T) {
 		{"ljust, rjust, center, zfill", `[{{ "ab".ljust(4) }}|{{ "ab".rjust(4, "*") }}|{{ "ab".center(5) }}|{{ "7".zfill(3) }}]`, "[ab  |**ab|  ab |007]"},
 		{"split with maxsplit", `{{ "a b  c".split() }}|{{ "a,b,c".split(",", 1) }}|{{ "a,b,c".rsplit(",", 1) }}`, "['a', 'b', 'c']|['a', 'b,c']|['a,b', 'c']"},
 		{"title and capitalize", `{{ "hELLO wORLD".title() }}|{{ "hELLO".capitalize() }}`, "Hello World|Hello"},
+		{"{%- trims only the text right before it", `{% if true %}A: {{ "x" }}{%- endif %}`, "A: x"},
+		{"only the template's first text is at a line start", `{{ "a" }}{% if true %} {{ "b" }}{% endif %}`, "a b"},
+		{"a str indexed by a str is undefined", `[{{ "Y"["text"] }}]`, "[]"},
 		{"string escapes", `{{ "a\tb\x41\u00e9" }}`, "a\tbAé"},
 	}
 	for _, c := range cases {
@@ -76,6 +79,23 @@ func TestToolKeyOrder(t *testing.T) {
 		"\n \"name\": \"f\",\n \"parameters\": {\n  \"type\": \"object\",\n  \"properties\": {\n   \"z\": {\n    \"type\": \"string\"\n   },\n   \"a\": {\n    \"type\": \"integer\"\n   }\n  }\n }\n}"
 	if err != nil || got != want {
 		t.Errorf("got %q, %v\nwant %q", got, err, want)
+	}
+}
+
+// Where Python's Jinja fails, the render fails too, rather than write a
+// prompt transformers would never have written.
+func TestFailsWherePythonFails(t *testing.T) {
+	for src, want := range map[string]string{
+		`{{ "Y"["text"] + "z" }}`:                 "UndefinedError",
+		`{{ x.y }}`:                               "UndefinedError",
+		`{% for x in none %}{% endfor %}`:         "'NoneType' object is not iterable",
+		`{{ "a" + 1 }}`:                           "TypeError",
+		`{% for t in tools %}{{ t }}{% endfor %}`: "'NoneType' object is not iterable",
+	} {
+		_, err := FromSource("t", src).Render(nil, RenderOptions{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error with %q", src, err, want)
+		}
 	}
 }
 
