@@ -1425,22 +1425,63 @@ func divValues(a, b Value) Value {
 }
 
 func floorDivValues(a, b Value) Value {
-	bi := toInt64(b)
-	if bi == 0 {
+	if a.IsFloat() || b.IsFloat() {
+		return NewFloat(math.Floor(toFloat64(a) / toFloat64(b)))
+	}
+	x, y := toInt64(a), toInt64(b)
+	if y == 0 {
 		return NewInt(0)
 	}
-	return NewInt(toInt64(a) / bi)
+	q := x / y
+	if (x%y != 0) && ((x < 0) != (y < 0)) {
+		q-- // Python floors toward negative infinity
+	}
+	return NewInt(q)
 }
 
 func modValues(a, b Value) Value {
-	bi := toInt64(b)
-	if bi == 0 {
+	if a.IsFloat() || b.IsFloat() {
+		x, y := toFloat64(a), toFloat64(b)
+		m := math.Mod(x, y)
+		if m != 0 && (m < 0) != (y < 0) {
+			m += y
+		}
+		return NewFloat(m)
+	}
+	x, y := toInt64(a), toInt64(b)
+	if y == 0 {
 		return NewInt(0)
 	}
-	return NewInt(toInt64(a) % bi)
+	m := x % y
+	if m != 0 && (m < 0) != (y < 0) {
+		m += y // Python's sign follows the divisor
+	}
+	return NewInt(m)
 }
 
 func powValues(a, b Value) Value {
+	if a.IsInt() && b.IsInt() && b.AsInt() >= 0 {
+		// An int to a non-negative int power is an int, as in Python,
+		// while it fits in an int64 (toolcall's change).
+		x, n := a.AsInt(), b.AsInt()
+		switch {
+		case n == 0:
+			return NewInt(1)
+		case x == 0 || x == 1:
+			return NewInt(x)
+		case x == -1:
+			return NewInt(1 - 2*(n%2))
+		}
+		ax := max(x, -x)
+		r := int64(1)
+		for range n {
+			if r > math.MaxInt64/ax || r < math.MinInt64/ax {
+				return NewFloat(math.Pow(toFloat64(a), toFloat64(b)))
+			}
+			r *= x
+		}
+		return NewInt(r)
+	}
 	return NewFloat(math.Pow(toFloat64(a), toFloat64(b)))
 }
 

@@ -88,6 +88,10 @@ func (l *limits) items(n int) error {
 // catches.
 const maxNesting = 400
 
+// maxRepr bounds the text of one printed list or dict (bytes); past it
+// the text is cut short.
+const maxRepr = 16 << 20
+
 func sortedKeys(m map[string]Value) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -261,6 +265,9 @@ func unescape(b *strings.Builder, s string, i int) int {
 // maxNesting deep (a list a template appended to itself would otherwise
 // recurse without end).
 func (v Value) repr(b *strings.Builder, depth int) {
+	if b.Len() > maxRepr {
+		return // a list holding itself twice would take 2**400 steps
+	}
 	switch v.kind {
 	case KindList:
 		if depth > maxNesting {
@@ -408,6 +415,9 @@ func (e *evaluator) strictBinary(op string, a, b Value) error {
 	}
 	if a.IsUndefined() || b.IsUndefined() {
 		return fmt.Errorf("UndefinedError: %s with an undefined value", op)
+	}
+	if (op == "/" || op == "//" || op == "%") && b.IsNumber() && toFloat64(b) == 0 && !a.IsString() {
+		return errors.New("ZeroDivisionError: division by zero")
 	}
 	if op == "+" && (a.IsString() != b.IsString() || a.IsList() != b.IsList() || a.IsDict() || b.IsDict() || a.IsNone() || b.IsNone()) {
 		return fmt.Errorf("TypeError: unsupported operand types for +: %s and %s", pyType(a), pyType(b))

@@ -209,7 +209,14 @@ func (v Value) str() string {
 }
 
 // Equals reports whether v and other hold the same value.
-func (v Value) Equals(other Value) bool {
+func (v Value) Equals(other Value) bool { return v.equals(other, 0) }
+
+// equals is Equals nested at most maxNesting deep (toolcall's change: a
+// list that holds itself compared without end).
+func (v Value) equals(other Value, depth int) bool {
+	if depth > maxNesting {
+		return false
+	}
 	if v.kind != other.kind {
 		return false
 	}
@@ -237,7 +244,7 @@ func (v Value) Equals(other Value) bool {
 			return false
 		}
 		for i := range a.Items {
-			if !a.Items[i].Equals(b.Items[i]) {
+			if !a.Items[i].equals(b.Items[i], depth+1) {
 				return false
 			}
 		}
@@ -254,7 +261,7 @@ func (v Value) Equals(other Value) bool {
 			if !ok {
 				return false
 			}
-			if !a.Data[key].Equals(bv) {
+			if !a.Data[key].equals(bv, depth+1) {
 				return false
 			}
 		}

@@ -40,6 +40,7 @@ func TestJinjaGaps(t *testing.T) {
 		{"{%- trims only the text right before it", `{% if true %}A: {{ "x" }}{%- endif %}`, "A: x"},
 		{"only the template's first text is at a line start", `{{ "a" }}{% if true %} {{ "b" }}{% endif %}`, "a b"},
 		{"a str indexed by a str is undefined", `[{{ "Y"["text"] }}]`, "[]"},
+		{"Python's arithmetic", `{{ 2 ** 10 }}|{{ 2 ** -1 }}|{{ -7 // 2 }}|{{ -1 % 3 }}|{{ 7.5 // 2 }}|{{ 10 ** 20 > 0 }}`, "1024|0.5|-4|2|3.0|True"},
 		{"string escapes", `{{ "a\tb\x41\u00e9" }}`, "a\tbAé"},
 	}
 	for _, c := range cases {
@@ -131,6 +132,10 @@ func TestDeepNesting(t *testing.T) {
 		if _, err := FromSource(name, src).Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "nested more than") {
 			t.Errorf("%s nested %d deep: %.200v", name, n, err)
 		}
+	}
+	twice := `{% set l = [1] %}{% set _ = l.append(l) %}{% set _ = l.append(l) %}{{ l == l }}{{ l | string | length }}`
+	if _, err := FromSource("twice", twice).Render(nil, RenderOptions{}); err != nil && !strings.Contains(err.Error(), "larger than toolcall allows") {
+		t.Errorf("a list holding itself twice: %v", err)
 	}
 	self := `{% set l = [1] %}{% set _ = l.append(l) %}{{ l | length }}{{ l }}`
 	got, err := FromSource("self", self).Render(nil, RenderOptions{})
