@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -261,33 +262,36 @@ func unescape(b *strings.Builder, s string, i int) int {
 	return i + 1
 }
 
-// repr writes v as Python's repr does, lists and dicts nested at most
-// maxNesting deep (a list a template appended to itself would otherwise
-// recurse without end).
-func (v Value) repr(b *strings.Builder, depth int) {
+// repr writes v as Python's repr does: a list or dict met again inside
+// itself is [...] or {...} as in Python, and nesting stops at maxNesting
+// (toolcall's change: a list appended to itself printed without end).
+func (v Value) repr(b *strings.Builder, open []any) {
 	if b.Len() > maxRepr {
-		return // a list holding itself twice would take 2**400 steps
+		return
 	}
 	switch v.kind {
 	case KindList:
-		if depth > maxNesting {
+		l := v.AsList()
+		if len(open) > maxNesting || slices.Contains(open, any(l)) {
 			b.WriteString("[...]")
 			return
 		}
+		open = append(open, l)
 		b.WriteByte('[')
-		for i, item := range v.AsList().Items {
+		for i, item := range l.Items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			item.repr(b, depth+1)
+			item.repr(b, open)
 		}
 		b.WriteByte(']')
 	case KindDict:
-		if depth > maxNesting {
+		d := v.AsDict()
+		if len(open) > maxNesting || slices.Contains(open, any(d)) {
 			b.WriteString("{...}")
 			return
 		}
-		d := v.AsDict()
+		open = append(open, d)
 		b.WriteByte('{')
 		for i, key := range d.Keys {
 			if i > 0 {
@@ -295,7 +299,7 @@ func (v Value) repr(b *strings.Builder, depth int) {
 			}
 			b.WriteString(pyRepr(key))
 			b.WriteString(": ")
-			d.Data[key].repr(b, depth+1)
+			d.Data[key].repr(b, open)
 		}
 		b.WriteByte('}')
 	default:

@@ -171,7 +171,7 @@ func (v Value) AsCallable() *Callable {
 // String returns a Python-style string representation of the value.
 func (v Value) String() string {
 	var b strings.Builder
-	v.repr(&b, 0)
+	v.repr(&b, nil)
 	return b.String()
 }
 
@@ -240,6 +240,9 @@ func (v Value) equals(other Value, depth int) bool {
 	case KindList:
 		a := v.v.(*List)
 		b := other.v.(*List)
+		if a == b {
+			return true // the same list, as Python's identity shortcut
+		}
 		if a.Len() != b.Len() {
 			return false
 		}
@@ -253,6 +256,9 @@ func (v Value) equals(other Value, depth int) bool {
 	case KindDict:
 		a := v.v.(*Dict)
 		b := other.v.(*Dict)
+		if a == b {
+			return true
+		}
 		if a.Len() != b.Len() {
 			return false
 		}
