@@ -883,6 +883,11 @@ func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
 		return Undefined(), err
 	}
 
+	if n.op == "%" && left.IsString() {
+		if v, ok, err := e.percent(left, right); ok {
+			return v, err
+		}
+	}
 	if err := e.strictBinary(n.op, left, right); err != nil {
 		return Undefined(), err
 	}

@@ -34,6 +34,8 @@ type Options struct {
 	// StrMethod, when set, is asked for a str method before the engine's
 	// own: ok false leaves the name to the engine.
 	StrMethod func(s, name string) (Value, bool)
+	// Percent, when set, is str % values.
+	Percent func(format string, values Value) (string, error)
 }
 
 // ErrNoFiles is the error of a template that would read another one
@@ -427,4 +429,17 @@ func (e *evaluator) strictBinary(op string, a, b Value) error {
 		return fmt.Errorf("TypeError: unsupported operand types for +: %s and %s", pyType(a), pyType(b))
 	}
 	return nil
+}
+
+// percent is format % values through Options.Percent; ok false when there
+// is none.
+func (e *evaluator) percent(format, values Value) (Value, bool, error) {
+	if e.lim == nil || e.lim.Percent == nil {
+		return Value{}, false, nil
+	}
+	s, err := e.lim.Percent(format.AsString(), values)
+	if err != nil {
+		return Undefined(), true, err
+	}
+	return NewString(s), true, e.lim.str(len(s))
 }

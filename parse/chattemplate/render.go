@@ -174,6 +174,15 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		MaxDepth:  maxMacroDepth,
 		Filters:   filters(g),
 		StrMethod: g.strMethod,
+		Percent: func(f string, v jinja.Value) (string, error) {
+			switch {
+			case v.IsList():
+				return percentFormat(f, v.AsList().Items, jinja.Undefined())
+			case v.IsDict():
+				return percentFormat(f, nil, v)
+			}
+			return percentFormat(f, []jinja.Value{v}, jinja.Undefined())
+		},
 	}
 	// A template is code from a file or a server: bound what one render
 	// may write and how long it may take. A render that overruns stops at
