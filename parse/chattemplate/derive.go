@@ -283,10 +283,13 @@ func clipText(s string) string {
 	return s
 }
 
+// mustJSON is v as tojson writes it.
 func mustJSON(v any) string {
-	var b bytes.Buffer
-	_ = writeJSON(&b, v, -1, 0)
-	return b.String()
+	out, err := filterToJSON(args{toValue(v)}, nil)
+	if err != nil {
+		return ""
+	}
+	return printed(out)
 }
 
 // difference returns what b has in place of a's middle: the text between

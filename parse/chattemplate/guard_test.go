@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A few bytes of template must not take the memory of the machine: each
@@ -128,33 +129,21 @@ func TestOrderedArguments(t *testing.T) {
 	}
 }
 
-// ~ and + with a short literal are left to the engine (the checked call
-// costs time on templates full of them); with anything else, checked.
-func TestGuardOpsRewrites(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`"a" ~ x ~ "b"`, `"a" ~ x ~ "b"`},
-		{`x ~ y`, `toolcall_cat(x, y)`},
-		{`x + y + 1`, `toolcall_add(x, y) + 1`},
-		{`a * 2 + b * c`, `toolcall_add(toolcall_mul(a, 2), toolcall_mul(b, c))`},
-		{`"` + strings.Repeat("x", maxLiteral) + `" ~ x`, `toolcall_cat("` + strings.Repeat("x", maxLiteral) + `", x)`},
-		{`f(*args)`, `f(*args)`},
-		{`x.filter + y | length`, `toolcall_add(x.filter, y | length)`},
-	} {
-		if got := guardOps(c.in, false); got != c.want {
-			t.Errorf("%.60s: got %.80s, want %.80s", c.in, got, c.want)
-		}
-	}
-}
-
-// A number followed by '.' and a non-ASCII character inside a tag sends
-// the engine's lexer out of range or into an endless loop: such a
-// template is refused with the spot, and the same text outside a tag or
-// in a string renders as written.
+// A number followed by '.' and a non-ASCII character inside a tag (which
+// sent the previous engine's lexer out of range or into an endless loop)
+// is an error or a render, promptly; the same text outside a tag or in a
+// string renders as written.
 func TestLexerTrap(t *testing.T) {
-	for _, src := range []string{"{{0.痈00}}", "{% set x = 1.版 %}"} {
-		_, err := FromSource("trap", src).Render(nil, RenderOptions{})
-		if err == nil || !strings.Contains(err.Error(), "put a space after the '.'") {
-			t.Errorf("%q: error %v, want the lexer trap refused", src, err)
+	for _, src := range []string{"{{0.痈00}}", "{% set x = 1.版 %}", "{{\xe7\x970e\x010.痈00"} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_, _ = FromSource("trap", src).Render(nil, RenderOptions{})
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%q: no answer in 5s", src)
 		}
 	}
 	for src, want := range map[string]string{"版本 1.版 {{ 'v1.版' }}": "版本 1.版 v1.版"} {

@@ -27,8 +27,6 @@ type Template struct {
 
 	compiled compiled
 	derived  deriveResult
-	// verbatim turns the source rewrites off (tests compare the two).
-	verbatim bool
 	// maxSteps and maxHeap, when set, bound a render's steps and heap
 	// growth below maxSteps and maxHeapGrowth (tests reach the bounds
 	// without waiting on a slow machine).

@@ -1,24 +1,14 @@
 package chattemplate
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/nikolalohinski/gonja/v2/builtins"
-	"github.com/nikolalohinski/gonja/v2/config"
-	"github.com/nikolalohinski/gonja/v2/exec"
-	"github.com/nikolalohinski/gonja/v2/loaders"
-	"github.com/nikolalohinski/gonja/v2/nodes"
-	"github.com/nikolalohinski/gonja/v2/parser"
+	"github.com/toolcall/toolcall/internal/jinja"
 )
 
 // Message is one turn of a conversation, as chat templates expect it.
@@ -57,194 +47,63 @@ type RenderOptions struct {
 	Now time.Time
 }
 
-var (
-	envOnce sync.Once
-	env     *exec.Environment
-	cfg     *config.Config
-)
-
-// environment sets up the Jinja engine with the helpers Hugging Face
-// templates use. It runs on first use, not at package init.
-func environment() (*exec.Environment, *config.Config) {
-	envOnce.Do(func() {
-		filters := exec.NewFilterSet(map[string]exec.FilterFunction{}).Update(builtins.Filters)
-		_ = filters.Replace("tojson", filterToJSON)
-		_ = filters.Replace("items", filterItems)
-		// gonja's dictsort reads Go maps only: an ordered dict goes to
-		// it as one (its values kept as they are).
-		if sortDict, ok := filters.Get("dictsort"); ok {
-			_ = filters.Replace("dictsort", func(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-				if d, ok := orderedDict(in); ok {
-					m := make(map[string]any, len(d.Pairs))
-					for _, p := range d.Pairs {
-						m[p.Key.String()] = p.Value.Interface()
-					}
-					in = exec.AsValue(m)
-				}
-				return sortDict(e, in, params)
-			})
-		}
-		for name, est := range boundedFilters {
-			if f, ok := filters.Get(name); ok {
-				_ = filters.Replace(name, boundFilter(f, est))
-			}
-		}
-		structures := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
-		_ = structures.Register("generation", parseGeneration)
-		// A template gets no file access at all: the four tags that
-		// would read another template are errors when it is parsed.
-		for _, tag := range fileTags {
-			_ = structures.Replace(tag, refuseFiles)
-		}
-		env = &exec.Environment{
-			Context:           exec.EmptyContext().Update(builtins.GlobalFunctions).Update(builtins.GlobalVariables),
-			Filters:           filters,
-			Tests:             builtins.Tests,
-			ControlStructures: structures,
-			Methods:           methods(),
-		}
-		// transformers renders with trim_blocks and lstrip_blocks.
-		cfg = config.New()
-		cfg.TrimBlocks = true
-		cfg.LeftStripBlocks = true
-	})
-	return env, cfg
-}
-
 // compiled caches the parsed template.
 type compiled struct {
 	once sync.Once
-	tpl  *exec.Template
+	tpl  *jinja.Template
 	err  error
 }
 
-func (t *Template) compile() (*exec.Template, error) {
+func (t *Template) compile() (*jinja.Template, error) {
 	cc := &t.compiled
 	cc.once.Do(func() {
-		e, conf := environment()
-		src := t.Source
-		if !t.verbatim {
-			src = rewriteAlways(src)
-		}
-		cc.tpl, cc.err = parseTemplate(conf, src, e)
-		if cc.err != nil && !errors.Is(cc.err, ErrNoFiles) {
-			// Nested conditionals are the usual cause: try again with
-			// them rewritten (see ternary.go).
-			if again := rewriteConditionals(t.Source); again != t.Source && !t.verbatim {
-				if tpl, err := parseTemplate(conf, again, e); err == nil {
-					cc.tpl, cc.err = tpl, nil
-					return
-				}
-			}
-		}
+		cc.tpl, cc.err = parseTemplate(normalizeNewlines(t.Source))
 		switch {
-		case errors.Is(cc.err, ErrNoFiles):
+		case errors.Is(cc.err, jinja.ErrNoFiles):
 			cc.err = fmt.Errorf("chat template %s: %w", t.Name, ErrNoFiles)
 		case cc.err != nil:
-			cc.err = printableErr{fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err, src))}
+			cc.err = printableErr{fmt.Errorf("chat template %s does not parse as Jinja: %w", t.Name, shortErr(cc.err, t.Source))}
 		}
 	})
 	return cc.tpl, cc.err
 }
 
-// parseTemplate parses src with the engine. The engine's lexer panics on
-// some malformed input (a number running into a multi-byte character,
-// FuzzRender found): that is a template that does not parse, not a crash.
-func parseTemplate(conf *config.Config, src string, e *exec.Environment) (tpl *exec.Template, err error) {
-	if at := lexerTrap(src); at >= 0 {
-		return nil, fmt.Errorf("at byte %d: a number followed by '.' and a non-ASCII character inside a tag, which the template engine cannot read (it loops on it); put a space after the '.'", at)
+// normalizeNewlines does what Python's Jinja does to a template's text
+// before it is read: each \r\n or lone \r is \n, and one newline at the
+// very end is dropped (keep_trailing_newline is off in transformers).
+func normalizeNewlines(src string) string {
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r\n", "\n")
+		src = strings.ReplaceAll(src, "\r", "\n")
 	}
+	return strings.TrimSuffix(src, "\n")
+}
+
+// parseTemplate parses src with the engine. A panic in the engine on
+// malformed input is a template that does not parse, not a crash.
+func parseTemplate(src string) (tpl *jinja.Template, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			tpl, err = nil, fmt.Errorf("the template engine failed on it: %v", p)
 		}
 	}()
-	return exec.NewTemplate(rootName, conf, &onlyItself{src: src}, e)
+	return jinja.Compile(src)
 }
-
-// lexerTrap returns where, inside a {{ }} or {% %} tag and outside a
-// string, a digit is followed by '.' and a non-ASCII byte, or -1. The
-// engine's lexer backs up over such a '.' by the width of the character
-// after it: it slices out of range or loops forever allocating tokens
-// (FuzzRender found both), so such a template is refused before it is
-// lexed. Text outside tags is not lexed as numbers and is left alone.
-func lexerTrap(src string) int {
-	inTag := false
-	var quote byte
-	for i := 0; i+1 < len(src); i++ {
-		c := src[i]
-		switch {
-		case !inTag:
-			inTag = c == '{' && (src[i+1] == '{' || src[i+1] == '%')
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case (c == '}' || c == '%') && src[i+1] == '}':
-			inTag = false
-		case c >= '0' && c <= '9' && src[i+1] == '.' && i+2 < len(src) && src[i+2] >= 0x80:
-			return i
-		}
-	}
-	return -1
-}
-
-// rootName is the name the engine knows the template by.
-const rootName = "chat_template"
 
 // ErrNoFiles is why a template that would read another one fails: it is
-// refused outright, never rendered some other way.
+// refused outright, never rendered some other way. The engine has no
+// loader at all: the four tags are errors when the template is parsed.
 var ErrNoFiles = errors.New("{% include %}, {% import %}, {% from %} and {% extends %} are refused: " +
 	"a chat template may not read other files (give toolcall one self-contained template)")
 
-// fileTags are the Jinja tags that read another template.
-var fileTags = []string{"include", "import", "from", "extends"}
-
-func refuseFiles(*parser.Parser, *parser.Parser) (nodes.ControlStructure, error) {
-	return nil, ErrNoFiles
-}
-
-// onlyItself is the loader a template is compiled with: it gives the
-// engine the template's own source, once, and nothing else, so that
-// no tag or engine path can reach a file even if one slipped past the
-// tags refused above.
-type onlyItself struct {
-	src  string
-	read bool
-}
-
-func (l *onlyItself) Read(name string) (io.Reader, error) {
-	if name != rootName || l.read {
-		return nil, ErrNoFiles
-	}
-	l.read = true
-	return strings.NewReader(l.src), nil
-}
-
-func (l *onlyItself) Resolve(name string) (string, error) {
-	if name != rootName {
-		return "", ErrNoFiles
-	}
-	return name, nil
-}
-
-func (l *onlyItself) Inherit(string) (loaders.Loader, error) { return nil, ErrNoFiles }
-
 // shortErr keeps the first line of the engine's message and the last
 // detail, without the quote of the whole template source (src) the
-// engine puts in it.
+// engine may put in it.
 func shortErr(err error, src string) error {
 	msg := withoutSource(err.Error(), src)
 	if i := strings.Index(msg, "\n"); i >= 0 {
 		last := msg[strings.LastIndex(msg, "\n")+1:]
-		if j := strings.LastIndex(last, "': "); j >= 0 {
-			last = last[j+3:]
-		}
-		msg = strings.TrimSuffix(msg[:i], "'") + " … " + last
+		msg = msg[:i] + " … " + last
 	}
 	if len(msg) > 600 {
 		msg = msg[:300] + " … " + msg[len(msg)-300:]
@@ -268,53 +127,72 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		now = time.Now()
 	}
 	var raised *errRaised
-	ms := make([]any, len(msgs))
+	ms := make([]jinja.Value, len(msgs))
 	for i, m := range msgs {
 		ms[i] = m.value()
 	}
-	tools := make([]any, len(opts.Tools))
-	for i, tl := range opts.Tools {
-		tools[i] = ordered(tl)
-	}
-	vars := map[string]any{
-		"messages":              ms,
-		"add_generation_prompt": opts.AddGenerationPrompt,
-		"bos_token":             t.BOS,
-		"eos_token":             t.EOS,
-		"raise_exception": func(msg string) (string, error) {
-			raised = &errRaised{msg}
-			return "", raised
-		},
-		"strftime_now": func(format string) string { return strftime(now, format) },
-		ternaryFunc:    ternary,
-	}
-	depth := &macroDepth{}
 	g := newGuard(t.maxSteps, t.maxHeap)
-	vars[enterFunc] = func() (string, error) {
-		if err := g.check(); err != nil {
-			return "", err
-		}
-		return depth.enter()
+	vars := map[string]jinja.Value{
+		"messages":              jinja.NewList(ms),
+		"add_generation_prompt": jinja.NewBool(opts.AddGenerationPrompt),
+		"bos_token":             jinja.NewString(t.BOS),
+		"eos_token":             jinja.NewString(t.EOS),
+		"raise_exception": jinja.NewCallable("raise_exception", func(args []jinja.Value, _ map[string]jinja.Value) (jinja.Value, error) {
+			msg := ""
+			if len(args) > 0 {
+				msg = printed(args[0])
+			}
+			raised = &errRaised{msg}
+			return jinja.Undefined(), raised
+		}),
+		"strftime_now": jinja.NewCallable("strftime_now", func(args []jinja.Value, _ map[string]jinja.Value) (jinja.Value, error) {
+			f := ""
+			if len(args) > 0 {
+				f = printed(args[0])
+			}
+			return jinja.NewString(strftime(now, f)), nil
+		}),
+		"range": jinja.NewCallable("range", g.rangeList),
 	}
-	vars[leaveFunc] = depth.leave
-	vars[tickFunc] = g.tick
-	vars[mulFunc] = g.mul
-	vars[catFunc] = g.cat
-	vars[addFunc] = g.add
-	vars["range"] = g.rangeList
-	if len(tools) > 0 {
-		vars["tools"] = tools
+	// transformers passes tools=None when there are none: templates that
+	// test "tools is not none" see the same, and those that iterate over
+	// tools without a test fail as they fail there.
+	vars["tools"] = jinja.None()
+	if len(opts.Tools) > 0 {
+		tools := make([]jinja.Value, len(opts.Tools))
+		for i, tl := range opts.Tools {
+			tools[i] = toValue(tl)
+		}
+		vars["tools"] = jinja.NewList(tools)
+	}
+	o := &jinja.Options{
+		Step:      g.check,
+		Stopped:   g.stopped.Load,
+		MaxString: maxValue,
+		MaxItems:  maxItems,
+		MaxOutput: maxRender,
+		MaxDepth:  maxMacroDepth,
+		Filters:   filters(g),
+		StrMethod: g.strMethod,
+		Percent: func(f string, v jinja.Value) (string, error) {
+			switch {
+			case v.IsList():
+				return percentFormat(f, v.AsList().Items, jinja.Undefined())
+			case v.IsDict():
+				return percentFormat(f, nil, v)
+			}
+			return percentFormat(f, []jinja.Value{v}, jinja.Undefined())
+		},
 	}
 	// A template is code from a file or a server: bound what one render
-	// may write and how long it may take. A render that overruns is left
-	// to finish on its own (gonja cannot be stopped); the caller fails.
+	// may write and how long it may take. A render that overruns stops at
+	// its next tag, loop iteration or macro call; the caller fails at once.
 	type result struct {
 		out string
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		w := &limitWriter{max: maxRender}
 		// A panic in the engine on a hostile template fails this render,
 		// not the process.
 		defer func() {
@@ -322,11 +200,18 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 				done <- result{err: fmt.Errorf("the template engine failed on it: %v", p)}
 			}
 		}()
-		err := tpl.Execute(w, exec.NewContext(vars))
-		if w.over {
+		out, err := tpl.RenderWith(vars, o)
+		if err == nil && len(out) > maxRender {
 			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
 		}
-		done <- result{w.b.String(), err}
+		if errors.Is(err, jinja.ErrTooLarge) {
+			if strings.Contains(err.Error(), "it wrote more than") {
+				err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
+			} else {
+				err = fmt.Errorf("%w: %v", errTooLarge, err)
+			}
+		}
+		done <- result{out, err}
 	}()
 	timer := time.NewTimer(renderTimeout)
 	defer timer.Stop()
@@ -334,8 +219,6 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	select {
 	case r = <-done:
 	case <-timer.C:
-		// The render stops at its next loop iteration, macro call or
-		// guarded operator.
 		g.stopped.Store(true)
 		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
 	}
@@ -354,36 +237,21 @@ const (
 	renderTimeout = 10 * time.Second
 )
 
-// limitWriter keeps up to max bytes and fails the writes past them.
-type limitWriter struct {
-	b    strings.Builder
-	max  int
-	over bool
-}
-
-func (w *limitWriter) Write(p []byte) (int, error) {
-	if w.b.Len()+len(p) > w.max {
-		w.over = true
-		return 0, errors.New("output limit")
-	}
-	return w.b.Write(p)
-}
-
 // value is m as a template sees it, its keys in the order a client
 // writes them; arguments given as JSON keep their order too.
-func (m Message) value() *exec.Dict {
+func (m Message) value() jinja.Value {
 	v := dict("role", m.Role, "content", m.Content)
-	add := func(k string, val any) { v.Pairs = append(v.Pairs, dict(k, val).Pairs...) }
+	add := func(k string, val any) { v.AsDict().Set(k, toValue(val)) }
 	if m.Reasoning != "" {
 		add("reasoning_content", m.Reasoning)
 		add("thinking", m.Reasoning)
 	}
 	if len(m.ToolCalls) > 0 {
-		calls := make([]any, len(m.ToolCalls))
+		calls := make([]jinja.Value, len(m.ToolCalls))
 		for i, c := range m.ToolCalls {
-			calls[i] = dict("id", c.ID, "type", "function", "function", dict("name", c.Name, "arguments", ordered(c.Arguments)))
+			calls[i] = dict("id", c.ID, "type", "function", "function", dict("name", c.Name, "arguments", toValue(c.Arguments)))
 		}
-		add("tool_calls", calls)
+		add("tool_calls", jinja.NewList(calls))
 	}
 	if m.ToolCallID != "" {
 		add("tool_call_id", m.ToolCallID)
@@ -432,187 +300,4 @@ func strftime(t time.Time, f string) string {
 		}
 	}
 	return b.String()
-}
-
-// filterItems is the items filter with the keys in order: gonja's walks a
-// Go map in random order, so the same tools would render differently from
-// one run to the next.
-func filterItems(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-	if in.IsError() {
-		return in
-	}
-	if in.IsNil() {
-		return exec.AsValue([]any{})
-	}
-	if in.IsList() {
-		return in
-	}
-	if !in.IsDict() {
-		return exec.AsValue(errors.New("items requires a mapping"))
-	}
-	var out []any
-	if d, ok := orderedDict(in); ok {
-		for _, p := range d.Pairs {
-			out = append(out, []any{p.Key.Interface(), p.Value.Interface()})
-		}
-		return exec.AsValue(out)
-	}
-	for _, k := range in.Keys() {
-		v, _ := in.GetItem(k.Interface())
-		out = append(out, []any{k.Interface(), v.Interface()})
-	}
-	return exec.AsValue(out)
-}
-
-// filterToJSON is tojson as transformers defines it: Python's json.dumps
-// with ", " and ": " separators, no HTML escaping, non-ASCII kept, and
-// indent when asked. Keys come out sorted (Go maps keep no order).
-func filterToJSON(e *exec.Evaluator, in *exec.Value, params *exec.VarArgs) *exec.Value {
-	if in.IsError() {
-		return in
-	}
-	indent := -1
-	if v, ok := params.KwArgs["indent"]; ok && v.IsInteger() {
-		indent = v.Integer()
-	} else if len(params.Args) > 0 && params.Args[0].IsInteger() {
-		indent = params.Args[0].Integer()
-	}
-	var b bytes.Buffer
-	if err := writeJSON(&b, in.Interface(), indent, 0); err != nil {
-		return exec.AsValue(fmt.Errorf("tojson: %w", err))
-	}
-	return exec.AsValue(b.String())
-}
-
-func writeJSON(b *bytes.Buffer, v any, indent, depth int) error {
-	newline := func(d int) {
-		if indent >= 0 {
-			b.WriteByte('\n')
-			b.WriteString(strings.Repeat(" ", indent*d))
-		}
-	}
-	sep := ", "
-	if indent >= 0 {
-		sep = ","
-	}
-	switch x := v.(type) {
-	case nil:
-		b.WriteString("null")
-	case bool:
-		if x {
-			b.WriteString("true")
-		} else {
-			b.WriteString("false")
-		}
-	case string:
-		writeString(b, x)
-	case int:
-		b.WriteString(strconv.Itoa(x))
-	case int64:
-		b.WriteString(strconv.FormatInt(x, 10))
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return errors.New("not a finite number")
-		}
-		if x == math.Trunc(x) && math.Abs(x) < 1e16 {
-			b.WriteString(strconv.FormatFloat(x, 'f', 1, 64))
-		} else {
-			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
-		}
-	case json.Number:
-		b.WriteString(x.String())
-	case map[string]any:
-		if len(x) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			newline(depth + 1)
-			writeString(b, k)
-			b.WriteString(": ")
-			if err := writeJSON(b, x[k], indent, depth+1); err != nil {
-				return err
-			}
-		}
-		newline(depth)
-		b.WriteByte('}')
-	case []any:
-		if len(x) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		b.WriteByte('[')
-		for i, el := range x {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			newline(depth + 1)
-			if err := writeJSON(b, el, indent, depth+1); err != nil {
-				return err
-			}
-		}
-		newline(depth)
-		b.WriteByte(']')
-	case *exec.Value:
-		return writeJSON(b, x.Interface(), indent, depth)
-	case exec.ValuesList:
-		l := make([]any, len(x))
-		for i, el := range x {
-			l[i] = el
-		}
-		return writeJSON(b, l, indent, depth)
-	case *exec.Dict:
-		// A dict literal in the template: its keys keep their order.
-		if len(x.Pairs) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		b.WriteByte('{')
-		for i, pr := range x.Pairs {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			newline(depth + 1)
-			writeString(b, pr.Key.String())
-			b.WriteString(": ")
-			if err := writeJSON(b, pr.Value.Interface(), indent, depth+1); err != nil {
-				return err
-			}
-		}
-		newline(depth)
-		b.WriteByte('}')
-	case exec.Value:
-		return writeJSON(b, x.Interface(), indent, depth)
-	default:
-		// Other Go values (typed maps, slices) through encoding/json.
-		raw, err := json.Marshal(x)
-		if err != nil {
-			return err
-		}
-		var generic any
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		if err := d.Decode(&generic); err != nil {
-			return err
-		}
-		return writeJSON(b, generic, indent, depth)
-	}
-	return nil
-}
-
-func writeString(b *bytes.Buffer, s string) {
-	var e bytes.Buffer
-	enc := json.NewEncoder(&e)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	b.Write(bytes.TrimRight(e.Bytes(), "\n"))
 }

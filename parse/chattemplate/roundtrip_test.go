@@ -49,20 +49,22 @@ var wantDerived = map[string]string{
 	"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B":      parse.FormatDeepSeekR1,
 	"deepseek-ai-DeepSeek-V3.1":                     parse.FormatDeepSeekV31,
 	"deepseek-ai-DeepSeek-V3.2":                     parse.FormatDeepSeekDSML,
-	"fireworks-ai-llama-3-firefunction-v2":          parse.FormatFireFunction,
-	"google-gemma-4-31B-it":                         parse.FormatGemma4,
-	"google-gemma-4-31B-it-interleaved":             parse.FormatGemma4,
-	"ibm-granite-granite-4.0":                       parse.FormatHermes,
-	"ibm-granite-granite-4.1":                       parse.FormatHermes,
-	"llama-cpp-deepseek-r1":                         parse.FormatDeepSeekR1,
-	"meetkai-functionary-medium-v3.1":               parse.FormatFunctionTag,
-	"meetkai-functionary-medium-v3.2":               parse.FormatFunctionary,
-	"meta-llama-Llama-3.1-8B-Instruct":              parse.FormatLlama3JSON,
-	"meta-llama-Llama-3.2-3B-Instruct":              parse.FormatLlama3JSON,
-	"meta-llama-Llama-3.3-70B-Instruct":             parse.FormatLlama3JSON,
-	"mistralai-Ministral-3-14B-Reasoning-2512":      parse.FormatMistralV11,
-	"mistralai-Mistral-Nemo-Instruct-2407":          parse.FormatMistral,
-	"moonshotai-Kimi-K2":                            parse.FormatKimiK2,
+	// It reads functions, which transformers does not pass: it fails
+	// there, and here.
+	"fireworks-ai-llama-3-firefunction-v2":     "does not render",
+	"google-gemma-4-31B-it":                    parse.FormatGemma4,
+	"google-gemma-4-31B-it-interleaved":        parse.FormatGemma4,
+	"ibm-granite-granite-4.0":                  parse.FormatHermes,
+	"ibm-granite-granite-4.1":                  parse.FormatHermes,
+	"llama-cpp-deepseek-r1":                    parse.FormatDeepSeekR1,
+	"meetkai-functionary-medium-v3.1":          parse.FormatFunctionTag,
+	"meetkai-functionary-medium-v3.2":          parse.FormatFunctionary,
+	"meta-llama-Llama-3.1-8B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.2-3B-Instruct":         parse.FormatLlama3JSON,
+	"meta-llama-Llama-3.3-70B-Instruct":        parse.FormatLlama3JSON,
+	"mistralai-Ministral-3-14B-Reasoning-2512": parse.FormatMistralV11,
+	"mistralai-Mistral-Nemo-Instruct-2407":     parse.FormatMistral,
+	"moonshotai-Kimi-K2":                       parse.FormatKimiK2,
 	// The call's id where its name belongs: derived with Kimi's ids.
 	"moonshotai-Kimi-K2-Instruct-0905": parse.FormatKimiK2,
 	// HyperCLOVA X SEED in NAVER's OmniServe: GLM 4.5's arg_key pairs.
@@ -85,7 +87,7 @@ var wantDerived = map[string]string{
 	// reads with Action: on a line of its own.
 	"CohereForAI-c4ai-command-r-plus-tool_use": parse.FormatCommandRAction,
 
-	// Nested conditionals, rewritten for gonja (see ternary.go).
+	// Nested conditionals.
 	"GigaChat3-10B-A1.8B":   parse.FormatGigaChat3,
 	"GigaChat3.1-10B-A1.8B": parse.FormatGigaChat3, // <|function_call|>{json}, a built-in format since 3.1
 	"MiniMax-M2":            parse.FormatMiniMaxM2,
@@ -95,21 +97,140 @@ var wantDerived = map[string]string{
 	"LFM2-8B-A1B":     "no tool-call support",
 	"LFM2.5-Instruct": "no tool-call support",
 
-	// {% generation %}, and str methods gonja gets wrong (methods.go).
+	// {% generation %}, and Python's str methods (strmethods.go).
 	"LFM2.5-8B-A1B":            parse.FormatLFM2,
 	"Bielik-11B-v3.0-Instruct": parse.FormatHermes,
 
 	// It did not render with maps (a dict indexed by an integer); it
-	// does with messages and tools as gonja's ordered dicts (ordered.go).
+	// does with messages and tools as the engine's ordered dicts
+	// (values.go).
 	"ByteDance-Seed-OSS": parse.FormatSeedOSS,
 
-	// x[-1].method(), which renders with x[-1] indexed from the length
-	// (ternary.go).
+	// x[-1].method().
 	"Reka-Edge": parse.FormatHermes,
 
-	// Gaps of gonja v2.9.1 that are not bridged.
-	"NVIDIA-Nemotron-Nano-v2": "does not render", // a method on a filtered value
+	// A method on a filtered value, which gonja did not render.
+	"NVIDIA-Nemotron-Nano-v2": parse.FormatNemotron,
+
+	// Added with the corpus of issue 25 (README.md in testdata/llamacpp
+	// says where each came from): Ollama's GGUF templates (via
+	// huggingface.js), ardanlabs/jinja's test templates, chujiezheng's.
+	"DeepSeek-V4-Flash":                  parse.FormatDeepSeekDSML,
+	"GLM-5.2":                            parse.FormatGLM47,
+	"Ministral-3-14B-Instruct-2512-Q4_0": parse.FormatMistralV11,
+	"Mistral-Medium-3.5-128B-GGUF":       parse.FormatMistralV11,
+	"NVIDIA-Nemotron-3-Super":            parse.FormatQwen3Coder,
+	"Qwen3-8B-Q8_0":                      parse.FormatHermes,
+	"Qwen3-VL-30B-A3B-Instruct-Q8_0":     parse.FormatHermes,
+	"Qwen3.6-35B-A3B-UD-Q4_K_M":          parse.FormatQwen3Coder,
+	"chujiezheng-qwen2.5-instruct":       parse.FormatHermes,
+	"laguna":                             parse.FormatGLM47,
+	"ollama-cogito-14b":                  parse.FormatHermes,
+	"ollama-deepseek-r1-latest":          parse.FormatDeepSeekR1,
+	"ollama-deepseek-v3.1-latest":        parse.FormatDeepSeekV31,
+	"ollama-llama3.2-vision-latest":      parse.FormatLlama3JSON,
+	"ollama-qwen2.5-0.5b":                parse.FormatHermes,
+	"ollama-qwen3-coder-30b":             parse.FormatQwen3Coder,
+	"ollama-qwen3-next-80b":              parse.FormatHermes,
+	"ollama-qwq-32b":                     parse.FormatHermes,
+	"ollama-r1-1776-671b":                parse.FormatDeepSeekR1,
+	"ollama-rnj-1-latest":                parse.FormatHermes,
+	"rnj-1-instruct-Q6_K":                parse.FormatHermes,
+	"Kimi-K3":                            "no parser for its tool calls",
+	"ollama-firefunction-v2-70b":         "does not render",
+	"ollama-llama4-latest":               "no parser for its tool calls",
+	// Older chat-only models.
+	"LFM2.5-VL-1.6B-Q8_0":              "no tool-call support",
+	"Qwen2-Audio-7B.Q8_0":              "no tool-call support",
+	"chujiezheng-alpaca":               "no tool-call support",
+	"chujiezheng-amberchat":            "no tool-call support",
+	"chujiezheng-chatml":               "no tool-call support",
+	"chujiezheng-chatqa":               "no tool-call support",
+	"chujiezheng-falcon-instruct":      "no tool-call support",
+	"chujiezheng-gemma-it":             "no tool-call support",
+	"chujiezheng-granite-3.0-instruct": "no tool-call support",
+	"chujiezheng-llama-2-chat":         "no tool-call support",
+	"chujiezheng-llama-3-instruct":     "no tool-call support",
+	"chujiezheng-mistral-instruct":     "no tool-call support",
+	"chujiezheng-openchat-3.5":         "no tool-call support",
+	"chujiezheng-phi-3-small":          "no tool-call support",
+	"chujiezheng-phi-3":                "no tool-call support",
+	"chujiezheng-saiga":                "no tool-call support",
+	"chujiezheng-solar-instruct":       "no tool-call support",
+	"chujiezheng-vicuna":               "no tool-call support",
+	"chujiezheng-zephyr":               "no tool-call support",
+	"ollama-aya-35b":                   "no tool-call support",
+	"ollama-aya-expanse-8b":            "no tool-call support",
+	"ollama-command-r-35b":             "no tool-call support",
+	"ollama-command-r-plus-104b":       "no tool-call support",
+	"ollama-dbrx-132b":                 "no tool-call support",
+	"ollama-deepcoder-14b":             "no tool-call support",
+	"ollama-deepseek-coder-1.3b":       "no tool-call support",
+	"ollama-deepseek-coder-v2-16b":     "no tool-call support",
+	"ollama-deepseek-r1-8b":            "no tool-call support",
+	"ollama-deepseek-v2.5-236b":        "no tool-call support",
+	"ollama-deepseek-v3-671b":          "no tool-call support",
+	"ollama-devstral-latest":           "no tool-call support",
+	"ollama-dolphin-llama3-8b":         "no tool-call support",
+	"ollama-dolphin-mixtral-8x7b":      "no tool-call support",
+	"ollama-dolphin-phi-2.7b":          "no tool-call support",
+	"ollama-exaone-deep-2.4b":          "no tool-call support",
+	"ollama-exaone-deep-32b":           "no tool-call support",
+	"ollama-exaone3.5-7.8b":            "no tool-call support",
+	"ollama-falcon2-11b":               "no tool-call support",
+	"ollama-gemma3-1b":                 "no tool-call support",
+	"ollama-gemma3-270m":               "no tool-call support",
+	"ollama-glm4-9b":                   "no tool-call support",
+	"ollama-granite-code-3b":           "no tool-call support",
+	"ollama-granite3-dense-2b":         "no tool-call support",
+	"ollama-granite3.1-moe-1b":         "no tool-call support",
+	"ollama-granite3.2-8b":             "no tool-call support",
+	"ollama-granite3.2-vision-2b":      "no tool-call support",
+	"ollama-granite3.3-2b":             "no tool-call support",
+	"ollama-hermes3-70b":               "no tool-call support",
+	"ollama-internlm2-1.8b":            "no tool-call support",
+	"ollama-llama-guard3-8b":           "no tool-call support",
+	"ollama-llama-pro-latest":          "no tool-call support",
+	"ollama-llama2-7b":                 "no tool-call support",
+	"ollama-llama3-8b":                 "no tool-call support",
+	"ollama-llava-34b":                 "no tool-call support",
+	"ollama-llava-7b":                  "no tool-call support",
+	"ollama-llava-phi3-3.8b":           "no tool-call support",
+	"ollama-marco-o1-7b":               "no tool-call support",
+	"ollama-mistral-7b-instruct-fp16":  "no tool-call support",
+	"ollama-mistral-large-123b":        "no tool-call support",
+	"ollama-mistral-small-24b":         "no tool-call support",
+	"ollama-mixtral-8x22b":             "no tool-call support",
+	"ollama-mixtral-8x7b":              "no tool-call support",
+	"ollama-nemotron-mini-4b":          "no tool-call support",
+	"ollama-nous-hermes2-mixtral-8x7b": "no tool-call support",
+	"ollama-nuextract-3.8b":            "no tool-call support",
+	"ollama-olmo2-7b":                  "no tool-call support",
+	"ollama-openchat-7b":               "no tool-call support",
+	"ollama-opencoder-8b":              "no tool-call support",
+	"ollama-phi3-14b":                  "no tool-call support",
+	"ollama-phi3-3.8b":                 "no tool-call support",
+	"ollama-phi4-14b":                  "no tool-call support",
+	"ollama-phi4-mini-3.8b":            "no tool-call support",
+	"ollama-phi4-mini-reasoning-3.8b":  "no tool-call support",
+	"ollama-phi4-reasoning-14b":        "no tool-call support",
+	"ollama-qwen-0.5b":                 "no tool-call support",
+	"ollama-qwen2.5vl-latest":          "no tool-call support",
+	"ollama-sailor2-1b":                "no tool-call support",
+	"ollama-smallthinker-3b":           "no tool-call support",
+	"ollama-smollm2-135m":              "no tool-call support",
+	"ollama-stable-code-3b":            "no tool-call support",
+	"ollama-tinyllama-1.1b":            "no tool-call support",
+	"ollama-tulu3-70b":                 "no tool-call support",
+	"ollama-yi-6b":                     "no tool-call support",
+	"ollama-yi-coder-1.5b":             "no tool-call support",
 }
+
+// separateTurns are the templates that render an assistant's text and
+// its calls as two turns, the end-of-turn and header tokens between them:
+// no model writes that in one reply, so the text-then-call shape is not
+// one to read back.
+var separateTurns = map[string]bool{"NVIDIA-Nemotron-Nano-v2": true}
 
 // isFormat reports whether want names a format rather than an error.
 func isFormat(want string) bool {
@@ -240,6 +361,9 @@ func TestRoundTrip(t *testing.T) {
 			}
 			all, compared := true, 0
 			for _, c := range callShapes {
+				if c.content != "" && separateTurns[name] {
+					continue
+				}
 				calls, wantCalls := c.calls()
 				out, fits := modelOutput(t, tp, d, c.content, calls)
 				if !fits {
@@ -266,8 +390,8 @@ func TestRoundTrip(t *testing.T) {
 		})
 	}
 	t.Logf("round trip: %d of %d templates that render tool calls (%d templates in all)", ok, derived, len(files))
-	if derived > 0 && ok*100 < derived*95 {
-		t.Errorf("round trip rate %d/%d is under 95%%", ok, derived)
+	if derived > 0 && ok*100 < derived*97 {
+		t.Errorf("round trip rate %d/%d is under 97%%", ok, derived)
 	}
 }
 

@@ -1,0 +1,422 @@
+package chattemplate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/toolcall/toolcall/internal/jinja"
+)
+
+// printed is the text {{ v }} writes.
+func printed(v jinja.Value) string { return jinja.Print(v) }
+
+type args = []jinja.Value
+type kwargs = map[string]jinja.Value
+
+// arg is positional argument i, else keyword kw, of a filter's or a
+// method's arguments (a filter's input is not among them).
+func arg(a args, kw kwargs, i int, name string) (jinja.Value, bool) {
+	if v, ok := kw[name]; ok {
+		return v, true
+	}
+	if i < len(a) {
+		return a[i], true
+	}
+	return jinja.Undefined(), false
+}
+
+// intOf is v as an int when it is a number (a float clamped to what an
+// int holds).
+func intOf(v jinja.Value) (int, bool) {
+	switch {
+	case v.IsInt():
+		return int(max(min(v.AsInt(), 1<<62), -1<<62)), true
+	case v.IsFloat():
+		return int(max(min(v.AsFloat(), 1<<62), -1<<62)), true
+	case v.IsBool():
+		if v.AsBool() {
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// filters are toolcall's own filters, the engine's being looked up after
+// them: those whose output follows Python's where the engine's does not,
+// and those whose size comes from an argument, checked before they run.
+func filters(g *guard) map[string]jinja.Value {
+	f := map[string]jinja.Value{
+		"tojson": jinja.NewCallable("tojson", filterToJSON),
+		"format": jinja.NewCallable("format", func(a args, kw kwargs) (jinja.Value, error) {
+			if len(a) == 0 {
+				return jinja.NewString(""), nil
+			}
+			var m jinja.Value
+			if len(a) == 1 && len(kw) > 0 {
+				m = jinja.NewDict()
+				for _, k := range sortedKeys(kw) {
+					m.AsDict().Set(k, kw[k])
+				}
+			}
+			s, err := percentFormat(printed(a[0]), a[1:], m)
+			if err != nil {
+				return jinja.Undefined(), err
+			}
+			return jinja.NewString(s), g.size(len(s))
+		}),
+	}
+	bound := func(name string, est func(in jinja.Value, a args, kw kwargs) int) {
+		own, ok := f[name]
+		if !ok {
+			own, ok = jinja.Filter(name)
+		}
+		if !ok {
+			return
+		}
+		f[name] = jinja.NewCallable(name, func(a args, kw kwargs) (jinja.Value, error) {
+			if len(a) > 0 {
+				if err := g.size(est(a[0], a[1:], kw)); err != nil {
+					return jinja.Undefined(), err
+				}
+			}
+			return own.AsCallable().Fn(a, kw)
+		})
+	}
+	bound("indent", func(in jinja.Value, a args, kw kwargs) int {
+		w := 4
+		if v, ok := arg(a, kw, 0, "width"); ok {
+			if n, ok := intOf(v); ok {
+				w = n
+			} else {
+				w = len(printed(v))
+			}
+		}
+		s := printed(in)
+		lines := strings.Count(s, "\n") + 1
+		if w > 0 && lines > maxValue/w {
+			return -1
+		}
+		return len(s) + lines*max(w, 0)
+	})
+	bound("join", func(in jinja.Value, a args, kw kwargs) int {
+		sep := ""
+		if v, ok := arg(a, kw, 0, "d"); ok {
+			sep = printed(v)
+		}
+		return joinedSize(in, sep)
+	})
+	bound("replace", func(in jinja.Value, a args, kw kwargs) int {
+		old, _ := arg(a, kw, 0, "old")
+		nw, _ := arg(a, kw, 1, "new")
+		return grownBy(printed(in), printed(old), printed(nw))
+	})
+	bound("batch", func(in jinja.Value, a args, kw kwargs) int {
+		v, _ := arg(a, kw, 0, "linecount")
+		n, _ := intOf(v)
+		if n > maxItems {
+			return -1
+		}
+		return 0
+	})
+	f["slice"] = jinja.NewCallable("slice", func(a args, kw kwargs) (jinja.Value, error) {
+		v, _ := arg(a[min(1, len(a)):], kw, 0, "slices")
+		n, _ := intOf(v)
+		if err := g.items(n); err != nil {
+			return jinja.Undefined(), err
+		}
+		if len(a) == 0 || !a[0].IsList() || n <= 0 {
+			return jinja.Undefined(), errors.New("slice takes a list and a count")
+		}
+		fill, hasFill := arg(a[1:], kw, 1, "fill_with")
+		return sliceList(a[0].AsList().Items, n, fill, hasFill), nil
+	})
+	f["center"] = jinja.NewCallable("center", func(a args, kw kwargs) (jinja.Value, error) {
+		if len(a) == 0 {
+			return jinja.NewString(""), nil
+		}
+		w := 80
+		if v, ok := arg(a[1:], kw, 0, "width"); ok {
+			w, _ = intOf(v)
+		}
+		return pad(g, printed(a[0]), w, " ", 'c')
+	})
+	return f
+}
+
+// joinedSize is the length of the items of l joined by sep, or -1 past
+// the bounds.
+func joinedSize(l jinja.Value, sep string) int {
+	if !l.IsList() {
+		return len(printed(l))
+	}
+	items := l.AsList().Items
+	n := len(items)
+	if n > 1 && len(sep) > 0 && n-1 > maxValue/len(sep) {
+		return -1
+	}
+	total := max(n-1, 0) * len(sep)
+	for _, it := range items {
+		total += len(printed(it))
+		if total > maxValue {
+			return -1
+		}
+	}
+	return total
+}
+
+// grownBy is the length of s with each old replaced by new.
+func grownBy(s, old, new string) int {
+	n := strings.Count(s, old)
+	if len(new) > 0 && n > maxValue/len(new) {
+		return -1
+	}
+	return len(s) + n*len(new)
+}
+
+func sortedKeys(m kwargs) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+// rangeList is range([start, ]stop[, step]) as a list of at most maxItems
+// numbers.
+func (g *guard) rangeList(a args, _ kwargs) (jinja.Value, error) {
+	var ints []int
+	for _, v := range a {
+		n, ok := intOf(v)
+		if !ok || v.IsFloat() {
+			return jinja.Undefined(), errors.New("range takes integers: [start, ]stop[, step]")
+		}
+		ints = append(ints, n)
+	}
+	start, stop, step := 0, 0, 1
+	switch len(ints) {
+	case 1:
+		stop = ints[0]
+	case 2:
+		start, stop = ints[0], ints[1]
+	case 3:
+		start, stop, step = ints[0], ints[1], ints[2]
+	default:
+		return jinja.Undefined(), errors.New("range takes integers: [start, ]stop[, step]")
+	}
+	if step == 0 {
+		return jinja.Undefined(), errors.New("range: step cannot be 0")
+	}
+	n := 0
+	if step > 0 && stop > start {
+		n = (stop - start + step - 1) / step
+	} else if step < 0 && stop < start {
+		n = (start - stop - step - 1) / -step
+	}
+	if err := g.items(n); err != nil {
+		return jinja.Undefined(), err
+	}
+	out := make([]jinja.Value, n)
+	for i := range out {
+		out[i] = jinja.NewInt(int64(start + i*step))
+	}
+	return jinja.NewList(out), nil
+}
+
+// filterToJSON is tojson as transformers defines it: Python's json.dumps
+// with ", " and ": " separators (",", ": " with an indent), no HTML
+// escaping, non-ASCII kept, keys in their order unless sort_keys.
+func filterToJSON(a args, kw kwargs) (jinja.Value, error) {
+	if len(a) == 0 {
+		return jinja.Undefined(), errors.New("tojson: no value")
+	}
+	j := jsonWriter{item: ", ", key: ": "}
+	if v, ok := arg(a[1:], kw, 0, "indent"); ok && !v.IsNone() && !v.IsUndefined() {
+		if n, ok := intOf(v); ok {
+			if n > 1000 {
+				return jinja.Undefined(), fmt.Errorf("%w: an indent of %d", errTooLarge, n)
+			}
+			j.indent = strings.Repeat(" ", max(n, 0))
+		} else {
+			j.indent = printed(v)
+		}
+		j.item, j.pretty = ",", true
+	}
+	if v, ok := kw["separators"]; ok && v.IsList() && v.AsList().Len() == 2 {
+		j.item, j.key = printed(v.AsList().Items[0]), printed(v.AsList().Items[1])
+	}
+	if v, ok := kw["sort_keys"]; ok {
+		j.sort = v.IsTruthy()
+	}
+	if err := j.write(a[0], 0); err != nil {
+		return jinja.Undefined(), fmt.Errorf("tojson: %w", err)
+	}
+	return jinja.NewString(j.b.String()), nil
+}
+
+type jsonWriter struct {
+	b            strings.Builder
+	item, key    string
+	indent       string
+	pretty, sort bool
+}
+
+func (j *jsonWriter) newline(depth int) {
+	if j.pretty {
+		j.b.WriteByte('\n')
+		for range depth {
+			j.b.WriteString(j.indent)
+		}
+	}
+}
+
+func (j *jsonWriter) write(v jinja.Value, depth int) error {
+	if depth > maxJSONDepth {
+		return fmt.Errorf("nested more than %d deep", maxJSONDepth)
+	}
+	if j.b.Len() > maxValue {
+		return fmt.Errorf("%w: JSON of more than %d MiB", errTooLarge, maxValue>>20)
+	}
+	switch {
+	case v.IsNone():
+		j.b.WriteString("null")
+	case v.IsBool():
+		j.b.WriteString(map[bool]string{true: "true", false: "false"}[v.AsBool()])
+	case v.IsInt():
+		j.b.WriteString(strconv.FormatInt(v.AsInt(), 10))
+	case v.IsFloat():
+		f := v.AsFloat()
+		switch {
+		case math.IsNaN(f):
+			j.b.WriteString("NaN")
+		case math.IsInf(f, 1):
+			j.b.WriteString("Infinity")
+		case math.IsInf(f, -1):
+			j.b.WriteString("-Infinity")
+		default:
+			j.b.WriteString(printed(v))
+		}
+	case v.IsString():
+		writeJSONString(&j.b, v.AsString())
+	case v.IsList():
+		items := v.AsList().Items
+		if len(items) == 0 {
+			j.b.WriteString("[]")
+			return nil
+		}
+		j.b.WriteByte('[')
+		for i, it := range items {
+			if i > 0 {
+				j.b.WriteString(j.item)
+			}
+			j.newline(depth + 1)
+			if err := j.write(it, depth+1); err != nil {
+				return err
+			}
+		}
+		j.newline(depth)
+		j.b.WriteByte(']')
+	case v.IsDict():
+		d := v.AsDict()
+		if d.Len() == 0 {
+			j.b.WriteString("{}")
+			return nil
+		}
+		keys := d.Keys
+		if j.sort {
+			keys = d.OrderedKeys()
+			for i := 1; i < len(keys); i++ {
+				for k := i; k > 0 && keys[k] < keys[k-1]; k-- {
+					keys[k], keys[k-1] = keys[k-1], keys[k]
+				}
+			}
+		}
+		j.b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				j.b.WriteString(j.item)
+			}
+			j.newline(depth + 1)
+			writeJSONString(&j.b, k)
+			j.b.WriteString(j.key)
+			if err := j.write(d.Data[k], depth+1); err != nil {
+				return err
+			}
+		}
+		j.newline(depth)
+		j.b.WriteByte('}')
+	default:
+		return fmt.Errorf("a value of type %s is not JSON serializable", kindName(v))
+	}
+	return nil
+}
+
+func kindName(v jinja.Value) string {
+	switch {
+	case v.IsUndefined():
+		return "Undefined"
+	case v.IsCallable():
+		return "function"
+	}
+	return "unknown"
+}
+
+// writeJSONString writes s as Python's json.dumps does with
+// ensure_ascii=False.
+func writeJSONString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// sliceList is Jinja's slice filter: items cut into n columns, the first
+// ones one longer, padded with fill when given.
+func sliceList(items []jinja.Value, n int, fill jinja.Value, hasFill bool) jinja.Value {
+	per, extra := len(items)/n, len(items)%n
+	out := make([]jinja.Value, 0, n)
+	offset := 0
+	for i := range n {
+		start := offset + i*per
+		if i < extra {
+			offset++
+		}
+		end := offset + (i+1)*per
+		col := append([]jinja.Value(nil), items[start:end]...)
+		if hasFill && i >= extra && extra > 0 {
+			col = append(col, fill)
+		}
+		out = append(out, jinja.NewList(col))
+	}
+	return jinja.NewList(out)
+}
