@@ -327,12 +327,14 @@ func finished(dir, id string) (summary, bool) {
 	}
 	buf = bytes.TrimRight(buf, "\r\n")
 	last := buf[bytes.LastIndexByte(buf, '\n')+1:]
-	ev := gjson.ParseBytes(last)
-	reason := ev.Get("reason").Str
-	if !gjson.ValidBytes(last) || ev.Get("type").Str != tools.TypeStop || reason == "" || reason == StopInterrupted {
+	if typ, err := tools.EventType(last); err != nil || typ != tools.TypeStop {
 		return summary{}, false
 	}
-	return summary{id: id, reason: reason, iterations: int(ev.Get("iterations").Int()), err: ev.Get("error").Str, file: path, skipped: true}, true
+	stop := tools.DecodeStop(last)
+	if stop.Reason == "" || stop.Reason == StopInterrupted {
+		return summary{}, false
+	}
+	return summary{id: id, reason: stop.Reason, iterations: stop.Iterations, err: stop.Error, file: path, skipped: true}, true
 }
 
 // parseRequest reads one line of a batch: its id (the line number when it

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -170,19 +169,12 @@ type Result struct {
 	Unread int
 }
 
-// appendStopEvent appends the stop event that ends a transcript, the one
-// place its keys are written: type, reason, iterations, and error when
-// there is one (FinalAnswer and Unread are not in it).
+// appendStopEvent appends the stop event that ends a transcript
+// (tools.Stop): type, reason, iterations, and error when there is one
+// (FinalAnswer and Unread are not in it).
 func (r Result) appendStopEvent(b []byte) []byte {
-	b = append(b, `{"type":"stop","reason":`...)
-	b = jsonw.AppendString(b, r.Reason)
-	b = append(b, `,"iterations":`...)
-	b = strconv.AppendInt(b, int64(r.Iterations), 10)
-	if r.Error != "" {
-		b = append(b, `,"error":`...)
-		b = jsonw.AppendString(b, r.Error)
-	}
-	return append(b, '}')
+	e := tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
+	return e.AppendJSON(b)
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -297,12 +289,17 @@ func (l *loop) write(ev []byte) error {
 	return nil
 }
 
-func (l *loop) event(typ, content string) error {
-	ev := []byte(`{"type":`)
-	ev = jsonw.AppendString(ev, typ)
-	ev = append(ev, `,"content":`...)
-	ev = jsonw.AppendString(ev, content)
-	return l.write(append(ev, '}'))
+// message writes a message of the request: a system or user event, or
+// an assistant event without a turn's measures.
+func (l *loop) message(m Message) error {
+	var e tools.Event
+	switch m.Role {
+	case tools.TypeAssistant:
+		e = &tools.Assistant{Content: m.Content}
+	default:
+		e = &tools.Message{Type: m.Role, Content: m.Content}
+	}
+	return l.write(e.AppendJSON(nil))
 }
 
 func (l *loop) run(ctx context.Context, in Input) (Result, error) {
@@ -381,20 +378,18 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
 	}
-	ev := []byte(`{"type":"system","content":`)
-	ev = jsonw.AppendString(ev, system)
+	ev := tools.Message{Type: tools.TypeSystem, Content: system}
 	if o.Native {
 		// The tools went in the request, not in this text: say so, so
 		// that a replay of the recording offers them the same way.
-		ev = append(ev, `,"api":`...)
-		ev = jsonw.AppendString(ev, APINative)
+		ev.API = APINative
 	}
-	if err := l.write(append(ev, '}')); err != nil {
+	if err := l.write(ev.AppendJSON(nil)); err != nil {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
 	for _, m := range msgs {
-		if err := l.event(m.Role, m.Content); err != nil {
+		if err := l.message(m); err != nil {
 			return nil, err
 		}
 		l.msgs = append(l.msgs, m)
@@ -527,7 +522,8 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	// answer: the prose around it is not the answer.
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
-		if err := l.event(tools.TypeFinalAnswer, prose); err != nil {
+		answer := tools.TextEvent{Type: tools.TypeFinalAnswer, Content: []byte(prose)}
+		if err := l.write(answer.AppendJSON(nil)); err != nil {
 			return "", "", err
 		}
 		return StopFinalAnswer, prose, nil
@@ -584,45 +580,22 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 
 // assistant writes the assistant event of a turn.
 func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
-	ev := []byte(`{"type":"assistant","content":`)
-	ev = jsonw.AppendString(ev, sink.raw.String())
-	if len(sink.native) > 0 {
-		// The calls as the server sent them, arguments byte for byte,
-		// under the ids the events give them.
-		ev = append(ev, `,"tool_calls":[`...)
-		for i, c := range sink.native {
-			if i > 0 {
-				ev = append(ev, ',')
-			}
-			ev = append(ev, `{"id":`...)
-			ev = jsonw.AppendString(ev, c.ID)
-			ev = append(ev, `,"name":`...)
-			ev = jsonw.AppendString(ev, c.Name)
-			ev = append(ev, `,"arguments":`...)
-			ev = jsonw.AppendString(ev, string(c.Arguments))
-			ev = append(ev, '}')
-		}
-		ev = append(ev, ']')
+	ev := tools.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
+	// The calls as the server sent them, arguments byte for byte, under
+	// the ids the events give them.
+	for _, c := range sink.native {
+		ev.ToolCalls = append(ev.ToolCalls, c.Call)
 	}
-	model := resp.Model
-	if model == "" {
-		model = l.opts.Model
-	}
-	if model != "" {
-		ev = append(ev, `,"model":`...)
-		ev = jsonw.AppendString(ev, model)
+	if ev.Model == "" {
+		ev.Model = l.opts.Model
 	}
 	if len(resp.Usage) > 0 && gjson.ValidBytes(resp.Usage) {
-		ev = append(ev, `,"usage":`...)
-		ev = jsonw.AppendCompact(ev, resp.Usage)
+		ev.Usage = resp.Usage
 	}
-	if resp.Stopped {
-		ev = append(ev, `,"stopped":true`...)
-	}
-	ev = append(ev, `,"duration_ms":`...)
-	ev = strconv.AppendInt(ev, elapsed.Milliseconds(), 10)
-	return l.write(append(ev, '}'))
+	return l.write(ev.AppendJSON(nil))
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // observation is what goes back to the model of one tool_observation.
 type observation struct {

@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/tidwall/gjson"
-
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -99,29 +97,8 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 // what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
 // c as a reader of the line sees it: its strings as jsonw.ValidString
 // gives them, "{}" for no arguments, no Repairs unless Repaired.
+// DecodeCallEvent (event_codec.go) also reads what a check said of it.
 func DecodeCall(line []byte) (c Call, hasName bool) {
-	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			if val.Type == gjson.String {
-				c.ID = val.Str
-			}
-		case "name":
-			if val.Type == gjson.String {
-				c.Name, hasName = val.Str, true
-			}
-		case "arguments":
-			c.Arguments = []byte(val.Raw)
-		case "format":
-			if val.Type == gjson.String {
-				c.Format = val.Str
-			}
-		case "repaired":
-			c.Repaired = val.Type == gjson.True
-		case "repairs":
-			c.Repairs = repairKinds(val)
-		}
-		return true
-	})
-	return c, hasName
+	e, hasName := DecodeCallEvent(line)
+	return e.Call, hasName
 }

@@ -243,7 +243,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		x.v.stats.TooLong++
 		return ready(append(l.b, '\n'))
 	}
-	typ, err := eventType(l.b)
+	typ, err := EventType(l.b)
 	if err != nil {
 		x.v.stats.Skipped++
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))
@@ -275,7 +275,7 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot 
 		s.obs = *vd.refusal
 		return s
 	}
-	call := append(appendValidated(nil, &vd), '\n')
+	call := append(appendValidated(nil, &vd, x.redactor), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
 		s := ready(append(o.AppendJSON(call), '\n'))

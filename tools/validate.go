@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
@@ -215,7 +212,7 @@ func (v *validator) longLine(l LongLine) error {
 }
 
 func (v *validator) line(line []byte, n int) error {
-	typ, err := eventType(line)
+	typ, err := EventType(line)
 	if err != nil {
 		v.stats.Skipped++
 		v.warn(n, fmt.Errorf("%w; line skipped", err))
@@ -227,33 +224,9 @@ func (v *validator) line(line []byte, n int) error {
 		return v.emit()
 	}
 	v.stats.Calls++
-	v.buf = v.call(v.buf[:0], line, n)
+	c, hasName := DecodeCall(line)
+	v.buf = v.call(v.buf[:0], c, hasName, n)
 	return v.emit()
-}
-
-// eventType returns the "type" of an event line, or says why the line is
-// not an event.
-func eventType(line []byte) (string, error) {
-	if !gjson.ValidBytes(line) {
-		var x any
-		err := json.Unmarshal(line, &x)
-		if err == nil { // gjson and encoding/json disagree: say something useful anyway
-			err = errors.New("unreadable JSON")
-		}
-		return "", fmt.Errorf("not an event: the line is not valid JSON (%v)", err)
-	}
-	doc := gjson.ParseBytes(line)
-	if !doc.IsObject() {
-		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", withArticle(jsonKind(doc)))
-	}
-	t := doc.Get("type")
-	if t.Type != gjson.String {
-		if !t.Exists() {
-			return "", errors.New(`not an event: the object has no "type"`)
-		}
-		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, withArticle(jsonKind(t)))
-	}
-	return t.Str, nil
 }
 
 // verdict is what checking one tool_call decided: the call refused with an
@@ -273,22 +246,15 @@ type verdict struct {
 	input []byte
 }
 
-// call checks one tool_call line and appends what replaces it.
-func (v *validator) call(dst, line []byte, n int) []byte {
-	vd := v.check(line, n, false)
+// call checks one call, read from its line, and appends what replaces
+// it: the call as checked, and the observation of a refusal.
+func (v *validator) call(dst []byte, c Call, hasName bool, n int) []byte {
+	vd := v.redacted(v.decideCall(c, hasName, n, false))
 	if vd.refusal != nil {
 		v.stats.Failed++
 		return vd.refusal.AppendJSON(dst)
 	}
-	return appendValidated(dst, &vd)
-}
-
-// check decides on one tool_call line, in the order of Validate's doc.
-// With askLater (exec, which can ask a person), a call that needs consent
-// is checked in full and passed with verdict.consent set, so that nobody
-// is asked to approve a call that would fail anyway.
-func (v *validator) check(line []byte, n int, askLater bool) verdict {
-	return v.redacted(v.decide(line, n, askLater))
+	return appendValidated(dst, &vd, v.redactor)
 }
 
 // verdict is what exec decides about a call before anyone is asked: as
@@ -312,17 +278,13 @@ func (v *validator) redacted(vd verdict) verdict {
 	return vd
 }
 
-func (v *validator) decide(line []byte, n int, askLater bool) verdict {
-	c, hasName := DecodeCall(line)
-	return v.decideCall(c, hasName, n, askLater)
-}
-
 // decideCall checks the call c, as decoded by DecodeCall (or handed over
 // as a value in the same shape), in the order of Validate's doc. n is
 // its line, for warnings.
 func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdict {
+	// A refused call keeps its arguments as written, for its tool_call
+	// line; one that passes carries the checked arguments.
 	args := c.Arguments
-	c.Arguments = nil // what the verdict carries is the checked arguments
 	if c.ID == "" {
 		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
 	}
@@ -436,52 +398,23 @@ func permissionRefusal(c Call, why string) *Observation {
 	return refusal(c, KindPermission, why, content, nil)
 }
 
-// repairKinds reads a tool_call's "repairs": the strings of an array, as
-// parse wrote them; anything else in it is not carried over, as a "format"
-// that is not a string is not.
-func repairKinds(v gjson.Result) []string {
-	if !v.IsArray() {
-		return nil
-	}
-	var kinds []string
-	v.ForEach(func(_, k gjson.Result) bool {
-		if k.Type == gjson.String {
-			kinds = append(kinds, k.Str)
-		}
-		return true
-	})
-	return kinds
-}
-
-// appendValidated appends a call that passed: the tool_call event with
-// "validated", and what coercion changed.
-func appendValidated(dst []byte, vd *verdict) []byte {
-	c, t, checked := &vd.call, vd.tool, &vd.checked
-	dst = c.AppendJSON(dst)
-	dst = dst[:len(dst)-1] // reopen the object
-	if checked.Validated {
-		dst = append(dst, `,"validated":true`...)
+// appendValidated appends the tool_call event of a checked call, with
+// what the check said: "validated" and what coercion changed for a call
+// that passed; "validated": false for one refused, as the model wrote
+// it, so that the observation after it answers a call the reader sees,
+// redacted by r as that observation is (the model may have written a
+// secret in the arguments the observation quotes).
+func appendValidated(dst []byte, vd *verdict, r *Redactor) []byte {
+	e := CallEvent{Call: vd.call, Checked: true}
+	if vd.refusal != nil {
+		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)
 	} else {
-		dst = append(dst, `,"validated":false,"no_schema_mode":`...)
-		dst = jsonw.AppendString(dst, t.NoSchemaMode)
-	}
-	if len(checked.Coerced) > 0 {
-		dst = append(dst, `,"coerced":[`...)
-		for i, co := range checked.Coerced {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"pointer":`...)
-			dst = jsonw.AppendString(dst, co.Pointer)
-			dst = append(dst, `,"from":`...)
-			dst = jsonw.AppendString(dst, co.From)
-			dst = append(dst, `,"to":`...)
-			dst = append(dst, co.To...)
-			dst = append(dst, '}')
+		e.Validated, e.Coerced = vd.checked.Validated, vd.checked.Coerced
+		if !e.Validated {
+			e.NoSchemaMode = vd.tool.NoSchemaMode
 		}
-		dst = append(dst, ']')
 	}
-	return append(dst, '}')
+	return e.AppendJSON(dst)
 }
 
 func validNoSchemaMode(m string) bool {
