@@ -102,8 +102,10 @@ const maxReportedErrors = 50
 // tool_call: the tool must exist and be available, the
 // policy must permit it, and its arguments must pass its schema. A call
 // that passes is written again with its tool's canonical name, normalized
-// arguments and "validated"; one that fails is replaced by a
-// tool_observation with is_error, addressed to the model. Every other
+// arguments and "validated"; one that fails is written as the model wrote
+// it with "validated": false, followed by a tool_observation with
+// is_error, addressed to the model. A call already so marked was refused
+// by an earlier stage, whose observation follows it: it is copied. Every other
 // event is copied unchanged. Input lines that are not JSON objects with a
 // string "type" go to opts.Warn and are skipped.
 //
@@ -224,8 +226,14 @@ func (v *validator) line(line []byte, n int) error {
 		return v.emit()
 	}
 	v.stats.Calls++
-	c, hasName := DecodeCall(line)
-	v.buf = v.call(v.buf[:0], c, hasName, n)
+	e, hasName := DecodeCallEvent(line)
+	if e.Refused() {
+		// An earlier stage refused it and the observation after it
+		// answers it: checked again, it would be answered twice.
+		v.buf = append(v.buf[:0], line...)
+		return v.emit()
+	}
+	v.buf = v.call(v.buf[:0], e.Call, hasName, n)
 	return v.emit()
 }
 
@@ -250,11 +258,12 @@ type verdict struct {
 // it: the call as checked, and the observation of a refusal.
 func (v *validator) call(dst []byte, c Call, hasName bool, n int) []byte {
 	vd := v.redacted(v.decideCall(c, hasName, n, false))
+	dst = appendValidated(dst, &vd, v.redactor)
 	if vd.refusal != nil {
 		v.stats.Failed++
-		return vd.refusal.AppendJSON(dst)
+		dst = vd.refusal.AppendJSON(append(dst, '\n'))
 	}
-	return appendValidated(dst, &vd, v.redactor)
+	return dst
 }
 
 // verdict is what exec decides about a call before anyone is asked: as
