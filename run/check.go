@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -83,9 +84,9 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
 			fieldDiff(&b, want[it.want], got[it.got], ignored)
 		case it.want >= 0:
-			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), truncate(string(want[it.want]), 2*checkValueMax))
+			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), clip.Head(string(want[it.want]), 2*checkValueMax))
 		default:
-			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), truncate(string(got[it.got]), 2*checkValueMax))
+			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clip.Head(string(got[it.got]), 2*checkValueMax))
 		}
 	}
 	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
@@ -318,7 +319,7 @@ func eventLabel(ev []byte) string {
 // in want's key order, then got's new keys.
 func fieldDiff(b *strings.Builder, want, got []byte, ignored []string) {
 	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
-		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", truncate(string(want), 2*checkValueMax), truncate(string(got), 2*checkValueMax))
+		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", clip.Head(string(want), 2*checkValueMax), clip.Head(string(got), 2*checkValueMax))
 		return
 	}
 	w, g := gjson.ParseBytes(want), gjson.ParseBytes(got)
@@ -380,20 +381,14 @@ func clipPair(a, b string, n int) (string, string) {
 		if len(s) <= n {
 			return s
 		}
-		st := min(start, len(s))
-		for st > 0 && st < len(s) && s[st]&0xC0 == 0x80 {
-			st--
-		}
-		end := min(st+n, len(s))
-		for end < len(s) && s[end]&0xC0 == 0x80 {
-			end--
-		}
+		st := clip.Boundary(s, start)
+		end := st + clip.Boundary(s[st:], n)
 		out := s[st:end]
 		if st > 0 {
-			out = "…" + out
+			out = clip.Ellipsis + out
 		}
 		if end < len(s) {
-			out += "…"
+			out += clip.Ellipsis
 		}
 		return fmt.Sprintf("%s (%d bytes)", out, len(s))
 	}

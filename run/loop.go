@@ -13,6 +13,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
@@ -614,9 +615,7 @@ func observationOf(o *tools.Observation) observation {
 // the backend expect them.
 func (l *loop) giveBack(obs []observation) error {
 	for i := range obs {
-		if m := l.opts.MaxObservation; m > 0 && len(obs[i].content) > m {
-			obs[i].content = strings.ToValidUTF8(obs[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(obs[i].content))
-		}
+		obs[i].content = l.cutObservation(obs[i].content)
 	}
 	if l.opts.ObservationRole == RoleTool {
 		for _, o := range obs {
@@ -626,6 +625,15 @@ func (l *loop) giveBack(obs []observation) error {
 	}
 	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.style, obs)})
 	return nil
+}
+
+// cutObservation is what the model is given of an observation's
+// content: at most MaxObservation bytes, and a note of how long it was.
+func (l *loop) cutObservation(content string) string {
+	if m := l.opts.MaxObservation; m > 0 && len(content) > m {
+		return clip.Prefix(content, m) + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(content))
+	}
+	return content
 }
 
 // answerNative gives each call of a native turn exactly one tool reply:
@@ -654,10 +662,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 		replies = append(replies, o)
 	}
 	for i := range replies {
-		if m := l.opts.MaxObservation; m > 0 && len(replies[i].content) > m {
-			replies[i].content = strings.ToValidUTF8(replies[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(replies[i].content))
-		}
-		content := replies[i].content
+		content := l.cutObservation(replies[i].content)
 		if replies[i].isError {
 			content = "Error: " + content
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -31,7 +32,7 @@ func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	}
 	err := tools.ReadLines(r, maxLine, tooLong, func(line []byte, n int) error {
 		if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
-			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, truncate(string(line), 80))
+			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, clip.Head(string(line), 80))
 			return bad
 		}
 		events = append(events, bytes.Clone(line))

@@ -8,8 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -87,11 +87,7 @@ func quoteStart(s string) string {
 	if len(s) <= show {
 		return strconv.Quote(s)
 	}
-	cut := show
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
+	return strconv.Quote(clip.Prefix(s, show)) + clip.Ellipsis
 }
 
 // maxReportedErrors caps the schema errors one observation carries; a

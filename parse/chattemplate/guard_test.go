@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // A few bytes of template must not take the memory of the machine: each
@@ -40,7 +42,7 @@ func TestRenderBoundsWhatItBuilds(t *testing.T) {
 		tp := &Template{Name: "hostile.jinja", Source: src}
 		out, err := tp.Render(nil, RenderOptions{})
 		if err == nil {
-			t.Errorf("%.200s: rendered %q, want an error", src, clip(out))
+			t.Errorf("%.200s: rendered %q, want an error", src, clip.Head(out, 200))
 			continue
 		}
 		if !strings.Contains(err.Error(), "larger than toolcall allows") && !strings.Contains(err.Error(), "heap grew") {
