@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
@@ -50,10 +51,22 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 		ignored = append(slices.Clip(ignored), addedRepairs)
 	}
 	wk := canonicalEvents(want, ignored)
-	gk := canonicalEvents(got, ignored)
+	compared, kept := got, []int(nil)
+	predates := !anyRefusedCall(want)
+	if predates {
+		// Recorded before a refused call kept its line: the lines are
+		// new, not a difference. kept maps back to got's lines.
+		compared, kept = withoutRefusedCalls(got)
+	}
+	gk := canonicalEvents(compared, ignored)
 	items := alignEvents(wk, gk)
 	if len(items) == 0 {
 		return "", true
+	}
+	for i := range items {
+		if items[i].got >= 0 && kept != nil {
+			items[i].got = kept[items[i].got]
+		}
 	}
 
 	var changed, missing, extra int
@@ -93,6 +106,9 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 	if len(ignored) > len(VolatileFields) && anyHasField(got, addedRepairs) {
 		b.WriteString(`; nor "repairs", which the recording predates`)
 	}
+	if predates && len(kept) < len(got) {
+		b.WriteString(`; nor the lines of refused calls ("validated": false), which the recording predates`)
+	}
 	b.WriteString(")\n")
 	return b.String(), false
 }
@@ -109,6 +125,37 @@ func anyHasField(events [][]byte, k string) bool {
 		}
 	}
 	return false
+}
+
+// anyRefusedCall reports whether a transcript holds a refused call's
+// line: a tool_call marked "validated": false before its observation,
+// which recordings made before such calls kept their line do not have.
+func anyRefusedCall(events [][]byte) bool {
+	for _, ev := range events {
+		if isRefusedCall(ev) {
+			return true
+		}
+	}
+	return false
+}
+
+func isRefusedCall(ev []byte) bool {
+	if typ, err := tools.EventType(ev); err != nil || typ != tools.TypeToolCall {
+		return false
+	}
+	e, _ := tools.DecodeCallEvent(ev)
+	return e.Refused()
+}
+
+// withoutRefusedCalls is events without refused calls' lines, and the
+// index in events of each one kept.
+func withoutRefusedCalls(events [][]byte) (kept [][]byte, index []int) {
+	for i, ev := range events {
+		if !isRefusedCall(ev) {
+			kept, index = append(kept, ev), append(index, i)
+		}
+	}
+	return kept, index
 }
 
 func countOf(n int, noun string) string {
