@@ -18,6 +18,9 @@ const (
 	TypeUser            = "user"
 	TypeAssistant       = "assistant"
 	TypeStop            = "stop"
+	TypeSummary         = "summary" // run --batch: one per request, after its transcript
+	TypeBatch           = "batch"   // run --batch and --check: the totals, last
+	TypeCheck           = "check"   // run --replay DIR --check: one per recording
 )
 
 // ErrorKind classifies what went wrong, in the same words in every stage, so

@@ -11,7 +11,8 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// The event codec: each event type of a transcript as a value, with one
+// The event codec: each event type of a transcript, and of run's batch
+// and bulk check, as a value, with one
 // encoder (AppendJSON, keys in a fixed order, no trailing newline) and
 // one decoder (Decode...), here and nowhere else. Every stage that writes
 // one of these events writes it with its encoder, and every reader of our
@@ -31,6 +32,9 @@ import (
 //	system, user      Message         run
 //	assistant         Assistant       run
 //	stop              Stop            run
+//	summary           Summary         run --batch, per request
+//	batch             Batch           run --batch, run --replay DIR --check: the totals
+//	check             Check           run --replay DIR --check, per recording
 //
 // A decoder never fails on a field of the wrong JSON type: it reads what
 // its encoder would have written and leaves the rest at its zero value,
@@ -110,6 +114,15 @@ func DecodeEvent(line []byte) (Event, error) {
 		return &e, nil
 	case TypeStop:
 		e := DecodeStop(line)
+		return &e, nil
+	case TypeSummary:
+		e := DecodeSummary(line)
+		return &e, nil
+	case TypeBatch:
+		e := DecodeBatch(line)
+		return &e, nil
+	case TypeCheck:
+		e := DecodeCheck(line)
 		return &e, nil
 	}
 	return &OtherEvent{Type: typ, Line: line}, nil
@@ -565,4 +578,175 @@ func DecodeStop(line []byte) Stop {
 		}
 	})
 	return s
+}
+
+// Summary is the summary event of one request of a batch (run --batch):
+// how it ended, written after its transcript.
+type Summary struct {
+	// Request is the request's id; "request" comes first, as on the
+	// events of its transcript, so that sorting lines groups them.
+	Request    string
+	Reason     string
+	Iterations int
+	// Calls and DurationMS are set for a request that ran (not one
+	// skipped as done, nor a line that is no request).
+	Calls      *int
+	DurationMS *int64
+	File       string // its transcript, under --out
+	Skipped    bool   // done already under --out, not run again
+	Error      string
+}
+
+func (s *Summary) EventType() string { return TypeSummary }
+
+func (s *Summary) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"request":`...)
+	dst = jsonw.AppendString(dst, s.Request)
+	dst = append(dst, `,"type":"summary","reason":`...)
+	dst = jsonw.AppendString(dst, s.Reason)
+	dst = append(dst, `,"iterations":`...)
+	dst = strconv.AppendInt(dst, int64(s.Iterations), 10)
+	if s.Calls != nil {
+		dst = append(dst, `,"calls":`...)
+		dst = strconv.AppendInt(dst, int64(*s.Calls), 10)
+	}
+	if s.DurationMS != nil {
+		dst = append(dst, `,"duration_ms":`...)
+		dst = strconv.AppendInt(dst, *s.DurationMS, 10)
+	}
+	if s.File != "" {
+		dst = append(dst, `,"file":`...)
+		dst = jsonw.AppendString(dst, s.File)
+	}
+	if s.Skipped {
+		dst = append(dst, `,"skipped":true`...)
+	}
+	if s.Error != "" {
+		dst = append(dst, `,"error":`...)
+		dst = jsonw.AppendString(dst, s.Error)
+	}
+	return append(dst, '}')
+}
+
+// DecodeSummary reads a summary event.
+func DecodeSummary(line []byte) Summary {
+	var s Summary
+	eachField(line, func(k string, v gjson.Result) {
+		switch k {
+		case "request":
+			s.Request = jsonStr(v)
+		case "reason":
+			s.Reason = jsonStr(v)
+		case "iterations":
+			s.Iterations = int(v.Int())
+		case "calls":
+			s.Calls = nil
+			if v.Type == gjson.Number {
+				s.Calls = ptr(int(v.Int()))
+			}
+		case "duration_ms":
+			s.DurationMS = nil
+			if v.Type == gjson.Number {
+				s.DurationMS = ptr(v.Int())
+			}
+		case "file":
+			s.File = jsonStr(v)
+		case "skipped":
+			s.Skipped = v.Type == gjson.True
+		case "error":
+			s.Error = jsonStr(v)
+		}
+	})
+	return s
+}
+
+// Batch is the last event of run --batch, or of run --replay DIR
+// --check: the totals, as counts in the order they are written, then how
+// long it all took.
+type Batch struct {
+	Counts     []Count
+	DurationMS int64
+}
+
+// Count is one total of a batch event: "requests", "final_answer", … for
+// a batch of requests; "files", "ok", … for a check of recordings.
+type Count struct {
+	Key string
+	N   int
+}
+
+func (b *Batch) EventType() string { return TypeBatch }
+
+func (b *Batch) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"batch"`...)
+	for _, c := range b.Counts {
+		dst = append(dst, ',')
+		dst = jsonw.AppendString(dst, c.Key)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(c.N), 10)
+	}
+	dst = append(dst, `,"duration_ms":`...)
+	dst = strconv.AppendInt(dst, b.DurationMS, 10)
+	return append(dst, '}')
+}
+
+// DecodeBatch reads a batch event: every number but duration_ms is a
+// count.
+func DecodeBatch(line []byte) Batch {
+	var b Batch
+	eachField(line, func(k string, v gjson.Result) {
+		switch {
+		case k == "duration_ms":
+			b.DurationMS = v.Int()
+		case v.Type == gjson.Number:
+			b.Counts = append(b.Counts, Count{Key: k, N: int(v.Int())})
+		}
+	})
+	return b
+}
+
+// Check is the event of one recording checked by run --replay DIR
+// --check: its file, the status (ok, differs, error) and the first
+// difference or the error.
+type Check struct {
+	File       string
+	Status     string
+	Difference string
+	Error      string
+}
+
+func (c *Check) EventType() string { return TypeCheck }
+
+func (c *Check) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"check","file":`...)
+	dst = jsonw.AppendString(dst, c.File)
+	dst = append(dst, `,"status":`...)
+	dst = jsonw.AppendString(dst, c.Status)
+	if c.Difference != "" {
+		dst = append(dst, `,"difference":`...)
+		dst = jsonw.AppendString(dst, c.Difference)
+	}
+	if c.Error != "" {
+		dst = append(dst, `,"error":`...)
+		dst = jsonw.AppendString(dst, c.Error)
+	}
+	return append(dst, '}')
+}
+
+// DecodeCheck reads a check event.
+func DecodeCheck(line []byte) Check {
+	var c Check
+	eachField(line, func(k string, v gjson.Result) {
+		switch k {
+		case "file":
+			c.File = jsonStr(v)
+		case "status":
+			c.Status = jsonStr(v)
+		case "difference":
+			c.Difference = jsonStr(v)
+		case "error":
+			c.Error = jsonStr(v)
+		}
+	})
+	return c
 }

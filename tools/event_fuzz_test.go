@@ -87,6 +87,17 @@ func FuzzEventCodec(f *testing.F) {
 			{in: &Stop{Reason: name, Iterations: int(int32(n)), Error: text},
 				want:   &Stop{Reason: v(name), Iterations: int(int32(n)), Error: v(text)},
 				decode: func(b []byte) Event { e := DecodeStop(b); return &e }},
+			{in: &Summary{Request: id, Reason: name, Iterations: int(int32(n)), Calls: ptr(int(pick)), DurationMS: &dur, File: text, Skipped: flag, Error: format},
+				want:   &Summary{Request: v(id), Reason: v(name), Iterations: int(int32(n)), Calls: ptr(int(pick)), DurationMS: &dur, File: v(text), Skipped: flag, Error: v(format)},
+				decode: func(b []byte) Event { e := DecodeSummary(b); return &e }},
+			{in: &Summary{Request: id}, want: &Summary{Request: v(id)},
+				decode: func(b []byte) Event { e := DecodeSummary(b); return &e }},
+			{in: &Batch{Counts: []Count{{Key: "n_" + name, N: int(pick)}, {Key: "files", N: int(int32(n))}}, DurationMS: n},
+				want:   &Batch{Counts: []Count{{Key: v("n_" + name), N: int(pick)}, {Key: "files", N: int(int32(n))}}, DurationMS: n},
+				decode: func(b []byte) Event { e := DecodeBatch(b); return &e }},
+			{in: &Check{File: name, Status: format, Difference: text, Error: id},
+				want:   &Check{File: v(name), Status: v(format), Difference: v(text), Error: v(id)},
+				decode: func(b []byte) Event { e := DecodeCheck(b); return &e }},
 		} {
 			line := c.in.AppendJSON(nil)
 			opts := cmpopts.EquateEmpty()
