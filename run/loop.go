@@ -170,12 +170,11 @@ type Result struct {
 	Unread int
 }
 
-// appendStopEvent appends the stop event that ends a transcript
-// (tools.Stop): type, reason, iterations, and error when there is one
-// (FinalAnswer and Unread are not in it).
-func (r Result) appendStopEvent(b []byte) []byte {
-	e := tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
-	return e.AppendJSON(b)
+// stopEvent is the stop event that ends a transcript: type, reason,
+// iterations, and error when there is one (FinalAnswer and Unread are not
+// in it).
+func (r Result) stopEvent() *tools.Stop {
+	return &tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -252,7 +251,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if err != nil {
 		return res, err
 	}
-	return res, l.write(res.appendStopEvent(nil))
+	return res, l.writeEvent(res.stopEvent())
 }
 
 type loop struct {
@@ -274,6 +273,8 @@ type loop struct {
 	parser parse.Options
 	// exec checks and runs the calls of every turn.
 	exec *tools.Executor
+	// buf holds the line being written: one buffer for the run.
+	buf []byte
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -284,7 +285,19 @@ func (l *loop) progress(format string, args ...any) {
 
 // write writes one event line.
 func (l *loop) write(ev []byte) error {
-	if _, err := l.w.Write(append(ev, '\n')); err != nil {
+	l.buf = append(append(l.buf[:0], ev...), '\n')
+	return l.flush()
+}
+
+// writeEvent writes one event, encoded in the loop's one buffer.
+func (l *loop) writeEvent(e tools.Event) error {
+	l.buf = append(e.AppendJSON(l.buf[:0]), '\n')
+	return l.flush()
+}
+
+// flush writes l.buf, one whole line.
+func (l *loop) flush() error {
+	if _, err := l.w.Write(l.buf); err != nil {
 		return fmt.Errorf("writing the transcript: %w", err)
 	}
 	return nil
@@ -300,7 +313,7 @@ func (l *loop) message(m Message) error {
 	default:
 		e = &tools.Message{Type: m.Role, Content: m.Content}
 	}
-	return l.write(e.AppendJSON(nil))
+	return l.writeEvent(e)
 }
 
 func (l *loop) run(ctx context.Context, in Input) (Result, error) {
@@ -385,7 +398,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		// that a replay of the recording offers them the same way.
 		ev.API = APINative
 	}
-	if err := l.write(ev.AppendJSON(nil)); err != nil {
+	if err := l.writeEvent(&ev); err != nil {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
@@ -524,7 +537,7 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
 		answer := tools.TextEvent{Type: tools.TypeFinalAnswer, Content: []byte(prose)}
-		if err := l.write(answer.AppendJSON(nil)); err != nil {
+		if err := l.writeEvent(&answer); err != nil {
 			return "", "", err
 		}
 		return StopFinalAnswer, prose, nil
@@ -555,15 +568,14 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 		}
 		return nil
 	}
-	var buf []byte
 	l.unread, err = l.exec.Run(ctx, calls, func(o tools.Outcome) error {
 		if err := passOn(); err != nil {
 			return err
 		}
 		next++ // the call, which the outcome stands for
-		buf = o.AppendJSON(buf[:0])
-		if _, err := l.w.Write(buf); err != nil {
-			return fmt.Errorf("writing the transcript: %w", err)
+		l.buf = o.AppendJSON(l.buf[:0])
+		if err := l.flush(); err != nil {
+			return err
 		}
 		if c := o.Call; c != nil {
 			key := c.Name + "\x00" + string(c.Arguments)
@@ -593,7 +605,7 @@ func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) e
 	if len(resp.Usage) > 0 && gjson.ValidBytes(resp.Usage) {
 		ev.Usage = resp.Usage
 	}
-	return l.write(ev.AppendJSON(nil))
+	return l.writeEvent(&ev)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -648,7 +660,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 			o.content = "Your native tool call could not be read: " + c.decodeErr + ". Make the call again, through the tool-calling API, with arguments that are one JSON object matching the tool's schema."
 			ev := tools.Observation{ID: c.ID, Name: c.Name, Content: o.content, IsError: true, Status: tools.StatusError,
 				Error: &tools.ToolError{Kind: tools.KindDecode, Message: o.content}}
-			if err := l.write(ev.AppendJSON(nil)); err != nil {
+			if err := l.writeEvent(&ev); err != nil {
 				return err
 			}
 		} else {
@@ -701,7 +713,7 @@ func (l *loop) decodeError(sink *turnSink) error {
 	}
 	o := tools.Observation{ID: "", Name: "", Content: msg, IsError: true, Status: tools.StatusError,
 		Error: &tools.ToolError{Kind: tools.KindDecode, Message: msg}}
-	if err := l.write(o.AppendJSON(nil)); err != nil {
+	if err := l.writeEvent(&o); err != nil {
 		return err
 	}
 	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})
