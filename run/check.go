@@ -343,23 +343,37 @@ func canonicalType(c string) string {
 	return gjson.Get(c, "type").Str
 }
 
-// eventLabel names an event for a reader: its type, id and tool name.
+// eventLabel names an event for a reader: its type, and the id and tool
+// name of a call or an observation.
 func eventLabel(ev []byte) string {
-	if !gjson.ValidBytes(ev) {
+	typ, err := tools.EventType(ev)
+	switch {
+	case err != nil && !gjson.ValidBytes(ev):
 		return "a line that is not JSON"
+	case err != nil || typ == "":
+		return "event without a type"
 	}
-	e := gjson.ParseBytes(ev)
-	label := e.Get("type").Str
-	if label == "" {
-		label = "event without a type"
+	switch typ {
+	case tools.TypeToolCall:
+		c, hasName := tools.DecodeCallEvent(ev)
+		typ += idName(c.ID, c.Name, hasName)
+	case tools.TypeToolObservation:
+		o := tools.DecodeObservation(ev)
+		typ += idName(o.ID, o.Name, true)
 	}
-	if id := e.Get("id").Str; id != "" {
-		label += " " + id
+	return typ
+}
+
+// idName is " ID (NAME)" for a label, each part only when there is one.
+func idName(id, name string, hasName bool) string {
+	var s string
+	if id != "" {
+		s = " " + id
 	}
-	if name := e.Get("name"); name.Type == gjson.String {
-		label += " (" + name.Str + ")"
+	if hasName {
+		s += " (" + name + ")"
 	}
-	return label
+	return s
 }
 
 // fieldDiff writes the top-level fields that differ between two events,
