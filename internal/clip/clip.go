@@ -20,7 +20,7 @@ func Boundary[T string | []byte](s T, n int) int {
 	if n <= 0 {
 		return 0
 	}
-	for i := n; i > 0 && i > n-utf8.UTFMax; i-- {
+	for i := n; i >= 0 && i > n-utf8.UTFMax; i-- {
 		if utf8.RuneStart(s[i]) {
 			return i
 		}
