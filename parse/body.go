@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // Everything between a call's start and end markers belongs to the call.
@@ -228,11 +230,11 @@ func (p *Parser) readBody(k, e int) string {
 			n = ends[0]
 		}
 		if p.opts.NoRepair {
-			return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q follows it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip(bytes.TrimSpace(src[n:]), 64))
+			return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q follows it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip.Prefix(bytes.TrimSpace(src[n:]), 64))
 		}
-		return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q after it does not continue it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip(bytes.TrimSpace(src[n:]), 64))
+		return fmt.Sprintf("the JSON ends at byte %d, before the end of the call, and %q after it does not continue it; write the call as one JSON object with each bracket closed once", p.base+int64(k+n), clip.Prefix(bytes.TrimSpace(src[n:]), 64))
 	}
-	return fmt.Sprintf("the brackets of the call can be read in %d ways (%s or %s); write the call as one JSON object with each bracket closed once", len(found), clip(found[0], 96), clip(found[1], 96))
+	return fmt.Sprintf("the brackets of the call can be read in %d ways (%s or %s); write the call as one JSON object with each bracket closed once", len(found), clip.Prefix(found[0], 96), clip.Prefix(found[1], 96))
 }
 
 // closerRun returns the positions of the closers that end src[:n], the

@@ -1,9 +1,6 @@
 package parse
 
 import (
-	"strconv"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -28,31 +25,16 @@ type Event struct {
 }
 
 // AppendJSON appends e as one JSON object with its keys in a fixed order,
-// without the trailing newline.
+// without the trailing newline: with the encoder of its type in tools'
+// event codec (tools.TextEvent, tools.ParseError, tools.Call).
 func (e *Event) AppendJSON(dst []byte) []byte {
-	if e.Type == tools.TypeToolCall {
+	switch e.Type {
+	case tools.TypeToolCall:
 		return e.Call.AppendJSON(dst)
+	case tools.TypeParseError:
+		pe := tools.ParseError{Error: e.Error, Raw: e.Raw, Offset: e.Offset, Format: e.Format, File: e.File}
+		return pe.AppendJSON(dst)
 	}
-	dst = append(dst, `{"type":`...)
-	dst = jsonw.AppendString(dst, e.Type)
-	if e.Type == tools.TypeParseError {
-		dst = append(dst, `,"error":`...)
-		dst = jsonw.AppendString(dst, e.Error)
-		dst = append(dst, `,"raw":`...)
-		dst = jsonw.AppendBytes(dst, e.Raw)
-		dst = append(dst, `,"offset":`...)
-		dst = strconv.AppendInt(dst, e.Offset, 10)
-	} else {
-		dst = append(dst, `,"content":`...)
-		dst = jsonw.AppendBytes(dst, e.Content)
-	}
-	if e.Format != "" {
-		dst = append(dst, `,"format":`...)
-		dst = jsonw.AppendString(dst, e.Format)
-	}
-	if e.File != "" {
-		dst = append(dst, `,"file":`...)
-		dst = jsonw.AppendString(dst, e.File)
-	}
-	return append(dst, '}')
+	te := tools.TextEvent{Type: e.Type, Content: e.Content, Format: e.Format, File: e.File}
+	return te.AppendJSON(dst)
 }

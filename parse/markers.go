@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -661,7 +662,7 @@ func gemmaCall(closer, format string) handler {
 			return 0, needMore, nil
 		}
 		if body != k {
-			return after, matched, p.fail(i, after, format, fmt.Sprintf("text %q after the calls, before %s; write only calls (call:NAME{…}) in the block", clip(bytes.TrimSpace(p.buf[k:body]), 64), closer))
+			return after, matched, p.fail(i, after, format, fmt.Sprintf("text %q after the calls, before %s; write only calls (call:NAME{…}) in the block", clip.Prefix(bytes.TrimSpace(p.buf[k:body]), 64), closer))
 		}
 		end := after
 		if end == k {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -250,7 +251,7 @@ func (p *Parser) NativeCall(id, name string, args []byte) error {
 		// Servers pretty-print objects; an event is one line.
 		out, _, err := appendJSON(nil, args, true, false)
 		if err != nil {
-			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: the server sent arguments that are not valid JSON: %v", name, err), Raw: clip(args, maxRaw), Offset: p.base + int64(p.pos), Format: FormatNative}
+			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: the server sent arguments that are not valid JSON: %v", name, err), Raw: clip.Prefix(args, maxRaw), Offset: p.base + int64(p.pos), Format: FormatNative}
 			p.written = true
 			return p.emit(&p.ev)
 		}
@@ -613,7 +614,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 	}
 	p.written = true
 	p.calls++
-	raw := clip(p.buf[start:end], maxRaw)
+	raw := clip.Prefix(p.buf[start:end], maxRaw)
 	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: max(0, p.base+int64(start)), Format: format}
 	return p.emit(&p.ev)
 }
@@ -635,7 +636,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	offset = max(0, offset) // a block the prompt's tail began
 	obj, argRepairs, err := p.argumentsObject(args)
 	if err != nil {
-		raw = clip(raw, maxRaw)
+		raw = clip.Prefix(raw, maxRaw)
 		msg := fmt.Sprintf("call to %q: %v", name, err)
 		if name == "" {
 			msg = err.Error()
@@ -652,18 +653,18 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		if len(raw) > maxRaw {
 			raw = raw[:maxRaw]
 		}
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip(num, 64)), Raw: raw, Offset: offset, Format: format}
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip.Prefix(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if argsTooDeep(obj) {
 		// Tools refuse such arguments, and common JSON readers cannot
 		// read a line holding them.
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if fixed, ok := fixLoneSurrogates(obj); ok {
 		if p.opts.NoRepair {
-			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip(raw, maxRaw), Offset: offset, Format: format}
+			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 			return p.emit(&p.ev)
 		}
 		obj = fixed

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -377,7 +378,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 					return 0, needMore, nil
 				}
 				if body != end {
-					return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q after %s, before %s; write only the call between them", name, clip(bytes.TrimSpace(p.buf[end:body]), 64), d.close, d.outer))
+					return after, matched, p.fail(i, after, format, fmt.Sprintf("call to %q: text %q after %s, before %s; write only the call between them", name, clip.Prefix(bytes.TrimSpace(p.buf[end:body]), 64), d.close, d.outer))
 				}
 			}
 			p.noExp = !a.exp
@@ -755,23 +756,6 @@ func firstChar(b []byte) string {
 		return "a non-ASCII character" // which may not have arrived whole
 	}
 	return string(b[:1])
-}
-
-// clip bounds the raw text quoted in a parse_error to n bytes, backing
-// off to the start of a character so the quote does not end in half of
-// one (at most one character: bytes that are not UTF-8 are cut anywhere).
-func clip(b []byte, n int) []byte {
-	if len(b) <= n {
-		return b
-	}
-	cut := n
-	for cut > 0 && cut > n-(utf8.UTFMax-1) && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	if utf8.RuneStart(b[cut]) {
-		n = cut
-	}
-	return b[:n]
 }
 
 // hunyuanCall handles Hunyuan Hy3's <tool_call:SUFFIX>NAME<tool_sep:SUFFIX>

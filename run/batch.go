@@ -29,10 +29,10 @@ const DefaultMaxRequest = 16 << 20
 // line that is not a request, a transcript that could not be written.
 const ReasonError = "error"
 
-// Event types of a batch.
+// Event types of a batch (tools.Summary, tools.Batch).
 const (
-	TypeSummary = "summary" // one per request, after its transcript
-	TypeBatch   = "batch"   // the last line: the totals
+	TypeSummary = tools.TypeSummary // one per request, after its transcript
+	TypeBatch   = tools.TypeBatch   // the last line: the totals
 )
 
 // BatchOptions configures Batch.
@@ -327,12 +327,14 @@ func finished(dir, id string) (summary, bool) {
 	}
 	buf = bytes.TrimRight(buf, "\r\n")
 	last := buf[bytes.LastIndexByte(buf, '\n')+1:]
-	ev := gjson.ParseBytes(last)
-	reason := ev.Get("reason").Str
-	if !gjson.ValidBytes(last) || ev.Get("type").Str != tools.TypeStop || reason == "" || reason == StopInterrupted {
+	if typ, err := tools.EventType(last); err != nil || typ != tools.TypeStop {
 		return summary{}, false
 	}
-	return summary{id: id, reason: reason, iterations: int(ev.Get("iterations").Int()), err: ev.Get("error").Str, file: path, skipped: true}, true
+	stop := tools.DecodeStop(last)
+	if stop.Reason == "" || stop.Reason == StopInterrupted {
+		return summary{}, false
+	}
+	return summary{id: id, reason: stop.Reason, iterations: stop.Iterations, err: stop.Error, file: path, skipped: true}, true
 }
 
 // parseRequest reads one line of a batch: its id (the line number when it
@@ -410,33 +412,11 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	}
 	done.Calls += s.calls
 
-	// "request" first, as on the transcript's events: sorting the lines
-	// of several batches by their beginning groups each request's lines.
-	ev := []byte(`{"request":`)
-	ev = jsonw.AppendString(ev, s.id)
-	ev = append(ev, `,"type":"summary","reason":`...)
-	ev = jsonw.AppendString(ev, s.reason)
-	ev = append(ev, `,"iterations":`...)
-	ev = strconv.AppendInt(ev, int64(s.iterations), 10)
+	ev := tools.Summary{Request: s.id, Reason: s.reason, Iterations: s.iterations, File: s.file, Skipped: s.skipped, Error: s.err}
 	if s.ran {
-		ev = append(ev, `,"calls":`...)
-		ev = strconv.AppendInt(ev, int64(s.calls), 10)
-		ev = append(ev, `,"duration_ms":`...)
-		ev = strconv.AppendInt(ev, s.duration.Milliseconds(), 10)
+		ev.Calls, ev.DurationMS = ptr(s.calls), ptr(s.duration.Milliseconds())
 	}
-	if s.file != "" {
-		ev = append(ev, `,"file":`...)
-		ev = jsonw.AppendString(ev, s.file)
-	}
-	if s.skipped {
-		ev = append(ev, `,"skipped":true`...)
-	}
-	if s.err != "" {
-		ev = append(ev, `,"error":`...)
-		ev = jsonw.AppendString(ev, s.err)
-	}
-	ev = append(ev, "}\n"...)
-	if _, err := w.Write(ev); err != nil {
+	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return fmt.Errorf("writing the summary: %w", err)
 	}
 	return nil
@@ -444,21 +424,9 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 
 // writeBatch writes the last event of a batch: the totals.
 func writeBatch(w io.Writer, r BatchResult, d time.Duration) error {
-	ev := []byte(`{"type":"batch"`)
-	for _, f := range []struct {
-		k string
-		v int
-	}{{"requests", r.Requests}, {"final_answer", r.Answered}, {"failed", r.Failed}, {"skipped", r.Skipped},
-		{"interrupted", r.Interrupted}, {"not_started", r.NotStarted}, {"calls", r.Calls}} {
-		ev = append(ev, `,"`...)
-		ev = append(ev, f.k...)
-		ev = append(ev, `":`...)
-		ev = strconv.AppendInt(ev, int64(f.v), 10)
-	}
-	ev = append(ev, `,"duration_ms":`...)
-	ev = strconv.AppendInt(ev, d.Milliseconds(), 10)
-	ev = append(ev, "}\n"...)
-	if _, err := w.Write(ev); err != nil {
+	ev := tools.Batch{Counts: []tools.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
+		{Key: "interrupted", N: r.Interrupted}, {Key: "not_started", N: r.NotStarted}, {Key: "calls", N: r.Calls}}, DurationMS: d.Milliseconds()}
+	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return fmt.Errorf("writing the batch event: %w", err)
 	}
 	return nil

@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // errLineTooLong marks a request line longer than the limit; the line is
@@ -24,13 +25,18 @@ type line struct {
 	err  error
 }
 
-// lineReader reads lines in a goroutine of its own, so that a batch
-// blocked on a pipe still hears an interrupt.
+// lineReader reads a batch's requests ahead, in a goroutine of its own,
+// so that a batch blocked on a pipe still hears an interrupt. Lines are
+// read with tools.ReadLines, the bounded and numbered reader of every
+// stage: a line over the limit is read past without being kept.
 type lineReader struct {
 	c       chan line
 	quit    chan struct{}
 	regular bool // the input is a regular file, which can be read to its end
 }
+
+// errQuit ends the reading goroutine once nobody takes its lines.
+var errQuit = errors.New("the reader was stopped")
 
 func readLines(r io.Reader, maxLine int) *lineReader {
 	lr := &lineReader{c: make(chan line), quit: make(chan struct{})}
@@ -39,29 +45,26 @@ func readLines(r io.Reader, maxLine int) *lineReader {
 			lr.regular = true
 		}
 	}
+	send := func(l line) error {
+		select {
+		case lr.c <- l:
+			return nil
+		case <-lr.quit:
+			return errQuit
+		}
+	}
 	go func() {
 		defer close(lr.c)
-		br := bufio.NewReaderSize(r, 64<<10)
-		for n := 1; ; n++ {
-			l := line{n: n}
-			var err error
-			l.text, err = readLine(br, maxLine)
-			if errors.Is(err, errLineTooLong) {
-				l.err = fmt.Errorf("%w: more than %d bytes", errLineTooLong, maxLine)
-			} else if err != nil && err != io.EOF {
-				l.err = err
-			}
-			if err == io.EOF && len(l.text) == 0 {
-				return
-			}
-			select {
-			case lr.c <- l:
-			case <-lr.quit:
-				return
-			}
-			if err != nil && !errors.Is(err, errLineTooLong) {
-				return
-			}
+		tooLong := func(l tools.LongLine) error {
+			return send(line{n: l.N, err: fmt.Errorf("%w: more than %d bytes", errLineTooLong, maxLine)})
+		}
+		last := 0 // the number of the last line sent
+		err := tools.ReadLines(r, maxLine, tooLong, func(text []byte, n int) error {
+			last = n
+			return send(line{n: n, text: bytes.Clone(text)})
+		})
+		if err != nil && err != errQuit {
+			send(line{n: last + 1, err: err})
 		}
 	}()
 	return lr
@@ -69,36 +72,6 @@ func readLines(r io.Reader, maxLine int) *lineReader {
 
 // stop lets the reading goroutine end.
 func (lr *lineReader) stop() { close(lr.quit) }
-
-// readLine reads one line without its end, at most max bytes of it; a
-// longer line is read to its end and dropped, with errLineTooLong.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var text []byte
-	tooLong := false
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(text)+len(chunk) > max+1 { // +1: the newline
-				tooLong, text = true, nil
-			} else {
-				text = append(text, chunk...)
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		if tooLong {
-			if err == nil {
-				err = errLineTooLong
-			}
-			if err == io.EOF {
-				err = errLineTooLong
-			}
-			return nil, err
-		}
-		return bytes.TrimRight(text, "\r\n"), err
-	}
-}
 
 // spoolMemory is how much of a transcript a spool holds in memory before
 // it moves to a temporary file.

@@ -1,12 +1,12 @@
 package run
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // writes records every write it is given.
@@ -56,29 +56,24 @@ func TestSpoolWholeLines(t *testing.T) {
 }
 
 // A line past the limit is reported and skipped; the lines after it are
-// read.
-func TestReadLineTooLong(t *testing.T) {
-	in := "short\n" + strings.Repeat("y", 100) + "\nafter\n" + strings.Repeat("z", 100)
-	br := bufio.NewReaderSize(strings.NewReader(in), 16)
+// read, numbered as an editor numbers them, and a last line without a
+// newline too.
+func TestReadLinesTooLong(t *testing.T) {
+	in := "short\n" + strings.Repeat("y", 100) + "\n\nafter\r\n" + strings.Repeat("z", 100)
+	lr := readLines(iotest.OneByteReader(strings.NewReader(in)), 50)
+	defer lr.stop()
 	var got []string
-	for {
-		line, err := readLine(br, 50)
-		if err == io.EOF && line == nil {
-			break
-		}
+	for l := range lr.c {
 		switch {
-		case err == errLineTooLong:
-			got = append(got, "(too long)")
-		case err != nil && err != io.EOF:
-			t.Fatal(err)
+		case errors.Is(l.err, errLineTooLong):
+			got = append(got, fmt.Sprintf("%d:(too long)", l.n))
+		case l.err != nil:
+			t.Fatal(l.err)
 		default:
-			got = append(got, string(line))
-		}
-		if err == io.EOF {
-			break
+			got = append(got, fmt.Sprintf("%d:%s", l.n, l.text))
 		}
 	}
-	if want := "short,(too long),after,(too long)"; strings.Join(got, ",") != want {
+	if want := "1:short,2:(too long),4:after,5:(too long)"; strings.Join(got, ",") != want {
 		t.Errorf("lines %q, want %s", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -192,10 +193,22 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 	}
 	cmp := newComparison(ignored, ig)
 	wk := canonicalEvents(want, cmp)
-	gk := canonicalEvents(got, cmp)
+	compared, kept := got, []int(nil)
+	predates := !anyRefusedCall(want)
+	if predates {
+		// Recorded before a refused call kept its line: the lines are
+		// new, not a difference. kept maps back to got's lines.
+		compared, kept = withoutRefusedCalls(got)
+	}
+	gk := canonicalEvents(compared, cmp)
 	items := alignEvents(wk, gk)
 	if len(items) == 0 {
 		return "", true
+	}
+	for i := range items {
+		if items[i].got >= 0 && kept != nil {
+			items[i].got = kept[items[i].got]
+		}
 	}
 
 	var changed, missing, extra int
@@ -226,14 +239,17 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
 			fieldDiff(&b, want[it.want], got[it.got], cmp)
 		case it.want >= 0:
-			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), truncate(string(want[it.want]), 2*checkValueMax))
+			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), clip.Head(string(want[it.want]), 2*checkValueMax))
 		default:
-			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), truncate(string(got[it.got]), 2*checkValueMax))
+			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clip.Head(string(got[it.got]), 2*checkValueMax))
 		}
 	}
 	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
 	if len(ignored) > len(VolatileFields) && anyHasField(got, addedRepairs) {
 		b.WriteString(`; nor "repairs", which the recording predates`)
+	}
+	if predates && len(kept) < len(got) {
+		b.WriteString(`; nor the lines of refused calls ("validated": false), which the recording predates`)
 	}
 	if items := ig.Items(); len(items) > 0 {
 		b.WriteString("; nor, as --ignore asks, " + strings.Join(items, ", "))
@@ -254,6 +270,37 @@ func anyHasField(events [][]byte, k string) bool {
 		}
 	}
 	return false
+}
+
+// anyRefusedCall reports whether a transcript holds a refused call's
+// line: a tool_call marked "validated": false before its observation,
+// which recordings made before such calls kept their line do not have.
+func anyRefusedCall(events [][]byte) bool {
+	for _, ev := range events {
+		if isRefusedCall(ev) {
+			return true
+		}
+	}
+	return false
+}
+
+func isRefusedCall(ev []byte) bool {
+	if typ, err := tools.EventType(ev); err != nil || typ != tools.TypeToolCall {
+		return false
+	}
+	e, _ := tools.DecodeCallEvent(ev)
+	return e.Refused()
+}
+
+// withoutRefusedCalls is events without refused calls' lines, and the
+// index in events of each one kept.
+func withoutRefusedCalls(events [][]byte) (kept [][]byte, index []int) {
+	for i, ev := range events {
+		if !isRefusedCall(ev) {
+			kept, index = append(kept, ev), append(index, i)
+		}
+	}
+	return kept, index
 }
 
 func countOf(n int, noun string) string {
@@ -454,30 +501,44 @@ func canonicalType(c string) string {
 	return gjson.Get(c, "type").Str
 }
 
-// eventLabel names an event for a reader: its type, id and tool name.
+// eventLabel names an event for a reader: its type, and the id and tool
+// name of a call or an observation.
 func eventLabel(ev []byte) string {
-	if !gjson.ValidBytes(ev) {
+	typ, err := tools.EventType(ev)
+	switch {
+	case err != nil && !gjson.ValidBytes(ev):
 		return "a line that is not JSON"
+	case err != nil || typ == "":
+		return "event without a type"
 	}
-	e := gjson.ParseBytes(ev)
-	label := e.Get("type").Str
-	if label == "" {
-		label = "event without a type"
+	switch typ {
+	case tools.TypeToolCall:
+		c, hasName := tools.DecodeCallEvent(ev)
+		typ += idName(c.ID, c.Name, hasName)
+	case tools.TypeToolObservation:
+		o := tools.DecodeObservation(ev)
+		typ += idName(o.ID, o.Name, true)
 	}
-	if id := e.Get("id").Str; id != "" {
-		label += " " + id
+	return typ
+}
+
+// idName is " ID (NAME)" for a label, each part only when there is one.
+func idName(id, name string, hasName bool) string {
+	var s string
+	if id != "" {
+		s = " " + id
 	}
-	if name := e.Get("name"); name.Type == gjson.String {
-		label += " (" + name.Str + ")"
+	if hasName {
+		s += " (" + name + ")"
 	}
-	return label
+	return s
 }
 
 // fieldDiff writes the top-level fields that differ between two events,
 // in want's key order, then got's new keys, leaving out what cmp ignores.
 func fieldDiff(b *strings.Builder, want, got []byte, cmp *comparison) {
 	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
-		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", truncate(string(want), 2*checkValueMax), truncate(string(got), 2*checkValueMax))
+		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", clip.Head(string(want), 2*checkValueMax), clip.Head(string(got), 2*checkValueMax))
 		return
 	}
 	w, g := gjson.ParseBytes(want), gjson.ParseBytes(got)
@@ -540,20 +601,14 @@ func clipPair(a, b string, n int) (string, string) {
 		if len(s) <= n {
 			return s
 		}
-		st := min(start, len(s))
-		for st > 0 && st < len(s) && s[st]&0xC0 == 0x80 {
-			st--
-		}
-		end := min(st+n, len(s))
-		for end < len(s) && s[end]&0xC0 == 0x80 {
-			end--
-		}
+		st := clip.Boundary(s, start)
+		end := st + clip.Boundary(s[st:], n)
 		out := s[st:end]
 		if st > 0 {
-			out = "…" + out
+			out = clip.Ellipsis + out
 		}
 		if end < len(s) {
-			out += "…"
+			out += clip.Ellipsis
 		}
 		return fmt.Sprintf("%s (%d bytes)", out, len(s))
 	}

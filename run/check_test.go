@@ -199,3 +199,27 @@ func TestCheckIgnoring(t *testing.T) {
 		})
 	}
 }
+
+// A recording made before a refused call kept its line checks equal to a
+// replay that writes the line; one made since does not, when the line is
+// missing; and a difference elsewhere is named by its line in the new
+// transcript, the refused call's line counted.
+func TestCheckRefusedCallsPredate(t *testing.T) {
+	call := []byte(`{"type":"tool_call","id":"call_1","name":"get_wether","arguments":{},"validated":false}`)
+	obs := []byte(`{"type":"tool_observation","id":"call_1","name":"get_wether","content":"Unknown tool","is_error":true}`)
+	user := []byte(`{"type":"user","content":"?"}`)
+	stop := []byte(`{"type":"stop","reason":"final_answer","iterations":2}`)
+	old := [][]byte{user, obs, stop}
+	now := [][]byte{user, call, obs, stop}
+	if diff, ok := Check(old, now); !ok {
+		t.Errorf("an old recording differs from its replay:\n%s", diff)
+	}
+	if diff, ok := Check(now, old); ok || !strings.Contains(diff, "tool_call call_1 (get_wether) missing") {
+		t.Errorf("a missing refused call's line is not a difference:\n%s", diff)
+	}
+	later := [][]byte{user, call, obs, []byte(`{"type":"stop","reason":"max_iterations","iterations":2}`)}
+	diff, ok := Check(old, later)
+	if ok || !strings.Contains(diff, "want line 3, got line 4: stop changed") || !strings.Contains(diff, "which the recording predates") {
+		t.Errorf("diff:\n%s", diff)
+	}
+}

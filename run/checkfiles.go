@@ -9,11 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 )
 
 // Check statuses: the "status" of a check event.
@@ -23,8 +22,8 @@ const (
 	CheckError   = "error"
 )
 
-// TypeCheck is the event of one recording checked in bulk.
-const TypeCheck = "check"
+// TypeCheck is the event of one recording checked in bulk (tools.Check).
+const TypeCheck = tools.TypeCheck
 
 // ReplayFiles reads what --replay names: a directory (its *.jsonl files)
 // or a glob pattern gives the recordings of a bulk check, sorted, with
@@ -118,30 +117,14 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		if opts.Report != nil {
 			opts.Report(c.file, c.status, c.detail)
 		}
-		ev := []byte(`{"type":"check","file":`)
-		ev = jsonw.AppendString(ev, c.file)
-		ev = append(ev, `,"status":`...)
-		ev = jsonw.AppendString(ev, c.status)
-		if items := opts.Ignore.Items(); len(items) > 0 {
-			ev = append(ev, `,"ignored":[`...)
-			for i, it := range items {
-				if i > 0 {
-					ev = append(ev, ',')
-				}
-				ev = jsonw.AppendString(ev, it)
-			}
-			ev = append(ev, ']')
-		}
+		ev := tools.Check{File: c.file, Status: c.status, Ignored: opts.Ignore.Items()}
 		switch c.status {
 		case CheckDiffers:
-			ev = append(ev, `,"difference":`...)
-			ev = jsonw.AppendString(ev, c.detail)
+			ev.Difference = c.detail
 		case CheckError:
-			ev = append(ev, `,"error":`...)
-			ev = jsonw.AppendString(ev, c.detail)
+			ev.Error = c.detail
 		}
-		ev = append(ev, "}\n"...)
-		_, err := w.Write(ev)
+		_, err := w.Write(append(ev.AppendJSON(nil), '\n'))
 		return err
 	})
 	var shard []string
@@ -161,19 +144,9 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		return res, fmt.Errorf("writing the results: %w", err)
 	}
 	res.Files, res.NotStarted = len(shard), len(shard)-started
-	ev := []byte(`{"type":"batch","files":`)
-	ev = strconv.AppendInt(ev, int64(res.Files), 10)
-	for _, f := range []struct {
-		k string
-		v int
-	}{{"ok", res.OK}, {"differs", res.Differ}, {"errors", res.Errors}, {"not_started", res.NotStarted}} {
-		ev = append(ev, `,"`+f.k+`":`...)
-		ev = strconv.AppendInt(ev, int64(f.v), 10)
-	}
-	ev = append(ev, `,"duration_ms":`...)
-	ev = strconv.AppendInt(ev, time.Since(start).Milliseconds(), 10)
-	ev = append(ev, "}\n"...)
-	if _, err := w.Write(ev); err != nil {
+	ev := tools.Batch{Counts: []tools.Count{{Key: "files", N: res.Files}, {Key: "ok", N: res.OK}, {Key: "differs", N: res.Differ}, {Key: "errors", N: res.Errors}, {Key: "not_started", N: res.NotStarted}},
+		DurationMS: time.Since(start).Milliseconds()}
+	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return res, fmt.Errorf("writing the results: %w", err)
 	}
 	return res, nil

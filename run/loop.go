@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
@@ -170,19 +170,11 @@ type Result struct {
 	Unread int
 }
 
-// appendStopEvent appends the stop event that ends a transcript, the one
-// place its keys are written: type, reason, iterations, and error when
-// there is one (FinalAnswer and Unread are not in it).
-func (r Result) appendStopEvent(b []byte) []byte {
-	b = append(b, `{"type":"stop","reason":`...)
-	b = jsonw.AppendString(b, r.Reason)
-	b = append(b, `,"iterations":`...)
-	b = strconv.AppendInt(b, int64(r.Iterations), 10)
-	if r.Error != "" {
-		b = append(b, `,"error":`...)
-		b = jsonw.AppendString(b, r.Error)
-	}
-	return append(b, '}')
+// stopEvent is the stop event that ends a transcript: type, reason,
+// iterations, and error when there is one (FinalAnswer and Unread are not
+// in it).
+func (r Result) stopEvent() *tools.Stop {
+	return &tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -259,7 +251,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if err != nil {
 		return res, err
 	}
-	return res, l.write(res.appendStopEvent(nil))
+	return res, l.writeEvent(res.stopEvent())
 }
 
 type loop struct {
@@ -281,6 +273,8 @@ type loop struct {
 	parser parse.Options
 	// exec checks and runs the calls of every turn.
 	exec *tools.Executor
+	// buf holds the line being written: one buffer for the run.
+	buf []byte
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -291,18 +285,35 @@ func (l *loop) progress(format string, args ...any) {
 
 // write writes one event line.
 func (l *loop) write(ev []byte) error {
-	if _, err := l.w.Write(append(ev, '\n')); err != nil {
+	l.buf = append(append(l.buf[:0], ev...), '\n')
+	return l.flush()
+}
+
+// writeEvent writes one event, encoded in the loop's one buffer.
+func (l *loop) writeEvent(e tools.Event) error {
+	l.buf = append(e.AppendJSON(l.buf[:0]), '\n')
+	return l.flush()
+}
+
+// flush writes l.buf, one whole line.
+func (l *loop) flush() error {
+	if _, err := l.w.Write(l.buf); err != nil {
 		return fmt.Errorf("writing the transcript: %w", err)
 	}
 	return nil
 }
 
-func (l *loop) event(typ, content string) error {
-	ev := []byte(`{"type":`)
-	ev = jsonw.AppendString(ev, typ)
-	ev = append(ev, `,"content":`...)
-	ev = jsonw.AppendString(ev, content)
-	return l.write(append(ev, '}'))
+// message writes a message of the request: a system or user event, or
+// an assistant event without a turn's measures.
+func (l *loop) message(m Message) error {
+	var e tools.Event
+	switch m.Role {
+	case tools.TypeAssistant:
+		e = &tools.Assistant{Content: m.Content}
+	default:
+		e = &tools.Message{Type: m.Role, Content: m.Content}
+	}
+	return l.writeEvent(e)
 }
 
 func (l *loop) run(ctx context.Context, in Input) (Result, error) {
@@ -381,20 +392,18 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
 	}
-	ev := []byte(`{"type":"system","content":`)
-	ev = jsonw.AppendString(ev, system)
+	ev := tools.Message{Type: tools.TypeSystem, Content: system}
 	if o.Native {
 		// The tools went in the request, not in this text: say so, so
 		// that a replay of the recording offers them the same way.
-		ev = append(ev, `,"api":`...)
-		ev = jsonw.AppendString(ev, APINative)
+		ev.API = APINative
 	}
-	if err := l.write(append(ev, '}')); err != nil {
+	if err := l.writeEvent(&ev); err != nil {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
 	for _, m := range msgs {
-		if err := l.event(m.Role, m.Content); err != nil {
+		if err := l.message(m); err != nil {
 			return nil, err
 		}
 		l.msgs = append(l.msgs, m)
@@ -527,7 +536,8 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	// answer: the prose around it is not the answer.
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
-		if err := l.event(tools.TypeFinalAnswer, prose); err != nil {
+		answer := tools.TextEvent{Type: tools.TypeFinalAnswer, Content: []byte(prose)}
+		if err := l.writeEvent(&answer); err != nil {
 			return "", "", err
 		}
 		return StopFinalAnswer, prose, nil
@@ -558,15 +568,14 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 		}
 		return nil
 	}
-	var buf []byte
 	l.unread, err = l.exec.Run(ctx, calls, func(o tools.Outcome) error {
 		if err := passOn(); err != nil {
 			return err
 		}
 		next++ // the call, which the outcome stands for
-		buf = o.AppendJSON(buf[:0])
-		if _, err := l.w.Write(buf); err != nil {
-			return fmt.Errorf("writing the transcript: %w", err)
+		l.buf = o.AppendJSON(l.buf[:0])
+		if err := l.flush(); err != nil {
+			return err
 		}
 		if c := o.Call; c != nil {
 			key := c.Name + "\x00" + string(c.Arguments)
@@ -584,45 +593,22 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 
 // assistant writes the assistant event of a turn.
 func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
-	ev := []byte(`{"type":"assistant","content":`)
-	ev = jsonw.AppendString(ev, sink.raw.String())
-	if len(sink.native) > 0 {
-		// The calls as the server sent them, arguments byte for byte,
-		// under the ids the events give them.
-		ev = append(ev, `,"tool_calls":[`...)
-		for i, c := range sink.native {
-			if i > 0 {
-				ev = append(ev, ',')
-			}
-			ev = append(ev, `{"id":`...)
-			ev = jsonw.AppendString(ev, c.ID)
-			ev = append(ev, `,"name":`...)
-			ev = jsonw.AppendString(ev, c.Name)
-			ev = append(ev, `,"arguments":`...)
-			ev = jsonw.AppendString(ev, string(c.Arguments))
-			ev = append(ev, '}')
-		}
-		ev = append(ev, ']')
+	ev := tools.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
+	// The calls as the server sent them, arguments byte for byte, under
+	// the ids the events give them.
+	for _, c := range sink.native {
+		ev.ToolCalls = append(ev.ToolCalls, c.Call)
 	}
-	model := resp.Model
-	if model == "" {
-		model = l.opts.Model
-	}
-	if model != "" {
-		ev = append(ev, `,"model":`...)
-		ev = jsonw.AppendString(ev, model)
+	if ev.Model == "" {
+		ev.Model = l.opts.Model
 	}
 	if len(resp.Usage) > 0 && gjson.ValidBytes(resp.Usage) {
-		ev = append(ev, `,"usage":`...)
-		ev = jsonw.AppendCompact(ev, resp.Usage)
+		ev.Usage = resp.Usage
 	}
-	if resp.Stopped {
-		ev = append(ev, `,"stopped":true`...)
-	}
-	ev = append(ev, `,"duration_ms":`...)
-	ev = strconv.AppendInt(ev, elapsed.Milliseconds(), 10)
-	return l.write(append(ev, '}'))
+	return l.writeEvent(&ev)
 }
+
+func ptr[T any](v T) *T { return &v }
 
 // observation is what goes back to the model of one tool_observation.
 type observation struct {
@@ -641,9 +627,7 @@ func observationOf(o *tools.Observation) observation {
 // the backend expect them.
 func (l *loop) giveBack(obs []observation) error {
 	for i := range obs {
-		if m := l.opts.MaxObservation; m > 0 && len(obs[i].content) > m {
-			obs[i].content = strings.ToValidUTF8(obs[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(obs[i].content))
-		}
+		obs[i].content = l.cutObservation(obs[i].content)
 	}
 	if l.opts.ObservationRole == RoleTool {
 		for _, o := range obs {
@@ -653,6 +637,15 @@ func (l *loop) giveBack(obs []observation) error {
 	}
 	l.msgs = append(l.msgs, Message{Role: "user", Content: renderObservations(l.style, obs)})
 	return nil
+}
+
+// cutObservation is what the model is given of an observation's
+// content: at most MaxObservation bytes, and a note of how long it was.
+func (l *loop) cutObservation(content string) string {
+	if m := l.opts.MaxObservation; m > 0 && len(content) > m {
+		return clip.Prefix(content, m) + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(content))
+	}
+	return content
 }
 
 // answerNative gives each call of a native turn exactly one tool reply:
@@ -667,7 +660,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 			o.content = "Your native tool call could not be read: " + c.decodeErr + ". Make the call again, through the tool-calling API, with arguments that are one JSON object matching the tool's schema."
 			ev := tools.Observation{ID: c.ID, Name: c.Name, Content: o.content, IsError: true, Status: tools.StatusError,
 				Error: &tools.ToolError{Kind: tools.KindDecode, Message: o.content}}
-			if err := l.write(ev.AppendJSON(nil)); err != nil {
+			if err := l.writeEvent(&ev); err != nil {
 				return err
 			}
 		} else {
@@ -681,10 +674,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 		replies = append(replies, o)
 	}
 	for i := range replies {
-		if m := l.opts.MaxObservation; m > 0 && len(replies[i].content) > m {
-			replies[i].content = strings.ToValidUTF8(replies[i].content[:m], "") + fmt.Sprintf("\n[... cut: the result was %d bytes]", len(replies[i].content))
-		}
-		content := replies[i].content
+		content := l.cutObservation(replies[i].content)
 		if replies[i].isError {
 			content = "Error: " + content
 		}
@@ -723,7 +713,7 @@ func (l *loop) decodeError(sink *turnSink) error {
 	}
 	o := tools.Observation{ID: "", Name: "", Content: msg, IsError: true, Status: tools.StatusError,
 		Error: &tools.ToolError{Kind: tools.KindDecode, Message: msg}}
-	if err := l.write(o.AppendJSON(nil)); err != nil {
+	if err := l.writeEvent(&o); err != nil {
 		return err
 	}
 	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 )
@@ -262,7 +263,7 @@ func (b *httpBackend) body(req *Request) ([]byte, error) {
 // the key (for a server that rejects one we send, like stream_options).
 func mergeExtra(f []bodyField, extra []byte) ([]bodyField, error) {
 	if !gjson.ValidBytes(extra) || !gjson.ParseBytes(extra).IsObject() {
-		return nil, fmt.Errorf("the extra request fields must be a JSON object, like {\"top_k\":40}; got %s", truncate(string(extra), 60))
+		return nil, fmt.Errorf("the extra request fields must be a JSON object, like {\"top_k\":40}; got %s", clip.Head(string(extra), 60))
 	}
 	gjson.ParseBytes(extra).ForEach(func(k, v gjson.Result) bool {
 		key := k.String()
@@ -477,7 +478,7 @@ func (x *exchange) failure(ctx, rctx context.Context, body *bodyReader, status i
 		x.retry = true // only if nothing reached the sink yet
 		return &ProviderError{Status: status, Message: "the connection broke in the middle of the reply: " + body.err.Error()}
 	case errors.As(err, &se):
-		msg := truncate(se.Message, maxMessage)
+		msg := clip.Head(se.Message, maxMessage)
 		if se.Code != "" {
 			msg += " (" + se.Code + ")"
 		}

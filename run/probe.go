@@ -15,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
@@ -471,7 +472,7 @@ func (p *prober) get(ctx context.Context, url string) ([]byte, error) {
 	case isHTML(ct, body):
 		return nil, &ProviderError{Status: res.StatusCode, Message: htmlMessage(body) + "; check the base URL"}
 	case !gjson.ValidBytes(body):
-		return nil, &ProviderError{Status: res.StatusCode, Message: "the reply is not JSON: " + truncate(string(body), 80)}
+		return nil, &ProviderError{Status: res.StatusCode, Message: "the reply is not JSON: " + clip.Head(string(body), 80)}
 	}
 	return body, nil
 }
@@ -611,7 +612,7 @@ func (p *prober) checkNative(ctx context.Context, f *finding) {
 			f.Status = "no_tool_use"
 			f.Summary = "the model answered in plain text, without a call" + r.cutOff()
 		}
-		f.setString("content", truncate(string(r.text), 200))
+		f.setString("content", clip.Head(string(r.text), 200))
 	}
 	p.native = f.Status
 }

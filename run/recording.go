@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // Recording is a recorded run to run again: what `run --replay FILE` and
@@ -60,7 +62,7 @@ func (r *Recording) AcceptPrompt(prompt string) error {
 		parts = append(parts, m.Content)
 	}
 	return fmt.Errorf("the prompt %q is not the recorded one (%q); give the recorded prompt, or none to use it",
-		clipRunes(prompt, 60), clipRunes(strings.Join(parts, " / "), 60))
+		clip.Runes(prompt, 60), clip.Runes(strings.Join(parts, " / "), 60))
 }
 
 // Setup fills in what of opts the recording decides: its backend, and
@@ -101,16 +103,4 @@ func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check
 		diff = d
 	}
 	return res, diff, nil
-}
-
-// clipRunes is s for a one-line message: at most n characters, marked
-// when cut.
-func clipRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -31,7 +32,7 @@ func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	}
 	err := tools.ReadLines(r, maxLine, tooLong, func(line []byte, n int) error {
 		if !gjson.ValidBytes(line) || !gjson.ParseBytes(line).IsObject() {
-			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, truncate(string(line), 80))
+			bad = fmt.Errorf("transcript line %d: not a JSON object: %s", n, clip.Head(string(line), 80))
 			return bad
 		}
 		events = append(events, bytes.Clone(line))
@@ -88,21 +89,16 @@ func newReplay(events [][]byte) (Backend, error) {
 	r := &replay{}
 	seen := map[string]bool{}
 	fromEvent := false // the turn's native calls come from its tool_call events
-	for n, ev := range events {
-		e := gjson.ParseBytes(ev)
-		switch e.Get("type").Str {
+	prev := ""         // the type of the event before
+	for _, ev := range events {
+		typ, _ := tools.EventType(ev) // a line without one is no event of ours
+		switch typ {
 		case tools.TypeAssistant:
-			t := replayTurn{content: []byte(e.Get("content").Str), model: e.Get("model").Str}
-			if u := e.Get("usage"); u.Exists() && u.Type != gjson.Null {
-				t.usage = []byte(u.Raw)
-			}
+			a := tools.DecodeAssistant(ev)
 			// The arguments as the server sent them, spaces and all: the
 			// tool_call events hold them normalized.
-			for _, c := range e.Get("tool_calls").Array() {
-				t.native = append(t.native, tools.Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
-			}
-			fromEvent = !e.Get("tool_calls").Exists()
-			r.turns = append(r.turns, t)
+			r.turns = append(r.turns, replayTurn{content: []byte(a.Content), model: a.Model, usage: a.Usage, native: a.ToolCalls})
+			fromEvent = len(a.ToolCalls) == 0
 			r.assistants++
 			clear(seen)
 		case tools.TypeToolCall:
@@ -111,32 +107,34 @@ func newReplay(events [][]byte) (Backend, error) {
 			// exec passes a call on with "validated" added: one call can be
 			// written more than once, so each id counts once.
 			if len(r.turns) == 0 || !fromEvent {
-				continue
+				break
 			}
 			c, _ := tools.DecodeCall(ev) // the codec validate and exec read calls with
 			if c.Format != parse.FormatNative || seen[c.ID] {
-				continue
+				break
 			}
 			seen[c.ID] = true
 			t := &r.turns[len(r.turns)-1]
 			t.native = append(t.native, tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		case tools.TypeStop:
-			if e.Get("reason").Str != StopProvider {
-				continue
+			stop := tools.DecodeStop(ev)
+			if stop.Reason != StopProvider {
+				break
 			}
-			fail := &ProviderError{Recorded: e.Get("error").Str, Attempts: 1}
+			fail := &ProviderError{Recorded: stop.Error, Attempts: 1}
 			if fail.Recorded == "" {
 				fail.Recorded = "model server: the recorded run ended with provider_error"
 			}
 			// A turn that failed after part of its reply was read has its
 			// assistant event right before the stop; one that failed
 			// before any has none, and the failure is a turn of its own.
-			if n > 0 && len(r.turns) > 0 && gjson.GetBytes(events[n-1], "type").Str == tools.TypeAssistant {
+			if prev == tools.TypeAssistant && len(r.turns) > 0 {
 				r.turns[len(r.turns)-1].err = fail
 			} else {
 				r.turns = append(r.turns, replayTurn{err: fail})
 			}
 		}
+		prev = typ
 	}
 	return r, nil
 }
@@ -195,18 +193,18 @@ func (r *replay) Complete(ctx context.Context, req *Request, sink Sink) (Respons
 // way.
 func RecordedNative(events [][]byte) bool {
 	for _, ev := range events {
-		e := gjson.ParseBytes(ev)
-		switch e.Get("type").Str {
+		typ, _ := tools.EventType(ev)
+		switch typ {
 		case tools.TypeSystem:
-			if e.Get("api").Str == APINative {
+			if tools.DecodeMessage(ev).API == APINative {
 				return true
 			}
 		case tools.TypeAssistant:
-			if e.Get("tool_calls").Exists() {
+			if len(tools.DecodeAssistant(ev).ToolCalls) > 0 {
 				return true
 			}
 		case tools.TypeToolCall:
-			if e.Get("format").Str == parse.FormatNative {
+			if c, _ := tools.DecodeCall(ev); c.Format == parse.FormatNative {
 				return true
 			}
 		}
@@ -221,9 +219,10 @@ func RecordedNative(events [][]byte) bool {
 func RecordedInput(events [][]byte) (Input, error) {
 	var in Input
 	for _, ev := range events {
-		switch gjson.GetBytes(ev, "type").Str {
+		typ, _ := tools.EventType(ev)
+		switch typ {
 		case tools.TypeUser:
-			in.Messages = append(in.Messages, Message{Role: "user", Content: gjson.GetBytes(ev, "content").Str})
+			in.Messages = append(in.Messages, Message{Role: "user", Content: tools.DecodeMessage(ev).Content})
 		case tools.TypeAssistant:
 			if len(in.Messages) > 0 {
 				return in, nil

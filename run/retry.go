@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 const (
@@ -134,7 +136,7 @@ func errorMessage(status int, contentType string, body []byte, apiKey, keySource
 	if msg == "" {
 		msg = http.StatusText(status)
 	}
-	msg = truncate(msg, maxMessage)
+	msg = clip.Head(msg, maxMessage)
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		switch {
@@ -171,18 +173,6 @@ func jsonErrorText(g gjson.Result) string {
 	return strings.TrimSpace(g.Raw)
 }
 
-// truncate shortens s to about n bytes, on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := n
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
-	}
-	return s[:i] + "…"
-}
-
 // isHTML reports whether a reply is a web page: by its media type, or
 // when body is given, by how it begins.
 func isHTML(contentType string, body []byte) bool {
@@ -209,7 +199,7 @@ func htmlMessage(page []byte) string {
 				rest = rest[:k]
 			}
 			if t := strings.Join(strings.Fields(html.UnescapeString(string(rest))), " "); t != "" {
-				title = truncate(t, 120)
+				title = clip.Head(t, 120)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
@@ -108,7 +109,7 @@ func (v *View) line(b []byte) {
 		return
 	}
 	if !gjson.ValidBytes(b) {
-		v.printf("%s\n", v.paint(styleError, "not an event: "+clipRunes(termsafe.Line(string(b)), viewLineLen)))
+		v.printf("%s\n", v.paint(styleError, "not an event: "+clip.Runes(termsafe.Line(string(b)), viewLineLen)))
 		return
 	}
 	ev := gjson.ParseBytes(b)
@@ -122,7 +123,7 @@ func (v *View) line(b []byte) {
 	}
 	prefix := ""
 	if r := ev.Get("request"); r.Exists() { // a batch: say whose event it is
-		prefix = v.paint(styleDim, "["+clipRunes(termsafe.Line(r.String()), viewValueLen)+"] ")
+		prefix = v.paint(styleDim, "["+clip.Runes(termsafe.Line(r.String()), viewValueLen)+"] ")
 	}
 	switch typ {
 	case "system":
@@ -165,7 +166,7 @@ func (v *View) line(b []byte) {
 	case TypeBatch:
 		v.printf("%s\n", v.paint(styleBold, summariseCounts(ev)))
 	default:
-		v.printf("%s%s\n", prefix, v.paint(styleDim, clipRunes(termsafe.Line(string(b)), viewLineLen)))
+		v.printf("%s%s\n", prefix, v.paint(styleDim, clip.Runes(termsafe.Line(string(b)), viewLineLen)))
 	}
 }
 
@@ -195,7 +196,7 @@ func (v *View) call(prefix string, ev gjson.Result) {
 		first = false
 		b.WriteString(termsafe.Line(k.String()))
 		b.WriteString(": ")
-		b.WriteString(clipRunes(termsafe.Line(val.Raw), viewValueLen))
+		b.WriteString(clip.Runes(termsafe.Line(val.Raw), viewValueLen))
 		return true
 	})
 	b.WriteByte(')')
@@ -331,7 +332,7 @@ func headLines(s string, n, width int) (string, int) {
 	}
 	if width > 0 {
 		for i, l := range lines {
-			lines[i] = clipRunes(l, width)
+			lines[i] = clip.Runes(l, width)
 		}
 	}
 	return strings.Join(lines, "\n"), more

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -67,7 +68,7 @@ func (d *argDecoder) syntax(what string) {
 	if d.fail != nil {
 		return
 	}
-	got := truncateText(string(d.src), maxGotLen)
+	got := clip.Head(string(d.src), maxGotLen)
 	d.fail = &SchemaError{
 		Keyword:  "type",
 		Expected: `"object"`,
@@ -311,8 +312,8 @@ func (d *argDecoder) number() any {
 		d.fail = &SchemaError{
 			Pointer: p,
 			Keyword: "number",
-			Got:     truncateText(string(text), maxGotLen),
-			Message: fmt.Sprintf("%s: the number %s is too long or too large to check; use at most %d digits and an exponent within ±%d", pointerLabel(p), truncateText(string(text), maxGotLen), maxNumberLength, maxExponent),
+			Got:     clip.Head(string(text), maxGotLen),
+			Message: fmt.Sprintf("%s: the number %s is too long or too large to check; use at most %d digits and an exponent within ±%d", pointerLabel(p), clip.Head(string(text), maxGotLen), maxNumberLength, maxExponent),
 		}
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // Checked is the outcome of checking a call's arguments against its tool's
@@ -173,7 +175,7 @@ func normalizeArguments(args []byte) ([]byte, *SchemaError) {
 	if a[0] == '{' {
 		return a, nil
 	}
-	got := truncateText(string(a), maxGotLen)
+	got := clip.Head(string(a), maxGotLen)
 	kind := "invalid JSON"
 	if gjson.ValidBytes(a) {
 		kind = jsonKind(gjson.ParseBytes(a))

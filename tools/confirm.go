@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
@@ -77,21 +78,13 @@ func confirmName(k string) string {
 // start and its end, cut at character boundaries, and says how much went.
 func confirmCut(s string, limit int) string {
 	if len(s) > limit {
-		head, tail := cutBoundary(s, limit/2), len(s)-limit/2
+		head, tail := clip.Boundary(s, limit/2), len(s)-limit/2
 		for tail < len(s) && !utf8Start(s[tail]) {
 			tail++
 		}
 		s = fmt.Sprintf("%s…[%d bytes]…%s", s[:head], tail-head, s[tail:])
 	}
 	return termsafe.Line(s)
-}
-
-// cutBoundary is the largest i <= n that does not split a character.
-func cutBoundary(s string, n int) int {
-	for n > 0 && n < len(s) && !utf8Start(s[n]) {
-		n--
-	}
-	return n
 }
 
 func utf8Start(c byte) bool { return c&0xc0 != 0x80 }

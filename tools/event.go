@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/tidwall/gjson"
-
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -20,6 +18,9 @@ const (
 	TypeUser            = "user"
 	TypeAssistant       = "assistant"
 	TypeStop            = "stop"
+	TypeSummary         = "summary" // run --batch: one per request, after its transcript
+	TypeBatch           = "batch"   // run --batch and --check: the totals, last
+	TypeCheck           = "check"   // run --replay DIR --check: one per recording
 )
 
 // ErrorKind classifies what went wrong, in the same words in every stage, so
@@ -99,29 +100,8 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 // what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
 // c as a reader of the line sees it: its strings as jsonw.ValidString
 // gives them, "{}" for no arguments, no Repairs unless Repaired.
+// DecodeCallEvent (event_codec.go) also reads what a check said of it.
 func DecodeCall(line []byte) (c Call, hasName bool) {
-	gjson.ParseBytes(line).ForEach(func(k, val gjson.Result) bool {
-		switch k.Str {
-		case "id":
-			if val.Type == gjson.String {
-				c.ID = val.Str
-			}
-		case "name":
-			if val.Type == gjson.String {
-				c.Name, hasName = val.Str, true
-			}
-		case "arguments":
-			c.Arguments = []byte(val.Raw)
-		case "format":
-			if val.Type == gjson.String {
-				c.Format = val.Str
-			}
-		case "repaired":
-			c.Repaired = val.Type == gjson.True
-		case "repairs":
-			c.Repairs = repairKinds(val)
-		}
-		return true
-	})
-	return c, hasName
+	e, hasName := DecodeCallEvent(line)
+	return e.Call, hasName
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
@@ -31,8 +32,91 @@ func FuzzCallCodec(f *testing.F) {
 		if diff := cmp.Diff(asEncoded(c), got); diff != "" {
 			t.Errorf("%s read back (-want +got):\n%s", line, diff)
 		}
-		if typ, err := eventType(line); err != nil || typ != TypeToolCall {
+		if typ, err := EventType(line); err != nil || typ != TypeToolCall {
 			t.Errorf("%s: type %q, %v", line, typ, err)
+		}
+	})
+}
+
+// Every event type of the codec round-trips: its decoder reads what its
+// encoder writes, as a reader of the line sees it (each string as
+// jsonw.ValidString gives it back), DecodeEvent gives the same value of
+// the right type, and the line is one JSON object of that type.
+func FuzzEventCodec(f *testing.F) {
+	f.Add("call_1", "get_weather", "Paris, 18 °C", "hermes", uint8(0), int64(3), true)
+	f.Add("", "", "", "", uint8(0), int64(0), false)
+	f.Add("id\xff", "na\x00me", "\u2028\xc3 \"q\" \\", "f\"o\\rmat", uint8(7), int64(-1), true)
+	f.Fuzz(func(t *testing.T, id, name, text, format string, pick uint8, n int64, flag bool) {
+		v := jsonw.ValidString
+		raw := append(jsonw.AppendString([]byte(`{"v":`), text), '}') // some JSON
+		dur := n
+		for _, c := range []struct {
+			in, want Event
+			decode   func([]byte) Event
+		}{
+			{in: &TextEvent{Type: []string{TypeText, TypeReasoning, TypeFinalAnswer}[int(pick)%3], Content: []byte(text), Format: format, File: name},
+				want:   &TextEvent{Type: []string{TypeText, TypeReasoning, TypeFinalAnswer}[int(pick)%3], Content: []byte(v(text)), Format: v(format), File: v(name)},
+				decode: func(b []byte) Event { e := DecodeText(b); return &e }},
+			{in: &ParseError{Error: name, Raw: []byte(text), Offset: n, Format: format, File: id},
+				want:   &ParseError{Error: v(name), Raw: []byte(v(text)), Offset: n, Format: v(format), File: v(id)},
+				decode: func(b []byte) Event { e := DecodeParseError(b); return &e }},
+			{in: &CallEvent{Call: Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}, Checked: true, Validated: flag,
+				NoSchemaMode: map[bool]string{true: "", false: format}[flag], Coerced: []Coercion{{Pointer: "/" + name, From: text, To: []byte("42")}}, RewrittenBy: []string{format, id}},
+				want: &CallEvent{Call: asEncoded(Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}), Checked: true, Validated: flag,
+					NoSchemaMode: map[bool]string{true: "", false: v(format)}[flag], Coerced: []Coercion{{Pointer: "/" + v(name), From: v(text), To: []byte("42")}}, RewrittenBy: []string{v(format), v(id)}},
+				decode: func(b []byte) Event { e, _ := DecodeCallEvent(b); return &e }},
+			{in: &CallEvent{Call: Call{ID: id, Name: name, Format: format}},
+				want:   &CallEvent{Call: asEncoded(Call{ID: id, Name: name, Format: format})},
+				decode: func(b []byte) Event { e, _ := DecodeCallEvent(b); return &e }},
+			{in: &Observation{ID: id, Name: name, Content: text, IsError: flag, Status: format, Error: &ToolError{Kind: ErrorKind(name), Message: text, Details: raw},
+				Parts: raw, Structured: raw, ExitCode: ptr(int(int32(n))), Signal: format, DurationMS: &dur, Truncated: !flag, Ref: id,
+				Attempts: []Attempt{{Status: name, Kind: ErrorKind(format), ExitCode: ptr(int(pick)), Signal: text}, {Status: id}}, RewrittenBy: []string{text}},
+				want: &Observation{ID: v(id), Name: v(name), Content: v(text), IsError: flag, Status: v(format), Error: &ToolError{Kind: ErrorKind(v(name)), Message: v(text), Details: raw},
+					Parts: raw, Structured: raw, ExitCode: ptr(int(int32(n))), Signal: v(format), DurationMS: &dur, Truncated: !flag, Ref: v(id),
+					Attempts: []Attempt{{Status: v(name), Kind: ErrorKind(v(format)), ExitCode: ptr(int(pick)), Signal: v(text)}, {Status: v(id)}}, RewrittenBy: []string{v(text)}},
+				decode: func(b []byte) Event { e := DecodeObservation(b); return &e }},
+			{in: &Observation{ID: id, Name: name, Content: text},
+				want:   &Observation{ID: v(id), Name: v(name), Content: v(text)},
+				decode: func(b []byte) Event { e := DecodeObservation(b); return &e }},
+			{in: &Message{Type: []string{TypeSystem, TypeUser}[int(pick)%2], Content: text, API: format},
+				want:   &Message{Type: []string{TypeSystem, TypeUser}[int(pick)%2], Content: v(text), API: v(format)},
+				decode: func(b []byte) Event { e := DecodeMessage(b); return &e }},
+			{in: &Assistant{Content: text, ToolCalls: []Call{{ID: id, Name: name, Arguments: []byte(text)}}, Model: format, Usage: raw, Stopped: flag, DurationMS: &dur},
+				want:   &Assistant{Content: v(text), ToolCalls: []Call{{ID: v(id), Name: v(name), Arguments: []byte(v(text))}}, Model: v(format), Usage: raw, Stopped: flag, DurationMS: &dur},
+				decode: func(b []byte) Event { e := DecodeAssistant(b); return &e }},
+			{in: &Assistant{Content: text}, want: &Assistant{Content: v(text)},
+				decode: func(b []byte) Event { e := DecodeAssistant(b); return &e }},
+			{in: &Stop{Reason: name, Iterations: int(int32(n)), Error: text},
+				want:   &Stop{Reason: v(name), Iterations: int(int32(n)), Error: v(text)},
+				decode: func(b []byte) Event { e := DecodeStop(b); return &e }},
+			{in: &Summary{Request: id, Reason: name, Iterations: int(int32(n)), Calls: ptr(int(pick)), DurationMS: &dur, File: text, Skipped: flag, Error: format},
+				want:   &Summary{Request: v(id), Reason: v(name), Iterations: int(int32(n)), Calls: ptr(int(pick)), DurationMS: &dur, File: v(text), Skipped: flag, Error: v(format)},
+				decode: func(b []byte) Event { e := DecodeSummary(b); return &e }},
+			{in: &Summary{Request: id}, want: &Summary{Request: v(id)},
+				decode: func(b []byte) Event { e := DecodeSummary(b); return &e }},
+			{in: &Batch{Counts: []Count{{Key: "n_" + name, N: int(pick)}, {Key: "files", N: int(int32(n))}}, DurationMS: n},
+				want:   &Batch{Counts: []Count{{Key: v("n_" + name), N: int(pick)}, {Key: "files", N: int(int32(n))}}, DurationMS: n},
+				decode: func(b []byte) Event { e := DecodeBatch(b); return &e }},
+			{in: &Check{File: name, Status: format, Ignored: []string{text, "system"}, Difference: text, Error: id},
+				want:   &Check{File: v(name), Status: v(format), Ignored: []string{v(text), "system"}, Difference: v(text), Error: v(id)},
+				decode: func(b []byte) Event { e := DecodeCheck(b); return &e }},
+		} {
+			line := c.in.AppendJSON(nil)
+			opts := cmpopts.EquateEmpty()
+			if diff := cmp.Diff(c.want, c.decode(line), opts); diff != "" {
+				t.Errorf("%s read back (-want +got):\n%s", line, diff)
+			}
+			typ, err := EventType(line)
+			if err != nil || typ != c.in.EventType() {
+				t.Errorf("%s: type %q, %v; want %q", line, typ, err, c.in.EventType())
+			}
+			e, err := DecodeEvent(line)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			if diff := cmp.Diff(c.want, e, opts); diff != "" {
+				t.Errorf("DecodeEvent(%s) (-want +got):\n%s", line, diff)
+			}
 		}
 	})
 }

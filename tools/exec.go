@@ -108,10 +108,11 @@ type ExecStats struct {
 
 // Exec reads events from r and writes them to w, running each tool_call
 // (docs/exec.md). Every call is first checked as Validate
-// checks it; a call that fails is answered with Validate's observation and
+// checks it; a call that fails is answered as Validate answers it and
 // never runs.
-// A call that passes is written as Validate writes it, followed by the
-// tool_observation of its run. Other events are copied unchanged, and the
+// A call is written as Validate writes it, followed by the
+// tool_observation of its run (or of its refusal); a call that an earlier
+// validate refused is passed on with the observation after it. Other events are copied unchanged, and the
 // output keeps the order of the input whatever the parallelism.
 //
 // A tool runs as its executable alone (no shell) with the arguments as one
@@ -250,7 +251,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		x.v.stats.TooLong++
 		return ready(append(l.b, '\n'))
 	}
-	typ, err := eventType(l.b)
+	typ, err := EventType(l.b)
 	if err != nil {
 		x.v.stats.Skipped++
 		x.v.warn(l.n, fmt.Errorf("%w; line skipped", err))
@@ -261,8 +262,12 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		return ready(append(l.b, '\n'))
 	}
 	x.v.stats.Calls++
-	c, hasName := DecodeCall(l.b)
-	return x.call(ctx, c, hasName, l.n)
+	e, hasName := DecodeCallEvent(l.b)
+	if e.Refused() {
+		// validate refused it, and its observation comes next.
+		return ready(append(l.b, '\n'))
+	}
+	return x.call(ctx, e.Call, hasName, l.n)
 }
 
 // call checks one call, runs the before-hooks and asks for consent when
@@ -276,13 +281,13 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot 
 	if vd.refusal == nil {
 		x.beforeCall(ctx, &vd, func(c Call) verdict { return x.v.verdict(c, true, n, askLater) })
 	}
+	call := append(appendValidated(nil, &vd, x.redactor), '\n')
 	if vd.refusal != nil {
 		x.v.stats.Failed++
-		s := ready(append(vd.refusal.AppendJSON(nil), '\n'))
+		s := ready(append(vd.refusal.AppendJSON(call), '\n'))
 		s.obs = *vd.refusal
 		return s
 	}
-	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
 		s := ready(append(o.AppendJSON(call), '\n'))

@@ -81,19 +81,18 @@ func (e *Executor) Check(c Call) Verdict {
 type Outcome struct {
 	// Call is the call as it passed its checks (the tool's own name, the
 	// checked arguments), or nil when it was refused: Observation then
-	// replaces it, as in Exec's output.
+	// answers it with why.
 	Call        *Call
 	Observation Observation
 	// lines are the events Exec writes for the call, each with its
-	// newline: the validated tool_call and its observation, or the
-	// refusal alone.
+	// newline: the checked tool_call and its observation.
 	lines []byte
 }
 
 // AppendJSON appends the events that stand for the call in a stream, as
-// Exec writes them: the validated tool_call line, then the observation;
-// or the observation alone when the call was refused. Each line ends in
-// a newline.
+// Exec writes them: the tool_call line as checked ("validated": false
+// when it was refused), then the observation. Each line ends in a
+// newline.
 func (o *Outcome) AppendJSON(dst []byte) []byte { return append(dst, o.lines...) }
 
 // Run checks each call and runs those that pass, at most

@@ -125,7 +125,7 @@ func (x *executor) beforeCall(ctx context.Context, vd *verdict, check func(Call)
 // before runs one before-hook on vd.
 func (x *executor) before(ctx context.Context, h Hook, vd *verdict, check func(Call) verdict) {
 	name := x.redactor.String(h.Name())
-	stdin := append(x.redactor.JSON(appendValidated(nil, vd)), '\n')
+	stdin := append(x.redactor.JSON(appendValidated(nil, vd, x.redactor)), '\n')
 	r := x.runHook(ctx, h, hookBefore, vd.tool, vd.call.ID, stdin, x.opts.MaxLine)
 	c := vd.call
 	var o *Observation
@@ -179,7 +179,7 @@ func (x *executor) afterCall(ctx context.Context, vd *verdict, o Observation) Ob
 // after runs one after-hook; done says the chain ends here.
 func (x *executor) after(ctx context.Context, h Hook, vd *verdict, o Observation) (_ Observation, done bool) {
 	name := x.redactor.String(h.Name())
-	stdin := append(x.redactor.JSON(appendValidated(nil, vd)), '\n')
+	stdin := append(x.redactor.JSON(appendValidated(nil, vd, x.redactor)), '\n')
 	stdin = append(append(stdin, x.redactor.JSON(o.AppendJSON(nil))...), '\n')
 	r := x.runHook(ctx, h, hookAfter, vd.tool, vd.call.ID, stdin, x.opts.MaxOutput)
 	c := &vd.call

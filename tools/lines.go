@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // lineBufferSize is what readLines reads at a time; longer lines are
@@ -35,13 +32,11 @@ type LongLine struct {
 // output, without the trailing newline: what happened, the start of the
 // line as raw, and the line's byte offset in the input.
 func (l *LongLine) AppendJSON(dst []byte, max int) []byte {
-	dst = append(dst, `{"type":"parse_error","error":`...)
-	dst = jsonw.AppendString(dst, fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max))
-	dst = append(dst, `,"raw":`...)
-	dst = jsonw.AppendBytes(dst, trimPartialRuneEnd(l.Head))
-	dst = append(dst, `,"offset":`...)
-	dst = strconv.AppendInt(dst, l.Offset, 10)
-	return append(dst, '}')
+	e := ParseError{
+		Error: fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max),
+		Raw:   trimPartialRuneEnd(l.Head), Offset: l.Offset,
+	}
+	return e.AppendJSON(dst)
 }
 
 // longLineHead is how much of a long line is kept to show what it was.

@@ -90,6 +90,6 @@ drain:
 
 // isCall reports whether an input line is a tool_call event.
 func isCall(line []byte) bool {
-	typ, err := eventType(line)
+	typ, err := EventType(line)
 	return err == nil && typ == TypeToolCall
 }

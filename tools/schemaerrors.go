@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -54,19 +55,6 @@ func pointerLabel(p string) string {
 	return p
 }
 
-// truncateText cuts s to at most n bytes (on a character boundary) and
-// marks the cut with "…".
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
 // quoteText quotes s as a JSON string, for messages.
 func quoteText(s string) string {
 	return string(jsonw.AppendString(nil, s))
@@ -103,9 +91,9 @@ func compactJSON(raw string, n int) string {
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(raw)); err != nil {
-		return truncateText(raw, n)
+		return clip.Head(raw, n)
 	}
-	return truncateText(b.String(), n)
+	return clip.Head(b.String(), n)
 }
 
 // errorBuilder turns the validator's error tree into SchemaErrors: one per
@@ -215,7 +203,7 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 			if first.Pointer == ptr {
 				m = strings.TrimPrefix(m, pointerLabel(ptr)+": ")
 			}
-			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, truncateText(m, maxQuotedLen)))
+			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, clip.Head(m, maxQuotedLen)))
 		}
 		b.out = append(b.out, SchemaError{
 			Pointer:  ptr,

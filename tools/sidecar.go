@@ -14,6 +14,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -539,7 +540,7 @@ func checkRoot(schema gjson.Result, key string, fail func(string, ...any)) {
 // tooDeep words the error for a schema nested deeper than MaxSchemaDepth.
 func tooDeep(key, ptr string) string {
 	return fmt.Sprintf("%q is nested more than %d levels deep (at %s); toolcall refuses such schemas, as compiling them takes too long: flatten it, or define a repeated part once under \"$defs\" and refer to it with \"$ref\"",
-		key, MaxSchemaDepth, truncateText(ptr, 120))
+		key, MaxSchemaDepth, clip.Head(ptr, 120))
 }
 
 // syntaxError says where data stops being JSON, as line and column.

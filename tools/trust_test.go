@@ -55,10 +55,11 @@ func TestRefsAreValidated(t *testing.T) {
 			if _, err := os.Stat(ran); err == nil {
 				t.Fatalf("the tool ran with a value that breaks its schema:\n%.400s", out)
 			}
-			if st.Failed != 1 || strings.Contains(out, `"validated":true`) || gjson.Get(out, "error.kind").Str != string(KindValidation) {
-				t.Fatalf("want one validation observation, got:\n%.600s", out)
+			call, obs, _ := strings.Cut(out, "\n")
+			if st.Failed != 1 || !strings.Contains(call, `"validated":false`) || gjson.Get(obs, "error.kind").Str != string(KindValidation) {
+				t.Fatalf("want the call refused and one validation observation, got:\n%.600s", out)
 			}
-			if msg := gjson.Get(out, "content").Str; !strings.Contains(msg, "maxLength") && !strings.Contains(msg, "30") || !strings.Contains(msg, ref) {
+			if msg := gjson.Get(obs, "content").Str; !strings.Contains(msg, "maxLength") && !strings.Contains(msg, "30") || !strings.Contains(msg, ref) {
 				t.Errorf("the observation does not say the value came from %s:\n%s", ref, msg)
 			}
 
@@ -66,7 +67,8 @@ func TestRefsAreValidated(t *testing.T) {
 			if _, err := Validate(context.Background(), strings.NewReader(callLine("2", "short", args)), &vout, set, ValidateOptions{Scratch: scratch}); err != nil {
 				t.Fatal(err)
 			}
-			if gjson.Get(vout.String(), "error.kind").Str != string(KindValidation) || !strings.Contains(vout.String(), ref) {
+			vcall, vobs, _ := strings.Cut(vout.String(), "\n")
+			if !strings.Contains(vcall, `"validated":false`) || gjson.Get(vobs, "error.kind").Str != string(KindValidation) || !strings.Contains(vobs, ref) {
 				t.Errorf("validate passed a ref whose value breaks the schema:\n%.600s", vout.String())
 			}
 		})

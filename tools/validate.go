@@ -2,17 +2,14 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
-
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -90,11 +87,7 @@ func quoteStart(s string) string {
 	if len(s) <= show {
 		return strconv.Quote(s)
 	}
-	cut := show
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
+	return strconv.Quote(clip.Prefix(s, show)) + clip.Ellipsis
 }
 
 // maxReportedErrors caps the schema errors one observation carries; a
@@ -105,8 +98,10 @@ const maxReportedErrors = 50
 // tool_call: the tool must exist and be available, the
 // policy must permit it, and its arguments must pass its schema. A call
 // that passes is written again with its tool's canonical name, normalized
-// arguments and "validated"; one that fails is replaced by a
-// tool_observation with is_error, addressed to the model. Every other
+// arguments and "validated"; one that fails is written as the model wrote
+// it with "validated": false, followed by a tool_observation with
+// is_error, addressed to the model. A call already so marked was refused
+// by an earlier stage, whose observation follows it: it is copied. Every other
 // event is copied unchanged. Input lines that are not JSON objects with a
 // string "type" go to opts.Warn and are skipped.
 //
@@ -215,7 +210,7 @@ func (v *validator) longLine(l LongLine) error {
 }
 
 func (v *validator) line(line []byte, n int) error {
-	typ, err := eventType(line)
+	typ, err := EventType(line)
 	if err != nil {
 		v.stats.Skipped++
 		v.warn(n, fmt.Errorf("%w; line skipped", err))
@@ -227,33 +222,15 @@ func (v *validator) line(line []byte, n int) error {
 		return v.emit()
 	}
 	v.stats.Calls++
-	v.buf = v.call(v.buf[:0], line, n)
+	e, hasName := DecodeCallEvent(line)
+	if e.Refused() {
+		// An earlier stage refused it and the observation after it
+		// answers it: checked again, it would be answered twice.
+		v.buf = append(v.buf[:0], line...)
+		return v.emit()
+	}
+	v.buf = v.call(v.buf[:0], e.Call, hasName, n)
 	return v.emit()
-}
-
-// eventType returns the "type" of an event line, or says why the line is
-// not an event.
-func eventType(line []byte) (string, error) {
-	if !gjson.ValidBytes(line) {
-		var x any
-		err := json.Unmarshal(line, &x)
-		if err == nil { // gjson and encoding/json disagree: say something useful anyway
-			err = errors.New("unreadable JSON")
-		}
-		return "", fmt.Errorf("not an event: the line is not valid JSON (%v)", err)
-	}
-	doc := gjson.ParseBytes(line)
-	if !doc.IsObject() {
-		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", withArticle(jsonKind(doc)))
-	}
-	t := doc.Get("type")
-	if t.Type != gjson.String {
-		if !t.Exists() {
-			return "", errors.New(`not an event: the object has no "type"`)
-		}
-		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, withArticle(jsonKind(t)))
-	}
-	return t.Str, nil
 }
 
 // verdict is what checking one tool_call decided: the call refused with an
@@ -276,22 +253,16 @@ type verdict struct {
 	rewrittenBy []string
 }
 
-// call checks one tool_call line and appends what replaces it.
-func (v *validator) call(dst, line []byte, n int) []byte {
-	vd := v.check(line, n, false)
+// call checks one call, read from its line, and appends what replaces
+// it: the call as checked, and the observation of a refusal.
+func (v *validator) call(dst []byte, c Call, hasName bool, n int) []byte {
+	vd := v.redacted(v.decideCall(c, hasName, n, false))
+	dst = appendValidated(dst, &vd, v.redactor)
 	if vd.refusal != nil {
 		v.stats.Failed++
-		return vd.refusal.AppendJSON(dst)
+		dst = vd.refusal.AppendJSON(append(dst, '\n'))
 	}
-	return appendValidated(dst, &vd)
-}
-
-// check decides on one tool_call line, in the order of Validate's doc.
-// With askLater (exec, which can ask a person), a call that needs consent
-// is checked in full and passed with verdict.consent set, so that nobody
-// is asked to approve a call that would fail anyway.
-func (v *validator) check(line []byte, n int, askLater bool) verdict {
-	return v.redacted(v.decide(line, n, askLater))
+	return dst
 }
 
 // verdict is what exec decides about a call before anyone is asked: as
@@ -315,17 +286,13 @@ func (v *validator) redacted(vd verdict) verdict {
 	return vd
 }
 
-func (v *validator) decide(line []byte, n int, askLater bool) verdict {
-	c, hasName := DecodeCall(line)
-	return v.decideCall(c, hasName, n, askLater)
-}
-
 // decideCall checks the call c, as decoded by DecodeCall (or handed over
 // as a value in the same shape), in the order of Validate's doc. n is
 // its line, for warnings.
 func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdict {
+	// A refused call keeps its arguments as written, for its tool_call
+	// line; one that passes carries the checked arguments.
 	args := c.Arguments
-	c.Arguments = nil // what the verdict carries is the checked arguments
 	if c.ID == "" {
 		c.ID = "call_" + strconv.Itoa(v.stats.Calls)
 	}
@@ -439,55 +406,24 @@ func permissionRefusal(c Call, why string) *Observation {
 	return refusal(c, KindPermission, why, content, nil)
 }
 
-// repairKinds reads a tool_call's "repairs": the strings of an array, as
-// parse wrote them; anything else in it is not carried over, as a "format"
-// that is not a string is not.
-func repairKinds(v gjson.Result) []string {
-	if !v.IsArray() {
-		return nil
-	}
-	var kinds []string
-	v.ForEach(func(_, k gjson.Result) bool {
-		if k.Type == gjson.String {
-			kinds = append(kinds, k.Str)
-		}
-		return true
-	})
-	return kinds
-}
-
-// appendValidated appends a call that passed: the tool_call event with
-// "validated", what coercion changed, and the hooks that rewrote it.
-func appendValidated(dst []byte, vd *verdict) []byte {
-	c, t, checked := &vd.call, vd.tool, &vd.checked
-	dst = c.AppendJSON(dst)
-	dst = dst[:len(dst)-1] // reopen the object
-	if checked.Validated {
-		dst = append(dst, `,"validated":true`...)
+// appendValidated appends the tool_call event of a checked call, with
+// what the check said: "validated" and what coercion changed for a call
+// that passed; "validated": false for one refused, as the model wrote
+// it, so that the observation after it answers a call the reader sees,
+// redacted by r as that observation is (the model may have written a
+// secret in the arguments the observation quotes).
+func appendValidated(dst []byte, vd *verdict, r *Redactor) []byte {
+	e := CallEvent{Call: vd.call, Checked: true}
+	if vd.refusal != nil {
+		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)
 	} else {
-		dst = append(dst, `,"validated":false,"no_schema_mode":`...)
-		dst = jsonw.AppendString(dst, t.NoSchemaMode)
-	}
-	if len(checked.Coerced) > 0 {
-		dst = append(dst, `,"coerced":[`...)
-		for i, co := range checked.Coerced {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"pointer":`...)
-			dst = jsonw.AppendString(dst, co.Pointer)
-			dst = append(dst, `,"from":`...)
-			dst = jsonw.AppendString(dst, co.From)
-			dst = append(dst, `,"to":`...)
-			dst = append(dst, co.To...)
-			dst = append(dst, '}')
+		e.Validated, e.Coerced = vd.checked.Validated, vd.checked.Coerced
+		if !e.Validated {
+			e.NoSchemaMode = vd.tool.NoSchemaMode
 		}
-		dst = append(dst, ']')
 	}
-	if len(vd.rewrittenBy) > 0 {
-		dst = jsonw.AppendStrings(append(dst, `,"rewritten_by":`...), vd.rewrittenBy)
-	}
-	return append(dst, '}')
+	e.RewrittenBy = vd.rewrittenBy
+	return e.AppendJSON(dst)
 }
 
 func validNoSchemaMode(m string) bool {

@@ -278,10 +278,18 @@ func FuzzValidate(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if stats.Calls != 1 || bytes.Count(out.Bytes(), []byte("\n")) != 1 {
-			t.Fatalf("want one call and one line out, got %+v:\n%s", stats, out.Bytes())
+		lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+		if stats.Calls != 1 || len(lines) != 1+stats.Failed {
+			t.Fatalf("want one call out, and its refusal when it failed, got %+v:\n%s", stats, out.Bytes())
 		}
-		o := bytes.TrimSuffix(out.Bytes(), []byte("\n"))
+		if stats.Failed == 1 {
+			// The call as the model wrote it, marked refused, then why.
+			e, _ := DecodeCallEvent(lines[0])
+			if !json.Valid(lines[0]) || !e.Refused() || e.ID != "f" || e.Name != tool.Name {
+				t.Fatalf("a refused call's line is not the call marked refused: %s", lines[0])
+			}
+		}
+		o := lines[len(lines)-1]
 		if !json.Valid(o) || !gjson.ValidBytes(o) {
 			t.Fatalf("output is not valid JSON: %s", o)
 		}

@@ -166,6 +166,10 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 		"qwen3_coder": "<tool_call>\n<function=set_code>\n<parameter=code>\n007\n</parameter>\n<parameter=count>\n7\n</parameter>\n</function>\n</tool_call>",
 		"glm_4_5":     "<tool_call>set_code\n<arg_key>code</arg_key>\n<arg_value>1</arg_value>\n<arg_key>count</arg_key>\n<arg_value>7</arg_value>\n</tool_call>",
 		"minimax_m2":  "<minimax:tool_call>\n<invoke name=\"set_code\">\n<parameter name=\"code\">0042</parameter>\n<parameter name=\"count\">7</parameter>\n</invoke>\n</minimax:tool_call>",
+		// A call that fails its schema (count is no integer) before one
+		// that passes: refused alike, and kept in both as written.
+		"refused": "<tool_call>\n<function=set_code>\n<parameter=code>\n1\n</parameter>\n<parameter=count>\nseven\n</parameter>\n</function>\n</tool_call>\n" +
+			"<tool_call>\n<function=set_code>\n<parameter=code>\n1\n</parameter>\n</function>\n</tool_call>",
 	} {
 		t.Run(name, func(t *testing.T) {
 			turnFile := filepath.Join(t.TempDir(), "turn.txt")
@@ -175,10 +179,17 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 			if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
 				t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
 			}
+			refused := 0
 			for _, line := range fromRun {
 				if gjson.Get(line, "type").Str == "tool_observation" && gjson.Get(line, "is_error").Bool() {
-					t.Errorf("run refused the call: %s", line)
+					refused++
+					if name != "refused" {
+						t.Errorf("run refused the call: %s", line)
+					}
 				}
+			}
+			if name == "refused" && (refused != 1 || !strings.Contains(transcript, `"arguments":{"code":"1","count":"seven"},"format":"qwen3_coder","validated":false}`)) {
+				t.Errorf("want the first call refused and kept as written:\n%s", transcript)
 			}
 			if !strings.Contains(transcript, `"validated":true`) {
 				t.Errorf("no validated call in run's transcript:\n%s", transcript)
@@ -189,27 +200,58 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 
 // pipeline runs toolcall with parseArgs, pipes its events into exec
 // --tools toolsDir, and returns exec's events without their volatile
-// fields.
+// fields. It also pipes them through validate first and fails unless
+// parse | validate | exec gives the same events: validate's refusals
+// are passed on by exec, not answered twice.
 func pipeline(t *testing.T, parseArgs []string, toolsDir string) []string {
 	t.Helper()
-	return pipelineExec(t, parseArgs, "--tools", toolsDir)
+	return pipelineExec(t, nil, parseArgs, "--tools", toolsDir)
 }
 
-// pipelineExec is pipeline with the flags of exec given.
-func pipelineExec(t *testing.T, parseArgs []string, execArgs ...string) []string {
+// pipelineExec is pipeline with the flags of exec given; validate gets
+// only their --tools. reset, when given, runs before each of the two
+// execs, for tools that keep state between runs.
+func pipelineExec(t *testing.T, reset func(), parseArgs []string, execArgs ...string) []string {
 	t.Helper()
-	var events, out, stderr bytes.Buffer
+	var events, stderr bytes.Buffer
 	if code := execute(context.Background(), parseArgs, strings.NewReader(""), &events, &stderr); code != 0 {
 		t.Fatalf("parse exited %d: %s", code, stderr.String())
 	}
-	if code := execute(context.Background(), append([]string{"exec"}, execArgs...), &events, &out, &stderr); code != 0 {
-		t.Fatalf("exec exited %d: %s", code, stderr.String())
+	stage := func(args []string, in []byte) []byte {
+		t.Helper()
+		var out bytes.Buffer
+		if code := execute(context.Background(), args, bytes.NewReader(in), &out, &stderr); code != 0 {
+			t.Fatalf("%s exited %d: %s", args[0], code, stderr.String())
+		}
+		return out.Bytes()
 	}
-	var lines []string
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		lines = append(lines, volatile.ReplaceAllString(line, ""))
+	validate := []string{"validate"}
+	for i, a := range execArgs {
+		if a == "--tools" && i+1 < len(execArgs) {
+			validate = append(validate, a, execArgs[i+1])
+		}
 	}
-	return lines
+	exec := append([]string{"exec"}, execArgs...)
+	if reset != nil {
+		reset()
+	}
+	out := stage(exec, events.Bytes())
+	validated := stage(validate, events.Bytes())
+	if reset != nil {
+		reset()
+	}
+	viaValidate := stage(exec, validated)
+	lines := func(b []byte) []string {
+		var lines []string
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			lines = append(lines, volatile.ReplaceAllString(line, ""))
+		}
+		return lines
+	}
+	if diff := cmp.Diff(lines(out), lines(viaValidate)); diff != "" {
+		t.Errorf("parse | exec and parse | validate | exec differ (-exec +validate):\n%s", diff)
+	}
+	return lines(out)
 }
 
 // TestRunEqualsPipelineHooks is the proof for the lifecycle hooks and
@@ -246,10 +288,12 @@ func TestRunEqualsPipelineHooks(t *testing.T) {
 	hooks := []string{"--tools", toolsDir, "--before-call", guard, "--after-call", post, "--hook-timeout", "5s"}
 
 	fromRun, _ := runCalls(t, append(append([]string{"run", "--model-cmd", model + " " + turn}, hooks...), "Go.")...)
-	if err := os.Remove(state); err != nil {
-		t.Fatal(err)
+	reset := func() {
+		if err := os.Remove(state); err != nil {
+			t.Fatal(err)
+		}
 	}
-	fromPipe := pipelineExec(t, []string{"parse", turn}, hooks...)
+	fromPipe := pipelineExec(t, reset, []string{"parse", turn}, hooks...)
 	if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
 		t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
 	}

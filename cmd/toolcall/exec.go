@@ -28,7 +28,9 @@ standard input, and writes every line that is not a tool_call through
 unchanged and in order.
 
 Each call is first checked as validate checks it; a call that fails is
-answered with validate's tool_observation and never runs. A call that
+written and answered as validate writes and answers it ("validated":
+false, then a tool_observation saying why) and never runs; one that
+validate refused already is passed through with its answer. A call that
 passes is written again, as validate writes it, followed by the
 tool_observation of its run:
 

@@ -15,7 +15,8 @@ that nothing runs with arguments the tool does not accept. It reads events
 (the output of toolcall parse) from each <file>, or standard input, and
 writes every line that is not a tool_call through unchanged and in order.
 
-Each call is checked in this order, and the first failure becomes a
+Each call is checked in this order. A call that fails is written as the
+model wrote it, with "validated": false, and is followed by a
 tool_observation with "is_error": true and an error of one of these kinds:
 
     unknown_tool  no tool of that name (or it cannot run on this machine);
@@ -38,7 +39,9 @@ it under "coerced".
 
 A call that passes is written again with "validated": true. A tool
 registered without a schema passes with "validated": false and its
-"no_schema_mode".
+"no_schema_mode". A call already marked "validated": false without one
+was refused by an earlier validate, whose tool_observation follows it:
+it is passed through, not answered twice.
 
 A line that is not a JSON event is reported on standard error with its line
 number and skipped; the stream goes on. Validation failures are data:

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/parse"
 )
 
@@ -256,7 +257,7 @@ func (t *Template) derive() (*Derived, error) {
 	// Otherwise a syntax of the template's own.
 	call, err := deriveCall(one, two)
 	if err != nil {
-		return nil, fmt.Errorf("chat template %s: no parser for its tool calls, rendered as %q: %w", t.Name, clipText(one), err)
+		return nil, fmt.Errorf("chat template %s: no parser for its tool calls, rendered as %q: %w", t.Name, clip.Head(one, 300), err)
 	}
 	syn := *d.Syntax
 	syn.Call = call
@@ -265,7 +266,7 @@ func (t *Template) derive() (*Derived, error) {
 		return nil, fmt.Errorf("chat template %s: %w", t.Name, err)
 	}
 	if !check(parse.FormatTemplate, &syn) {
-		return nil, fmt.Errorf("chat template %s: derived a call syntax (%+v) that does not read back its own rendering %q", t.Name, *call, clipText(one))
+		return nil, fmt.Errorf("chat template %s: derived a call syntax (%+v) that does not read back its own rendering %q", t.Name, *call, clip.Head(one, 300))
 	}
 	d.Format, d.Syntax = parse.FormatTemplate, &syn
 	return d, nil
@@ -274,13 +275,6 @@ func (t *Template) derive() (*Derived, error) {
 func validSyntax(s *parse.Syntax) error {
 	_, err := parse.NewParser(parse.Options{Format: parse.FormatTemplate, Syntax: s}, func(*parse.Event) error { return nil })
 	return err
-}
-
-func clipText(s string) string {
-	if len(s) > 300 {
-		return s[:300] + "…"
-	}
-	return s
 }
 
 // mustJSON is v as tojson writes it.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // A few bytes of template must not take the memory of the machine: each
@@ -41,7 +43,7 @@ func TestRenderBoundsWhatItBuilds(t *testing.T) {
 		tp := &Template{Name: "hostile.jinja", Source: src}
 		out, err := tp.Render(nil, RenderOptions{})
 		if err == nil {
-			t.Errorf("%.200s: rendered %q, want an error", src, clip(out))
+			t.Errorf("%.200s: rendered %q, want an error", src, clip.Head(out, 200))
 			continue
 		}
 		if !strings.Contains(err.Error(), "larger than toolcall allows") && !strings.Contains(err.Error(), "heap grew") {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolcall/toolcall/internal/clip"
 )
 
 // A chat template is code from outside (with run --template auto, the
@@ -38,21 +40,14 @@ func TestTemplatesReadNoFiles(t *testing.T) {
 		tp := &Template{Name: "hostile.jinja", Source: src}
 		out, err := tp.Render([]Message{{Role: "user", Content: path}}, RenderOptions{})
 		if err == nil {
-			t.Errorf("%s: rendered %q, want an error", src, clip(out))
+			t.Errorf("%s: rendered %q, want an error", src, clip.Head(out, 200))
 			continue
 		}
 		if !strings.Contains(err.Error(), "may not read other files") {
 			t.Errorf("%s: error %q does not say that templates read no files", src, err)
 		}
 		if strings.Contains(out+err.Error(), secret) {
-			t.Errorf("%s: the file's bytes came through: %q, %v", src, clip(out), err)
+			t.Errorf("%s: the file's bytes came through: %q, %v", src, clip.Head(out, 200), err)
 		}
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
 }
