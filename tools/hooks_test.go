@@ -84,16 +84,19 @@ func TestBeforeHook(t *testing.T) {
 				}
 				return
 			}
-			if len(ev) != 1 || st.Failed != 1 {
-				t.Fatalf("want the observation alone, failed 1 (got %d):\n%s", st.Failed, out)
+			// A refused call keeps its line, as the model wrote it, before
+			// the observation that says why.
+			if len(ev) != 2 || st.Failed != 1 || gjson.Get(ev[0], "validated").Type != gjson.False ||
+				gjson.Get(ev[0], "arguments").Raw != `{"text":"hi"}` {
+				t.Fatalf("want the call as written, then its observation, failed 1 (got %d):\n%s", st.Failed, out)
 			}
-			o := gjson.Parse(ev[0])
+			o := gjson.Parse(ev[1])
 			if o.Get("error.kind").Str != tc.kind || o.Get("status").Str != tc.status || !o.Get("is_error").Bool() || o.Get("error.details.hook").Str == "" {
-				t.Errorf("observation %s", ev[0])
+				t.Errorf("observation %s", ev[1])
 			}
 			for _, s := range tc.says {
-				if !strings.Contains(ev[0], s) && !strings.Contains(o.Get("content").Str, s) {
-					t.Errorf("observation does not say %q:\n%s", s, ev[0])
+				if !strings.Contains(ev[1], s) && !strings.Contains(o.Get("content").Str, s) {
+					t.Errorf("observation does not say %q:\n%s", s, ev[1])
 				}
 			}
 		})
