@@ -44,6 +44,7 @@ type sidecar struct {
 	safe, timeout, tags, examples     gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
+	aliases, valueAliases             gjson.Result // argument normalisation
 	mcpFields                         []RawField   // MCP fields passed through
 	ours                              bool         // a key only our own dialect has
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
@@ -95,6 +96,8 @@ var sidecarKeys = []sidecarKey{
 	{key: "timeout", field: fTimeout, inside: outerWins, ours: true, toolOnly: true},
 	{key: "tags", field: fTags, inside: outerWins, ours: true, toolOnly: true},
 	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
+	{key: "aliases", field: fAliases, inside: outerWins, ours: true},
+	{key: "value_aliases", field: fValueAliases, inside: outerWins, ours: true},
 	{key: "allow_no_schema", field: fAllowNoSchema, inside: outerWins, ours: true, toolOnly: true},
 	{key: "no_schema_mode", field: fNoSchemaMode, inside: outerWins, ours: true, toolOnly: true},
 	{key: "requires", field: fRequires, inside: outerWins, ours: true, toolOnly: true},
@@ -121,6 +124,8 @@ const (
 	fTimeout
 	fTags
 	fExamples
+	fAliases
+	fValueAliases
 	fAllowNoSchema
 	fNoSchemaMode
 	fRequires
@@ -161,6 +166,10 @@ func (s *sidecar) field(f sidecarField) *gjson.Result {
 		return &s.tags
 	case fExamples:
 		return &s.examples
+	case fAliases:
+		return &s.aliases
+	case fValueAliases:
+		return &s.valueAliases
 	case fAllowNoSchema:
 		return &s.allowNoSchema
 	case fNoSchemaMode:
@@ -269,6 +278,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		p.names(&s)
 		p.inputSchema(&s)
 		p.noSchemaPolicy(&s)
+		p.normalisation(&s)
 		p.outputSchema(&s)
 		p.safety(&s)
 		p.lists(&s)

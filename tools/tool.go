@@ -66,6 +66,9 @@ type Tool struct {
 	// examples answer ("request" beside "arguments"), one per example,
 	// "" for one without; nil when none has one. Ranking reads them.
 	ExampleRequests []string
+	// Aliases is the sidecar's argument normalisation ("aliases",
+	// "value_aliases"); nil when it has none.
+	Aliases *Aliases
 	// Strict is OpenAI's strict mode, passed through when StrictSet.
 	Strict, StrictSet bool
 

@@ -361,6 +361,11 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		msg := "the call's id " + why
 		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
 	}
+	args, normalized, collision := t.normalize(args)
+	if collision != nil {
+		msg, content, details := validationReport(t.Name, []SchemaError{*collision})
+		return fail(KindValidation, msg, content, details)
+	}
 	input, refs, err := resolveRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
 	if err != nil {
 		msg := err.Error()
@@ -379,13 +384,14 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
 	if len(checked.Errors) > 0 {
-		msg, content, details := validationReport(t.Name, fromRefs(checked.Errors, refs))
+		msg, content, details := validationReport(t.Name, fromAliases(fromRefs(checked.Errors, refs), normalized))
 		return fail(KindValidation, msg, content, details)
 	}
 	// d. The call passes, under the tool's own name. It is written with
 	// its refs, as the model gave them; the tool gets what they name.
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
+	checked.Normalized = normalized
 	if len(refs) > 0 {
 		c.Arguments = withRefs(args, checked)
 	}
@@ -454,7 +460,7 @@ func repairKinds(v gjson.Result) []string {
 }
 
 // appendValidated appends a call that passed: the tool_call event with
-// "validated", and what coercion changed.
+// "validated", and what coercion and the sidecar's aliases changed.
 func appendValidated(dst []byte, vd *verdict) []byte {
 	c, t, checked := &vd.call, vd.tool, &vd.checked
 	dst = c.AppendJSON(dst)
@@ -481,6 +487,7 @@ func appendValidated(dst []byte, vd *verdict) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	dst = appendNormalized(dst, checked.Normalized)
 	return append(dst, '}')
 }
 
@@ -542,7 +549,11 @@ func writeChoices(sb *strings.Builder, sugg, names []string) {
 }
 
 // joinOr quotes names and joins them with commas and a final "or".
-func joinOr(names []string) string {
+func joinOr(names []string) string { return joinQuoted(names, "or") }
+
+// joinQuoted quotes names and joins them with commas and a final
+// conjunction.
+func joinQuoted(names []string, conj string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = quoteText(n)
@@ -550,7 +561,7 @@ func joinOr(names []string) string {
 	if len(q) == 1 {
 		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
 }
 
 // suggestionDetails is the details object of an unknown_tool error.
