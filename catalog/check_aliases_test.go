@@ -49,7 +49,7 @@ func TestCheckAliases(t *testing.T) {
 // TestRenderHidesAliases: the model is shown the schema's names only, in
 // every rendering, so that it learns the names the tool wants.
 func TestRenderHidesAliases(t *testing.T) {
-	dir := aliasDir(t, `"aliases": {"loc": "city"}, "value_aliases": {"/unit": {"Celsius_alias": "celsius"}}`)
+	dir := aliasDir(t, `"aliases": {"loc": "city"}, "value_aliases": {"/unit": {"Celsius_alias": "celsius"}}, "max_calls": 3`)
 	c, err := Load([]string{dir}, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestRenderHidesAliases(t *testing.T) {
 		if err := Render(&b, c, picked, RenderOptions{Format: f}); err != nil {
 			t.Fatal(err)
 		}
-		for _, leak := range []string{"aliases", `"loc"`, "Celsius_alias"} {
+		for _, leak := range []string{"aliases", `"loc"`, "Celsius_alias", "max_calls"} {
 			if strings.Contains(b.String(), leak) {
 				t.Errorf("--format %s shows %s:\n%s", f, leak, b.String())
 			}

@@ -82,6 +82,10 @@ type ExecOptions struct {
 	MaxLine int
 	// Started, when set, hears of each tool as it starts, for progress.
 	Started func(t *Tool, c *Call)
+	// MaxCalls, when more than 0, is how many calls run over the
+	// executor's life, all tools together (budget.go); a tool's own
+	// MaxCalls bounds its calls too.
+	MaxCalls int
 }
 
 // ExecStats counts what Exec saw and did.
@@ -201,6 +205,7 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
+		budget:   budget{max: opts.MaxCalls},
 	}
 }
 
@@ -223,6 +228,7 @@ type executor struct {
 	wg       sync.WaitGroup
 	approved map[*Tool]bool // tools a person approved for the rest of the run
 	dirs     toolsDirsOnce  // the value of ToolsDirsEnv
+	budget   budget         // the calls run against the budgets, from v's goroutine
 
 	mu     sync.Mutex
 	failed int // calls whose run failed (validation failures are in v.stats)
@@ -265,6 +271,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 // whether it came as a line or as a value.
 func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
 	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
+	x.overBudget(&vd)
 	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
@@ -275,6 +282,7 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot 
 		s.obs = *vd.refusal
 		return s
 	}
+	x.budget.charge(vd.tool)
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))

@@ -66,6 +66,9 @@ func (e *Executor) Check(c Call) Verdict {
 	v.warned = map[*Tool]bool{}
 	v.stats.Calls++
 	vd := v.verdict(asEncoded(c), true, v.stats.Calls, e.x.opts.Confirm != nil)
+	if o := e.x.budgetRefusal(&vd); o != nil {
+		vd.refusal = o
+	}
 	if vd.refusal != nil {
 		return Verdict{Refusal: vd.refusal}
 	}

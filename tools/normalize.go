@@ -400,7 +400,9 @@ func appendNormalized(dst []byte, ns []Normalization) []byte {
 	return append(dst, ']')
 }
 
-// normalisation reads the sidecar's "aliases" and "value_aliases".
+// normalisation reads the sidecar's "aliases" and "value_aliases", and
+// its "max_calls" (budget.go).
 func (p *sidecarParser) normalisation(s *sidecar) {
 	p.t.Aliases = parseAliases(s.aliases, s.valueAliases, p.fail)
+	p.maxCalls(s)
 }

@@ -145,18 +145,24 @@ func TestParseSidecarAliasErrors(t *testing.T) {
 		{`"aliases": {"/a/q": "/b/query"}`, `an alias renames a property within its object`},
 		{`"value_aliases": {"/unit": "C"}`, `"value_aliases": "/unit" must map to an object`},
 		{`"value_aliases": []`, `"value_aliases" must be an object`},
+		{`"max_calls": 0`, `"max_calls" must be a whole number of calls, 1 or more`},
+		{`"max_calls": 1.5`, `"max_calls" must be a whole number`},
+		{`"max_calls": "3"`, `"max_calls" must be a whole number`},
 	} {
 		_, _, err := ParseSidecar("t.json", []byte(`{"description": "d", "input_schema": {"type": "object"}, `+c.extra+`}`))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.extra, err, c.want)
 		}
 	}
-	tool, _, err := ParseSidecar("t.json", []byte(`{"description": "d", "input_schema": {"type": "object"}, "aliases": {"/a~1b/q": "/a~1b/query"}}`))
+	tool, _, err := ParseSidecar("t.json", []byte(`{"description": "d", "input_schema": {"type": "object"}, "aliases": {"/a~1b/q": "/a~1b/query"}, "max_calls": 3}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []NameAlias{{Key: "/a~1b/q", Parent: "/a~1b", From: "q", To: "query", parentPointers: []string{"a/b"}}}; !cmp.Equal(tool.Aliases.Names, want, cmp.AllowUnexported(NameAlias{})) {
 		t.Errorf("aliases: %+v", tool.Aliases.Names)
+	}
+	if tool.MaxCalls != 3 {
+		t.Errorf("max_calls: %d", tool.MaxCalls)
 	}
 }
 

@@ -44,7 +44,7 @@ type sidecar struct {
 	safe, timeout, tags, examples     gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
-	aliases, valueAliases             gjson.Result // argument normalisation
+	aliases, valueAliases, maxCalls   gjson.Result // argument normalisation and the call budget
 	mcpFields                         []RawField   // MCP fields passed through
 	ours                              bool         // a key only our own dialect has
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
@@ -98,6 +98,7 @@ var sidecarKeys = []sidecarKey{
 	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
 	{key: "aliases", field: fAliases, inside: outerWins, ours: true},
 	{key: "value_aliases", field: fValueAliases, inside: outerWins, ours: true},
+	{key: "max_calls", field: fMaxCalls, inside: outerWins, ours: true, toolOnly: true},
 	{key: "allow_no_schema", field: fAllowNoSchema, inside: outerWins, ours: true, toolOnly: true},
 	{key: "no_schema_mode", field: fNoSchemaMode, inside: outerWins, ours: true, toolOnly: true},
 	{key: "requires", field: fRequires, inside: outerWins, ours: true, toolOnly: true},
@@ -126,6 +127,7 @@ const (
 	fExamples
 	fAliases
 	fValueAliases
+	fMaxCalls
 	fAllowNoSchema
 	fNoSchemaMode
 	fRequires
@@ -170,6 +172,8 @@ func (s *sidecar) field(f sidecarField) *gjson.Result {
 		return &s.aliases
 	case fValueAliases:
 		return &s.valueAliases
+	case fMaxCalls:
+		return &s.maxCalls
 	case fAllowNoSchema:
 		return &s.allowNoSchema
 	case fNoSchemaMode:
