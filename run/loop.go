@@ -28,6 +28,7 @@ const (
 	StopProvider      = "provider_error"
 	StopRepeated      = "repeated_call" // the same call with the same arguments again
 	StopReplyTooLarge = "reply_too_large"
+	StopCallBudget    = "call_budget" // a call past a budget, and no tool left to offer (budget.go)
 )
 
 // The bounds of a run when Options gives none; run's flags default to
@@ -281,6 +282,8 @@ type loop struct {
 	parser parse.Options
 	// exec checks and runs the calls of every turn.
 	exec *tools.Executor
+	// offers is what is offered, for the budgets (budget.go).
+	offers offers
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -314,6 +317,9 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 	for res.Iterations = 1; res.Iterations <= l.opts.MaxIterations; res.Iterations++ {
 		l.progress("iteration %d: waiting for the model", res.Iterations)
 		reason, final, err := l.turn(ctx, req)
+		if err == nil && reason == "" {
+			reason, err = l.reoffer(req)
+		}
 		if err != nil {
 			return res, err
 		}
@@ -355,6 +361,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = DefaultSystem
 	}
 	req := &Request{Model: o.Model, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Extra: o.Extra, Stop: o.Stop}
+	section := "" // the tools in the system text
 	if o.Native {
 		var b bytes.Buffer
 		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatOpenAI}); err != nil {
@@ -369,7 +376,8 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatPrompt, Style: o.Style}); err != nil {
 			return nil, err
 		}
-		system += "\n\n" + strings.TrimRight(b.String(), "\n")
+		section = strings.TrimRight(b.String(), "\n")
+		system += "\n\n" + section
 		req.Stop = append(l.style.Stops(), o.Stop...)
 		if o.Constrain {
 			req.Schema = protocolSchema(picked)
@@ -393,6 +401,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
+	l.offer(picked, section)
 	for _, m := range msgs {
 		if err := l.event(m.Role, m.Content); err != nil {
 			return nil, err
