@@ -170,20 +170,7 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			turnFile := filepath.Join(t.TempDir(), "turn.txt")
 			writeFile(t, turnFile, turn, 0o644)
-			var transcript, stderr bytes.Buffer
-			code := execute(context.Background(), []string{"run", "--tools", toolsDir, "--model-cmd", model + " " + turnFile, "Set the code."},
-				strings.NewReader(""), &transcript, &stderr)
-			if code != 0 {
-				t.Fatalf("run exited %d: %s\n%s", code, stderr.String(), transcript.String())
-			}
-			var fromRun []string
-			for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
-				switch gjson.Get(line, "type").Str {
-				case "system", "user", "assistant", "stop", "final_answer":
-				default:
-					fromRun = append(fromRun, volatile.ReplaceAllString(line, ""))
-				}
-			}
+			fromRun, transcript := runEvents(t, "run", "--tools", toolsDir, "--model-cmd", model+" "+turnFile, "Set the code.")
 			fromPipe := pipeline(t, []string{"parse", "--tools", toolsDir, turnFile}, toolsDir)
 			if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
 				t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
@@ -193,8 +180,8 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 					t.Errorf("run refused the call: %s", line)
 				}
 			}
-			if !strings.Contains(transcript.String(), `"validated":true`) {
-				t.Errorf("no validated call in run's transcript:\n%s", transcript.String())
+			if !strings.Contains(transcript, `"validated":true`) {
+				t.Errorf("no validated call in run's transcript:\n%s", transcript)
 			}
 		})
 	}
