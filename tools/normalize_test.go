@@ -195,3 +195,26 @@ func TestAliasProblems(t *testing.T) {
 		t.Errorf("aliases without a schema: %q", ps)
 	}
 }
+
+// FuzzNormalize: whatever the arguments, normalizing gives valid JSON for
+// valid JSON, and a second pass over its output changes nothing.
+func FuzzNormalize(f *testing.F) {
+	for _, s := range []string{`{"loc":"Paris","unit":"C"}`, `{"city":"P","f":{"q":"x"},"stops":[{"n":"a","unit":"C"}]}`,
+		`"{\"location\":\"x\"}"`, `{"loc":1,"city":2}`, `{"stops":{"0":{"n":1}}}`, `{"f":[{"q":1}]}`, `{"loc":"\u00e9\ud800"}`} {
+		f.Add(s)
+	}
+	tool := aliasTool(f)
+	f.Fuzz(func(t *testing.T, args string) {
+		out, rec, err := tool.normalize([]byte(args))
+		if err != nil || len(rec) == 0 {
+			return
+		}
+		if !gjson.ValidBytes(out) {
+			t.Fatalf("normalize(%s) = %s, not JSON", args, out)
+		}
+		again, rec2, err2 := tool.normalize(out)
+		if err2 != nil || len(rec2) > 0 || !bytes.Equal(again, out) {
+			t.Fatalf("normalize(%s) = %s; again: %s %v %v", args, out, again, rec2, err2)
+		}
+	})
+}
