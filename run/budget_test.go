@@ -1,6 +1,7 @@
 package run
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -64,4 +65,34 @@ func TestLoopBudgets(t *testing.T) {
 			t.Errorf("result %+v", res)
 		}
 	})
+}
+
+// toolsSeen is a scripted backend that also notes the tools each request
+// offered natively.
+type toolsSeen struct {
+	scripted
+	tools []string
+}
+
+func (s *toolsSeen) Complete(ctx context.Context, req *Request, sink Sink) (Response, error) {
+	s.tools = append(s.tools, string(req.Tools))
+	return s.scripted.Complete(ctx, req, sink)
+}
+
+// TestLoopBudgetsNative: with the server's own tool calling, a spent tool
+// leaves the request's tools.
+func TestLoopBudgetsNative(t *testing.T) {
+	once := weatherTool
+	once.sidecar = strings.Replace(once.sidecar, `{"description"`, `{"max_calls":1,"description"`, 1)
+	b := &toolsSeen{scripted: scripted{replies: []string{
+		`{"type":"tool_call","name":"get_weather","arguments":{"city":"A"}}` + "\n",
+		`{"type":"final_answer","content":"rain"}`,
+	}}}
+	out, res := runLoop(t, b, Options{Catalog: shCatalog(t, once, addTool), Native: true, ObservationRole: RoleTool}, "Weather in A?")
+	if res.Reason != StopFinalAnswer || len(b.tools) != 2 {
+		t.Fatalf("result %+v, %d requests\n%s", res, len(b.tools), out)
+	}
+	if !strings.Contains(b.tools[0], `"get_weather"`) || strings.Contains(b.tools[1], `"get_weather"`) || !strings.Contains(b.tools[1], `"add"`) {
+		t.Errorf("tools offered:\n%s\nthen:\n%s", b.tools[0], b.tools[1])
+	}
 }
