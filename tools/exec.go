@@ -272,7 +272,7 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
 	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
 	x.overBudget(&vd)
-	if vd.refusal == nil && vd.consent != "" && !x.consent(&vd) {
+	if vd.refusal == nil && vd.consent != "" && !x.consent(vd.tool, vd.call) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
 	}
@@ -283,6 +283,13 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot 
 		return s
 	}
 	x.budget.charge(vd.tool)
+	return x.pass(ctx, vd)
+}
+
+// pass answers a call that passed its checks: at once for a dry run, else
+// from a goroutine that runs the tool. vd comes by value, so that only a
+// call that passes puts its verdict on the heap.
+func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 	call := append(appendValidated(nil, &vd), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
@@ -326,14 +333,16 @@ func ready(out []byte) *slot {
 	return s
 }
 
-// consent asks a person about a call the policy leaves to them.
-func (x *executor) consent(vd *verdict) bool {
-	if x.approved[vd.tool] {
+// consent asks a person about a call of t the policy leaves to them. (c
+// comes by value: Confirm keeps its pointer, which would put the verdict
+// of every call on the heap.)
+func (x *executor) consent(t *Tool, c Call) bool {
+	if x.approved[t] {
 		return true
 	}
-	switch x.opts.Confirm(vd.tool, &vd.call) {
+	switch x.opts.Confirm(t, &c) {
 	case ConsentAll:
-		x.approved[vd.tool] = true
+		x.approved[t] = true
 		return true
 	case ConsentYes:
 		return true
