@@ -7,6 +7,7 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BINDIR   := $(DESTDIR)$(PREFIX)/bin
 SHAREDIR := $(DESTDIR)$(PREFIX)/share
+DOCDIR   := $(SHAREDIR)/doc/$(PROG)
 
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo devel)
 LDFLAGS  := -X main.version=$(VERSION)
@@ -19,7 +20,7 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build tools test vet fmt-check unit mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit skipped mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -69,10 +70,17 @@ fmt-check:
 # testdata/repairbench is a module of its own (it needs other repair
 # libraries), so ./... misses it: it is vetted and tested apart, so that
 # make bench never finds it broken.
-unit:
+unit: skipped
 	@[ -n "$(RACE)" ] || echo "make: no C compiler for cgo; testing without -race"
 	$(GO) test $(RACE) ./...
 	cd testdata/repairbench && $(GO) vet . && $(GO) test .
+
+## skipped: say which tests will skip for want of a program: go test
+## shows nothing of a package that passes, so a skip there says nothing
+# The checks are the tests' own conditions (cmd/toolcall/script_test.go).
+skipped:
+	@parallel --version 2>/dev/null | grep -q 'GNU parallel' || \
+		echo "make: WARNING: GNU parallel is not installed: SKIPPING the test of the batch recipe in docs/batch.md (apt-get install parallel)"
 
 # Every Fuzz function in the module, found with go test -list, so targets
 # added later run without touching this file. A fuzz run takes exactly one
@@ -108,15 +116,18 @@ check-generated:
 	@$(GO) test ./cmd/$(PROG) -run '^TestDocs$$' -count=1 || { \
 		echo "make: man/ or completions/ are stale: run make generate"; exit 1; }
 
-## install: the binary, man pages and completions under $(DESTDIR)$(PREFIX)
+## install: the binary, man pages, completions and the manual (README.md
+## and docs/, which the man pages point at) under $(DESTDIR)$(PREFIX)
 install: build
 	install -d $(BINDIR) $(SHAREDIR)/man/man1 $(SHAREDIR)/bash-completion/completions \
-		$(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d
+		$(SHAREDIR)/zsh/site-functions $(SHAREDIR)/fish/vendor_completions.d $(DOCDIR)/docs
 	install -m 0755 bin/$(PROG) $(BINDIR)/$(PROG)
 	install -m 0644 man/*.1 $(SHAREDIR)/man/man1/
 	install -m 0644 completions/$(PROG).bash $(SHAREDIR)/bash-completion/completions/$(PROG)
 	install -m 0644 completions/_$(PROG) $(SHAREDIR)/zsh/site-functions/_$(PROG)
 	install -m 0644 completions/$(PROG).fish $(SHAREDIR)/fish/vendor_completions.d/$(PROG).fish
+	install -m 0644 README.md $(DOCDIR)/README.md
+	install -m 0644 docs/*.md $(DOCDIR)/docs/
 
 ## demo: the whole loop with no model server: toolcall run with the example
 ## tools and a scripted model (testdata/models/demo-model), then the same

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -13,7 +15,22 @@ type Problem struct {
 	File    string // the sidecar, or the directory
 	Tool    string // the tool's name, when known
 	Message string
+	// Placeholder marks what toolcall new wrote for the author to
+	// replace: its description asking for one, its "example" values.
+	Placeholder bool
 }
+
+// PlaceholderDescription is the description toolcall new writes for the
+// tool named name when given none; --check fails on it until it is
+// replaced, since a model chooses a tool by its description.
+func PlaceholderDescription(name string) string {
+	return "Say here what " + name + " does and when a model should call it."
+}
+
+// PlaceholderValue is the string toolcall new puts in its example for
+// each string the schema asks for; --check fails on it until the example
+// holds values a real call would have, which ranking reads.
+const PlaceholderValue = "example"
 
 // String is "file: tool: message", or "file: message" without a tool.
 func (p Problem) String() string {
@@ -104,7 +121,15 @@ func (e *entry) problems() []Problem {
 		add(strings.TrimPrefix(e.schemaErr.Error(), e.file+": "))
 		return ps
 	}
+	if t.Description == PlaceholderDescription(t.Name) {
+		ps = append(ps, Problem{File: e.file, Tool: t.Name, Placeholder: true,
+			Message: "the description is toolcall new's placeholder: say what the tool does and when a model should call it"})
+	}
 	for i, ex := range t.Examples {
+		if holdsPlaceholder(gjson.ParseBytes(ex)) {
+			ps = append(ps, Problem{File: e.file, Tool: t.Name, Placeholder: true,
+				Message: fmt.Sprintf("example %d holds toolcall new's placeholder %q: give the values a real call would have", i+1, PlaceholderValue)})
+		}
 		checked, err := t.CheckArguments(ex, false)
 		if err != nil {
 			add(fmt.Sprintf("example %d cannot be checked: %v", i+1, err))
@@ -116,6 +141,22 @@ func (e *entry) problems() []Problem {
 		}
 	}
 	return ps
+}
+
+// holdsPlaceholder reports whether v is, or holds, PlaceholderValue.
+func holdsPlaceholder(v gjson.Result) bool {
+	if v.Type == gjson.String {
+		return v.Str == PlaceholderValue
+	}
+	if !v.IsObject() && !v.IsArray() {
+		return false // ForEach would give a scalar itself
+	}
+	found := false
+	v.ForEach(func(_, e gjson.Result) bool {
+		found = holdsPlaceholder(e)
+		return !found
+	})
+	return found
 }
 
 // unjoin splits an errors.Join result into its parts.

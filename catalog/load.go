@@ -40,6 +40,12 @@ type LoadOptions struct {
 	// Dial). Catalog opens no connection itself: nil leaves such servers
 	// out, with a warning that says to set it (run.DialMCP does).
 	MCPDialer tools.MCPDialer
+	// SkipInvalid loads the valid tools when some sidecars are not
+	// (invalid, a duplicate name, an ambiguous executable): each of those
+	// is left out with a warning naming its file, instead of failing the
+	// load. Fail closed stays the default: a tools directory someone
+	// broke should not go unnoticed.
+	SkipInvalid bool
 }
 
 // Load reads the tool directories dirs, in order, and returns the catalog
@@ -58,10 +64,12 @@ type LoadOptions struct {
 //
 // Any invalid sidecar, unreadable directory, duplicate name or ambiguous
 // executable makes Load fail; the error joins every problem, each naming
-// its file, so all of them can be fixed in one go.
+// its file, so all of them can be fixed in one go. With SkipInvalid, only
+// an unreadable directory does: the sidecars' problems are warnings, and
+// their tools are left out.
 func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 	s := scan(dirs, opts)
-	var errs []error
+	var errs, invalid []error
 	for _, d := range s.dirErrs {
 		errs = append(errs, d.err)
 	}
@@ -73,7 +81,7 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		}
 		warn(opts, e.warns...)
 		if e.err != nil {
-			errs = append(errs, e.err)
+			invalid = append(invalid, e.err)
 			continue
 		}
 		if e.server != nil {
@@ -81,11 +89,11 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			continue
 		}
 		if e.exeErr != "" {
-			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.exeErr)})
+			invalid = append(invalid, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.exeErr)})
 			continue
 		}
 		if e.dup != "" {
-			errs = append(errs, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.dup)})
+			invalid = append(invalid, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: errors.New(e.dup)})
 			continue
 		}
 		switch {
@@ -96,8 +104,16 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		}
 		ts = append(ts, e.tool)
 	}
+	if !opts.SkipInvalid {
+		errs = append(errs, invalid...)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
+	}
+	for _, err := range invalid {
+		for _, e := range unjoin(err) {
+			warn(opts, e.Error()+"; left out (--skip-invalid)")
+		}
 	}
 	for _, d := range s.emptyDirs() {
 		warn(opts, d.err.Error())

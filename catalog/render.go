@@ -63,7 +63,7 @@ const openObject = `{"type":"object"}`
 //   - jsonl: one tool event per line, keys in this order: type, name,
 //     title*, description, input_schema (null for a tool without a schema),
 //     command ("" for an MCP server's tool), mcp_source* (which server:
-//     its sidecar, or the --mcp command), safe, tags, timeout*, output_schema*, annotations*, the MCP
+//     its sidecar, or the --mcp command), safe, tags, timeout*, retries*, output_schema*, annotations*, the MCP
 //     fields passed through (execution*, icons*, _meta*), examples*,
 //     allow_no_schema* and no_schema_mode*, strict*, requires*, platforms*,
 //     env*, then score and reason when the tools were ranked. Keys marked *
@@ -199,10 +199,13 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)
 	b = append(b, `,"tags":`...)
-	b = appendStrings(b, t.Tags)
+	b = jsonw.AppendStrings(b, t.Tags)
 	if t.Timeout > 0 {
 		b = append(b, `,"timeout":`...)
 		b = jsonw.AppendString(b, t.Timeout.String())
+	}
+	if t.RetriesSet {
+		b = strconv.AppendInt(append(b, `,"retries":`...), int64(t.Retries), 10)
 	}
 	if len(t.OutputSchema) > 0 {
 		b = append(b, `,"output_schema":`...)
@@ -251,7 +254,7 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 			b = append(b, ',')
 			b = jsonw.AppendString(b, l.key)
 			b = append(b, ':')
-			b = appendStrings(b, l.list)
+			b = jsonw.AppendStrings(b, l.list)
 		}
 	}
 	if r.Scored {
@@ -385,18 +388,6 @@ func appendRawFields(b []byte, fs []tools.RawField) []byte {
 		b = jsonw.AppendCompact(b, f.Value)
 	}
 	return b
-}
-
-// appendStrings appends ss as a JSON array ([] when empty).
-func appendStrings(b []byte, ss []string) []byte {
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	return append(b, ']')
 }
 
 // appendSchema appends schema compacted, or ifNone when there is none.

@@ -101,7 +101,7 @@ func scorerRequest(query string, cands []*tools.Tool) []byte {
 		b = append(b, `,"description":`...)
 		b = jsonw.AppendString(b, t.Description)
 		b = append(b, `,"tags":`...)
-		b = appendStrings(b, t.Tags)
+		b = jsonw.AppendStrings(b, t.Tags)
 		b = append(b, `,"input_schema":`...)
 		b = appendSchema(b, t.InputSchema, "null")
 		b = append(b, '}')

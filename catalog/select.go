@@ -273,6 +273,25 @@ func (sel *Selection) warn(msg string) {
 	}
 }
 
+// Withheld names the tools sel leaves out for want of consent alone:
+// unsafe, with neither Policy.AllowUnsafe set nor Policy.Approved naming
+// them, and kept by every other filter. catalog says how many, so that a
+// tool is not missing without a word.
+func (c *Catalog) Withheld(sel Selection) []string {
+	shown := map[*tools.Tool]bool{}
+	for _, t := range c.filter(&sel) {
+		shown[t] = true
+	}
+	sel.Policy.AllowUnsafe = true
+	var names []string
+	for _, t := range c.filter(&sel) {
+		if !shown[t] {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
 // filter returns the tools that pass sel's filters, sorted by name.
 func (c *Catalog) filter(sel *Selection) []*tools.Tool {
 	p := &sel.Policy

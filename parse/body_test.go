@@ -51,6 +51,23 @@ var jsonFamilies = []struct {
 	{"python_tag", "<|eom_id|>", func(a string) string { return `<|python_tag|>{"name": "f", "parameters": ` + a + `}<|eom_id|>` }},
 	{"gigachat3", "", func(a string) string { return "function call<|role_sep|>\n{\"name\": \"f\", \"arguments\": " + a + "}" }},
 	{"phi4_mini", "", func(a string) string { return `functools[{"name": "f", "arguments": ` + a + `}]` }},
+	{"laguna", "</tool_call>", func(a string) string { return "<tool_call>f\n" + a + "</tool_call>" }},
+	{"solar_open", "<|tool_call:end|>", func(a string) string {
+		return `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>` + a + `<|tool_call:end|><|calls|>`
+	}},
+	{"hyperclovax", "<|im_end|>", func(a string) string {
+		return " -> tool/function_call\n[{\"name\": \"f\", \"arguments\": " + a + "}]<|im_end|>"
+	}},
+	{"command_r_action", "```", func(a string) string {
+		return "Action:\n```json\n[\n    {\n        \"tool_name\": \"f\",\n        \"parameters\": " + a + "\n    }\n]```\n"
+	}},
+	{"cwm", "</tool>", func(a string) string { return "<tool: function>\nf " + a + "\n</tool>" }},
+	{"kimi_k3", "<|close|>call<|sep|>", func(a string) string {
+		return `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>json type="object"<|sep|>` + a + `<|close|>json<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`
+	}},
+	{"plamo3", "<|plamo:end_tool_request:plamo|>", func(a string) string {
+		return `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>` + a + `<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`
+	}},
 }
 
 // repairedArgs are arguments written with each kind of repair a JSON body
@@ -179,6 +196,21 @@ var xmlFamilies = []struct {
 	{"glm_4_7", "</tool_call>", func(s string) string {
 		return "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value><arg_key>s</arg_key><arg_value>x y</arg_value>" + s + "</tool_call>"
 	}},
+	{"hunyuan_hy", "</tool_call>", func(s string) string {
+		return "<tool_calls>\n<tool_call>f<tool_sep>\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>s</arg_key>\n<arg_value>x y</arg_value>" + s + "\n</tool_call>\n</tool_calls>"
+	}},
+	{"longcat", "</longcat_tool_call>", func(s string) string {
+		return "<longcat_tool_call>f\n<longcat_arg_key>a</longcat_arg_key>\n<longcat_arg_value>1</longcat_arg_value>\n<longcat_arg_key>s</longcat_arg_key>\n<longcat_arg_value>x y</longcat_arg_value>" + s + "\n</longcat_tool_call>"
+	}},
+	{"muse_glimmer", "</atem:function_calls>", func(s string) string {
+		return "<atem:function_calls>\n<atem:invoke name=\"f\">\n<atem:parameter name=\"a\">1</atem:parameter>\n<atem:parameter name=\"s\">x y</atem:parameter>\n</atem:invoke>" + s + "\n</atem:function_calls>"
+	}},
+	{"laguna_user", "</user>", func(s string) string {
+		return "<user>f\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n<arg_key>s</arg_key>\n<arg_value>x y</arg_value>" + s + "\n</user>"
+	}},
+	{"solar_open2", "<|tool_call:end|>", func(s string) string {
+		return "<|tool_call:start|>f\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\n<|tool_arg:start|>s<|tool_arg:value|>x y<|tool_arg:end|>" + s + "\n<|tool_call:end|>"
+	}},
 }
 
 // The same for the XML-style families: text, stray markup or a stray
@@ -186,7 +218,8 @@ var xmlFamilies = []struct {
 func TestNeverSilentlyWrongXML(t *testing.T) {
 	for _, fam := range xmlFamilies {
 		for _, slip := range []string{"", " oops", "\n<foo>bar</foo>", "\n</parameter>", "\n</arg_value>", "}", "\n</function>"} {
-			checkNeverWrong(t, fmt.Sprintf("%s/%q", fam.name, slip), fam.wrap(slip), `{"a":1,"s":"x y"}`, fam.end, Options{})
+			// <user> is a call only to a known tool.
+			checkNeverWrong(t, fmt.Sprintf("%s/%q", fam.name, slip), fam.wrap(slip), `{"a":1,"s":"x y"}`, fam.end, knownTools("f"))
 		}
 	}
 }
@@ -212,12 +245,19 @@ func TestCutArgumentsNeverACall(t *testing.T) {
 	for _, fam := range xmlFamilies {
 		in := fam.wrap("")
 		from := strings.Index(in, "<parameter")
-		if from < 0 {
-			from = strings.Index(in, "<arg_key>")
+		for _, open := range []string{"<arg_key>", "<|tool_arg:start|>", "<longcat_arg_key>", "<atem:parameter"} {
+			if from < 0 {
+				from = strings.Index(in, open)
+			}
 		}
 		to := strings.LastIndex(in, "</function>")
-		if to < 0 {
-			to = strings.LastIndex(in, "</tool_call>") // GLM's call ends there
+		for _, end := range []string{"</atem:invoke>", "</tool_call>", "<|tool_call:end|>", "</longcat_tool_call>", "</user>"} {
+			if to < 0 {
+				to = strings.LastIndex(in, end) // GLM's call ends there
+			}
+		}
+		if from < 0 || to < 0 {
+			t.Fatalf("%s: no arguments found in %q", fam.name, in)
 		}
 		check(fam.name, in, from+1, to)
 	}

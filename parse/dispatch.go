@@ -124,7 +124,7 @@ func init() {
 		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
 		{"</s>", skip, nil},
-		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
 		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},
 		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2, FormatMiniCPM3}},
 		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
@@ -147,6 +147,24 @@ func init() {
 		{"<|plamo:end_tool_arguments:plamo|>", closer, []string{FormatPlamo3}},
 		{"</tool>", closer, []string{FormatCWM}},
 		{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
+		// Upstage Solar Open: reasoning, the answer and the calls each
+		// after <|begin|>assistant, the calls in a <|tool_calls|> section.
+		{"<|think|>", reason("<|end|>"), nil},
+		{"<|begin|>assistant", skip, nil},
+		{"<|content|>", skip, nil},
+		{"<|flush|>", skip, nil},
+		{"<|tool_calls|>", section(FormatSolarOpen), []string{FormatSolarOpen}},
+		{"<|calls|>", endSection, nil},
+		{"<|tool_call:begin|>", (*Parser).solarCall, []string{FormatSolarOpen}},
+		{"<|tool_call:end|>", closer, []string{FormatSolarOpen, FormatSolarOpen2}},
+		// Solar Open 2.
+		{"<|think:start|>", reason("<|think:end|>"), nil},
+		{"<|think:end|>", stray, nil},
+		{"<|tool_call:start|>", (*Parser).solar2Call, []string{FormatSolarOpen2}},
+		// poolside Laguna sometimes wraps a call in <user> tags: only a
+		// call to a known tool counts (see lagunaUser).
+		{"<user>", (*Parser).lagunaUser, []string{FormatLaguna}},
+		{"</user>", closer, []string{FormatLaguna}},
 		// Kimi K3's XTML: reasoning, the answer and the calls each in an
 		// <|open|>…<|close|> block.
 		{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
@@ -184,7 +202,7 @@ func init() {
 		{"<|plamo:end_tool_requests:plamo|>", endSection, nil},
 
 		// Calls.
-		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan}},
+		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
 		// Hunyuan Hy3's tokenizer puts a suffix on each of its tags.
 		{"<tool_call:opensource>", hunyuanCall(":opensource"), []string{FormatHunyuan}},
 		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes, FormatLongCat}},
@@ -305,6 +323,9 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 			return p.bareJSON(i, eof)
 		}
 	case '>':
+		if i > p.seg && p.buf[i-1] == '-' {
+			return p.clovaCall(i-1, eof)
+		}
 		return p.functionary(i, eof)
 	case '`':
 		return p.backtick(i, eof)

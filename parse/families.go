@@ -8,8 +8,10 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// Families whose calls are a name in one marker and JSON arguments in
-// another, read from their published chat templates and parsers.
+// Families whose calls are a name in one marker and arguments in another
+// (PLaMo 3, CWM, Kimi K3, Solar Open), and those whose markers prose or
+// another family may also write (poolside Laguna's <user>, HyperCLOVA X's
+// "-> tool/"), read from their published chat templates and parsers.
 
 // PLaMo 3's tags: not special tokens, so a server never drops them.
 const (
@@ -223,4 +225,161 @@ func (p *Parser) inputEnded(i int, eof bool, format, msg string) (int, status, e
 		return 0, needMore, nil
 	}
 	return len(p.buf), matched, p.fail(i, len(p.buf), format, msg)
+}
+
+// Upstage Solar Open's call tokens, from its published chat template.
+const (
+	solarName = "<|tool_call:name|>"
+	solarArgs = "<|tool_call:args|>"
+	solarEnd  = "<|tool_call:end|>"
+)
+
+// solarCall handles Solar Open's
+// <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>.
+// The id is the model's own random string; calls are numbered as elsewhere.
+func (p *Parser) solarCall(i, j int, eof bool) (int, status, error) {
+	const cut = "tool call cut off in its header: write <|tool_call:begin|>id<|tool_call:name|>name<|tool_call:args|>{…}<|tool_call:end|>"
+	n := p.indexWithin(j, solarName, lookAhead)
+	if n < 0 {
+		return p.solarHeaderEnded(i, j, eof, cut)
+	}
+	b := n + len(solarName)
+	a := p.indexWithin(b, solarArgs, lookAhead)
+	if a < 0 {
+		return p.solarHeaderEnded(i, b, eof, cut)
+	}
+	name := bytes.TrimSpace(p.buf[b:a])
+	if len(name) == 0 || bytes.ContainsAny(name, "<>\n") {
+		return 0, noMatch, nil
+	}
+	return p.namedArgs(i, a+len(solarArgs), eof, string(name), FormatSolarOpen, solarEnd)
+}
+
+// solarHeaderEnded is what solarCall returns when a header token is not
+// within lookAhead of k: a cut-off call when the output ended first,
+// prose when it went on without one.
+func (p *Parser) solarHeaderEnded(i, k int, eof bool, msg string) (int, status, error) {
+	if len(p.buf)-k >= lookAhead {
+		return 0, noMatch, nil
+	}
+	return p.inputEnded(i, eof, FormatSolarOpen, msg)
+}
+
+// solar2Tags are Solar Open 2's: <|tool_arg:start|>k<|tool_arg:value|>v
+// <|tool_arg:end|>, with no tag of its own before the value.
+var solar2Tags = &glmTags{key: "<|tool_arg:start|>", keyEnd: "<|tool_arg:value|>", valEnd: "<|tool_arg:end|>", format: FormatSolarOpen2}
+
+// solar2Call handles Solar Open 2's <|tool_call:start|>NAME\n, then its
+// argument tags, then <|tool_call:end|>.
+func (p *Parser) solar2Call(i, j int, eof bool) (int, status, error) {
+	return p.glmCall(i, p.skipSpace(j), eof, solarEnd, solar2Tags)
+}
+
+// lagunaTags are GLM's pairs as poolside Laguna writes them inside <user>.
+var lagunaTags = &glmTags{key: "<arg_key>", keyEnd: "</arg_key>", val: "<arg_value>", valEnd: "</arg_value>", format: FormatLaguna, nameJSON: true}
+
+// lagunaUser handles the call poolside Laguna sometimes writes in <user>
+// tags instead of <tool_call>, or around it: a name line then GLM's pairs
+// or a JSON object, or a {"name", "arguments"} object. <user> is also just
+// a word in angle brackets, so only a call to one of the caller's tools
+// (--tools) counts, unless a <tool_call> follows.
+func (p *Parser) lagunaUser(i, j int, eof bool) (int, status, error) {
+	const closer = "</user>"
+	k := p.skipSpace(j)
+	if k >= len(p.buf) {
+		return needOrNot(eof)
+	}
+	if ok, partial := p.hasPrefixAt(k, "<tool_call>"); ok || partial && !eof {
+		// <user><tool_call>…</tool_call></user>: the wrapper goes, the
+		// call is read as any <tool_call> is (its </user> as a closer).
+		if partial {
+			return 0, needMore, nil
+		}
+		return k, matched, nil
+	}
+	if p.opts.KnownTool == nil {
+		return 0, noMatch, nil
+	}
+	if p.buf[k] == '{' {
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		if !p.opts.KnownTool(callName(p.buf[k:end])) {
+			return 0, noMatch, nil
+		}
+		return p.markedJSON(i, k, end, complete, eof, closer, FormatLaguna)
+	}
+	win, miss := p.ahead(k, eof)
+	e := bytes.IndexAny(win, "\n<{")
+	if e < 0 {
+		return 0, miss, nil
+	}
+	// The name, then its line's end, arguments or a JSON object:
+	// "<user>bash</user>" in prose is not a call.
+	if win[e] == '<' && !bytes.HasPrefix(win[e:], []byte(lagunaTags.key)) {
+		if e+len(lagunaTags.key) > len(win) && !eof && miss == needMore {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	if !p.opts.KnownTool(string(bytes.TrimSpace(win[:e]))) {
+		return 0, noMatch, nil
+	}
+	return p.glmCall(i, k, eof, closer, lagunaTags)
+}
+
+// HyperCLOVA X SEED Think 14B's template follows "<|im_start|>assistant"
+// with " -> tool/function_call\n" and a JSON list of calls; the model
+// also shortens it to "-> tool/NAME\n" and the arguments.
+const (
+	clovaHead = "-> tool/"
+	clovaCall = clovaHead + "function_call"
+)
+
+// clovaCall handles HyperCLOVA X's call header at buf[i] ("->"), at the
+// start of a line. Its shortened form counts only for a known tool
+// (--tools): "-> tool/x" is also how prose draws an arrow.
+func (p *Parser) clovaCall(i int, eof bool) (int, status, error) {
+	if !p.allowed(FormatHyperCLOVAX) || !p.atLineStart(i) {
+		return 0, noMatch, nil
+	}
+	ok, partial := p.hasPrefixAt(i, clovaCall)
+	if partial && !eof {
+		return 0, needMore, nil
+	}
+	if ok {
+		k := p.skipSpace(i + len(clovaCall))
+		if k >= len(p.buf) {
+			return needOrNot(eof)
+		}
+		if c := p.buf[k]; c != '[' && c != '{' {
+			return 0, noMatch, nil
+		}
+		return p.prefixedJSON(i, k, eof, "<|im_end|>", FormatHyperCLOVAX)
+	}
+	if ok, _ := p.hasPrefixAt(i, clovaHead); !ok || p.opts.KnownTool == nil {
+		return 0, noMatch, nil
+	}
+	k := i + len(clovaHead)
+	n := k
+	for n < len(p.buf) && isIdentByte(p.buf[n], n == k) {
+		n++
+	}
+	if n >= len(p.buf) {
+		if !eof && n-k < 128 {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	if n == k || p.buf[n] != '\n' || !p.opts.KnownTool(string(p.buf[k:n])) {
+		return 0, noMatch, nil
+	}
+	trigger := p.blockStart
+	p.blockStart = i
+	e, st, err := p.namedArgs(i, n+1, eof, string(p.buf[k:n]), FormatHyperCLOVAX, "<|im_end|>")
+	if st == noMatch {
+		p.blockStart = trigger
+	}
+	return e, st, err
 }

@@ -50,6 +50,10 @@ const (
 	FormatGlimmer         = "muse_glimmer"
 	FormatMiniCPM3        = "minicpm3"
 	FormatLongCat         = "longcat"
+	FormatLaguna          = "laguna"
+	FormatSolarOpen       = "solar_open"
+	FormatSolarOpen2      = "solar_open2"
+	FormatHyperCLOVAX     = "hyperclovax"
 	FormatQwen3Coder      = "qwen3_coder"
 	FormatSeedOSS         = "seed_oss"
 	FormatMiniMaxM2       = "minimax_m2"
@@ -102,6 +106,10 @@ var formats = []Format{
 	{FormatHunyuan, "Tencent Hunyuan Hy3 (HY v3, v4)", "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>"},
 	{FormatPlamo3, "Preferred Networks PLaMo 3", `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`},
 	{FormatCWM, "Meta CWM (Code World Model)", "<tool: bash>\nbash ls -la\n</tool>"},
+	{FormatLaguna, "poolside Laguna (its other forms are glm_4_5 and hermes)", "<tool_call>f\\n{\"a\":1}</tool_call>"},
+	{FormatSolarOpen, "Upstage Solar Open", `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>{"a":1}<|tool_call:end|><|calls|>`},
+	{FormatSolarOpen2, "Upstage Solar Open 2", "<|tool_call:start|>f\\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\\n<|tool_call:end|>"},
+	{FormatHyperCLOVAX, "NAVER HyperCLOVA X SEED Think 14B (32B writes glm_4_5)", " -> tool/function_call\\n[{\"name\":\"f\",\"arguments\":{\"a\":1}}]"},
 	{FormatQwen3Coder, "Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano", "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>"},
 	{FormatSeedOSS, "ByteDance Seed-OSS", "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>"},
 	{FormatMiniMaxM2, "MiniMax M2", `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`},

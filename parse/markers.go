@@ -31,16 +31,7 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		if !p.allowed(format) {
 			return 0, noMatch, nil
 		}
-		end, complete := p.jsonEnd(i, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		p.blockStart = start
-		e, st, err := p.markedJSON(start, i, end, complete, eof, "", format)
-		if st == noMatch {
-			p.blockStart = i
-		}
-		return e, st, err
+		return p.prefixedJSON(start, i, eof, "", format)
 	}
 	if p.section != "" {
 		return p.bareJSON(i, eof)
@@ -230,14 +221,23 @@ func (p *Parser) gigaChat(i, j int, eof bool) (int, status, error) {
 	if p.buf[k] != '{' {
 		return 0, noMatch, nil
 	}
+	return p.prefixedJSON(start, k, eof, "", FormatGigaChat3)
+}
+
+// prefixedJSON reads the JSON calls at buf[k] of a block whose marker
+// starts at buf[start], before the trigger byte the block was found at
+// (functools[, "function call<|role_sep|>", "-> tool/function_call"): the
+// text from start is the call's, never prose.
+func (p *Parser) prefixedJSON(start, k int, eof bool, closer, format string) (int, status, error) {
 	end, complete := p.jsonEnd(k, false)
 	if !complete && !eof {
 		return 0, needMore, nil
 	}
+	trigger := p.blockStart
 	p.blockStart = start
-	e, st, err := p.markedJSON(start, k, end, complete, eof, "", FormatGigaChat3)
+	e, st, err := p.markedJSON(start, k, end, complete, eof, closer, format)
 	if st == noMatch {
-		p.blockStart = i
+		p.blockStart = trigger
 	}
 	return e, st, err
 }
@@ -748,6 +748,11 @@ func (p *Parser) backtick(i int, eof bool) (int, status, error) {
 	if ticks < 3 {
 		return p.inlineCode(i, ticks, eof)
 	}
+	if !action {
+		// Command R+'s template writes "Action:" on a line of its own
+		// before the fence.
+		action, actionAt = p.actionLine(i)
+	}
 	nl := bytes.IndexByte(p.buf[n:min(len(p.buf), n+128)], '\n')
 	if nl < 0 {
 		if !eof && len(p.buf)-n < 128 {
@@ -778,6 +783,20 @@ func (p *Parser) backtick(i int, eof bool) (int, status, error) {
 	}
 	p.mode, p.fenceTicks = modeFence, ticks
 	return body, prose, nil
+}
+
+// actionLine reports whether the line before the fence at buf[i], which
+// starts its line, ends with Command R's "Action:", and where that starts.
+func (p *Parser) actionLine(i int) (bool, int) {
+	s := p.lineStartOf(i)
+	if s == p.seg || s < 1 || p.buf[s-1] != '\n' {
+		return false, i
+	}
+	prev := p.buf[p.lineStartOf(s-1) : s-1]
+	if !bytes.HasSuffix(bytes.TrimSpace(prev), []byte("Action:")) {
+		return false, i
+	}
+	return true, s - 1 - len(prev) + bytes.LastIndex(prev, []byte("Action:"))
 }
 
 // lineStartOf returns the start of the line holding buf[i].

@@ -586,3 +586,16 @@ func TestForcedFormatNeverWorse(t *testing.T) {
 		}
 	}
 }
+
+// layout is the test flushText used to write as TrimSpace and Trim.
+func TestLayout(t *testing.T) {
+	for _, s := range []string{"", " ", "\n\t\r ", "\v\f", " ; ", ",", "\v;", "\u00a0", "\u00a0;", "\u3000 x", " x ", "a", ";;,\n", "\u0085\n"} {
+		for _, seps := range []bool{false, true} {
+			b := []byte(s)
+			want := len(bytes.TrimSpace(b)) == 0 || seps && len(bytes.Trim(b, " \t\r\n;,")) == 0
+			if got := layout(b, seps); got != want {
+				t.Errorf("layout(%q, %v) = %v, want %v", s, seps, got, want)
+			}
+		}
+	}
+}

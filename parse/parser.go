@@ -156,7 +156,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		if (s.Call != nil) != (opts.Format == FormatTemplate) {
 			return nil, fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
 		}
-		extra = syntaxIndex(s)
+		extra = syntaxIndex(s, opts.Format)
 	}
 	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
 		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
@@ -545,15 +545,35 @@ func (p *Parser) flushText(end int) error {
 	p.seg = end
 	// Whitespace between blocks is layout, not prose; so is the ';'
 	// between Llama 3 calls, and the ',' between values in a row.
-	if len(bytes.TrimSpace(text)) == 0 || p.written && len(bytes.Trim(text, " \t\r\n;,")) == 0 {
-		return nil
-	}
-	if p.section != "" && len(bytes.Trim(text, " \t\r\n,;")) == 0 {
+	if layout(text, p.written || p.section != "") {
 		return nil
 	}
 	p.written = true
 	p.prose = true
 	return p.put(tools.TypeText, text, "")
+}
+
+// layout reports whether text is only whitespace (bytes.TrimSpace's), or,
+// with seps, only ' ', '\t', '\r', '\n', ';' and ','. It is flushText's
+// test, made for the short texts between calls: one pass, no set built.
+func layout(text []byte, seps bool) bool {
+	sep, vf := false, false
+	for _, c := range text {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		case '\v', '\f':
+			vf = true
+		case ';', ',':
+			sep = true
+		default:
+			if c < utf8.RuneSelf {
+				return false
+			}
+			// Unicode spaces are TrimSpace's, and never seps.
+			return !sep && len(bytes.TrimSpace(text)) == 0
+		}
+	}
+	return !sep || seps && !vf
 }
 
 // notPrompt returns where the model's own text starts in buf[from:end]:

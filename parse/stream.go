@@ -26,7 +26,7 @@ type Options struct {
 	// KnownTool, when set, reports whether a name is one of the caller's
 	// tools. A bare call (Llama 3 JSON, a pythonic list) to a known tool is
 	// then a call wherever it starts, even inside a line of prose; without
-	// it, bare calls count only where README's "How it decides" says.
+	// it, bare calls count only where docs/parse-rules.md says.
 	KnownTool func(name string) bool
 	// File, when set, names the input on each parse_error Stream writes,
 	// for a caller that parses several inputs into one stream.

@@ -92,16 +92,18 @@ func (s *Syntax) validate() error {
 	return nil
 }
 
-// syntaxIndex builds the markers of a Syntax. Tokens a built-in marker
-// already handles are left to it.
-func syntaxIndex(s *Syntax) *markerIndex {
+// syntaxIndex builds the markers of a Syntax for a parser of format.
+// Tokens a built-in marker already handles, and that format leaves on, are
+// left to it.
+func syntaxIndex(s *Syntax, format string) *markerIndex {
+	probe := &Parser{opts: Options{Format: format}}
 	builtin := func(t string) bool {
 		ix := angleIndex
 		if t[0] == '[' {
 			ix = bracketIndex
 		}
 		for _, m := range ix[t[1]] {
-			if m.tok == t {
+			if m.tok == t && m.on(probe) {
 				return true
 			}
 		}

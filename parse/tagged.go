@@ -11,8 +11,7 @@ import (
 // Formats that put each argument in tags of its own (Qwen3-Coder, GLM,
 // MiniMax M2, Step3, DeepSeek DSML) write values as bare text. They are
 // parsed here into a JSON object, each value typed as the chat templates
-// write them: raw text for a string, JSON for anything else (README.md,
-// How it decides).
+// write them: raw text for a string, JSON for anything else (docs/parse-rules.md).
 
 // argsBuilder writes a JSON object one member at a time.
 type argsBuilder struct {
@@ -538,7 +537,12 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 // glmCall parses GLM's NAME<arg_key>k</arg_key><arg_value>v</arg_value>…
 // body inside <tool_call>.
 func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, status, error) {
-	e, which := p.firstOf(k, t.key, closer, "\n", t.sep)
+	toks := [...]string{t.key, closer, "\n", t.sep}
+	n := len(toks)
+	if t.sep == "" {
+		n--
+	}
+	e, which := p.firstOf(k, toks[:n]...)
 	if e < 0 {
 		_, miss := p.ahead(k, eof)
 		return 0, miss, nil
@@ -573,6 +577,11 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 	if t.format != "" {
 		format = t.format
 		name = bytes.TrimPrefix(name, []byte("functions."))
+	}
+	if b := p.skipSpace(e); which == 2 && t.nameJSON && b < len(p.buf) && p.buf[b] == '{' && p.allowed(FormatLaguna) {
+		// poolside Laguna: the name on its line, then the arguments as
+		// one JSON object.
+		return p.namedArgs(i, b, eof, string(name), FormatLaguna, closer)
 	}
 	if !p.allowed(format) {
 		return 0, noMatch, nil
@@ -632,17 +641,20 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name))
 		}
 		key := p.buf[j+len(t.key) : ke]
-		vs := p.skipSpace(ke + len(t.keyEnd))
-		ok, partial = p.hasPrefixAt(vs, t.val)
-		if !ok {
-			if partial || vs >= len(p.buf) {
-				if !eof {
-					return 0, needMore, nil
+		vs := ke + len(t.keyEnd)
+		if t.val != "" {
+			vs = p.skipSpace(vs)
+			ok, partial = p.hasPrefixAt(vs, t.val)
+			if !ok {
+				if partial || vs >= len(p.buf) {
+					if !eof {
+						return 0, needMore, nil
+					}
 				}
+				return vs, matched, p.fail(i, vs, format, fmt.Sprintf("call to %q: argument %q has no %s; write %s%s%s%s…%s", name, key, t.val, t.key, key, t.keyEnd, t.val, t.valEnd))
 			}
-			return vs, matched, p.fail(i, vs, format, fmt.Sprintf("call to %q: argument %q has no <arg_value>; write <arg_key>%s</arg_key><arg_value>…</arg_value>", name, key, key))
+			vs += len(t.val)
 		}
-		vs += len(t.val)
 		ve, st := p.closingTag(vs, t.valEnd, eof)
 		if st == needMore {
 			return 0, needMore, nil
@@ -669,6 +681,9 @@ type glmTags struct {
 	key, keyEnd, val, valEnd string
 	sep                      string // after the name: Hunyuan's <tool_sep>
 	format                   string // the format of the calls; "" for GLM's, by its layout
+	// nameJSON: a JSON object of arguments may follow the name's line
+	// instead of the pairs (poolside Laguna).
+	nameJSON bool
 }
 
 // longcatTags are Meituan LongCat's, GLM's tags with a prefix.
@@ -681,7 +696,7 @@ func hyTags(suffix string) *glmTags {
 
 // glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
 // switches to Hunyuan's reading.
-var glmPlain = hyTags("")
+var glmPlain = func() *glmTags { t := hyTags(""); t.nameJSON = true; return t }()
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
 // wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose

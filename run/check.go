@@ -1,13 +1,16 @@
 package run
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
@@ -25,6 +28,139 @@ const checkValueMax = 100
 // where two transcripts differ; beyond it events are paired by position.
 const checkAlignMax = 1 << 22
 
+// CheckIgnore is what a check leaves out besides VolatileFields: what
+// legitimately changes between a recording and its replay (run --check
+// --ignore). A check names each item in its output, so that nothing is
+// ignored silently.
+type CheckIgnore struct {
+	// System leaves out the content of the system event: the prompt,
+	// which changes with the tools' descriptions.
+	System bool
+	// Observation are JSON pointers (RFC 6901) into tool_observation
+	// events, such as /structured_content/time: a value that changes
+	// from run to run, as a timestamp does. Array elements are named by
+	// their index, and a pointer reaches into a string that holds JSON,
+	// as the content of a tool that prints JSON does: /content/time.
+	Observation []string
+}
+
+// IgnoreSystem is the --ignore value that leaves out the system prompt.
+const IgnoreSystem = "system"
+
+// ParseIgnore reads the values of --ignore: "system", or a JSON pointer
+// into tool_observation events.
+func ParseIgnore(values []string) (CheckIgnore, error) {
+	var ig CheckIgnore
+	for _, v := range values {
+		switch {
+		case v == IgnoreSystem:
+			ig.System = true
+		case strings.HasPrefix(v, "/") && len(v) > 1:
+			if _, err := pointerTokens(v); err != nil {
+				return ig, err
+			}
+			if !slices.Contains(ig.Observation, v) {
+				ig.Observation = append(ig.Observation, v)
+			}
+		default:
+			return ig, fmt.Errorf("%q is neither %s (the system prompt) nor a JSON pointer into observations, such as /structured_content/time", v, IgnoreSystem)
+		}
+	}
+	return ig, nil
+}
+
+// Items lists what ig leaves out, as --ignore takes it.
+func (ig CheckIgnore) Items() []string {
+	var items []string
+	if ig.System {
+		items = append(items, IgnoreSystem)
+	}
+	return append(items, ig.Observation...)
+}
+
+// pointerTokens splits a JSON pointer into its reference tokens,
+// unescaping ~1 and ~0.
+func pointerTokens(p string) ([]string, error) {
+	tokens := strings.Split(p[1:], "/")
+	for i, t := range tokens {
+		for j := 0; j < len(t); j++ {
+			if t[j] == '~' && (j+1 == len(t) || t[j+1] != '0' && t[j+1] != '1') {
+				return nil, fmt.Errorf("%q is not a JSON pointer: ~ must be followed by 0 or 1", p)
+			}
+		}
+		tokens[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return tokens, nil
+}
+
+// omitTree is what the canonical form of an event leaves out: a key
+// mapped to nil is dropped with its value; a key mapped to a tree has
+// that tree left out of its value. Array elements are keyed by index.
+type omitTree map[string]omitTree
+
+// add leaves out the value at the path tokens.
+func (t omitTree) add(tokens []string) {
+	for i, tok := range tokens {
+		child, ok := t[tok]
+		switch {
+		case ok && child == nil:
+			return // all of it is left out already
+		case i == len(tokens)-1:
+			t[tok] = nil
+			return
+		case !ok:
+			child = omitTree{}
+			t[tok] = child
+		}
+		t = child
+	}
+}
+
+// drops reports whether t leaves out key k whole.
+func (t omitTree) drops(k string) bool {
+	child, ok := t[k]
+	return ok && child == nil
+}
+
+// comparison is how a check compares two transcripts: what it leaves out
+// of each event.
+type comparison struct {
+	top      []string // top-level fields left out of every event
+	ignore   CheckIgnore
+	pointers [][]string // ignore.Observation, split
+}
+
+func newComparison(top []string, ig CheckIgnore) *comparison {
+	c := &comparison{top: top, ignore: ig}
+	for _, p := range ig.Observation {
+		tokens, err := pointerTokens(p)
+		if err != nil {
+			panic(errors.New("run: CheckIgnore not made by ParseIgnore: " + err.Error())) // a bug
+		}
+		c.pointers = append(c.pointers, tokens)
+	}
+	return c
+}
+
+// omit is what the canonical form of ev leaves out.
+func (c *comparison) omit(ev gjson.Result) omitTree {
+	t := omitTree{}
+	for _, k := range c.top {
+		t[k] = nil
+	}
+	switch ev.Get("type").Str {
+	case tools.TypeSystem:
+		if c.ignore.System {
+			t["content"] = nil
+		}
+	case tools.TypeToolObservation:
+		for _, p := range c.pointers {
+			t.add(p)
+		}
+	}
+	return t
+}
+
 // Check compares a recorded transcript (want) with a new one (got), event
 // by event, ignoring VolatileFields and the order of keys. It returns ok
 // when they match, and otherwise a readable, deterministic diff: a summary
@@ -37,19 +173,26 @@ const checkAlignMax = 1 << 22
 // A changed event is a missing and an extra one of the same type at the
 // same place.
 func Check(want, got [][]byte) (diff string, ok bool) {
-	return checkDiff(want, got, checkShown)
+	return checkDiff(want, got, CheckIgnore{}, checkShown)
 }
 
-// checkDiff is Check spelling out at most shown differences.
-func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
+// CheckIgnoring is Check leaving out what ig names too; the diff's last
+// line names it.
+func CheckIgnoring(want, got [][]byte, ig CheckIgnore) (diff string, ok bool) {
+	return checkDiff(want, got, ig, checkShown)
+}
+
+// checkDiff is CheckIgnoring spelling out at most shown differences.
+func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok bool) {
 	ignored := VolatileFields
 	if !anyHasField(want, addedRepairs) {
 		// Recorded before calls said what repair changed: what they say
 		// now is new, not a difference.
 		ignored = append(slices.Clip(ignored), addedRepairs)
 	}
-	wk := canonicalEvents(want, ignored)
-	gk := canonicalEvents(got, ignored)
+	cmp := newComparison(ignored, ig)
+	wk := canonicalEvents(want, cmp)
+	gk := canonicalEvents(got, cmp)
 	items := alignEvents(wk, gk)
 	if len(items) == 0 {
 		return "", true
@@ -81,7 +224,7 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 				lines = fmt.Sprintf("want line %d, got line %d", it.want+1, it.got+1)
 			}
 			fmt.Fprintf(&b, "%s: %s changed\n", lines, eventLabel(want[it.want]))
-			fieldDiff(&b, want[it.want], got[it.got], ignored)
+			fieldDiff(&b, want[it.want], got[it.got], cmp)
 		case it.want >= 0:
 			fmt.Fprintf(&b, "want line %d: %s missing\n    %s\n", it.want+1, eventLabel(want[it.want]), truncate(string(want[it.want]), 2*checkValueMax))
 		default:
@@ -91,6 +234,9 @@ func checkDiff(want, got [][]byte, shown int) (diff string, ok bool) {
 	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
 	if len(ignored) > len(VolatileFields) && anyHasField(got, addedRepairs) {
 		b.WriteString(`; nor "repairs", which the recording predates`)
+	}
+	if items := ig.Items(); len(items) > 0 {
+		b.WriteString("; nor, as --ignore asks, " + strings.Join(items, ", "))
 	}
 	b.WriteString(")\n")
 	return b.String(), false
@@ -122,23 +268,23 @@ func countOf(n int, noun string) string {
 type diffItem struct{ want, got int }
 
 // canonicalEvents returns each event in a form where equal means the same
-// event: keys sorted at every level, strings re-encoded one way, the
-// ignored top-level fields dropped. A line that is not JSON stays as it is.
-func canonicalEvents(events [][]byte, ignored []string) []string {
+// event: keys sorted at every level, strings re-encoded one way, what cmp
+// ignores left out. A line that is not JSON stays as it is.
+func canonicalEvents(events [][]byte, cmp *comparison) []string {
 	out := make([]string, len(events))
 	for i, ev := range events {
 		if !gjson.ValidBytes(ev) {
 			out[i] = "\x00" + string(ev)
 			continue
 		}
-		out[i] = string(appendCanonical(nil, gjson.ParseBytes(ev), ignored))
+		e := gjson.ParseBytes(ev)
+		out[i] = string(appendCanonical(nil, e, cmp.omit(e)))
 	}
 	return out
 }
 
-// appendCanonical appends v canonical; ignored are top-level fields to
-// leave out (nil below the top).
-func appendCanonical(dst []byte, v gjson.Result, ignored []string) []byte {
+// appendCanonical appends v canonical, leaving out what omit names.
+func appendCanonical(dst []byte, v gjson.Result, omit omitTree) []byte {
 	switch {
 	case v.IsObject():
 		type kv struct {
@@ -147,7 +293,7 @@ func appendCanonical(dst []byte, v gjson.Result, ignored []string) []byte {
 		}
 		var kvs []kv
 		v.ForEach(func(k, val gjson.Result) bool {
-			if !slices.Contains(ignored, k.Str) {
+			if !omit.drops(k.Str) {
 				kvs = append(kvs, kv{k.Str, val})
 			}
 			return true
@@ -166,21 +312,34 @@ func appendCanonical(dst []byte, v gjson.Result, ignored []string) []byte {
 			first = false
 			dst = jsonw.AppendString(dst, e.k)
 			dst = append(dst, ':')
-			dst = appendCanonical(dst, e.v, nil)
+			dst = appendCanonical(dst, e.v, omit[e.k])
 		}
 		return append(dst, '}')
 	case v.IsArray():
 		dst = append(dst, '[')
 		first := true
+		i := 0
 		v.ForEach(func(_, val gjson.Result) bool {
+			k := strconv.Itoa(i)
+			i++
+			if omit.drops(k) {
+				return true
+			}
 			if !first {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendCanonical(dst, val, nil)
+			dst = appendCanonical(dst, val, omit[k])
 			return true
 		})
 		return append(dst, ']')
+	case v.Type == gjson.String && len(omit) > 0 && gjson.Valid(v.Str):
+		// JSON text, such as a tool's printed result, with a part of it
+		// left out: the rest compared canonical, still as a string.
+		if inner := gjson.Parse(v.Str); inner.IsObject() || inner.IsArray() {
+			return jsonw.AppendString(dst, string(appendCanonical(nil, inner, omit)))
+		}
+		return jsonw.AppendString(dst, v.Str)
 	case v.Type == gjson.String:
 		return jsonw.AppendString(dst, v.Str)
 	default:
@@ -315,18 +474,19 @@ func eventLabel(ev []byte) string {
 }
 
 // fieldDiff writes the top-level fields that differ between two events,
-// in want's key order, then got's new keys.
-func fieldDiff(b *strings.Builder, want, got []byte, ignored []string) {
+// in want's key order, then got's new keys, leaving out what cmp ignores.
+func fieldDiff(b *strings.Builder, want, got []byte, cmp *comparison) {
 	if !gjson.ValidBytes(want) || !gjson.ValidBytes(got) {
 		fmt.Fprintf(b, "    want: %s\n    got:  %s\n", truncate(string(want), 2*checkValueMax), truncate(string(got), 2*checkValueMax))
 		return
 	}
 	w, g := gjson.ParseBytes(want), gjson.ParseBytes(got)
+	omit := cmp.omit(w)
 	var keys []string
 	seen := map[string]bool{}
 	for _, e := range []gjson.Result{w, g} {
 		e.ForEach(func(k, _ gjson.Result) bool {
-			if !seen[k.Str] && !slices.Contains(ignored, k.Str) {
+			if !seen[k.Str] && !omit.drops(k.Str) {
 				seen[k.Str] = true
 				keys = append(keys, k.Str)
 			}
@@ -336,7 +496,7 @@ func fieldDiff(b *strings.Builder, want, got []byte, ignored []string) {
 	for _, k := range keys {
 		path := gjsonKey(k)
 		wv, gv := w.Get(path), g.Get(path)
-		ws, gs := displayValue(wv), displayValue(gv)
+		ws, gs := displayValue(wv, omit[k]), displayValue(gv, omit[k])
 		if ws == gs {
 			continue
 		}
@@ -357,11 +517,11 @@ func gjsonKey(k string) string {
 	return b.String()
 }
 
-func displayValue(v gjson.Result) string {
+func displayValue(v gjson.Result, omit omitTree) string {
 	if !v.Exists() {
 		return "(absent)"
 	}
-	return string(appendCanonical(nil, v, nil))
+	return string(appendCanonical(nil, v, omit))
 }
 
 // clipPair shortens two differing values to about n bytes each, around

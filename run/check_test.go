@@ -158,3 +158,44 @@ func TestReadTranscript(t *testing.T) {
 		t.Errorf("error %v, want line 1: not a JSON object", err)
 	}
 }
+
+// TestCheckIgnoring: what --ignore names is left out of the comparison,
+// and only that: the system prompt, and JSON pointers into observations,
+// through arrays, escaped keys and content that is JSON text.
+func TestCheckIgnoring(t *testing.T) {
+	obs := func(rest string) []byte {
+		return []byte(`{"type":"tool_observation","id":"call_1","name":"t",` + rest + `}`)
+	}
+	tests := []struct {
+		name      string
+		ignore    []string
+		want, got []byte
+		same      bool
+	}{
+		{"system", []string{"system"}, []byte(`{"type":"system","content":"a"}`), []byte(`{"type":"system","content":"b"}`), true},
+		{"system only its content", []string{"system"}, []byte(`{"type":"system","content":"a","api":"native"}`), []byte(`{"type":"system","content":"a"}`), false},
+		{"not the user", []string{"system"}, []byte(`{"type":"user","content":"a"}`), []byte(`{"type":"user","content":"b"}`), false},
+		{"a field", []string{"/structured_content/time"}, obs(`"structured_content":{"time":1,"x":2}`), obs(`"structured_content":{"time":3,"x":2}`), true},
+		{"the rest still compared", []string{"/structured_content/time"}, obs(`"structured_content":{"time":1,"x":2}`), obs(`"structured_content":{"time":1,"x":5}`), false},
+		{"an array element", []string{"/parts/1"}, obs(`"parts":[1,2,3]`), obs(`"parts":[1,9,3]`), true},
+		{"an escaped key", []string{"/structured_content/a~1b~0c"}, obs(`"structured_content":{"a/b~c":1}`), obs(`"structured_content":{"a/b~c":2}`), true},
+		{"inside JSON text", []string{"/content/at"}, obs(`"content":"{\"at\":\"10:00\",\"v\":1}"`), obs(`"content":"{\"v\":1,\"at\":\"11:00\"}"`), true},
+		{"inside JSON text, the rest", []string{"/content/at"}, obs(`"content":"{\"at\":\"10:00\",\"v\":1}"`), obs(`"content":"{\"at\":\"10:00\",\"v\":2}"`), false},
+		{"not in calls", []string{"/arguments/x"}, []byte(`{"type":"tool_call","id":"call_1","name":"t","arguments":{"x":1}}`), []byte(`{"type":"tool_call","id":"call_1","name":"t","arguments":{"x":2}}`), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ig, err := ParseIgnore(tt.ignore)
+			if err != nil {
+				t.Fatal(err)
+			}
+			diff, same := CheckIgnoring([][]byte{tt.want}, [][]byte{tt.got}, ig)
+			if same != tt.same {
+				t.Errorf("same = %v, want %v; diff:\n%s", same, tt.same, diff)
+			}
+			if !same && !strings.Contains(diff, "nor, as --ignore asks, "+strings.Join(tt.ignore, ", ")+")") {
+				t.Errorf("the diff does not name what it left out:\n%s", diff)
+			}
+		})
+	}
+}

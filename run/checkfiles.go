@@ -79,6 +79,9 @@ type CheckOptions struct {
 	Native bool
 	Jobs   int   // recordings checked at once (1 when 0)
 	Shard  Shard // the recordings of one shard, counted in sorted order
+	// Ignore is what every comparison leaves out besides VolatileFields;
+	// each check event names it.
+	Ignore CheckIgnore
 	// Report, when set, hears the outcome of each recording, in order:
 	// status, and the first difference or the error.
 	Report func(file, status, detail string)
@@ -119,6 +122,16 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		ev = jsonw.AppendString(ev, c.file)
 		ev = append(ev, `,"status":`...)
 		ev = jsonw.AppendString(ev, c.status)
+		if items := opts.Ignore.Items(); len(items) > 0 {
+			ev = append(ev, `,"ignored":[`...)
+			for i, it := range items {
+				if i > 0 {
+					ev = append(ev, ',')
+				}
+				ev = jsonw.AppendString(ev, it)
+			}
+			ev = append(ev, ']')
+		}
 		switch c.status {
 		case CheckDiffers:
 			ev = append(ev, `,"difference":`...)
@@ -190,7 +203,7 @@ func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 	if err != nil {
 		return fail(err)
 	}
-	if diff, same := checkDiff(rec.Events, mine, 1); !same {
+	if diff, same := checkDiff(rec.Events, mine, opts.Ignore, 1); !same {
 		return checked{file: file, status: CheckDiffers, detail: strings.TrimRight(diff, "\n")}
 	}
 	return checked{file: file, status: CheckOK}

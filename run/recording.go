@@ -22,6 +22,8 @@ type Recording struct {
 	// Native says the recorded run used the server's own tool calling
 	// (RecordedNative): it is replayed that way.
 	Native bool
+	// Ignore is what a check leaves out besides VolatileFields.
+	Ignore CheckIgnore
 }
 
 // OpenRecording reads the recording at path, a bounded line at a time,
@@ -95,7 +97,7 @@ func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check
 	if err != nil {
 		return res, "", err
 	}
-	if d, same := Check(r.Events, mine); !same {
+	if d, same := CheckIgnoring(r.Events, mine, r.Ignore); !same {
 		diff = d
 	}
 	return res, diff, nil

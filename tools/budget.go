@@ -13,9 +13,9 @@ import (
 // way. Only a call that is run (or shown by a dry run) is counted: one
 // refused for any other reason costs nothing. A call past a budget is
 // refused with a permission observation that says the budget is spent,
-// before anyone is asked to approve it. Calls are counted as they are
-// decided, in input order, so a turn of parallel calls is cut at the same
-// call every time.
+// before any before-hook runs or anyone is asked to approve it. Calls
+// are counted as they are decided, in input order, so a turn of parallel
+// calls is cut at the same call every time.
 
 // budget counts the calls an executor ran against its budgets. It is
 // used from the goroutine that decides calls (see executor.v).

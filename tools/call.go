@@ -8,7 +8,7 @@ import (
 // Caller runs calls that come one at a time rather than as a stream, such
 // as the tools/call requests of an MCP client: each is checked, refused
 // or run exactly as Exec checks, refuses and runs a tool_call event, with
-// the same policy, limits and redaction. Nobody is asked for consent (a
+// the same policy, limits, hooks and redaction. Nobody is asked for consent (a
 // call that needs it is refused, as Exec refuses it without Confirm).
 // A Caller is safe for concurrent use; at most ExecOptions.Parallel calls
 // run at once, the others wait their turn.
@@ -46,8 +46,18 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++
-	vd := cl.x.v.redacted(cl.x.v.decideCall(c, true, cl.x.v.stats.Calls, false))
+	n := cl.x.v.stats.Calls
+	vd := cl.x.v.redacted(cl.x.v.decideCall(c, true, n, false))
 	cl.mu.Unlock()
+	if vd.refusal == nil {
+		// The hooks run outside the lock; the arguments one rewrites are
+		// checked under it, as the call's were.
+		cl.x.beforeCall(ctx, &vd, func(c Call) verdict {
+			cl.mu.Lock()
+			defer cl.mu.Unlock()
+			return cl.x.v.redacted(cl.x.v.decideCall(c, true, n, false))
+		})
+	}
 	if vd.refusal != nil {
 		return *vd.refusal, nil
 	}
@@ -63,5 +73,5 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled")), ns
 	}
 	defer func() { <-cl.x.running }()
-	return cl.x.redactor.Observation(cl.x.run(ctx, &vd)), ns
+	return cl.x.afterCall(ctx, &vd, cl.x.redactor.Observation(cl.x.run(ctx, &vd))), ns
 }

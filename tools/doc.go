@@ -7,7 +7,8 @@
 //     lists of definitions) and its JSON Schema, compiled and checked;
 //   - checking a call (Validate: schema, policy, refs) and running it
 //     (Exec: the launcher in internal/launch, limits, redaction, scratch
-//     outputs, MCP results).
+//     outputs, MCP results), with the lifecycle hooks around it
+//     (hooks.go) and retries of safe tools (retry.go).
 //
 // It imports nothing of toolcall's but the internal leaves (the JSON
 // writer in internal/jsonw, the launcher), so parse, catalog and run can

@@ -5,8 +5,7 @@ import (
 	"strings"
 )
 
-// Environ returns the scrubbed environment a tool runs with (README.md,
-// toolcall exec),
+// Environ returns the scrubbed environment a tool runs with (docs/exec.md),
 // as "NAME=value" entries sorted by name. From parent it keeps only PATH,
 // HOME, LANG, LC_*, TZ and TMPDIR, the names in extra (--env) and the names
 // in the tool's sidecar env list; everything else, API keys included, stays

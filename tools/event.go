@@ -54,7 +54,7 @@ type Call struct {
 	// make it valid JSON.
 	Repaired bool
 	// Repairs names the kinds of change the repair made (parse.RepairKinds,
-	// README.md: JSON repair); written only with Repaired.
+	// docs/json-repair.md); written only with Repaired.
 	Repairs []string
 }
 

@@ -86,6 +86,13 @@ type ExecOptions struct {
 	// executor's life, all tools together (budget.go); a tool's own
 	// MaxCalls bounds its calls too.
 	MaxCalls int
+	// Hooks are the commands run before and after each call (hooks.go).
+	Hooks Hooks
+	// Retries is how often a safe tool whose sidecar sets no "retries"
+	// is run again after a timeout or a failed exit (retry.go);
+	// RetryBackoff is the first wait (DefaultRetryBackoff when 0).
+	Retries      int
+	RetryBackoff time.Duration
 }
 
 // ExecStats counts what Exec saw and did.
@@ -104,7 +111,7 @@ type ExecStats struct {
 }
 
 // Exec reads events from r and writes them to w, running each tool_call
-// (README.md, toolcall exec). Every call is first checked as Validate
+// (docs/exec.md). Every call is first checked as Validate
 // checks it; a call that fails is answered with Validate's observation and
 // never runs.
 // A call that passes is written as Validate writes it, followed by the
@@ -264,17 +271,18 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 	return x.call(ctx, c, hasName, l.n)
 }
 
-// call checks one call, asks for consent when the policy leaves it to a
-// person, and answers it: at once when it is refused or a dry run, else
-// from a goroutine that runs the tool. n is the call's line, for
-// warnings. Exec and Run share it, so a call is decided the same way
-// whether it came as a line or as a value.
+// call checks one call, refuses it past a budget (budget.go), runs the
+// before-hooks and asks for consent when the policy leaves it to a person
+// (hooks.go), and answers it: at once when it is refused or a dry run,
+// else from a goroutine that runs the tool and then the after-hooks. n is
+// the call's line, for warnings. Exec and Run share it, so a call is
+// decided the same way whether it came as a line or as a value.
 func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
-	vd := x.v.verdict(c, hasName, n, x.opts.Confirm != nil)
+	askLater := x.opts.Confirm != nil
+	vd := x.v.verdict(c, hasName, n, askLater)
 	x.overBudget(&vd)
-	if vd.refusal == nil && vd.consent != "" && !x.consent(vd.tool, vd.call) {
-		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
-		vd.refusal = &o
+	if vd.refusal == nil {
+		x.beforeCall(ctx, &vd, func(c Call) verdict { return x.v.verdict(c, true, n, askLater) })
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
@@ -315,6 +323,7 @@ func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 		// Everything the observation says, not only the tool's output:
 		// an error may quote the arguments.
 		o := x.redactor.Observation(x.run(ctx, &vd))
+		o = x.afterCall(ctx, &vd, o)
 		if o.IsError {
 			x.mu.Lock()
 			x.failed++
@@ -422,6 +431,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	}
 	var scratch *os.File
 	var saved *cappedWriter
+	var restart func() error // readies the scratch file for a retry
 	if x.opts.Scratch != "" {
 		var err error
 		scratch, err = os.CreateTemp(x.opts.Scratch, ".output-*")
@@ -432,17 +442,20 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		defer scratch.Close()
 		saved = &cappedWriter{w: scratch, left: x.opts.MaxScratch}
 		spec.SaveTo = saved
+		restart = func() error {
+			*saved = cappedWriter{w: scratch, left: x.opts.MaxScratch}
+			if err := scratch.Truncate(0); err != nil {
+				return err
+			}
+			_, err := scratch.Seek(0, io.SeekStart)
+			return err
+		}
 	}
 	if x.opts.Started != nil {
 		x.opts.Started(t, c)
 	}
-	var res ProcessResult
-	if t.Server != nil {
-		res = t.Server.call(ctx, t.ServerTool, spec)
-	} else {
-		res = runProcess(ctx, spec)
-	}
-	o.DurationMS = ptr(res.Duration.Milliseconds())
+	res, attempts := x.attempts(ctx, t, spec, restart)
+	o.DurationMS, o.Attempts = ptr(res.Duration.Milliseconds()), attempts
 	if res.StartErr != nil {
 		msg := fmt.Sprintf("tool %q could not be started: %v", t.Name, res.StartErr)
 		return x.toolFault(o, msg)
@@ -484,7 +497,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 	case res.Interrupted:
 		return withOutput(interrupted(c, fmt.Sprintf("tool %q was stopped: toolcall was interrupted", t.Name)), o, output)
 	case res.TimedOut:
-		msg := fmt.Sprintf("tool %q did not finish within %v and was stopped", t.Name, spec.Timeout)
+		msg := fmt.Sprintf("tool %q did not finish within %v and was stopped%s", t.Name, spec.Timeout, triedNote(len(attempts)))
 		o.IsError, o.Status = true, StatusError
 		o.Error = &ToolError{Kind: KindTimeout, Message: msg}
 		o.Content = msg + "." + shown("output so far", output) + shown("stderr", stderr)
@@ -494,7 +507,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		if res.Signal != "" {
 			how = "killed by " + res.Signal
 		}
-		msg := fmt.Sprintf("tool %q failed (%s)", t.Name, how)
+		msg := fmt.Sprintf("tool %q failed (%s)%s", t.Name, how, triedNote(len(attempts)))
 		o.IsError, o.Status = true, StatusError
 		o.Error = &ToolError{Kind: KindExecution, Message: msg, Details: stderrDetails(stderr)}
 		o.Content = msg + "." + shown("stderr", stderr) + shown("output", output)
@@ -544,6 +557,7 @@ func (x *executor) dryRun(vd *verdict) Observation {
 	if vd.consent != "" {
 		b.WriteString(" (A person would be asked first: " + vd.consent + ".)")
 	}
+	b.WriteString(x.opts.Hooks.dryRunNote())
 	dir := x.opts.Workdir
 	if dir == "" {
 		dir = "."
@@ -575,6 +589,7 @@ func interrupted(c *Call, msg string) Observation {
 // and said.
 func withOutput(o, ran Observation, output string) Observation {
 	o.ExitCode, o.Signal, o.DurationMS, o.Truncated, o.Ref = ran.ExitCode, ran.Signal, ran.DurationMS, ran.Truncated, ran.Ref
+	o.Attempts = ran.Attempts
 	o.Content += shown("output so far", output)
 	return o
 }

@@ -16,8 +16,11 @@ import (
 // a call is checked, asked about, refused or run, and its observation
 // worded, by the same code either way.
 //
-// Hooks: ExecOptions.Confirm is called before a call that needs consent
-// runs, Started as each tool starts; both from one goroutine at a time.
+// Hooks: ExecOptions.Hooks.Before run on each call that passed its
+// checks, one call at a time, and ExecOptions.Confirm after them on a
+// call that needs consent (hooks.go); Started is called as each tool
+// starts, from one goroutine at a time; Hooks.After run on each call that
+// ran, as it ends.
 //
 // An Executor is not safe for concurrent use: Run is called by one
 // goroutine at a time (the calls of one Run still run in parallel).
@@ -59,7 +62,9 @@ type Verdict struct {
 // person must approve it first. It is pure: nothing runs, nobody is
 // asked, no warning is given and nothing is counted, so a caller can
 // check a call without changing what a later Run says or does (an id
-// the call lacks is given as Run would give the next call its own).
+// the call lacks is given as Run would give the next call its own). The
+// before-call hooks, which may still block or rewrite a call that
+// passes, are not run.
 func (e *Executor) Check(c Call) Verdict {
 	v := e.x.v // a copy: the counts and the warnings given stay Run's
 	v.opts.Warn = nil

@@ -34,6 +34,12 @@ type Observation struct {
 	// names where the whole output was saved.
 	Truncated bool
 	Ref       string
+	// Attempts are the runs of a tool that was run again after it failed
+	// (retry.go), the last one included; nil when it ran once.
+	Attempts []Attempt
+	// RewrittenBy names the after-call hooks that replaced the content
+	// (hooks.go).
+	RewrittenBy []string
 }
 
 // Observation statuses.
@@ -110,6 +116,12 @@ func (o *Observation) AppendJSON(dst []byte) []byte {
 	if o.Ref != "" {
 		dst = append(dst, `,"ref":`...)
 		dst = jsonw.AppendString(dst, o.Ref)
+	}
+	if len(o.Attempts) > 0 {
+		dst = appendAttempts(append(dst, `,"attempts":`...), o.Attempts)
+	}
+	if len(o.RewrittenBy) > 0 {
+		dst = jsonw.AppendStrings(append(dst, `,"rewritten_by":`...), o.RewrittenBy)
 	}
 	return append(dst, '}')
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Policy says which tools may be called: the allow and deny lists and the
-// consent rules (README.md, toolcall catalog and toolcall validate). The
+// consent rules (docs/catalog.md and docs/validate.md). The
 // zero Policy allows every safe tool
 // that needs no approval.
 type Policy struct {

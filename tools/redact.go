@@ -26,7 +26,7 @@ const Redacted = "[REDACTED]"
 // holds, and replacing them would garble it.
 const minSecretLen = 6
 
-// Redactor replaces secrets in tool output (README.md, Trust model): the
+// Redactor replaces secrets in tool output (docs/security.md, Secrets): the
 // values of environment variables whose names look secret (secretEnvName),
 // the well-known credential formats (the cred* variables), and the
 // --redact regular expressions. Each secret becomes Redacted; for a bearer

@@ -42,6 +42,7 @@ type sidecar struct {
 	function                 gjson.Result // OpenAI's {"type": "function", "function": {...}}
 
 	safe, timeout, tags, examples     gjson.Result
+	retries                           gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
 	aliases, valueAliases, maxCalls   gjson.Result // argument normalisation and the call budget
@@ -94,6 +95,7 @@ var sidecarKeys = []sidecarKey{
 	{key: "properties", field: fProperties},
 	{key: "safe", field: fSafe, inside: outerWins, ours: true, toolOnly: true},
 	{key: "timeout", field: fTimeout, inside: outerWins, ours: true, toolOnly: true},
+	{key: "retries", field: fRetries, inside: outerWins, ours: true, toolOnly: true},
 	{key: "tags", field: fTags, inside: outerWins, ours: true, toolOnly: true},
 	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
 	{key: "aliases", field: fAliases, inside: outerWins, ours: true},
@@ -123,6 +125,7 @@ const (
 	fProperties
 	fSafe
 	fTimeout
+	fRetries
 	fTags
 	fExamples
 	fAliases
@@ -164,6 +167,8 @@ func (s *sidecar) field(f sidecarField) *gjson.Result {
 		return &s.safe
 	case fTimeout:
 		return &s.timeout
+	case fRetries:
+		return &s.retries
 	case fTags:
 		return &s.tags
 	case fExamples:
@@ -466,6 +471,7 @@ func (p *sidecarParser) safety(s *sidecar) {
 func (p *sidecarParser) lists(s *sidecar) {
 	t := p.t
 	t.Timeout = timeout(s.timeout, p.fail)
+	t.Retries, t.RetriesSet = retries(s.retries, t.Safe, p.fail)
 	t.Tags = stringList(s.tags, "tags", p.fail)
 	// MCP's openWorldHint says what our network tag says, so that
 	// --local-only leaves such a tool out too.
@@ -613,6 +619,28 @@ func timeout(v gjson.Result, fail func(string, ...any)) time.Duration {
 		return 0
 	}
 	return d
+}
+
+// retries reads "retries": how often a safe tool is run again after it
+// failed, a whole number from 0 to MaxRetries. A tool with side effects
+// is never run again, so asking for it is a mistake in the sidecar.
+func retries(v gjson.Result, safe bool, fail func(string, ...any)) (int, bool) {
+	if !v.Exists() || v.Type == gjson.Null {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v.Raw)
+	switch {
+	case v.Type != gjson.Number || err != nil:
+		fail(`"retries" must be a whole number of retries from 0 to %d, found %s`, MaxRetries, describe(v))
+		return 0, false
+	case n < 0 || n > MaxRetries:
+		fail(`"retries" %d is out of range; give a number from 0 to %d`, n, MaxRetries)
+		return 0, false
+	case n > 0 && !safe:
+		fail(`"retries" %d on a tool with side effects: such a tool is never run twice for one call; remove "retries", or mark the tool "safe": true if running it again does no harm`, n)
+		return 0, false
+	}
+	return n, true
 }
 
 // examples reads "examples": each entry is {"arguments": {...}} (optionally

@@ -9,7 +9,7 @@ import (
 )
 
 // The modes under which a tool registered without a schema may be called
-// (sidecar "no_schema_mode"; README.md, Tools on disk).
+// (sidecar "no_schema_mode"; docs/tools.md).
 const (
 	NoSchemaReadOnly      = "read-only"      // runs; meant for tools without side effects
 	NoSchemaHumanApproval = "human-approval" // runs only once a person approves it
@@ -59,6 +59,10 @@ type Tool struct {
 	Safe    bool
 	Tags    []string
 	Timeout time.Duration // 0: the caller's default
+	// Retries is how often a safe tool is run again after a timeout or a
+	// failed exit (retry.go), when RetriesSet; else the caller's default.
+	Retries    int
+	RetriesSet bool
 	// Examples are argument objects that show how to call the tool; each
 	// must validate against InputSchema.
 	Examples [][]byte

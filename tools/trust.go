@@ -16,7 +16,7 @@ import (
 // ToolsDirsEnv names the variable that tells every tool which directories
 // hold the tools in use (their sidecars and executables), separated as in
 // PATH, so that a tool that writes files can refuse to write there: no
-// tool may replace another (README.md, Trust model).
+// tool may replace another (docs/security.md, Trust model).
 const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
 // hashLimit is the largest executable whose content is hashed before each

@@ -271,6 +271,9 @@ type verdict struct {
 	// input is the arguments the tool gets: call.Arguments with every ref
 	// replaced by the text it names (the same bytes when there is none).
 	input []byte
+	// rewrittenBy names the before-call hooks that replaced the
+	// arguments, in order (hooks.go).
+	rewrittenBy []string
 }
 
 // call checks one tool_call line and appends what replaces it.
@@ -460,7 +463,8 @@ func repairKinds(v gjson.Result) []string {
 }
 
 // appendValidated appends a call that passed: the tool_call event with
-// "validated", and what coercion and the sidecar's aliases changed.
+// "validated", what coercion and the sidecar's aliases changed, and the
+// hooks that rewrote it.
 func appendValidated(dst []byte, vd *verdict) []byte {
 	c, t, checked := &vd.call, vd.tool, &vd.checked
 	dst = c.AppendJSON(dst)
@@ -488,6 +492,9 @@ func appendValidated(dst []byte, vd *verdict) []byte {
 		dst = append(dst, ']')
 	}
 	dst = appendNormalized(dst, checked.Normalized)
+	if len(vd.rewrittenBy) > 0 {
+		dst = jsonw.AppendStrings(append(dst, `,"rewritten_by":`...), vd.rewrittenBy)
+	}
 	return append(dst, '}')
 }
 

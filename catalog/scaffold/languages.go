@@ -115,7 +115,13 @@ var goTypes = map[string][2]string{
 
 func goSourceText(spec Spec) []byte {
 	var b strings.Builder
-	b.WriteString(strings.Replace(about(spec, "//"), "// "+spec.Name+": ", "// Command "+spec.Name+" is a toolcall tool: ", 1))
+	// "Command NAME is a toolcall tool: DESCRIPTION", or without one
+	// just the first part, not "a toolcall tool: a toolcall tool."
+	head := "// Command " + spec.Name + " is a toolcall tool: "
+	if strings.TrimSpace(spec.Description) == "" {
+		head = "// Command " + spec.Name + " is "
+	}
+	b.WriteString(strings.Replace(about(spec, "//"), "// "+spec.Name+": ", head, 1))
 	fmt.Fprintf(&b, "//\n// Build it in the tools directory, beside %s.json, with:\n//\n//\tgo build -o %s %s\n", spec.Name, spec.Name, goSource(spec.Name))
 	b.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n)\n\n")
 	fmt.Fprintf(&b, "// arguments are the tool's arguments, as %s.json describes them.\ntype arguments struct {\n", spec.Name)

@@ -1,8 +1,10 @@
 // Package scaffold writes a new tool into a tools directory: an executable
 // that reads its arguments and prints a result, in the language asked for,
 // and a sidecar whose schema and example come from the parameters given.
-// The tool it writes passes catalog.Check and answers its example; nothing
-// it does needs the network.
+// The tool it writes answers its example, and passes catalog.Check once
+// the author has replaced the placeholders it leaves (Result.ToDo): the
+// description when none was given, the "example" values; nothing it does
+// needs the network.
 package scaffold
 
 import (
@@ -54,6 +56,10 @@ type Result struct {
 	// Problems are what catalog --check found wrong with the new tool;
 	// with one, the tool is written but will not be offered.
 	Problems []catalog.Problem
+	// ToDo are the placeholders Write left for the author to replace
+	// (catalog.Problem.Placeholder): catalog --check fails on them until
+	// then, but the tool runs.
+	ToDo []catalog.Problem
 }
 
 // InputError is a request Write refuses before writing anything: a bad
@@ -169,7 +175,7 @@ func Write(ctx context.Context, spec Spec) (Result, error) {
 		res.Files = append(res.Files, p)
 	}
 	res.Example = example(spec.Params)
-	res.Problems = check(spec.Dir, res.Files[0], spec.Name)
+	res.Problems, res.ToDo = check(spec.Dir, res.Files[0], spec.Name)
 	return res, nil
 }
 
@@ -286,16 +292,20 @@ func goSource(name string) string {
 }
 
 // check lists what catalog --check finds wrong with the tool named name
-// whose sidecar is file; the other tools of dir are not its business.
-func check(dir, file, name string) []catalog.Problem {
-	problems, _ := catalog.Check([]string{dir}, catalog.LoadOptions{})
-	var mine []catalog.Problem
-	for _, p := range problems {
-		if p.File == file || p.Tool == name {
-			mine = append(mine, p)
+// whose sidecar is file, and apart the placeholders Write left in it; the
+// other tools of dir are not its business.
+func check(dir, file, name string) (problems, todo []catalog.Problem) {
+	all, _ := catalog.Check([]string{dir}, catalog.LoadOptions{})
+	for _, p := range all {
+		switch {
+		case p.File != file && p.Tool != name:
+		case p.Placeholder:
+			todo = append(todo, p)
+		default:
+			problems = append(problems, p)
 		}
 	}
-	return mine
+	return problems, todo
 }
 
 // example is an arguments object with a value of the right type for every
@@ -322,11 +332,11 @@ func exampleValue(typ string) string {
 	case "boolean":
 		return "true"
 	case "array":
-		return `["example"]`
+		return "[" + string(jsonw.AppendString(nil, catalog.PlaceholderValue)) + "]"
 	case "object":
 		return "{}"
 	}
-	return `"example"`
+	return string(jsonw.AppendString(nil, catalog.PlaceholderValue))
 }
 
 // schemaOf is the JSON Schema of one parameter.
@@ -348,7 +358,7 @@ func schemaOf(p Param) []byte {
 func sidecar(spec Spec, l language) []byte {
 	desc := spec.Description
 	if desc == "" {
-		desc = "Say here what " + spec.Name + " does and when a model should call it."
+		desc = catalog.PlaceholderDescription(spec.Name)
 	}
 	var b bytes.Buffer
 	b.WriteString("{\n  \"description\": ")

@@ -125,3 +125,18 @@ func TestSidecarAsksForARequest(t *testing.T) {
 		t.Errorf("ranked by its request: %v %v", got, err)
 	}
 }
+
+// TestGoHeaderWithoutDescription: a go tool written without a
+// description says what it is once, not "a toolcall tool: a toolcall
+// tool." (issue 28).
+func TestGoHeaderWithoutDescription(t *testing.T) {
+	for _, tt := range []struct{ desc, want string }{
+		{"", "// Command get_tide is a toolcall tool.\n"},
+		{"Tide times.", "// Command get_tide is a toolcall tool: Tide times.\n"},
+	} {
+		src := string(goSourceText(Spec{Name: "get_tide", Lang: "go", Description: tt.desc}))
+		if first, _, _ := strings.Cut(src, "\n"); first+"\n" != tt.want {
+			t.Errorf("description %q: the source begins %q, want %q", tt.desc, first, tt.want)
+		}
+	}
+}

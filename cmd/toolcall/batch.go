@@ -83,11 +83,11 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 	case many != nil && o.record != "":
 		return nil, usage(errors.New("a bulk --check does not take --record"))
 	case b.file == "" && (b.outGiven || b.forceGiven):
-		return nil, usage(errors.New("--out and --force need --batch"))
+		return nil, usage(errors.New(both(b.outGiven, "--out", b.forceGiven, "--force") + " --batch"))
 	case b.file != "" && b.force && b.out == "":
 		return nil, usage(errors.New("--force needs --out: it runs again the requests already done there"))
 	case b.file == "" && many == nil && (b.jobsGiven || b.shardGiven):
-		return nil, usage(errors.New("--jobs and --shard need --batch, or --replay DIR --check"))
+		return nil, usage(errors.New(both(b.jobsGiven, "--jobs", b.shardGiven, "--shard") + " --batch, or --replay DIR --check"))
 	case b.jobs < 0:
 		return nil, usage(errors.New("--jobs must be 1 or more (0: the default)"))
 	}
@@ -108,6 +108,18 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 		}
 	}
 	return many, nil
+}
+
+// both names the flags of two that were given, as the subject of
+// "need(s)": a message names only what the command line holds.
+func both(aGiven bool, a string, bGiven bool, b string) string {
+	switch {
+	case aGiven && bGiven:
+		return a + " and " + b + " need"
+	case aGiven:
+		return a + " needs"
+	}
+	return b + " needs"
 }
 
 func (b *batchOptions) parseShard() (run.Shard, error) {
@@ -194,6 +206,7 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 		Native: o.api.value == "native",
 		Jobs:   b.jobs,
 		Shard:  shard,
+		Ignore: o.ignored,
 		Report: func(file, status, detail string) { reportCheck(stderr, file, status, detail) },
 	})
 	if err != nil {
@@ -205,6 +218,9 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 	}
 	fmt.Fprintf(stderr, "toolcall: %d recording%s: %d ok, %d differing, %d error%s\n", res.Files, plural(res.Files),
 		res.OK, res.Differ, res.Errors, plural(res.Errors))
+	if res.Differ > 0 {
+		fmt.Fprintln(stderr, "toolcall: if a new run is right, make it the recording: toolcall run --replay FILE --record FILE, with the same tools and flags but --check (and --ignore)")
+	}
 	if res.Differ > 0 || res.Errors > 0 || res.NotStarted > 0 {
 		return errReported
 	}

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/termsafe"
 )
 
 const catalogLong = `Catalog reads tool directories and writes the tools in them: as tool
@@ -30,13 +32,20 @@ an OpenAI, Anthropic, MCP or BFCL definition dropped in as it is:
      "safe": true, "timeout": "20s", "tags": ["weather", "network"],
      "examples": [{"arguments": {"city": "Paris"}}]}
 
+An invalid sidecar fails every command that reads its directory (exit
+2), naming the file; --skip-invalid loads the valid tools instead and
+lists each invalid sidecar on stderr with a warning.
+
 A sidecar without a schema is an error (fail closed) unless it says
 "allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
 or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
 resource embedded with its own $id); nothing is ever fetched. A tool whose
 schema does not compile is withheld, with a warning naming the keyword.
 "requires": ["jq"] and "platforms": ["linux"] keep a tool out of the
-catalog where it cannot run; --check says why. --tools may also name a
+catalog where it cannot run; --check says why. "retries": 2 runs a safe
+tool again after a timeout or a failed exit, up to twice (see toolcall
+exec --help); it must be a whole number from 0 to 10, and a tool marked
+"safe": false may not ask for it. --tools may also name a
 file of definitions (an OpenAI or Anthropic tools array, an MCP tools/list
 result or response, a BFCL entry): those tools are listed and validated,
 but have no executable to run. A .json file with no key
@@ -55,15 +64,18 @@ that object (or is one itself), and a value alias that is not one of the
 enum's values there (or is one itself). "max_calls": N runs the tool at
 most N times in one run or exec stream (toolcall exec --help).
 
-Tools marked "safe": false are left out unless --allow-unsafe is given;
---local-only leaves out tools tagged "network"; --allow, --deny and --tag
+Tools marked "safe": false are left out unless --allow-unsafe (or
+--approve NAME) is given, and standard error says how many; --local-only leaves out tools tagged "network"; --allow, --deny and --tag
 choose by name and tag.
 
-With --query, or a request on standard input ({"query": ...}, {"prompt":
-...}, a user message, or {"messages": [...]}), the tools are ranked for it
-with BM25 over their names, descriptions, tags and argument names, and the
-best 3 scoring at least --min-score are written, each with its score (0
-to 1) and the terms that matched. --max N asks for N tools: when there are
+With --query TEXT, or a request read from standard input when asked
+with --query - (or the argument -): plain text, {"query": ...},
+{"prompt": ...}, a user message, or {"messages": [...]}, the tools are
+ranked for it with BM25 over their names, descriptions, tags and
+argument names, and the best 3 scoring at least --min-score are written,
+each with its score (0 to 1) and the terms that matched. Standard input
+is not read otherwise, so catalog in a while-read loop leaves the loop's
+input alone. --max N asks for N tools: when there are
 no more than N, all of them are written in catalog order, each still with
 its score; when fewer than N score --min-score, the best of the rest make
 up the N and a warning says so. --scorer runs a command of
@@ -96,7 +108,7 @@ const catalogExample = `  # every tool, one tool event per line
   toolcall catalog --tools ./tools --query "weather in Paris" --format prompt
 
   # the same, with calls written as <tool_call> tags
-  toolcall catalog --tools ./tools --format prompt --style xml < request.json
+  toolcall catalog --tools ./tools --format prompt --style xml --query - < request.json
 
   # in CI: lint the tool directories
   toolcall catalog --tools ./tools --check`
@@ -118,7 +130,10 @@ type catalogOptions struct {
 
 	// Which flags were given (by flag or variable): a flag's zero value
 	// and its absence differ for these.
-	styleSet, pageSet, querySet, maxSet bool
+	styleSet, querySet, maxSet bool
+	pageSet                    []string // of --page-size and --cursor, those given
+
+	idle idleFlags // flags given that do nothing in the mode chosen
 
 	isTerminal func(io.Reader) bool
 }
@@ -130,17 +145,28 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		isTerminal: isTerminal,
 	}
 	cmd := &cobra.Command{
-		Use:     "catalog",
 		Short:   "List, rank and render tools for a prompt or a model API",
 		Long:    catalogLong,
 		Example: catalogExample,
-		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:     "catalog [-]",
+		Args:    stdinArg,
+		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
 			opts.styleSet = fs.Changed("style")
-			opts.pageSet = fs.Changed("page-size") || fs.Changed("cursor")
+			for _, name := range []string{"page-size", "cursor"} {
+				if fs.Changed(name) {
+					opts.pageSet = append(opts.pageSet, "--"+name)
+				}
+			}
 			opts.querySet = fs.Changed("query")
 			opts.maxSet = fs.Changed("max")
+			if len(args) == 1 { // "-", as stdinArg allows
+				if opts.querySet {
+					return usage(errors.New("give the request once: --query TEXT, or - to read it from stdin"))
+				}
+				opts.query, opts.querySet = "-", true
+			}
+			opts.noteIdle(fs)
 			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -152,7 +178,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&opts.cursor, "cursor", "", "with --format mcp, start at the page a previous nextCursor named (the `cursor`)")
 	opts.tools.addPolicy(fs)
 	fs.StringSliceVar(&opts.tags, "tag", nil, "only tools with one of these `tags` (repeatable, comma-separated)")
-	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text` (default: a request read from stdin, if any)")
+	fs.StringVar(&opts.query, "query", "", "rank the tools for this request `text`; - reads the request from stdin: plain text, {\"query\": ...}, {\"prompt\": ...} or {\"messages\": [...]}")
 	fs.IntVar(&opts.max, "max", 0, "write `n` tools: when ranking, all of them if there are no more, else the best n, made up with the best of the rest if fewer score --min-score (default: at most 3 when ranking, else all)")
 	fs.Float64Var(&opts.minScore, "min-score", 0.05, "when ranking, leave out tools scoring below this (0 to 1)")
 	fs.StringVar(&opts.scorer, "scorer", "", "rank with this `command` instead of BM25 (no shell: words split on spaces)")
@@ -167,8 +193,23 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
+// noteIdle notes the flags given that do nothing in the mode chosen.
+func (o *catalogOptions) noteIdle(fs *pflag.FlagSet) {
+	o.idle.fs = fs
+	if o.check {
+		o.idle.note("with --check: it lints every tool and writes none",
+			"format", "style", "page-size", "cursor", "allow", "deny", "allow-unsafe", "local-only", "approve", "tag",
+			"query", "max", "min-score", "scorer", "scorer-timeout", "explain", "skip-invalid")
+		return
+	}
+	if !o.querySet {
+		o.idle.note("without a query to rank for (--query)", "min-score", "scorer", "scorer-timeout")
+	}
+}
+
 func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.check {
+		o.idle.warn(stderr)
 		return o.runCheck(stderr)
 	}
 	if o.styleSet && o.format.value != catalog.FormatPrompt {
@@ -177,15 +218,24 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	if o.explain && o.format.value != catalog.FormatJSONL {
 		return usage(fmt.Errorf("--explain writes explain events, not --format %s", o.format.value))
 	}
-	if o.pageSet && o.format.value != catalog.FormatMCP {
-		return usage(errors.New("--page-size and --cursor apply to --format mcp only"))
+	if len(o.pageSet) > 0 && o.format.value != catalog.FormatMCP {
+		verb := " applies"
+		if len(o.pageSet) > 1 {
+			verb = " apply"
+		}
+		return usage(errors.New(strings.Join(o.pageSet, " and ") + verb + " to --format mcp only"))
 	}
-	if o.max < 0 || o.pageSize < 0 {
-		return usage(errors.New("--max and --page-size take a number of tools, 0 or more"))
+	// Each bound is named alone, so the message says which one to change.
+	switch {
+	case o.max < 0:
+		return usage(fmt.Errorf("--max %d: want a number of tools, 0 or more", o.max))
+	case o.pageSize < 0:
+		return usage(fmt.Errorf("--page-size %d: want a number of tools, 0 or more", o.pageSize))
 	}
 	if o.minScore < 0 || o.minScore > 1 {
 		return usage(fmt.Errorf("--min-score %g is outside 0 to 1", o.minScore))
 	}
+	o.idle.warn(stderr)
 	policy, err := o.tools.policy()
 	if err != nil {
 		return err
@@ -195,8 +245,13 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer c.Close()
+	// Stdin is read only when asked: a catalog in a while-read loop, or
+	// under a pipe that stays open, must not take its input.
 	query := o.query
-	if !o.querySet && !o.isTerminal(stdin) {
+	if o.querySet && query == "-" {
+		if o.isTerminal(stdin) {
+			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as --query TEXT")
+		}
 		if query, err = readRequest(stdin); err != nil {
 			return err
 		}
@@ -218,7 +273,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	}
 	if o.explain {
 		if query == "" {
-			return usage(errors.New("--explain explains a ranking: give a request with --query or on stdin"))
+			return usage(errors.New("--explain explains a ranking: give a request with --query TEXT, or --query - to read it from stdin"))
 		}
 		es, err := c.Explain(ctx, sel)
 		if err != nil {
@@ -229,6 +284,14 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 	picked, err := c.Select(ctx, sel)
 	if err != nil {
 		return err
+	}
+	if names := c.Withheld(sel); len(names) > 0 {
+		it := "them, or --approve NAME for one"
+		if len(names) == 1 {
+			it = "it, or --approve " + names[0]
+		}
+		fmt.Fprintf(stderr, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
+			len(names), plural(len(names)), termsafe.Line(strings.Join(names, ", ")), it)
 	}
 	err = catalog.Render(stdout, c, picked, catalog.RenderOptions{
 		Format:   o.format.value,
@@ -245,15 +308,15 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 // maxRequest bounds the request catalog reads from stdin.
 const maxRequest = 16 << 20
 
-// readRequest reads the optional request on stdin and returns its query;
-// empty input is no query.
+// readRequest reads the request on stdin that --query - asks for and
+// returns its query; empty input is no query.
 func readRequest(stdin io.Reader) (string, error) {
 	data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
 	if err != nil {
 		return "", fmt.Errorf("reading the request on stdin: %w", err)
 	}
 	if len(data) > maxRequest {
-		return "", usage(fmt.Errorf("the request on stdin is over %d MiB; pass the query with --query", maxRequest>>20))
+		return "", usage(fmt.Errorf("the request on stdin is over %d MiB; pass the query as --query TEXT", maxRequest>>20))
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return "", nil
@@ -263,6 +326,18 @@ func readRequest(stdin io.Reader) (string, error) {
 		return "", usage(fmt.Errorf("the request on stdin: %w", err))
 	}
 	return q, nil
+}
+
+// stdinArg allows catalog's one optional argument, "-": the request on
+// stdin, as --query - reads it.
+func stdinArg(cmd *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return nil
+	case len(args) == 1 && args[0] == "-":
+		return nil
+	}
+	return usage(fmt.Errorf("%s takes no arguments but -, the request on stdin; got %q (a query is --query TEXT)", cmd.Name(), args[0]))
 }
 
 // runCheck lints the tool directories.

@@ -85,3 +85,33 @@ func TestMakeDemoWithoutRegistry(t *testing.T) {
 		t.Errorf("a demo stage reads a file the file tools refuse:\n%s", text)
 	}
 }
+
+// TestMakeSaysWhatSkips: go test shows nothing of a package that passes,
+// so a test that skips for want of GNU parallel is said by make test
+// itself, in a line of its own (issue 28).
+func TestMakeSaysWhatSkips(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	const warning = "make: WARNING: GNU parallel is not installed: SKIPPING the test of the batch recipe in docs/batch.md (apt-get install parallel)\n"
+	for _, tt := range []struct {
+		name, parallel, want string
+	}{
+		{"moreutils", "#!/bin/sh\necho 'parallel [OPTIONS] command -- arguments' >&2\nexit 1\n", warning},
+		{"gnu", "#!/bin/sh\necho 'GNU parallel 20221122'\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			bin := t.TempDir()
+			if err := os.WriteFile(filepath.Join(bin, "parallel"), []byte(tt.parallel), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("make", "-s", "--no-print-directory", "skipped")
+			cmd.Dir = moduleRoot
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out, err := cmd.CombinedOutput()
+			if err != nil || string(out) != tt.want {
+				t.Errorf("make skipped: %v\n%q\nwant %q", err, out, tt.want)
+			}
+		})
+	}
+}

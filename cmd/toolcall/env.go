@@ -85,12 +85,15 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 		if !ok || v == "" {
 			return
 		}
+		if f.Value.Type() == "bool" {
+			v = envBool(v)
+		}
 		// f.Value.Set rather than fs.Set, whose error names the flag.
 		if serr := f.Value.Set(v); serr != nil {
 			if problem, ok := numberProblem(f.Value, serr); ok && f.Value.Type() != "bool" {
 				err = usage(fmt.Errorf("%s: %q %s", name, v, problem))
 			} else if f.Value.Type() == "bool" {
-				err = usage(fmt.Errorf("invalid value %q for %s: want true or false (or 1 or 0)", v, name))
+				err = usage(fmt.Errorf("invalid value %q for %s: want true, 1, yes or on, or false, 0, no or off", v, name))
 			} else {
 				err = usage(fmt.Errorf("invalid value %q for %s: %v", v, name, serr))
 			}
@@ -102,6 +105,18 @@ func applyEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) error {
 		}
 	})
 	return err
+}
+
+// envBool reads the yes and no a variable may say as the true and false
+// a flag takes: TOOLCALL_QUIET=yes is as plain as TOOLCALL_QUIET=1.
+func envBool(v string) string {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "yes", "y", "on":
+		return "true"
+	case "no", "n", "off":
+		return "false"
+	}
+	return v
 }
 
 // source names where the value of the flag named name came from: the

@@ -38,7 +38,7 @@ func TestRunEqualsPipelineAliases(t *testing.T) {
 	model := filepath.Join(dir, "model")
 	writeFile(t, model, "#!/bin/sh\nif grep -q 'milk'; then echo '{\"type\":\"final_answer\",\"content\":\"Found it.\"}'; else cat \"$1\"; fi\n", 0o755)
 
-	fromRun, _ := runEvents(t, "run", "--tools", toolsDir, "--model-cmd", model+" "+turnFile, "Find it.")
+	fromRun, _ := runCalls(t, "run", "--tools", toolsDir, "--model-cmd", model+" "+turnFile, "Find it.")
 	fromPipe := pipeline(t, []string{"parse", "--tools", toolsDir, turnFile}, toolsDir)
 	if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
 		t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
@@ -59,25 +59,4 @@ func TestRunEqualsPipelineAliases(t *testing.T) {
 	if first, _, _ := strings.Cut(validated.String(), "\n"); first != want {
 		t.Errorf("validate's call:\n%s\nrun's:\n%s", first, want)
 	}
-}
-
-// runEvents runs toolcall with args, which must exit 0, and returns the
-// events that parse | exec would write too (all but system, user,
-// assistant, stop and final_answer), without their volatile fields, and
-// the whole transcript.
-func runEvents(t *testing.T, args ...string) ([]string, string) {
-	t.Helper()
-	var transcript, stderr bytes.Buffer
-	if code := execute(context.Background(), args, strings.NewReader(""), &transcript, &stderr); code != 0 {
-		t.Fatalf("run exited %d: %s\n%s", code, stderr.String(), transcript.String())
-	}
-	var events []string
-	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
-		switch gjson.Get(line, "type").Str {
-		case "system", "user", "assistant", "stop", "final_answer":
-		default:
-			events = append(events, volatile.ReplaceAllString(line, ""))
-		}
-	}
-	return events, transcript.String()
 }

@@ -170,7 +170,7 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			turnFile := filepath.Join(t.TempDir(), "turn.txt")
 			writeFile(t, turnFile, turn, 0o644)
-			fromRun, transcript := runEvents(t, "run", "--tools", toolsDir, "--model-cmd", model+" "+turnFile, "Set the code.")
+			fromRun, transcript := runCalls(t, "run", "--tools", toolsDir, "--model-cmd", model+" "+turnFile, "Set the code.")
 			fromPipe := pipeline(t, []string{"parse", "--tools", toolsDir, turnFile}, toolsDir)
 			if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
 				t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
@@ -192,11 +192,17 @@ func TestRunEqualsPipelineTyped(t *testing.T) {
 // fields.
 func pipeline(t *testing.T, parseArgs []string, toolsDir string) []string {
 	t.Helper()
+	return pipelineExec(t, parseArgs, "--tools", toolsDir)
+}
+
+// pipelineExec is pipeline with the flags of exec given.
+func pipelineExec(t *testing.T, parseArgs []string, execArgs ...string) []string {
+	t.Helper()
 	var events, out, stderr bytes.Buffer
 	if code := execute(context.Background(), parseArgs, strings.NewReader(""), &events, &stderr); code != 0 {
 		t.Fatalf("parse exited %d: %s", code, stderr.String())
 	}
-	if code := execute(context.Background(), []string{"exec", "--tools", toolsDir}, &events, &out, &stderr); code != 0 {
+	if code := execute(context.Background(), append([]string{"exec"}, execArgs...), &events, &out, &stderr); code != 0 {
 		t.Fatalf("exec exited %d: %s", code, stderr.String())
 	}
 	var lines []string
@@ -204,4 +210,79 @@ func pipeline(t *testing.T, parseArgs []string, toolsDir string) []string {
 		lines = append(lines, volatile.ReplaceAllString(line, ""))
 	}
 	return lines
+}
+
+// TestRunEqualsPipelineHooks is the proof for the lifecycle hooks and
+// retries: a turn whose calls a before-hook passes, rewrites and blocks,
+// an after-hook rewrites, and one of whose tools fails once and is run
+// again, gives the same events in run as in parse | exec with the same
+// flags.
+func TestRunEqualsPipelineHooks(t *testing.T) {
+	dir := t.TempDir()
+	toolsDir := filepath.Join(dir, "tools")
+	if err := os.Mkdir(toolsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	schema := `"input_schema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}`
+	writeFile(t, filepath.Join(toolsDir, "echo"), "#!/bin/sh\ncat\n", 0o755)
+	writeFile(t, filepath.Join(toolsDir, "echo.json"), `{"description": "Echo.", "safe": true, `+schema+`}`, 0o644)
+	// flaky fails its first run, and says so; its state is reset before
+	// each of the two runs compared.
+	state := filepath.Join(dir, "flaky.state")
+	writeFile(t, filepath.Join(toolsDir, "flaky"), "#!/bin/sh\nif [ ! -e "+state+" ]; then : > "+state+"; echo 'not yet' >&2; exit 1; fi\necho steady\n", 0o755)
+	writeFile(t, filepath.Join(toolsDir, "flaky.json"), `{"description": "Flaky.", "safe": true, "retries": 2, `+schema+`}`, 0o644)
+	guard := filepath.Join(dir, "guard")
+	writeFile(t, guard, "#!/bin/sh\nread -r call\ncase \"$call\" in\n*forbidden*) echo 'not that one' >&2; exit 2;;\n*lower*) echo '{\"text\": \"LOWER\"}';;\nesac\n", 0o755)
+	post := filepath.Join(dir, "post")
+	writeFile(t, post, "#!/bin/sh\nread -r call\nread -r obs\ncase \"$obs\" in *LOWER*) echo \"seen by $TOOLCALL_HOOK\";; esac\n", 0o755)
+
+	turn := filepath.Join(dir, "turn.txt")
+	writeFile(t, turn, `<tool_call>{"name": "echo", "arguments": {"text": "plain"}}</tool_call>
+<tool_call>{"name": "echo", "arguments": {"text": "lower"}}</tool_call>
+<tool_call>{"name": "echo", "arguments": {"text": "forbidden"}}</tool_call>
+<tool_call>{"name": "flaky", "arguments": {"text": "x"}}</tool_call>`, 0o644)
+	model := filepath.Join(dir, "model")
+	writeFile(t, model, "#!/bin/sh\nif grep -q '^{\"type\":\"tool_observation\"'; then echo '{\"type\":\"final_answer\",\"content\":\"done\"}'; else cat \"$1\"; fi\n", 0o755)
+	hooks := []string{"--tools", toolsDir, "--before-call", guard, "--after-call", post, "--hook-timeout", "5s"}
+
+	fromRun, _ := runCalls(t, append(append([]string{"run", "--model-cmd", model + " " + turn}, hooks...), "Go.")...)
+	if err := os.Remove(state); err != nil {
+		t.Fatal(err)
+	}
+	fromPipe := pipelineExec(t, []string{"parse", turn}, hooks...)
+	if diff := cmp.Diff(fromPipe, fromRun); diff != "" {
+		t.Errorf("run and parse | exec differ (-pipeline +run):\n%s", diff)
+	}
+	got := strings.Join(fromRun, "\n")
+	for _, want := range []string{
+		`"arguments":{"text":"LOWER"},"format":"hermes","validated":true,"rewritten_by":["` + guard + `"]`,
+		`"content":"seen by after"`,
+		`"kind":"permission","message":"the before-call hook \"` + guard + `\" blocked the call: not that one"`,
+		`"content":"steady"`,
+		`"attempts":[{"status":"error","kind":"execution","exit_code":1},{"status":"ok","exit_code":0}]`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the run does not hold %s:\n%s", want, got)
+		}
+	}
+}
+
+// runCalls runs toolcall with args (a run that must reach its final
+// answer) and returns the events of its calls, without their volatile
+// fields, and the whole transcript.
+func runCalls(t *testing.T, args ...string) ([]string, string) {
+	t.Helper()
+	var transcript, stderr bytes.Buffer
+	if code := execute(context.Background(), args, strings.NewReader(""), &transcript, &stderr); code != 0 {
+		t.Fatalf("run exited %d: %s\n%s", code, stderr.String(), transcript.String())
+	}
+	var calls []string
+	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
+		switch gjson.Get(line, "type").Str {
+		case "system", "user", "assistant", "stop", "final_answer":
+		default:
+			calls = append(calls, volatile.ReplaceAllString(line, ""))
+		}
+	}
+	return calls, transcript.String()
 }

@@ -91,8 +91,10 @@ environment and standard input it would have used.
 Budgets: --max-calls N runs at most N calls of the whole stream, and a
 sidecar's "max_calls": N at most N calls of its tool. A call past either
 is refused with kind permission (details {"budget": "run"} or {"budget":
-"tool"}, and "max_calls") before anyone is asked about it. Only calls
+"tool"}, and "max_calls") before any hook runs or anyone is asked. Only calls
 that run count: one refused for its arguments, or by a person, does not.
+
+` + hooksHelp + `
 
 Up to --parallel calls run at once; their observations are written in the
 order of the calls. On SIGINT or SIGTERM every running tool is killed and
@@ -109,6 +111,9 @@ const execExample = `  # parse a reply, run its calls, show what the tools said
 
   # ask at the terminal before a tool with side effects runs
   toolcall parse reply.txt | toolcall exec --tools ./tools --confirm
+
+  # let a program of yours allow, block or rewrite each call first
+  toolcall parse reply.txt | toolcall exec --tools ./tools --before-call ./policy
 
   # keep big outputs whole, for later calls to pass by reference
   toolcall exec --tools ./tools --scratch .toolcall events.jsonl`
@@ -135,6 +140,7 @@ type execOptions struct {
 	dryRun    bool
 	confirm   bool
 	maxCalls  int
+	hooks     hookFlags // hooks.go
 
 	isTerminal func(io.Reader) bool
 }
@@ -206,6 +212,10 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 			return none, nil, usage(fmt.Errorf("%s %s: not a directory%s", dir.flag, dir.path, dir.fix))
 		}
 	}
+	hooks, err := o.hooks.options()
+	if err != nil {
+		return none, nil, err
+	}
 	policy, err := o.tools.policy()
 	if err != nil {
 		return none, nil, err
@@ -242,6 +252,8 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		DryRun:      o.dryRun,
 		Confirm:     confirm,
 		MaxCalls:    o.maxCalls,
+		Hooks:       hooks,
+		Retries:     o.hooks.retries,
 	}, c, nil
 }
 
@@ -398,6 +410,7 @@ func (o *execOptions) addLimitFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.workdir, "workdir", "", "run tools in `dir` (default: the current directory)")
 	fs.StringSliceVar(&o.env, "env", nil, "pass these environment `names` to tools (repeatable, comma-separated)")
 	fs.StringArrayVar(&o.redact, "redact", nil, "also redact text matching this `regexp` (repeatable)")
+	o.hooks.add(fs)
 }
 
 // reportFailures says on stderr why --fail exits 1: how many calls failed

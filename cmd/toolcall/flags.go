@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -90,6 +91,41 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// idleFlags collects warnings about flags given on the command line that
+// do nothing in the mode chosen, so that none is ignored without a word.
+// A variable is not warned about: it holds a setting for every mode.
+type idleFlags struct {
+	fs   *pflag.FlagSet
+	msgs []string
+}
+
+// note warns, in one line, about those of names the command line gave:
+// "--a and --b do nothing " + why.
+func (w *idleFlags) note(why string, names ...string) {
+	var given []string
+	for _, n := range names {
+		if source(w.fs, n) == "--"+n {
+			given = append(given, "--"+n)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return
+	case 1:
+		w.msgs = append(w.msgs, given[0]+" does nothing "+why)
+	default:
+		last := len(given) - 1
+		w.msgs = append(w.msgs, strings.Join(given[:last], ", ")+" and "+given[last]+" do nothing "+why)
+	}
+}
+
+// warn writes the warnings collected.
+func (w *idleFlags) warn(stderr io.Writer) {
+	for _, m := range w.msgs {
+		warnTo(stderr)(m)
+	}
 }
 
 // must panics on an error that only a bug in the command's definition can

@@ -17,8 +17,8 @@ import (
 	"github.com/toolcall/toolcall/run"
 )
 
-// TestK8sIndexedJob checks the Kubernetes example of README's "Batch"
-// section without a cluster: the manifest parses, the Job is an Indexed
+// TestK8sIndexedJob checks the Kubernetes example of docs/batch.md
+// without a cluster: the manifest parses, the Job is an Indexed
 // Job whose completions match the N of --shard and whose index picks the
 // shard, everything it names (ConfigMaps, keys, the claim, mounts) is in
 // the file, the tools ConfigMap loads as a tools directory, and each line

@@ -46,7 +46,7 @@ type listedPackage struct {
 }
 
 // TestLayers fails when an import points up or across the package graph
-// that README.md draws, so a shortcut taken in a hurry shows at once.
+// that docs/development.md draws, so a shortcut taken in a hurry shows at once.
 func TestLayers(t *testing.T) {
 	pkgs := listModule(t)
 	module := modulePath(pkgs)

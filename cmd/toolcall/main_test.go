@@ -122,7 +122,7 @@ func TestExecute(t *testing.T) {
 			args:   []string{"parse"},
 			env:    map[string]string{"TOOLCALL_NO_REPAIR": "maybe"},
 			code:   exitUsage,
-			stderr: "toolcall: invalid value \"maybe\" for TOOLCALL_NO_REPAIR: want true or false (or 1 or 0) (see 'toolcall parse --help')\n",
+			stderr: "toolcall: invalid value \"maybe\" for TOOLCALL_NO_REPAIR: want true, 1, yes or on, or false, 0, no or off (see 'toolcall parse --help')\n",
 		},
 		{
 			name:     "flag-wins-over-env",
@@ -431,8 +431,19 @@ func TestApplyEnv(t *testing.T) {
 		},
 		{
 			name:    "bad-bool",
-			env:     map[string]string{"TOOLCALL_NO_REPAIR": "yes"},
-			wantErr: `invalid value "yes" for TOOLCALL_NO_REPAIR: want true or false (or 1 or 0)`,
+			env:     map[string]string{"TOOLCALL_NO_REPAIR": "maybe"},
+			wantErr: `invalid value "maybe" for TOOLCALL_NO_REPAIR: want true, 1, yes or on, or false, 0, no or off`,
+		},
+		{
+			// Yes and no, as people write them in an environment (issue 28).
+			name: "bool-yes",
+			env:  map[string]string{"TOOLCALL_NO_REPAIR": "Yes"},
+			want: map[string]string{"no-repair": "true"},
+		},
+		{
+			name: "bool-off",
+			env:  map[string]string{"TOOLCALL_NO_REPAIR": "off"},
+			want: map[string]string{"no-repair": "false"},
 		},
 	}
 	for _, tt := range tests {

@@ -37,7 +37,9 @@ tools/call runs a call exactly as toolcall exec does, with exec's policy
 and limit flags: the arguments are checked against the schema first, the
 policy applies (a tool marked "safe": false runs only with --allow-unsafe
 or --approve), and the tool runs under --timeout, --max-output, --scratch,
---env and --redact. The answer is a CallToolResult: the text the model
+--env and --redact, between the hooks of --before-call and --after-call,
+and again after a failure as --retries and its sidecar say (see toolcall
+exec --help). The answer is a CallToolResult: the text the model
 would read (or the tool's own MCP content), structuredContent when the
 tool printed one, and isError for any failure, a refused or invalid call
 included, with the words exec gives the model. A structured result that

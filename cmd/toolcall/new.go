@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +21,9 @@ its arguments as JSON on standard input and prints a result, and its
 sidecar, whose input_schema comes from the --param flags and whose example
 calls it. It then checks the tool as catalog --check would, and prints on
 standard output the line that calls the example through toolcall exec.
+The tool works as written, but catalog --check fails on what new leaves
+for you to replace: the description, when --description was not given,
+and the "example" values of the example.
 
 Each --param is NAME:TYPE:DESCRIPTION, where TYPE is string (the default),
 integer, number, boolean, array (of strings) or object, and a ? after the
@@ -33,7 +37,9 @@ and node tools list python3 or node under "requires", so the catalog leaves
 them out where the interpreter is missing.
 
 The tool goes into --dir, else the first directory of TOOLCALL_TOOLS, else
-./tools, created if need be. New overwrites nothing: when a file it would
+./tools, created if need be. No command reads ./tools unless told to (as
+a shell leaves . out of PATH), so when the directory is not in
+TOOLCALL_TOOLS, new prints the export line that puts it there. New overwrites nothing: when a file it would
 write is there, or a file that would be taken for the tool's program, it
 refuses (exit 2), as it does a name that is not a valid tool name (letters,
 digits, _, . and -). It never uses the network.`
@@ -88,7 +94,7 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 	if spec.Dir == "" {
 		var dirs dirList
 		dirs.Set(os.Getenv(envName("tools")))
-		spec.Dir = "tools"
+		spec.Dir = defaultToolsDir
 		if len(dirs) > 0 {
 			spec.Dir = dirs[0]
 		}
@@ -118,12 +124,48 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "toolcall: the new tool does not pass catalog --check (%d problem%s): fix them, or report it if toolcall wrote them\n", len(res.Problems), plural(len(res.Problems)))
 		return errReported
 	}
-	fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
+	if len(res.ToDo) > 0 {
+		// The tool runs, but catalog --check fails until these change.
+		fmt.Fprintf(stderr, "catalog --check: %s works, and passes once you replace what toolcall new left in %s:\n", name, res.Files[0])
+		for _, p := range res.ToDo {
+			fmt.Fprintf(stderr, "  %s\n", p.Message)
+		}
+		fmt.Fprintf(stderr, "its example, through exec:\n")
+	} else {
+		fmt.Fprintf(stderr, "catalog --check: %s is fine; its example, through exec:\n", name)
+	}
 	call := `{"type":"tool_call","name":` + string(jsonw.AppendString(nil, name)) + `,"arguments":` + string(res.Example) + `}`
 	execArgs := []string{"toolcall", "exec", "--tools", spec.Dir}
 	if o.unsafe {
 		execArgs = append(execArgs, "--allow-unsafe")
 	}
-	_, err = fmt.Fprintf(stdout, "%s | %s\n", run.ShellLine([]string{"echo", call}), run.ShellLine(execArgs))
-	return err
+	if _, err = fmt.Fprintf(stdout, "%s | %s\n", run.ShellLine([]string{"echo", call}), run.ShellLine(execArgs)); err != nil {
+		return err
+	}
+	if line := toolsLine(spec.Dir, os.Getenv(envName("tools"))); line != "" {
+		fmt.Fprintf(stderr, "other commands read %s only when told: --tools %s, or for every command:\n    %s\n", spec.Dir, run.ShellLine([]string{spec.Dir}), line)
+	}
+	return nil
+}
+
+// toolsLine is the shell line that adds dir to TOOLCALL_TOOLS, whose
+// value is env; "" when it is there already. The directory is made
+// absolute, so that the line holds from any directory.
+func toolsLine(dir, env string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	var dirs dirList
+	dirs.Set(env)
+	for _, d := range dirs {
+		if a, err := filepath.Abs(d); err == nil && a == abs {
+			return ""
+		}
+	}
+	value := abs
+	if env != "" {
+		value += string(os.PathListSeparator) + env
+	}
+	return run.ShellLine([]string{"export", "TOOLCALL_TOOLS=" + value})
 }

@@ -42,7 +42,7 @@ It writes these events, with their fields beyond "type":
                   format (the syntax the call came in), repaired (true when
                   JSON repair changed the model's text), repairs (what it
                   changed: bare_word, single_quotes, trailing_comma, ...;
-                  README.md, JSON repair, lists them all)
+                  docs/json-repair.md lists them all)
     final_answer  content
     parse_error   error (what was wrong, in words a model can act on),
                   raw (the text that failed), offset (its byte offset),

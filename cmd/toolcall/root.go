@@ -55,7 +55,11 @@ totals) ends the stream; a bulk --check writes check (file, status,
 difference or error) and batch events.
 
 Problems with the model's output are data in the stream, not failures, so
-a loop can show the model its mistake.`
+a loop can show the model its mistake.
+
+The whole manual is README.md and docs/ in the source; make install puts
+them in PREFIX/share/doc/toolcall (/usr/local/share/doc/toolcall by
+default).`
 
 const exitStatusText = `    0    the command did its job (parse errors and failed calls are events,
          not failures)
@@ -78,11 +82,11 @@ or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
 --format, TOOLCALL_TOOL_TIMEOUT for exec's --timeout (and run's
 --tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout and
 TOOLCALL_PROBE_TIMEOUT for probe's, and TOOLCALL_PARSE_TEMPLATE for
-parse's --template. A flag given on
-the command line wins. TOOLCALL_TOOLS holds a colon-separated list of tool
-directories, like PATH. run and probe also read OPENAI_BASE_URL and
-OPENAI_API_KEY when --base-url and --api-key are not given. --help, --version,
---list-formats and --check have no variable.`
+parse's --template. A flag given on the command line wins. TOOLCALL_TOOLS
+holds a colon-separated list of tool directories, like PATH. run and probe
+also read OPENAI_BASE_URL and OPENAI_API_KEY when --base-url and
+--api-key are not given. --help, --version, --list-formats and --check
+have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return newRootCmdArgs(nil, stdin, stdout, stderr)

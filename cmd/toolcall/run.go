@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
@@ -37,9 +38,11 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
     --max-scratch-bytes, --workdir, --env, --redact, --parallel, --coerce,
-    --max-calls (for the whole run), and --tool-timeout for exec's
-    --timeout. A tool whose budget is spent (--max-calls, or its
-    sidecar's "max_calls") is no longer offered from the next turn on.
+    --max-calls (for the whole run), the hooks and retries of
+    --before-call, --after-call, --hook-timeout and --retries, and
+    --tool-timeout for exec's --timeout. A tool whose budget is spent
+    (--max-calls, or its sidecar's "max_calls") is no longer offered from
+    the next turn on.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -84,6 +87,14 @@ With --check it runs the loop again with real tools and exits 1 with a
 diff if any event differs (duration_ms and usage aside), 0 when the run
 goes as recorded, its ending included: a golden test for CI. On success
 it says "ok FILE" on stderr, as a check of many recordings says of each.
+--ignore leaves out of the comparison what changes legitimately: system,
+the system prompt (when only the tools' descriptions changed), or a JSON
+pointer into observations, such as /structured_content/time, which
+reaches into content that is JSON text too (/content/time); it repeats,
+and what it leaves out is said on stderr, in the diff and in check
+events. To refresh a recording, run it again with --record in place of
+--check: --replay FILE --record FILE keeps the model's turns and takes
+the tools' new results and the new prompt.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
@@ -100,6 +111,11 @@ Retry-After from the server holds back every request of the batch.
 --replay DIR (or a glob) with --check checks every recording, --jobs at a
 time: a line per file on stderr (ok, differs with the first difference,
 error), check events on stdout.
+
+A flag that does nothing in the mode chosen (one marked "model servers
+only" with --model-cmd or --replay, --template without --api completions,
+-v without --check) is said on stderr with a warning; its variable is not,
+since a variable holds a setting for every mode.
 
 Secrets never reach the transcript or stderr: exec's redaction applies to
 every event, the model's own text included, and knows the API key and a
@@ -119,6 +135,10 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   # record a run, and check in CI that it still goes the same way
   toolcall run --tools ./tools --record golden.jsonl "What is 17 * 25 + 3?"
   toolcall run --tools ./tools --replay golden.jsonl --check
+
+  # the same, when the tools' descriptions changed; then refresh it
+  toolcall run --tools ./tools --replay golden.jsonl --check --ignore system
+  toolcall run --tools ./tools --replay golden.jsonl --record golden.jsonl
 
   # many prompts, four at a time, a transcript per request; run again to resume
   toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
@@ -140,6 +160,9 @@ type runOptions struct {
 	modelCmd       string
 	replay         string
 	check          bool
+	ignore         []string        // --ignore, as given
+	ignoreGiven    bool            // on the command line: TOOLCALL_IGNORE serves checks only
+	ignored        run.CheckIgnore // --ignore, read
 	record         string
 	system         string
 	style          choice
@@ -159,6 +182,7 @@ type runOptions struct {
 	answer         bool
 	jsonl          bool
 	batch          batchOptions
+	idle           idleFlags // flags given that do nothing in the mode chosen
 
 	isTerminal    func(io.Reader) bool
 	isTerminalOut func(io.Writer) bool
@@ -184,6 +208,8 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.server.sources(fs)
 			o.temperatureSet = fs.Changed("temperature")
 			o.batch.noteGiven(fs)
+			o.noteIdle(fs)
+			o.ignoreGiven = source(fs, "ignore") == "--ignore"
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
@@ -201,6 +227,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
+	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
@@ -237,6 +264,16 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
 	}
+	if len(o.ignore) > 0 && !o.check {
+		if o.ignoreGiven {
+			return usage(errors.New("--ignore says what --check leaves out: add --check"))
+		}
+		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
+	}
+	var err error
+	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
+		return usage(fmt.Errorf("--ignore: %w", err))
+	}
 	if o.answer && o.check {
 		return usage(errors.New("--answer and --check both decide what stdout holds; use one"))
 	}
@@ -262,6 +299,11 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	many, err := o.batch.check(o, args)
 	if err != nil {
 		return err
+	}
+	o.idle.warn(stderr)
+	if items := o.ignored.Items(); len(items) > 0 {
+		// Said before any result, so that nothing is ignored silently.
+		fmt.Fprintf(stderr, "toolcall: the check leaves out, as --ignore asks: %s\n", termsafe.Line(strings.Join(items, ", ")))
 	}
 	xopts, c, err := o.exec.prepare(stderr)
 	if err != nil {
@@ -410,6 +452,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		if err := rec.Setup(&lopts, o.api.value == "native"); err != nil {
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
+		rec.Ignore = o.ignored
 		res, diff, err = rec.Replay(ctx, out, lopts, o.check)
 	} else {
 		res, err = run.Loop(ctx, in, out, lopts)
@@ -429,6 +472,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	if o.check {
 		if diff != "" {
 			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
+			fmt.Fprintf(stderr, "toolcall: if the new run is right, make it the recording: the same command with --record %s in place of --check (and --ignore)\n", termsafe.Line(run.ShellLine([]string{o.replay})))
 			return errReported
 		}
 		// The recording is what was expected, its ending included: a run
@@ -460,6 +504,35 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	return nil
 }
 
+// serverOnlyFlags are the flags that only a model server reads; the last
+// is not idle with --replay, which --api native replays natively.
+var serverOnlyFlags = []string{"base-url", "api-key", "model", "temperature", "extra", "constrain", "template", "max-tokens", "no-stream", "stall-timeout", "api"}
+
+// noteIdle notes the flags given that do nothing in the mode chosen.
+func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
+	o.idle.fs = fs
+	server := serverOnlyFlags
+	switch {
+	case o.modelCmd != "":
+		o.idle.note("with --model-cmd, which runs a program instead of asking a model server", server...)
+	case o.replay != "":
+		o.idle.note("with --replay: the recording gives the model's turns", server[:len(server)-1]...)
+	default:
+		if o.api.value != "completions" {
+			o.idle.note("without --api completions: the server renders the chat", "template")
+		}
+		if o.api.value == "native" {
+			o.idle.note("with --api native: the server's own tool calling writes the calls", "constrain")
+		}
+	}
+	if !o.check {
+		o.idle.note("without --check", "verbose")
+	}
+	if o.answer {
+		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
+	}
+}
+
 // modelBackend is the model backend the flags ask for, with what goes
 // with it.
 type modelBackend struct {
@@ -476,7 +549,7 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 		return modelBackend{}, nil // the recording's, set up with the loop's options
 	case o.modelCmd != "":
 		argv := strings.Fields(o.modelCmd)
-		if err := findProgram(argv); err != nil {
+		if err := findProgram("--model-cmd", "as the model", argv); err != nil {
 			return modelBackend{}, err
 		}
 		return modelBackend{backend: run.NewModelCmd(argv, o.totalTimeout), observationRole: run.RoleTool}, nil
@@ -506,13 +579,15 @@ func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
 	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
 }
 
-// findProgram checks, before the run starts, that --model-cmd names a
-// program that can be run, found as the launcher finds it (through PATH
-// for a bare name): a typo is the invocation's fault (exit 2), not the
-// model server's failure at the first turn.
-func findProgram(argv []string) error {
+// findProgram checks, before the run starts, that the command of flag
+// (--model-cmd, --before-call, ...) names a program that can be run,
+// found as the launcher finds it (through PATH for a bare name): a typo
+// is the invocation's fault (exit 2), not a failure at the first turn or
+// call. what says what the program is for, for the message of an empty
+// one.
+func findProgram(flag, what string, argv []string) error {
 	if len(argv) == 0 {
-		return usage(errors.New("--model-cmd is empty: give the program to run as the model"))
+		return usage(fmt.Errorf("%s is empty: give the program to run %s", flag, what))
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		where := "no such file"
@@ -524,7 +599,7 @@ func findProgram(argv []string) error {
 		case !errors.Is(err, fs.ErrNotExist):
 			where = "not an executable file"
 		}
-		return usage(fmt.Errorf("--model-cmd: %s: %s", termsafe.Line(argv[0]), where))
+		return usage(fmt.Errorf("%s: %s: %s", flag, termsafe.Line(argv[0]), where))
 	}
 	return nil
 }

@@ -151,12 +151,12 @@ func cmpEvents(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // gnuParallel reports whether the parallel on PATH is GNU parallel, which
-// the README's batch recipe uses. Its absence is said loudly: the recipe's
+// the batch recipe of docs/batch.md uses. Its absence is said loudly: the recipe's
 // test is skipped then.
 var gnuParallel = sync.OnceValue(func() bool {
 	out, err := exec.Command("parallel", "--version").Output()
 	if err != nil || !strings.Contains(string(out), "GNU parallel") {
-		fmt.Fprintln(os.Stderr, "toolcall tests: GNU parallel is not installed (apt-get install parallel): the README batch recipe is NOT tested")
+		fmt.Fprintln(os.Stderr, "toolcall tests: GNU parallel is not installed (apt-get install parallel): the batch recipe of docs/batch.md is NOT tested")
 		return false
 	}
 	return true

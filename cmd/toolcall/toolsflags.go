@@ -20,6 +20,7 @@ import (
 type toolsFlags struct {
 	dirs        dirList  // --tools
 	mcp         []string // --mcp
+	skipInvalid bool     // --skip-invalid
 	allow       []string // --allow
 	deny        []string // --deny
 	allowUnsafe bool     // --allow-unsafe
@@ -31,6 +32,7 @@ type toolsFlags struct {
 // policy.
 func (f *toolsFlags) addDirs(fs *pflag.FlagSet) {
 	fs.Var(&f.dirs, "tools", "read tools from `dir`, or definitions from a file of them (repeatable; a colon-separated list like PATH also works)")
+	fs.BoolVar(&f.skipInvalid, "skip-invalid", false, "load the valid tools and leave out, with a warning each, sidecars that are invalid (default: any invalid sidecar is an error)")
 	fs.StringArrayVar(&f.mcp, "mcp", nil, "also take the tools of this MCP server: a `command` line, split at spaces and run without a shell, or the http:// URL of one running on this machine (repeatable)")
 }
 
@@ -95,14 +97,26 @@ func (f *toolsFlags) policy() (tools.Policy, error) {
 	}, nil
 }
 
-// errNoTools is the usage error of a command that needs tools and got none.
-var errNoTools = usage(errors.New("no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"))
+// noTools is the usage error of a command that needs tools and got none.
+// No command looks in ./tools by itself, as a shell leaves "." out of
+// PATH: programs are not taken from wherever one stands. When ./tools is
+// there (where toolcall new writes), the error names it.
+func noTools() error {
+	msg := "no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"
+	if fi, err := os.Stat(defaultToolsDir); err == nil && fi.IsDir() {
+		msg += "; ./" + defaultToolsDir + " is here (toolcall new writes there): --tools " + defaultToolsDir
+	}
+	return usage(errors.New(msg))
+}
+
+// defaultToolsDir is where toolcall new writes a tool when told nowhere.
+const defaultToolsDir = "tools"
 
 // load reads the tool directories. A problem with them is a usage error
 // (exit 2) that names each file; warnings go to stderr.
 func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
 	if len(f.dirs) == 0 && len(f.mcp) == 0 {
-		return nil, errNoTools
+		return nil, noTools()
 	}
 	c, err := catalog.Load(f.dirs, f.loadOptions(stderr))
 	if err != nil {
@@ -114,7 +128,7 @@ func (f *toolsFlags) load(stderr io.Writer) (*catalog.Catalog, error) {
 // loadOptions are the options every command loads its tools with: MCP
 // servers given by URL are reached through run's loopback-only dialer.
 func (f *toolsFlags) loadOptions(stderr io.Writer) catalog.LoadOptions {
-	return catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp, MCPDialer: run.DialMCP}
+	return catalog.LoadOptions{Warn: warnTo(stderr), MCP: f.mcp, MCPDialer: run.DialMCP, SkipInvalid: f.skipInvalid}
 }
 
 // warnTo returns a function that writes warnings to stderr, one line each.

@@ -87,6 +87,18 @@ func AppendBytes(dst []byte, b []byte) []byte {
 	return AppendString(dst, unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
+// AppendStrings appends ss as a JSON array of strings ([] when empty).
+func AppendStrings(dst []byte, ss []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range ss {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
 // load64 reads eight bytes little-endian; the compiler merges it into one load.
 func load64(s string, i int) uint64 {
 	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |

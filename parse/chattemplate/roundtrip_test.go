@@ -71,7 +71,7 @@ var wantDerived = map[string]string{
 	"stepfun-ai-Step-3.5-Flash":           parse.FormatQwen3Coder,
 	"unsloth-Apriel-1.5":                  parse.FormatToolCallsArray,
 	"unsloth-mistral-Devstral-Small-2507": parse.FormatMistralV11,
-	"upstage-Solar-Open-100B":             parse.FormatTemplate,
+	"upstage-Solar-Open-100B":             parse.FormatSolarOpen,
 
 	// No tool calls in the template.
 	"HuggingFaceTB-SmolLM3-3B":                 "no tool-call support",
@@ -81,10 +81,9 @@ var wantDerived = map[string]string{
 	"llama-cpp-rwkv-world":                     "no tool-call support",
 	"microsoft-Phi-3.5-mini-instruct":          "no tool-call support",
 
-	// Calls render, but as "Action:\n```json": parse's command_r_action
-	// wants the fence on the Action: line, and a template marker must
-	// start with '<' or '['.
-	"CohereForAI-c4ai-command-r-plus-tool_use": "must start with '<' or '['",
+	// Calls render as "Action:\n```json", which parse's command_r_action
+	// reads with Action: on a line of its own.
+	"CohereForAI-c4ai-command-r-plus-tool_use": parse.FormatCommandRAction,
 
 	// Nested conditionals, rewritten for gonja (see ternary.go).
 	"GigaChat3-10B-A1.8B":   parse.FormatGigaChat3,

@@ -10,7 +10,7 @@ import "math/bits"
 // repairs read the same way whatever order the model made them in.
 type Set uint64
 
-// The kinds of change, as README.md (JSON repair) lists them.
+// The kinds of change, as docs/json-repair.md lists them.
 const (
 	BOM                 Set = 1 << iota // a byte order mark before the JSON
 	NBSP                                // non-breaking spaces as whitespace

@@ -1,5 +1,5 @@
-// Package jsonrepair is the JSON repair of toolcall parse (README.md, How
-// it decides: lenient, never inventive), a leaf: it knows lenient JSON and
+// Package jsonrepair is the JSON repair of toolcall parse (docs/parse-rules.md:
+// lenient, never inventive), a leaf: it knows lenient JSON and
 // nothing of calls, formats or events. Repair reads one whole value;
 // Append reads one from the start of its input and says where it ended,
 // for the formats that put text or more calls after it; Scanner finds
@@ -160,9 +160,10 @@ func quoteEnds(src []byte, i int, q byte) int {
 			}
 		}
 		if !bareKeyByte[c] || c >= '0' && c <= '9' || c == '-' {
-			// A string, bracket, number or comment may follow a ','; any
-			// other byte cannot.
-			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' {
+			// A string, bracket, number or comment may follow a ','; so
+			// may a second ',' (a comma repeated, which the reader
+			// repairs or refuses); any other byte cannot.
+			if startsValue(c, false) || c == '}' || c == ']' || c == '/' || c == '#' || c == '"' || c == '\'' || c == ',' {
 				return quoteClose
 			}
 			return quoteInner

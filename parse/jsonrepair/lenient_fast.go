@@ -1,7 +1,8 @@
 package jsonrepair
 
-// The fast path of lenient JSON: input that is already strict compact JSON
-// is found with word-at-a-time tests and copied whole.
+// The fast path of lenient JSON: input that is already strict JSON is found
+// with word-at-a-time tests and copied whole, or, when it has whitespace
+// between its tokens (a model's "pretty" JSON), copied without it.
 
 import (
 	"encoding/binary"
@@ -14,32 +15,107 @@ var noFastPath bool
 
 // copyCompact is appendJSON's fast path: see compactEnd.
 func copyCompact(dst, src []byte) ([]byte, Result, bool) {
-	if n, last, ok := compactEnd(src); ok && !noFastPath {
+	var sp spaces
+	n, last, ok := compactEnd(src, &sp)
+	if !ok || noFastPath {
+		return dst, Result{}, false
+	}
+	if sp.n == 0 {
 		return append(dst, src[:n]...), Result{N: n, Cut: n, Last: last}, true
 	}
-	return dst, Result{}, false
+	start := len(dst)
+	if sp.runs > len(sp.at) {
+		dst = stripSpace(dst, src[:n])
+	} else {
+		from := 0
+		for _, r := range sp.at[:sp.runs] {
+			dst = append(dst, src[from:r[0]]...)
+			from = r[1]
+		}
+		dst = append(dst, src[from:n]...)
+	}
+	return dst, Result{N: n, Cut: len(dst) - start, Last: last}, true
+}
+
+// spaces records the whitespace compactEnd skips: how much, and where
+// while there are few runs of it (a call's "key": value, ... has a dozen).
+type spaces struct {
+	n    int // bytes
+	runs int // runs skipped; the first len(at) are in at
+	at   [16][2]int
+}
+
+// skip skips the whitespace at src[i], which there is, and records it.
+func (sp *spaces) skip(src []byte, i int) int {
+	k := spaceEnd(src, i)
+	if sp.runs < len(sp.at) {
+		sp.at[sp.runs] = [2]int{i, k}
+	}
+	sp.runs++
+	sp.n += k - i
+	return k
+}
+
+// isSpace marks JSON's whitespace, the only bytes the fast path skips.
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// spaceEnd returns the index of the first byte at or after i that is not
+// JSON whitespace.
+func spaceEnd(src []byte, i int) int {
+	for i < len(src) && isSpace[src[i]] {
+		i++
+	}
+	return i
+}
+
+// stripSpace appends src, strict JSON as compactEnd accepted it, without
+// the whitespace between its tokens.
+func stripSpace(dst, src []byte) []byte {
+	run := 0
+	for i := 0; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			i = compactStrEnd(src, i+1)
+		case isSpace[c]:
+			dst = append(dst, src[run:i]...)
+			i = spaceEnd(src, i)
+			run = i
+		default:
+			i++
+		}
+	}
+	return append(dst, src[run:]...)
 }
 
 // compactEnd reports whether src starts with an object or array that
-// repairer.run would copy unchanged, in any mode, and if so its length and
-// Result.Last. It accepts only strict JSON with no whitespace at all
-// (the transcoder drops it), strings with only JSON escapes (kept as
-// written, \u surrogates included) and valid UTF-8 (else U+FFFD), numbers
-// in JSON form (else fixed), and at most 64 levels; anything else, a value
-// cut by the end of src included, is left to run. Only a
-// container: a top-level scalar may be followed by what changes its
-// reading (python string joining, a number's suffix). Python mode reads
-// such JSON as plain mode does: joining needs a string where ',' or a closer
-// stands. What follows the closing bracket is the caller's, as there.
-func compactEnd(src []byte) (end, last int, ok bool) {
+// repairer.run would copy unchanged but for whitespace between tokens, in
+// any mode, and if so its length, Result.Last and how many bytes of
+// whitespace run drops from it. It accepts only strict JSON whose
+// whitespace is JSON's four bytes (the transcoder drops them), strings
+// with only JSON escapes (kept as written, \u surrogates included) and
+// valid UTF-8 (else U+FFFD), numbers in JSON form (else fixed), and at
+// most 64 levels; anything else, a value cut by the end of src included,
+// is left to run. Only a container: a top-level scalar may be followed by
+// what changes its reading (python string joining, a number's suffix).
+// Python mode reads such JSON as plain mode does: joining needs a string
+// where ',' or a closer stands. What follows the closing bracket is the
+// caller's, as there.
+func compactEnd(src []byte, sp *spaces) (end, last int, ok bool) {
 	n := len(src)
-	if n == 0 || src[0] != '{' && src[0] != '[' {
+	i := 0
+	if n > 0 && isSpace[src[0]] {
+		i = sp.skip(src, 0)
+	}
+	if i == n || src[i] != '{' && src[i] != '[' {
 		return 0, 0, false
 	}
 	var objs uint64 // bit k set: the container k levels out from the innermost is an object
-	depth, i := 0, 0
+	depth := 0
 	for {
-		// A value at i.
+		// A value at i, after any whitespace.
+		if i < n && isSpace[src[i]] {
+			i = sp.skip(src, i)
+		}
 		if i >= n {
 			return 0, 0, false
 		}
@@ -52,7 +128,10 @@ func compactEnd(src []byte) (end, last int, ok bool) {
 			depth++
 			i++
 			if c == '{' && depth == 1 {
-				last = i
+				last = i - sp.n
+			}
+			if i < n && isSpace[src[i]] {
+				i = sp.skip(src, i)
 			}
 			if i < n && src[i] == c+2 { // empty: '}' is '{'+2, ']' is '['+2
 				i++
@@ -63,7 +142,7 @@ func compactEnd(src []byte) (end, last int, ok bool) {
 			if c == '[' {
 				continue
 			}
-			if i = compactKey(src, i); i < 0 {
+			if i = compactKey(src, i, sp); i < 0 {
 				return 0, 0, false
 			}
 			continue
@@ -88,6 +167,9 @@ func compactEnd(src []byte) (end, last int, ok bool) {
 			if depth == 0 {
 				return i, last, true
 			}
+			if i < n && isSpace[src[i]] {
+				i = sp.skip(src, i)
+			}
 			if i >= n {
 				return 0, 0, false
 			}
@@ -104,9 +186,9 @@ func compactEnd(src []byte) (end, last int, ok bool) {
 			i++
 			if objs&1 == 1 {
 				if depth == 1 {
-					last = i
+					last = i - sp.n
 				}
-				if i = compactKey(src, i); i < 0 {
+				if i = compactKey(src, i, sp); i < 0 {
 					return 0, 0, false
 				}
 			}
@@ -115,12 +197,22 @@ func compactEnd(src []byte) (end, last int, ok bool) {
 	}
 }
 
-// compactKey returns the index past the ':' of the key at i, or -1.
-func compactKey(src []byte, i int) int {
+// compactKey returns the index past the ':' of the key at or after i (past
+// whitespace, which it adds to sp), or -1.
+func compactKey(src []byte, i int, sp *spaces) int {
+	if i < len(src) && isSpace[src[i]] {
+		i = sp.skip(src, i)
+	}
 	if i >= len(src) || src[i] != '"' {
 		return -1
 	}
-	if i = compactStrEnd(src, i+1); i < 0 || i >= len(src) || src[i] != ':' {
+	if i = compactStrEnd(src, i+1); i < 0 {
+		return -1
+	}
+	if i < len(src) && isSpace[src[i]] {
+		i = sp.skip(src, i)
+	}
+	if i >= len(src) || src[i] != ':' {
 		return -1
 	}
 	return i + 1
@@ -131,14 +223,22 @@ func compactKey(src []byte, i int) int {
 func compactStrEnd(src []byte, i int) int {
 	n := len(src)
 	for {
-		for ; i+8 <= n; i += 8 {
-			if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-		}
-		for i < n && !strByteSpecial[src[i]] {
+		// Keys and names end within a few bytes, where a byte at a time
+		// is cheaper than setting up the word-at-a-time test.
+		e := min(n, i+16)
+		for i < e && !strByteSpecial[src[i]] {
 			i++
+		}
+		if i == e {
+			for ; i+8 <= n; i += 8 {
+				if m := dqMask(binary.LittleEndian.Uint64(src[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+			}
+			for i < n && !strByteSpecial[src[i]] {
+				i++
+			}
 		}
 		if i >= n {
 			return -1

@@ -15,12 +15,10 @@ func FuzzFastPath(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		n, last, ok := compactEnd(src)
+		fast, fres, ok := copyCompact([]byte("dst"), src)
 		if !ok {
 			return
 		}
-		fast := append([]byte("dst"), src[:n]...)
-		fres := Result{N: n, Cut: n, Last: last}
 		for _, mode := range [][2]bool{{false, false}, {true, false}, {false, true}} {
 			noFastPath = true
 			slow, sres, err := appendJSON([]byte("dst"), src, mode[0], mode[1])
@@ -36,16 +34,21 @@ func FuzzFastPath(f *testing.F) {
 var fastPathAccepts = []string{
 	`{"type":"tool_call","name":"get_weather","arguments":{"city":"Paris","day":3}}` + "\n",
 	`{}`, `[]`, `[{},[],"",0,-0.5,19,true,false,null]x`, `{"a":{"b":[1,{"c":"\u00e9\/\"\\ é 'x'"}]},"d":[]}`,
+	// Whitespace between tokens, as models pretty-print.
+	"{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\", \"days\": [1, 2], \"s\": \"a b\"}}\n</tool_call>",
+	" \n{\n  \"a\" : { } ,\r\n  \"b\":\t[ ]\n} x", "[ 1 , \"x y\" ,true ]",
+	// More runs of whitespace than compactEnd records.
+	"[ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, \" a \\\" b \", 18 ]",
 }
 
 func TestFastPathAccepts(t *testing.T) {
 	for _, s := range fastPathAccepts {
-		if _, _, ok := compactEnd([]byte(s)); !ok {
+		if _, _, ok := compactEnd([]byte(s), &spaces{}); !ok {
 			t.Errorf("compactEnd(%q) declined", s)
 		}
 	}
-	for _, s := range []string{`{"a":1 }`, `{"a":01}`, `[1.]`, `[-]`, `[1e]`, `[1e9]`, `{"a":-0.5E+3}`, `{"a":1,}`, `["\x"]`, "[\"\xff\"]", "[\"\t\"]", `{'a':1}`, `[1`, `{"a":[}`, `[True]`} {
-		if _, _, ok := compactEnd([]byte(s)); ok {
+	for _, s := range []string{"{\"a\":1\v}", "{\"a\":1\u00a0}", `{"a":1 "b":2}`, `[1 -2]`, `{"a":01}`, `[1.]`, `[-]`, `[1e]`, `[1e9]`, `{"a":-0.5E+3}`, `{"a":1,}`, `["\x"]`, "[\"\xff\"]", "[\"\t\"]", `{'a':1}`, `[1`, `{"a":[}`, `[True]`} {
+		if _, _, ok := compactEnd([]byte(s), &spaces{}); ok {
 			t.Errorf("compactEnd(%q) accepted", s)
 		}
 	}

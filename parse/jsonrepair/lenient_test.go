@@ -168,6 +168,8 @@ var repairCases = []struct {
 	{`{,}`, false, `{}`, true},
 	{`{"a":1,,}`, false, `{"a":1}`, true},
 	{`[1, , ]`, false, `[1]`, true},
+	// A repeated comma after a string ends it; it is not an inner quote.
+	{`{"a":"x",,"b":2}`, false, `{"a":"x","b":2}`, true},
 
 	// Mismatched closers: the innermost open bracket decides.
 	{`{"a": [1, 2}`, false, `{"a":[1,2]}`, true},
@@ -316,6 +318,7 @@ var errCases = []struct {
 }{
 	// Ambiguous or not representable (both modes).
 	{`[1,,2]`, false, false, 3, false, "two commas in a row"},
+	{`["x",,"y"]`, false, false, 5, false, "two commas in a row"},
 	{`[1 -2]`, false, false, 3, false, "without a ',' the sign reads as arithmetic"},
 	{"[1\n+2]", true, false, 3, false, "the sign reads as arithmetic"},
 	{`{"a":1 -b:2}`, false, false, 7, false, "expected ',' or '}'"},
