@@ -43,8 +43,9 @@ func (p Problem) String() string {
 // Check lints the tool directories dirs and keeps going past every problem,
 // so one run lists them all: unreadable directories, invalid sidecars
 // (remote refs and bad names included), schemas that do not compile,
-// executables missing, not executable or ambiguous, duplicate names, and
-// examples that fail their own schema. Tools that are fine but cannot run
+// executables missing, not executable or ambiguous, duplicate names,
+// examples that fail their own schema, and aliases that stand for no
+// property or enum value of it. Tools that are fine but cannot run
 // here (a required command missing, another platform) are not problems;
 // they come back in skipped, with the reason, as do .json files that are
 // not sidecars (package.json) and so are skipped; those have no Tool. A
@@ -112,6 +113,7 @@ func (e *entry) problems() []Problem {
 			add("output_schema: " + strings.TrimPrefix(err.Error(), e.file+": "))
 		}
 	}
+	ps = append(ps, e.aliasProblems()...)
 	if t.InputSchema == nil {
 		return ps // registered without a schema on purpose: nothing to compile
 	}

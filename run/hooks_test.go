@@ -86,12 +86,13 @@ func TestLoopRetries(t *testing.T) {
 		t.Errorf("observation %s", obs.Raw)
 	}
 
-	// Within the run's time: the wait would outlast it, so no retry.
+	// Within the run's time: the wait would outlast it, so no retry. (A
+	// wait is capped at 8s and drawn from its upper half: at least 4s.)
 	os.Remove(state)
 	b = &scripted{replies: []string{reply, `{"type":"final_answer","content":"ok"}`}}
 	start := time.Now()
-	out, _ = runLoop(t, b, Options{Catalog: c, Timeout: 5 * time.Second, Exec: tools.ExecOptions{RetryBackoff: 30 * time.Second}}, "Go.")
-	if !strings.Contains(out, `"message":"tool \"flaky\" failed (exit status 1)"`) || strings.Contains(out, `"attempts"`) || time.Since(start) > 4*time.Second {
+	out, _ = runLoop(t, b, Options{Catalog: c, Timeout: 3 * time.Second, Exec: tools.ExecOptions{RetryBackoff: 30 * time.Second}}, "Go.")
+	if !strings.Contains(out, `"message":"tool \"flaky\" failed (exit status 1)"`) || strings.Contains(out, `"attempts"`) || time.Since(start) > 3*time.Second {
 		t.Errorf("a retry started that would pass the run's time limit (%v):\n%s", time.Since(start), out)
 	}
 }

@@ -28,6 +28,7 @@ const (
 	StopProvider      = "provider_error"
 	StopRepeated      = "repeated_call" // the same call with the same arguments again
 	StopReplyTooLarge = "reply_too_large"
+	StopCallBudget    = "call_budget" // a call past a budget, and no tool left to offer (budget.go)
 )
 
 // The bounds of a run when Options gives none; run's flags default to
@@ -275,6 +276,8 @@ type loop struct {
 	exec *tools.Executor
 	// buf holds the line being written: one buffer for the run.
 	buf []byte
+	// offers is what is offered, for the budgets (budget.go).
+	offers offers
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -325,6 +328,9 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 	for res.Iterations = 1; res.Iterations <= l.opts.MaxIterations; res.Iterations++ {
 		l.progress("iteration %d: waiting for the model", res.Iterations)
 		reason, final, err := l.turn(ctx, req)
+		if err == nil && reason == "" {
+			reason, err = l.reoffer(req)
+		}
 		if err != nil {
 			return res, err
 		}
@@ -366,6 +372,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = DefaultSystem
 	}
 	req := &Request{Model: o.Model, MaxTokens: o.MaxTokens, Temperature: o.Temperature, Extra: o.Extra, Stop: o.Stop}
+	section := "" // the tools in the system text
 	if o.Native {
 		var b bytes.Buffer
 		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatOpenAI}); err != nil {
@@ -380,7 +387,8 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		if err := catalog.Render(&b, o.Catalog, picked, catalog.RenderOptions{Format: catalog.FormatPrompt, Style: o.Style}); err != nil {
 			return nil, err
 		}
-		system += "\n\n" + strings.TrimRight(b.String(), "\n")
+		section = strings.TrimRight(b.String(), "\n")
+		system += "\n\n" + section
 		req.Stop = append(l.style.Stops(), o.Stop...)
 		if o.Constrain {
 			req.Schema = protocolSchema(picked)
@@ -402,6 +410,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		return nil, err
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
+	l.offer(picked, section)
 	for _, m := range msgs {
 		if err := l.message(m); err != nil {
 			return nil, err

@@ -21,6 +21,10 @@ type Checked struct {
 	// Coerced lists the values changed from strings (coerce only), in
 	// pointer order.
 	Coerced []Coercion
+	// Normalized lists what the sidecar's aliases changed, in the order of
+	// the arguments; set by the caller that applied them (Tool.normalize),
+	// not by CheckArguments.
+	Normalized []Normalization
 	// Errors lists every way the arguments fail the schema, sorted by
 	// pointer and keyword; empty when they pass.
 	Errors []SchemaError

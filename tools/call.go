@@ -28,6 +28,14 @@ func NewCaller(set ToolSet, opts ExecOptions) *Caller {
 // whose ID is id. When ctx is cancelled the tool's process group is
 // killed and the observation says it was interrupted.
 func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observation {
+	o, _ := cl.CallNormalized(ctx, id, name, args)
+	return o
+}
+
+// CallNormalized is Call, and also says what the tool's aliases changed
+// in the arguments of a call that passed its checks (nil: nothing), for
+// the caller to record: a call's normalization is never silent.
+func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []byte) (Observation, []Normalization) {
 	// The call as a value, checked as Exec checks the line that would
 	// carry it.
 	c := asEncoded(Call{ID: id, Name: name, Arguments: args})
@@ -51,18 +59,19 @@ func (cl *Caller) Call(ctx context.Context, id, name string, args []byte) Observ
 		})
 	}
 	if vd.refusal != nil {
-		return *vd.refusal
+		return *vd.refusal, nil
 	}
+	ns := vd.checked.Normalized
 	// As Exec does: everything an observation says is redacted, not only
 	// the tool's output, since an error may quote the arguments.
 	if cl.x.opts.DryRun {
-		return cl.x.redactor.Observation(cl.x.dryRun(&vd))
+		return cl.x.redactor.Observation(cl.x.dryRun(&vd)), ns
 	}
 	select {
 	case cl.x.running <- struct{}{}:
 	case <-ctx.Done():
-		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled"))
+		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled")), ns
 	}
 	defer func() { <-cl.x.running }()
-	return cl.x.afterCall(ctx, &vd, cl.x.redactor.Observation(cl.x.run(ctx, &vd)))
+	return cl.x.afterCall(ctx, &vd, cl.x.redactor.Observation(cl.x.run(ctx, &vd))), ns
 }

@@ -278,6 +278,8 @@ type CallEvent struct {
 	NoSchemaMode string
 	// Coerced lists the values coercion changed (--coerce).
 	Coerced []Coercion
+	// Normalized lists what the sidecar's aliases changed (normalize.go).
+	Normalized []Normalization
 	// RewrittenBy names the before-call hooks that replaced the
 	// arguments, in order (hooks.go).
 	RewrittenBy []string
@@ -320,6 +322,7 @@ func (e *CallEvent) AppendJSON(dst []byte) []byte {
 		}
 		dst = append(dst, ']')
 	}
+	dst = appendNormalized(dst, e.Normalized)
 	if len(e.RewrittenBy) > 0 {
 		dst = jsonw.AppendStrings(append(dst, `,"rewritten_by":`...), e.RewrittenBy)
 	}
@@ -357,6 +360,16 @@ func DecodeCallEvent(line []byte) (e CallEvent, hasName bool) {
 			e.Coerced = nil
 			v.ForEach(func(_, c gjson.Result) bool {
 				e.Coerced = append(e.Coerced, Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: rawJSON(c.Get("to"))})
+				return true
+			})
+		case "normalized":
+			e.Normalized = nil
+			v.ForEach(func(_, n gjson.Result) bool {
+				if p := n.Get("pointer"); p.Exists() {
+					e.Normalized = append(e.Normalized, Normalization{Pointer: jsonStr(p), From: jsonStr(n.Get("from")), To: string(rawJSON(n.Get("to")))})
+				} else {
+					e.Normalized = append(e.Normalized, Normalization{From: jsonStr(n.Get("from")), To: jsonStr(n.Get("to"))})
+				}
 				return true
 			})
 		case "rewritten_by":

@@ -82,6 +82,10 @@ type ExecOptions struct {
 	MaxLine int
 	// Started, when set, hears of each tool as it starts, for progress.
 	Started func(t *Tool, c *Call)
+	// MaxCalls, when more than 0, is how many calls run over the
+	// executor's life, all tools together (budget.go); a tool's own
+	// MaxCalls bounds its calls too.
+	MaxCalls int
 	// Hooks are the commands run before and after each call (hooks.go).
 	Hooks Hooks
 	// Retries is how often a safe tool whose sidecar sets no "retries"
@@ -209,6 +213,7 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 		redactor: redactor,
 		running:  make(chan struct{}, opts.Parallel),
 		approved: map[*Tool]bool{},
+		budget:   budget{max: opts.MaxCalls},
 	}
 }
 
@@ -231,6 +236,7 @@ type executor struct {
 	wg       sync.WaitGroup
 	approved map[*Tool]bool // tools a person approved for the rest of the run
 	dirs     toolsDirsOnce  // the value of ToolsDirsEnv
+	budget   budget         // the calls run against the budgets, from v's goroutine
 
 	mu     sync.Mutex
 	failed int // calls whose run failed (validation failures are in v.stats)
@@ -267,27 +273,39 @@ func (x *executor) line(ctx context.Context, l numberedLine) *slot {
 		// validate refused it, and its observation comes next.
 		return ready(append(l.b, '\n'))
 	}
-	return x.call(ctx, e.Call, hasName, l.n)
+	return x.call(ctx, e.Call, hasName, l.n, e.Normalized)
 }
 
-// call checks one call, runs the before-hooks and asks for consent when
-// the policy leaves it to a person (hooks.go), and answers it: at once
-// when it is refused or a dry run, else from a goroutine that runs the
-// tool and then the after-hooks. n is the call's line, for warnings. Exec and Run share it, so a call is decided the same way
-// whether it came as a line or as a value.
-func (x *executor) call(ctx context.Context, c Call, hasName bool, n int) *slot {
+// call checks one call, refuses it past a budget (budget.go), runs the
+// before-hooks and asks for consent when the policy leaves it to a person
+// (hooks.go), and answers it: at once when it is refused or a dry run,
+// else from a goroutine that runs the tool and then the after-hooks. n is
+// the call's line, for warnings. Exec and Run share it, so a call is
+// decided the same way whether it came as a line or as a value.
+func (x *executor) call(ctx context.Context, c Call, hasName bool, n int, earlier []Normalization) *slot {
 	askLater := x.opts.Confirm != nil
 	vd := x.v.verdict(c, hasName, n, askLater)
+	vd.keepNormalized(earlier)
+	x.overBudget(&vd)
 	if vd.refusal == nil {
 		x.beforeCall(ctx, &vd, func(c Call) verdict { return x.v.verdict(c, true, n, askLater) })
 	}
-	call := append(appendValidated(nil, &vd, x.redactor), '\n')
 	if vd.refusal != nil {
 		x.v.stats.Failed++
+		call := append(appendValidated(nil, &vd, x.redactor), '\n')
 		s := ready(append(vd.refusal.AppendJSON(call), '\n'))
 		s.obs = *vd.refusal
 		return s
 	}
+	x.budget.charge(vd.tool)
+	return x.pass(ctx, vd)
+}
+
+// pass answers a call that passed its checks: at once for a dry run, else
+// from a goroutine that runs the tool. vd comes by value, so that only a
+// call that passes puts its verdict on the heap.
+func (x *executor) pass(ctx context.Context, vd verdict) *slot {
+	call := append(appendValidated(nil, &vd, x.redactor), '\n')
 	if x.opts.DryRun {
 		o := x.redactor.Observation(x.dryRun(&vd))
 		s := ready(append(o.AppendJSON(call), '\n'))
@@ -331,14 +349,16 @@ func ready(out []byte) *slot {
 	return s
 }
 
-// consent asks a person about a call the policy leaves to them.
-func (x *executor) consent(vd *verdict) bool {
-	if x.approved[vd.tool] {
+// consent asks a person about a call of t the policy leaves to them. (c
+// comes by value: Confirm keeps its pointer, which would put the verdict
+// of every call on the heap.)
+func (x *executor) consent(t *Tool, c Call) bool {
+	if x.approved[t] {
 		return true
 	}
-	switch x.opts.Confirm(vd.tool, &vd.call) {
+	switch x.opts.Confirm(t, &c) {
 	case ConsentAll:
-		x.approved[vd.tool] = true
+		x.approved[t] = true
 		return true
 	case ConsentYes:
 		return true

@@ -71,6 +71,9 @@ func (e *Executor) Check(c Call) Verdict {
 	v.warned = map[*Tool]bool{}
 	v.stats.Calls++
 	vd := v.verdict(asEncoded(c), true, v.stats.Calls, e.x.opts.Confirm != nil)
+	if o := e.x.budgetRefusal(&vd); o != nil {
+		vd.refusal = o
+	}
 	if vd.refusal != nil {
 		return Verdict{Refusal: vd.refusal}
 	}
@@ -142,7 +145,7 @@ func (e *Executor) Run(ctx context.Context, calls []Call, emit func(Outcome) err
 		}
 		x.v.stats.Events++
 		x.v.stats.Calls++
-		pending = append(pending, x.call(ctx, asEncoded(c), true, x.v.stats.Calls))
+		pending = append(pending, x.call(ctx, asEncoded(c), true, x.v.stats.Calls, nil))
 		flush(false)
 	}
 	flush(true)

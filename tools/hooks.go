@@ -116,7 +116,7 @@ func (x *executor) beforeCall(ctx context.Context, vd *verdict, check func(Call)
 			}
 		}
 	}
-	if vd.consent != "" && !x.consent(vd) {
+	if vd.consent != "" && !x.consent(vd.tool, vd.call) {
 		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
 	}
@@ -157,6 +157,8 @@ func (x *executor) before(ctx context.Context, h Hook, vd *verdict, check func(C
 			return // the same arguments given back
 		}
 		nv.rewrittenBy = append(slices.Clip(vd.rewrittenBy), name)
+		// What the aliases changed in the model's call stays on record.
+		nv.checked.Normalized = append(slices.Clip(vd.checked.Normalized), nv.checked.Normalized...)
 		*vd = nv
 		return
 	}

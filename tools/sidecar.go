@@ -46,6 +46,7 @@ type sidecar struct {
 	retries                           gjson.Result
 	allowNoSchema, noSchemaMode       gjson.Result
 	requires, platforms, env, command gjson.Result
+	aliases, valueAliases, maxCalls   gjson.Result // argument normalisation and the call budget
 	mcpFields                         []RawField   // MCP fields passed through
 	ours                              bool         // a key only our own dialect has
 	schemaType, properties            gjson.Result // a bare JSON Schema given as the sidecar
@@ -98,6 +99,9 @@ var sidecarKeys = []sidecarKey{
 	{key: "retries", field: fRetries, inside: outerWins, ours: true, toolOnly: true},
 	{key: "tags", field: fTags, inside: outerWins, ours: true, toolOnly: true},
 	{key: "examples", field: fExamples, inside: outerWins, ours: true, toolOnly: true},
+	{key: "aliases", field: fAliases, inside: outerWins, ours: true},
+	{key: "value_aliases", field: fValueAliases, inside: outerWins, ours: true},
+	{key: "max_calls", field: fMaxCalls, inside: outerWins, ours: true, toolOnly: true},
 	{key: "allow_no_schema", field: fAllowNoSchema, inside: outerWins, ours: true, toolOnly: true},
 	{key: "no_schema_mode", field: fNoSchemaMode, inside: outerWins, ours: true, toolOnly: true},
 	{key: "requires", field: fRequires, inside: outerWins, ours: true, toolOnly: true},
@@ -125,6 +129,9 @@ const (
 	fRetries
 	fTags
 	fExamples
+	fAliases
+	fValueAliases
+	fMaxCalls
 	fAllowNoSchema
 	fNoSchemaMode
 	fRequires
@@ -167,6 +174,12 @@ func (s *sidecar) field(f sidecarField) *gjson.Result {
 		return &s.tags
 	case fExamples:
 		return &s.examples
+	case fAliases:
+		return &s.aliases
+	case fValueAliases:
+		return &s.valueAliases
+	case fMaxCalls:
+		return &s.maxCalls
 	case fAllowNoSchema:
 		return &s.allowNoSchema
 	case fNoSchemaMode:
@@ -275,6 +288,7 @@ func ParseSidecar(file string, data []byte) (*Tool, []string, error) {
 		p.names(&s)
 		p.inputSchema(&s)
 		p.noSchemaPolicy(&s)
+		p.normalisation(&s)
 		p.outputSchema(&s)
 		p.safety(&s)
 		p.lists(&s)

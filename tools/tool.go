@@ -70,6 +70,12 @@ type Tool struct {
 	// examples answer ("request" beside "arguments"), one per example,
 	// "" for one without; nil when none has one. Ranking reads them.
 	ExampleRequests []string
+	// Aliases is the sidecar's argument normalisation ("aliases",
+	// "value_aliases"); nil when it has none.
+	Aliases *Aliases
+	// MaxCalls is how many calls of the tool run in one run or exec
+	// stream (the sidecar's "max_calls"); 0: no bound of its own.
+	MaxCalls int
 	// Strict is OpenAI's strict mode, passed through when StrictSet.
 	Strict, StrictSet bool
 

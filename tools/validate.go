@@ -229,7 +229,7 @@ func (v *validator) line(line []byte, n int) error {
 		v.buf = append(v.buf[:0], line...)
 		return v.emit()
 	}
-	v.buf = v.call(v.buf[:0], e.Call, hasName, n)
+	v.buf = v.call(v.buf[:0], e.Call, hasName, n, e.Normalized)
 	return v.emit()
 }
 
@@ -255,14 +255,25 @@ type verdict struct {
 
 // call checks one call, read from its line, and appends what replaces
 // it: the call as checked, and the observation of a refusal.
-func (v *validator) call(dst []byte, c Call, hasName bool, n int) []byte {
+func (v *validator) call(dst []byte, c Call, hasName bool, n int, earlier []Normalization) []byte {
 	vd := v.redacted(v.decideCall(c, hasName, n, false))
+	vd.keepNormalized(earlier)
 	dst = appendValidated(dst, &vd, v.redactor)
 	if vd.refusal != nil {
 		v.stats.Failed++
 		dst = vd.refusal.AppendJSON(append(dst, '\n'))
 	}
 	return dst
+}
+
+// keepNormalized keeps what an earlier stage's aliases changed (the
+// "normalized" of the line read) on a call that passes with nothing left
+// to normalize, so that parse | validate | exec says what parse | exec
+// says.
+func (vd *verdict) keepNormalized(earlier []Normalization) {
+	if vd.refusal == nil && len(vd.checked.Normalized) == 0 {
+		vd.checked.Normalized = earlier
+	}
 }
 
 // verdict is what exec decides about a call before anyone is asked: as
@@ -331,6 +342,11 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		msg := "the call's id " + why
 		return fail(KindValidation, msg, msg+`. Give the call a short "id" without NUL characters, or none (one is then assigned), and call again.`, nil)
 	}
+	args, normalized, collision := t.normalize(args)
+	if collision != nil {
+		msg, content, details := validationReport(t.Name, []SchemaError{*collision})
+		return fail(KindValidation, msg, content, details)
+	}
 	input, refs, err := resolveRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
 	if err != nil {
 		msg := err.Error()
@@ -349,13 +365,14 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
 	if len(checked.Errors) > 0 {
-		msg, content, details := validationReport(t.Name, fromRefs(checked.Errors, refs))
+		msg, content, details := validationReport(t.Name, fromAliases(fromRefs(checked.Errors, refs), normalized))
 		return fail(KindValidation, msg, content, details)
 	}
 	// d. The call passes, under the tool's own name. It is written with
 	// its refs, as the model gave them; the tool gets what they name.
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
+	checked.Normalized = normalized
 	if len(refs) > 0 {
 		c.Arguments = withRefs(args, checked)
 	}
@@ -417,7 +434,7 @@ func appendValidated(dst []byte, vd *verdict, r *Redactor) []byte {
 	if vd.refusal != nil {
 		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)
 	} else {
-		e.Validated, e.Coerced = vd.checked.Validated, vd.checked.Coerced
+		e.Validated, e.Coerced, e.Normalized = vd.checked.Validated, vd.checked.Coerced, vd.checked.Normalized
 		if !e.Validated {
 			e.NoSchemaMode = vd.tool.NoSchemaMode
 		}
@@ -484,7 +501,11 @@ func writeChoices(sb *strings.Builder, sugg, names []string) {
 }
 
 // joinOr quotes names and joins them with commas and a final "or".
-func joinOr(names []string) string {
+func joinOr(names []string) string { return joinQuoted(names, "or") }
+
+// joinQuoted quotes names and joins them with commas and a final
+// conjunction.
+func joinQuoted(names []string, conj string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = quoteText(n)
@@ -492,7 +513,7 @@ func joinOr(names []string) string {
 	if len(q) == 1 {
 		return q[0]
 	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+	return strings.Join(q[:len(q)-1], ", ") + " " + conj + " " + q[len(q)-1]
 }
 
 // suggestionDetails is the details object of an unknown_tool error.

@@ -52,6 +52,18 @@ but have no executable to run. A .json file with no key
 of a tool definition and no executable beside it (package.json) is
 skipped.
 
+Argument normalisation: "aliases": {"q": "query", "/filter/q": "query"}
+names the near misses a model writes for a property (a bare name at the
+top level; inside an object, a JSON pointer with the schema's names, "*"
+standing for every item of an array), and "value_aliases": {"/unit":
+{"C": "celsius"}} those it writes for an enum value. validate, exec, run
+and mcp serve apply them before the schema is checked, and a call that
+needed them says so under "normalized"; no format shows them to the
+model. --check reports an alias that is not a property of the schema in
+that object (or is one itself), and a value alias that is not one of the
+enum's values there (or is one itself). "max_calls": N runs the tool at
+most N times in one run or exec stream (toolcall exec --help).
+
 Tools marked "safe": false are left out unless --allow-unsafe (or
 --approve NAME) is given, and standard error says how many; --local-only leaves out tools tagged "network"; --allow, --deny and --tag
 choose by name and tag.

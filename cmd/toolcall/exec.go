@@ -90,6 +90,12 @@ to every call of that tool). Without a terminal, --confirm refuses.
 --dry-run runs nothing and shows, for each call, the executable,
 environment and standard input it would have used.
 
+Budgets: --max-calls N runs at most N calls of the whole stream, and a
+sidecar's "max_calls": N at most N calls of its tool. A call past either
+is refused with kind permission (details {"budget": "run"} or {"budget":
+"tool"}, and "max_calls") before any hook runs or anyone is asked. Only calls
+that run count: one refused for its arguments, or by a person, does not.
+
 ` + hooksHelp + `
 
 Up to --parallel calls run at once; their observations are written in the
@@ -135,6 +141,7 @@ type execOptions struct {
 	parallel  int
 	dryRun    bool
 	confirm   bool
+	maxCalls  int
 	hooks     hookFlags // hooks.go
 
 	isTerminal func(io.Reader) bool
@@ -177,6 +184,9 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 	}
 	if o.grace < 0 {
 		return none, nil, usage(errors.New("--kill-grace: want 0 or more"))
+	}
+	if o.maxCalls < 0 {
+		return none, nil, usage(fmt.Errorf("--max-calls %d: want 0 (no bound) or more", o.maxCalls))
 	}
 	var redact []*regexp.Regexp
 	for _, expr := range o.redact {
@@ -243,6 +253,7 @@ func (o *execOptions) prepare(stderr io.Writer) (tools.ExecOptions, *catalog.Cat
 		Parallel:    o.parallel,
 		DryRun:      o.dryRun,
 		Confirm:     confirm,
+		MaxCalls:    o.maxCalls,
 		Hooks:       hooks,
 		Retries:     o.hooks.retries,
 	}, c, nil
@@ -373,6 +384,7 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 func (o *execOptions) addRunFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "run nothing; show what each call would run")
+	fs.IntVar(&o.maxCalls, "max-calls", 0, "run at most `n` tool calls in all (run: the whole run; exec: the whole stream); later calls are refused, kind permission (0: no bound)")
 	o.addLimitFlags(fs)
 }
 

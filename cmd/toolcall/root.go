@@ -38,7 +38,7 @@ The events, with their fields beyond "type":
                       calls), format (parse)
     tool_call         id, name, arguments (always an object), format,
                       repaired, repairs (parse); validated, no_schema_mode,
-                      coerced (validate)
+                      coerced, normalized (validate)
     final_answer      content (parse)
     parse_error       error, raw (the text that failed), offset, format
                       (parse)

@@ -38,8 +38,11 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
     under exec's policy and limit flags: --allow, --deny, --allow-unsafe,
     --approve, --local-only, --confirm, --dry-run, --max-output, --scratch,
     --max-scratch-bytes, --workdir, --env, --redact, --parallel, --coerce,
-    the hooks and retries of --before-call, --after-call, --hook-timeout
-    and --retries, and --tool-timeout for exec's --timeout.
+    --max-calls (for the whole run), the hooks and retries of
+    --before-call, --after-call, --hook-timeout and --retries, and
+    --tool-timeout for exec's --timeout. A tool whose budget is spent
+    (--max-calls, or its sidecar's "max_calls") is no longer offered from
+    the next turn on.
  4. The observations go back to the model, errors included, so it can
     correct its call; and the loop goes on.
  5. It ends at a final answer. Plain prose without a call is the final
@@ -50,8 +53,9 @@ The transcript is standard output: system, user, assistant (the model's
 text, model, usage, duration_ms), then the events of parse, validate and
 exec, and last a stop event with the reason: final_answer, max_iterations,
 timeout, interrupted, provider_error, repeated_call (the same call with
-the same arguments again) or reply_too_large (a turn passed
---max-reply-bytes; reading stopped there). --record FILE writes it to a
+the same arguments again), reply_too_large (a turn passed
+--max-reply-bytes; reading stopped there) or call_budget (a call was
+refused for its budget and no tool is left to offer). --record FILE writes it to a
 file too. When stdout is a terminal, run shows the run for a person
 instead, as toolcall show does (calls, shortened results, the answer
 last; colour unless NO_COLOR is set); --jsonl keeps the transcript there.

@@ -37,6 +37,14 @@ With --coerce, a string where the schema asks for a number, boolean or null
 and whose text is exactly one ("42", "true") is converted, and the call lists
 it under "coerced".
 
+A sidecar's "aliases" and "value_aliases" (toolcall catalog --help) are
+applied before anything else is checked: the call passes under the
+schema's names, and lists each change under "normalized", in the order of
+the arguments: {"from": "/q", "to": "/query"} for a property, {"pointer":
+"/unit", "from": "C", "to": "celsius"} for a value. An alias given
+together with the property it stands for (or with another alias of it)
+is not applied: the call fails validation, so the model gives it once.
+
 A call that passes is written again with "validated": true. A tool
 registered without a schema passes with "validated": false and its
 "no_schema_mode". A call already marked "validated": false without one

@@ -310,7 +310,7 @@ func invalidParams(msg string) *jsonrpc.Error {
 func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	start := time.Now()
 	offer := s.cur.Load()
-	o := offer.caller.Call(ctx, "", name, args)
+	o, normalized := offer.caller.CallNormalized(ctx, "", name, args)
 	if o.Error != nil && o.Error.Kind == tools.KindUnknownTool {
 		s.log.Info("tools/call", "tool", name, "error", string(o.Error.Kind))
 		return nil, invalidParams(o.Content)
@@ -331,6 +331,10 @@ func (s *Server) call(ctx context.Context, name string, args json.RawMessage) (*
 		res.Content = append([]mcp.Content{&mcp.TextContent{Text: why}}, res.Content...)
 	}
 	attrs := []any{"tool", name, "id", o.ID, "ms", time.Since(start).Milliseconds()}
+	if len(normalized) > 0 {
+		res.Meta = mcp.Meta{MetaNormalized: normalizedMeta(normalized)}
+		attrs = append(attrs, "normalized", len(normalized))
+	}
 	if o.Error != nil {
 		attrs = append(attrs, "error", string(o.Error.Kind), "message", o.Error.Message)
 	}
