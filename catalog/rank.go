@@ -627,7 +627,7 @@ func (d *docScanner) addText(field int, s string) {
 // year or a count in a request says nothing of the tool.
 func (d *docScanner) term(word []byte) {
 	d.lens[d.field]++
-	if !d.q.first[word[0]] || d.field == fieldExample && asciiKind[word[0]] == kindDigit {
+	if !d.q.first[word[0]] || d.field == fieldExample && word[0] < utf8.RuneSelf && asciiKind[word[0]] == kindDigit {
 		return
 	}
 	if i := d.q.find(d.stems.stem(word)); i >= 0 && d.counts[i][d.field] < math.MaxUint16 {

@@ -609,3 +609,21 @@ func TestSelectAskedFor(t *testing.T) {
 		}
 	})
 }
+
+// TestRankNonASCIIExample: an example value that starts with a letter
+// outside ASCII ("(e.g. Émile Zola)") is read like any other word. The
+// check that leaves numbers among examples out looked the first byte up in
+// an ASCII table and panicked; Seal-Tools' catalog has such examples.
+func TestRankNonASCIIExample(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "get_author", Description: "Get an author's biography (e.g. Émile Zola, Ørsted, 1984)", InputSchema: []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The author (e.g. Émile Zola)"}}}`)},
+		{Name: "get_book", Description: "Get a book", InputSchema: []byte(`{"type":"object"}`)},
+	}
+	got, err := rankBM25("biography of Émile Zola", ts, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Tool.Name != "get_author" {
+		t.Errorf("got %v, want get_author first", describe(got))
+	}
+}
