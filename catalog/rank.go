@@ -120,8 +120,13 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 	if len(q.terms) == 0 {
 		return nil, errNoTerms
 	}
-	ix := indexTools(q, cands)
+	kept, _ := q.rank(indexTools(q, cands), cands, minScore, limit)
+	return kept, nil
+}
 
+// rank scores the tools of ix, indexed for q, and keeps the best, with
+// the ask each answers and its index in cands.
+func (q *bm25Query) rank(ix *bm25Index, cands []*tools.Tool, minScore float64, limit int) ([]Ranked, []pick) {
 	avg := ix.typicalLengths()
 	idf := q.idfs(ix, len(cands))
 	// With several asks, the request as a whole is scored too, as one
@@ -133,12 +138,12 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 	maxScore := make([]float64, nAsks)
 	for a, ask := range q.asks {
 		for _, t := range ask.terms {
-			maxScore[a] += idf[t] * (bm25K1 + 1)
+			maxScore[a] += idf[t] * bm25.ceiling()
 		}
 	}
 	if nAsks > len(q.asks) {
 		for t := range q.terms {
-			maxScore[len(q.asks)] += idf[t] * (bm25K1 + 1)
+			maxScore[len(q.asks)] += idf[t] * bm25.ceiling()
 		}
 	}
 
@@ -166,7 +171,7 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 					tf += fieldTF(f, h.count[f], lens[f], avg[f])
 				}
 			}
-			v := idf[h.term] * tf * (bm25K1 + 1) / (bm25K1 + tf)
+			v := idf[h.term] * bm25.saturate(tf)
 			for _, a := range q.termAsks[h.term] {
 				raw[a] += v
 			}
@@ -190,7 +195,7 @@ func rankBM25(query string, cands []*tools.Tool, minScore float64, limit int) ([
 		kept[i] = scores[p.ask][p.doc]
 		kept[i].Reason = q.reason(p.ask, ix.hits[first[p.doc]:last[p.doc]], idf)
 	}
-	return kept, nil
+	return kept, picks
 }
 
 // idfs returns each query term's idf over n tools, times its weight.
@@ -212,7 +217,44 @@ func (q *bm25Query) idfs(ix *bm25Index, n int) []float64 {
 // fieldTF is what count matches in field f, of length n where the typical
 // length is avg, add to a term's tf'.
 func fieldTF(f int, count uint16, n int32, avg float64) float64 {
-	return fieldWeight[f] * float64(count) / (1 - bm25B + bm25B*float64(n)/avg)
+	b := bm25.b[f]
+	return bm25.weight[f] * float64(count) / (1 - b + b*float64(n)/avg)
+}
+
+// bm25Params are the ranking's parameters; bm25 holds the ones it uses.
+// The tests measure others in their place (TestRankVariants).
+type bm25Params struct {
+	k1     float64
+	b      [numFields]float64 // per field: how much a long field's matches count less
+	weight [numFields]float64
+	// delta is BM25+'s δ, added to the score of every term a tool
+	// matches however long its fields, or with lower BM25L's, added to
+	// tf' before it saturates; 0 is BM25.
+	delta float64
+	lower bool
+}
+
+var bm25 = bm25Params{
+	k1:     bm25K1,
+	b:      [numFields]float64{bm25B, bm25B, bm25B, bm25B, bm25B, bm25B, bm25B},
+	weight: fieldWeight,
+}
+
+// saturate is what a matched term of tf' (above 0) scores, times its idf.
+func (p *bm25Params) saturate(tf float64) float64 {
+	if p.lower {
+		tf += p.delta
+		return tf * (p.k1 + 1) / (p.k1 + tf)
+	}
+	return tf*(p.k1+1)/(p.k1+tf) + p.delta
+}
+
+// ceiling is the most saturate can return.
+func (p *bm25Params) ceiling() float64 {
+	if p.lower {
+		return p.k1 + 1
+	}
+	return p.k1 + 1 + p.delta
 }
 
 // commonPenalty is the weight of a word found in df of n tools: 1, or
@@ -373,14 +415,8 @@ func newQuery(s string) *bm25Query {
 					}
 				}
 				term := q.stems.stem(word)
-				i, ok := q.index[term]
-				if !ok {
-					i = len(q.terms)
-					q.index[term] = i
-					q.terms = append(q.terms, term)
-					q.surface = append(q.surface, string(word))
-					q.termAsks = append(q.termAsks, nil)
-					q.first[term[0]] = true
+				i, added := q.add(term, string(word))
+				if added {
 					quotedOnly[i] = quoted
 				} else if !quoted {
 					quotedOnly[i] = false
@@ -397,15 +433,8 @@ func newQuery(s string) *bm25Query {
 		// A concept's words join the ask, but do not make it one.
 		for _, c := range found {
 			for _, w := range c.expand {
-				term := q.stems.stem([]byte(w))
-				i, ok := q.index[term]
-				if !ok {
-					i = len(q.terms)
-					q.index[term] = i
-					q.terms = append(q.terms, term)
-					q.surface = append(q.surface, w)
-					q.termAsks = append(q.termAsks, nil)
-					q.first[term[0]] = true
+				i, added := q.add(q.stems.stem([]byte(w)), w)
+				if added {
 					concepts[i] = c.name
 				}
 				if !slices.Contains(ask.terms, i) {
@@ -456,6 +485,21 @@ func newQuery(s string) *bm25Query {
 		}
 	}
 	return q
+}
+
+// add returns the index of term, adding it, as first written surface,
+// if q does not have it yet.
+func (q *bm25Query) add(term, surface string) (i int, added bool) {
+	if i, ok := q.index[term]; ok {
+		return i, false
+	}
+	i = len(q.terms)
+	q.index[term] = i
+	q.terms = append(q.terms, term)
+	q.surface = append(q.surface, surface)
+	q.termAsks = append(q.termAsks, nil)
+	q.first[term[0]] = true
+	return i, true
 }
 
 // strong reports whether an ask has a word that is not filler.
@@ -567,20 +611,7 @@ func indexRange(q *bm25Query, cands []*tools.Tool, lo, hi int, lens [][numFields
 	for i := lo; i < hi; i++ {
 		t := cands[i]
 		clear(d.counts)
-		d.lens = [numFields]int32{}
-		d.add(fieldName, t.Name)
-		d.addText(fieldDesc, t.Description)
-		for _, tag := range t.Tags {
-			d.add(fieldTag, tag)
-		}
-		for _, r := range t.ExampleRequests {
-			d.add(fieldRequest, r)
-		}
-		if len(t.InputSchema) > 0 {
-			// The schema is never changed once loaded, so reading it as a
-			// string without a copy is safe.
-			d.schema(unsafestr.String(t.InputSchema))
-		}
+		d.tool(t)
 		lens[i] = d.lens
 		for term, c := range d.counts {
 			if c != ([numFields]uint16{}) {
@@ -600,6 +631,24 @@ type docScanner struct {
 	counts [][numFields]uint16
 	stems  stemmer
 	emit   func([]byte) // d.term, made once
+}
+
+// tool reads every field of t, from the start.
+func (d *docScanner) tool(t *tools.Tool) {
+	d.lens = [numFields]int32{}
+	d.add(fieldName, t.Name)
+	d.addText(fieldDesc, t.Description)
+	for _, tag := range t.Tags {
+		d.add(fieldTag, tag)
+	}
+	for _, r := range t.ExampleRequests {
+		d.add(fieldRequest, r)
+	}
+	if len(t.InputSchema) > 0 {
+		// The schema is never changed once loaded, so reading it as a
+		// string without a copy is safe.
+		d.schema(unsafestr.String(t.InputSchema))
+	}
 }
 
 func (d *docScanner) add(field int, s string) {
