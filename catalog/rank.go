@@ -250,9 +250,6 @@ type bm25Params struct {
 	// statements are the first words of a sentence that tells rather
 	// than asks (isStatement); nil: none.
 	statements map[string]bool
-	// preambles start a first sentence that announces the asks after it
-	// (isPreamble); nil: none.
-	preambles []string
 }
 
 // statementStarts begin a sentence that tells: "The book is titled
@@ -276,16 +273,7 @@ var bm25 = bm25Params{
 	delta:      bm25Delta,
 	lower:      true,
 	statements: statementStarts,
-	preambles:  preambleStarts,
 }
-
-// preambleStarts begin a first sentence that announces the asks after
-// it: joined to the next ask, Seal-Tools dev's Recall@5 went from 0.9263
-// to 0.9303 and its subset's from 0.9524 to 0.9579; BFCL, whose requests
-// do not announce, did not change (TestRankVariants).
-var preambleStarts = []string{"i need your help ", "i need your assistance ", "i need help ", "i need assistance ",
-	"i need some help ", "i need some assistance ", "i need some information ", "i need information ",
-	"i need to gather information ", "i need to gather some information "}
 
 // saturate is what a matched term of tf' (above 0) scores, times its idf.
 func (p *bm25Params) saturate(tf float64) float64 {
@@ -506,9 +494,8 @@ func newQuery(s string) *bm25Query {
 			}
 		}
 	}
-	// A first ask of filler alone joins the next one, and so does one
-	// that only announces the others (isPreamble).
-	if len(q.asks) > 1 && (!q.strong(q.asks[0]) || isPreamble(q.asks[0].text)) {
+	// A first ask of filler alone joins the next one.
+	if len(q.asks) > 1 && !q.strong(q.asks[0]) {
 		for _, t := range q.asks[0].terms {
 			if !slices.Contains(q.asks[1].terms, t) {
 				q.asks[1].terms = append(q.asks[1].terms, t)
@@ -552,23 +539,6 @@ func (q *bm25Query) add(term, surface string) (i int, added bool) {
 	q.termAsks = append(q.termAsks, nil)
 	q.first[term[0]] = true
 	return i, true
-}
-
-// isPreamble reports whether the first sentence of a request of several
-// only announces them: "I need your help with my research.", "I need
-// some information about rice seeds.": it starts with one of
-// bm25.preambles.
-func isPreamble(text string) bool {
-	if bm25.preambles == nil {
-		return false
-	}
-	text = strings.ToLower(text)
-	for _, p := range bm25.preambles {
-		if strings.HasPrefix(text, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // isStatement reports whether a sentence starts as one that tells

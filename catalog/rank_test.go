@@ -651,19 +651,3 @@ func TestRankStatementsJoinTheirAsk(t *testing.T) {
 		t.Errorf("one statement: %d asks, %d terms", len(q.asks), len(q.terms))
 	}
 }
-
-// TestRankPreambleJoinsTheNextAsk: a first sentence that only announces
-// the asks after it takes no slot of its own.
-func TestRankPreambleJoinsTheNextAsk(t *testing.T) {
-	q := newQuery("I need your assistance in planning a trip. Find flights to Oslo. Then book a hotel there.")
-	if len(q.asks) != 2 || !strings.HasPrefix(q.asks[0].text, "Find flights") {
-		t.Errorf("asks %+v, want 2, the first about flights", q.asks)
-	}
-	if i := q.find("trip"); i < 0 || !slices.Contains(q.asks[0].terms, i) {
-		t.Errorf("the preamble's words left the request")
-	}
-	// Alone it is the request.
-	if q := newQuery("I need your assistance in planning a trip."); len(q.asks) != 1 {
-		t.Errorf("one sentence: %d asks", len(q.asks))
-	}
-}
