@@ -78,7 +78,7 @@ func (c *Catalog) Explain(ctx context.Context, sel Selection) ([]Explained, erro
 	idf := q.idfs(ix, len(cands))
 	maxScore := 0.0
 	for t := range q.terms {
-		maxScore += idf[t] * (bm25K1 + 1)
+		maxScore += idf[t] * bm25.ceiling()
 	}
 	out := make([]Explained, len(cands))
 	for i, t := range cands {
@@ -97,11 +97,11 @@ func (c *Catalog) Explain(ctx context.Context, sel Selection) ([]Explained, erro
 			if h.count[f] > 0 {
 				ftf := fieldTF(f, h.count[f], ix.lens[h.doc][f], avg[f])
 				tf += ftf
-				m.Fields = append(m.Fields, FieldMatch{Field: fieldLabel[f], Count: int(h.count[f]), Weight: fieldWeight[f], TF: round4(ftf)})
+				m.Fields = append(m.Fields, FieldMatch{Field: fieldLabel[f], Count: int(h.count[f]), Weight: bm25.weight[f], TF: round4(ftf)})
 			}
 		}
 		if maxScore > 0 {
-			m.Score = idf[h.term] * tf * (bm25K1 + 1) / (bm25K1 + tf) / maxScore
+			m.Score = idf[h.term] * bm25.saturate(tf) / maxScore
 			e.Score += m.Score
 			m.Score = round4(m.Score)
 		}

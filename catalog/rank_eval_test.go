@@ -89,51 +89,65 @@ func readRankEval(t testing.TB, dir string) *rankEval {
 	return ev
 }
 
-// recall ranks every request and returns Recall@5 over all requests (the
+// recall ranks every request (as rankBM25 does, with the catalog read
+// once: see evalIndex) and returns Recall@5 over all requests (the
 // share of the tools each needs that are in its top 5, averaged), Recall@1
 // over those that need one tool, and NDCG@10 (binary relevance: each tool
 // a request needs counts 1, discounted by log2 of its rank + 1, over the
 // best order possible), averaged over all requests.
 func (ev *rankEval) recall(t testing.TB) (at5, at1single, ndcg10 float64, misses []string) {
-	var n5, n1 int
+	var n1 int
+	e := newEvalIndex(ev.tools)
 	for _, r := range ev.requests {
-		ranked, err := rankBM25(r.query, ev.tools, 0, 10)
-		if err != nil {
-			t.Fatalf("%s: %v", r.id, err)
+		q := newQuery(r.query)
+		if len(q.terms) == 0 {
+			t.Fatalf("%s: %v", r.id, errNoTerms)
 		}
-		var top []string
-		for _, k := range ranked {
-			top = append(top, k.Tool.Name)
-		}
-		top5 := top[:min(5, len(top))]
-		found := 0
-		for _, w := range r.want {
-			if slices.Contains(top5, w) {
-				found++
-			} else {
-				misses = append(misses, r.id+": "+w+" not in "+"["+strings.Join(top5, " ")+"]")
-			}
-		}
-		at5 += float64(found) / float64(len(r.want))
-		dcg, ideal := 0.0, 0.0
-		for i, name := range top {
-			if slices.Contains(r.want, name) {
-				dcg += 1 / math.Log2(float64(i+2))
-			}
-		}
-		for i := range min(len(r.want), 10) {
-			ideal += 1 / math.Log2(float64(i+2))
-		}
-		ndcg10 += dcg / ideal
-		n5++
+		ranked, _ := q.rank(e.index(q), ev.tools, 0, 10)
+		a5, a1, nd := ev.measure(r, ranked)
+		at5 += a5
+		at1single += a1
+		ndcg10 += nd
 		if len(r.want) == 1 {
 			n1++
-			if len(top) > 0 && top[0] == r.want[0] {
-				at1single++
+		}
+		if a5 < 1 {
+			var top5 []string
+			for _, k := range ranked[:min(5, len(ranked))] {
+				top5 = append(top5, k.Tool.Name)
+			}
+			for _, w := range r.want {
+				if !slices.Contains(top5, w) {
+					misses = append(misses, r.id+": "+w+" not in "+"["+strings.Join(top5, " ")+"]")
+				}
 			}
 		}
 	}
-	return at5 / float64(n5), at1single / float64(max(n1, 1)), ndcg10 / float64(n5), misses
+	n := float64(len(ev.requests))
+	return at5 / n, at1single / float64(max(n1, 1)), ndcg10 / n, misses
+}
+
+// measure returns, for one request and the tools ranked for it, the share
+// of the tools it needs in the top 5, whether the first is the one it
+// needs if it needs one (1 or 0), and NDCG@10.
+func (ev *rankEval) measure(r evalRequest, ranked []Ranked) (at5, at1single, ndcg10 float64) {
+	found := 0
+	dcg, ideal := 0.0, 0.0
+	for i, k := range ranked[:min(10, len(ranked))] {
+		if slices.Contains(r.want, k.Tool.Name) {
+			dcg += 1 / math.Log2(float64(i+2))
+			if i < 5 {
+				found++
+			}
+		}
+	}
+	for i := range min(len(r.want), 10) {
+		ideal += 1 / math.Log2(float64(i+2))
+	}
+	if len(r.want) == 1 && len(ranked) > 0 && ranked[0].Tool.Name == r.want[0] {
+		at1single = 1
+	}
+	return float64(found) / float64(len(r.want)), at1single, dcg / ideal
 }
 
 // TestRankRecall measures the ranking on the vendored BFCL subset and
@@ -224,16 +238,16 @@ func TestRankExampleRequests(t *testing.T) {
 	b5, b1, bn, _ := without.recall(t)
 	a5, a1, an, _ := with.recall(t)
 	t.Logf("%d held-out requests: Recall@5 %.4f -> %.4f, Recall@1 %.4f -> %.4f, NDCG@10 %.4f -> %.4f with example requests at weight %g",
-		len(left), b5, a5, b1, a1, bn, an, fieldWeight[fieldRequest])
+		len(left), b5, a5, b1, a1, bn, an, bm25.weight[fieldRequest])
 	if a5 < b5 || an < bn {
 		t.Errorf("example requests made the ranking worse")
 	}
 	if w := os.Getenv("TOOLCALL_RANK_EVAL_WEIGHTS"); w != "" && full {
 		// The sweep the weight was chosen by.
-		saved := fieldWeight[fieldRequest]
-		defer func() { fieldWeight[fieldRequest] = saved }()
+		saved := bm25.weight[fieldRequest]
+		defer func() { bm25.weight[fieldRequest] = saved }()
 		for _, f := range strings.Fields(w) {
-			fieldWeight[fieldRequest], _ = strconv.ParseFloat(f, 64)
+			bm25.weight[fieldRequest], _ = strconv.ParseFloat(f, 64)
 			a5, a1, an, _ := with.recall(t)
 			t.Logf("weight %s: Recall@5 %.4f, Recall@1 %.4f, NDCG@10 %.4f", f, a5, a1, an)
 		}

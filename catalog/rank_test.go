@@ -609,3 +609,45 @@ func TestSelectAskedFor(t *testing.T) {
 		}
 	})
 }
+
+// TestRankNonASCIIExample: an example value that starts with a letter
+// outside ASCII ("(e.g. Émile Zola)") is read like any other word. The
+// check that leaves numbers among examples out looked the first byte up in
+// an ASCII table and panicked; Seal-Tools' catalog has such examples.
+func TestRankNonASCIIExample(t *testing.T) {
+	ts := []*tools.Tool{
+		{Name: "get_author", Description: "Get an author's biography (e.g. Émile Zola, Ørsted, 1984)", InputSchema: []byte(`{"type":"object","properties":{"name":{"type":"string","description":"The author (e.g. Émile Zola)"}}}`)},
+		{Name: "get_book", Description: "Get a book", InputSchema: []byte(`{"type":"object"}`)},
+	}
+	got, err := rankBM25("biography of Émile Zola", ts, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Tool.Name != "get_author" {
+		t.Errorf("got %v, want get_author first", describe(got))
+	}
+}
+
+// TestRankStatementsJoinTheirAsk: in a request of several asks, a
+// sentence that tells rather than asks ("The book is titled ...") says
+// more of the ask before it and takes no slot of its own, so each real
+// ask's tool is offered.
+func TestRankStatementsJoinTheirAsk(t *testing.T) {
+	q := newQuery("Find a literary agent for my novel. The book is titled 'Clouds'. It is a mystery. Then update the price of the e-book.")
+	if len(q.asks) != 2 {
+		var texts []string
+		for _, a := range q.asks {
+			texts = append(texts, a.text)
+		}
+		t.Fatalf("asks %q, want 2: the statements join the first", texts)
+	}
+	for _, word := range []string{"titl", "mysteri"} {
+		if i := q.find(word); i < 0 || !slices.Contains(q.asks[0].terms, i) {
+			t.Errorf("%s is not in the first ask", word)
+		}
+	}
+	// A request that is one statement is still one ask.
+	if q := newQuery("The weather in Paris, please."); len(q.asks) != 1 || len(q.terms) == 0 {
+		t.Errorf("one statement: %d asks, %d terms", len(q.asks), len(q.terms))
+	}
+}

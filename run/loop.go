@@ -231,7 +231,8 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 	if execSet == nil {
 		execSet = catalog.New(nil) // no tools: every call is an unknown tool
 	}
-	l.exec = tools.NewExecutor(execSet, xopts)
+	l.offered = &offeredSet{ToolSet: execSet}
+	l.exec = tools.NewExecutor(l.offered, xopts)
 	// Everything the run writes goes through the redactor exec uses:
 	// every event, the model's own text included, and what it says on
 	// stderr (Progress, Result.Error).
@@ -272,8 +273,9 @@ type loop struct {
 	live *catalog.Live
 	// parser is how each turn is read (ParserOptions).
 	parser parse.Options
-	// exec checks and runs the calls of every turn.
-	exec *tools.Executor
+	// exec checks and runs the calls of every turn, against offered.
+	exec    *tools.Executor
+	offered *offeredSet
 	// buf holds the line being written: one buffer for the run.
 	buf []byte
 	// offers is what is offered, for the budgets (budget.go).
@@ -365,6 +367,9 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		var err error
 		if picked, err = o.Catalog.Select(ctx, sel); err != nil {
 			return nil, fmt.Errorf("choosing the tools: %w", err)
+		}
+		if o.Pick > 0 {
+			l.offered.offer(picked)
 		}
 	}
 	system := o.System

@@ -363,3 +363,28 @@ func TestLoopBrokenProtocolLine(t *testing.T) {
 		t.Errorf("the model was told %q", got)
 	}
 }
+
+// TestLoopPickRefusesUnoffered: under --pick, a call to a catalog tool
+// the model was not offered does not run; the observation says it was not
+// offered and lists the tools that were.
+func TestLoopPickRefusesUnoffered(t *testing.T) {
+	call := `{"type":"tool_call","name":"add","arguments":{"a":1,"b":2}}` + "\n"
+	b := &scripted{replies: []string{call, `{"type":"final_answer","content":"ok"}`}}
+	out, _ := runLoop(t, b, Options{Pick: 1}, "What is the weather in Oslo?")
+	var obs string
+	for _, line := range strings.Split(out, "\n") {
+		if gjson.Get(line, "type").Str == tools.TypeToolObservation {
+			obs = line
+		}
+	}
+	if gjson.Get(obs, "error.kind").Str != string(tools.KindUnknownTool) ||
+		!strings.Contains(obs, `Tool \"add\" is not available here: it is not among the tools offered for this request (--pick).`) || !strings.Contains(obs, "Available tools: get_weather.") {
+		t.Errorf("observation: %s\nrun:\n%s", obs, out)
+	}
+	// Without --pick every tool is offered, and add runs.
+	b = &scripted{replies: []string{call, `{"type":"final_answer","content":"ok"}`}}
+	out, _ = runLoop(t, b, Options{}, "What is the weather in Oslo?")
+	if strings.Contains(out, `"unknown_tool"`) {
+		t.Errorf("without --pick add was refused:\n%s", out)
+	}
+}
