@@ -106,12 +106,13 @@ func TestValidateNormalized(t *testing.T) {
 		!strings.Contains(msg, `/loc: "loc" is another name for "city", and the call also gives "city"; give the value once, as "city"`) {
 		t.Errorf("a collision is not refused as the model's error: %s", lines[4])
 	}
-	// Validating again gives the same call, with nothing left to normalize.
+	// Validating again finds nothing left to normalize, and keeps the
+	// first validate's record: the same line.
 	var again bytes.Buffer
 	if _, err := Validate(context.Background(), strings.NewReader(lines[0]+"\n"), &again, set, ValidateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if want := strings.Replace(lines[0], `,"normalized":[{"from":"/loc","to":"/city"},{"pointer":"/unit","from":"F","to":"fahrenheit"}]`, "", 1); strings.TrimSpace(again.String()) != want {
+	if want := lines[0]; strings.TrimSpace(again.String()) != want {
 		t.Errorf("validate twice:\n got %s\nwant %s", again.String(), want)
 	}
 }
