@@ -335,9 +335,11 @@ func difference(a, b string) string {
 
 // tokenRE is compiled on first use, not at start-up. Control tokens
 // look like <|x|>, <x|>, <|x>, <x>, DeepSeek's fullwidth <｜x｜>,
-// Mistral's [X], and EXAONE's [|x|] (its [|endofturn|] ends a turn).
+// Mistral's [X], EXAONE's [|x|] (its [|endofturn|] ends a turn), and
+// Kimi K3's tags, <|open|>x attr="v"<|sep|> and <|close|>x<|sep|>, each
+// one token (first, so that <|open|> alone is not one).
 var tokenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
+	return regexp.MustCompile(`<\|open\|>[a-z_-]{1,32}(?: [^<>\n]{1,200})?<\|sep\|>|<\|close\|>[a-z_-]{1,32}<\|sep\|>|<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
 })
 
 // controlTokens lists the control tokens in s, in order.
@@ -699,7 +701,7 @@ func cutAtEnd(out, eot, name string) string {
 }
 
 // thinkOpeners are the think markers parse knows.
-var thinkOpeners = []string{"<think>", "<thinking>", "<seed:think>", "[THINK]", "<|START_THINKING|>", "<|inner_prefix|>"}
+var thinkOpeners = []string{"<think>", "<thinking>", "<seed:think>", "[THINK]", "<|START_THINKING|>", "<|inner_prefix|>", "<|open|>think<|sep|>"}
 
 // withoutOpenThink cuts a think marker, and what follows it, off the end
 // of a generation prompt.
@@ -718,15 +720,44 @@ func withoutOpenThink(prompt string, pairs [][2]string) string {
 }
 
 // endOfTurn returns the control token right after the probe reply in a
-// rendered text turn: what ends an assistant turn.
+// rendered text turn: what ends an assistant turn. A tag that closes one
+// the reply was opened with (Kimi K3's <|open|>response<|sep|>, which
+// tool calls follow) wraps the reply and does not end the turn: the
+// token after it does.
 func endOfTurn(text string) string {
-	if i := strings.LastIndex(text, probeReply); i >= 0 {
-		after := text[i+len(probeReply):]
-		if toks := controlTokens(after); len(toks) > 0 && strings.HasPrefix(strings.TrimLeft(after, " \n"), toks[0]) {
-			return toks[0]
-		}
+	i := strings.LastIndex(text, probeReply)
+	if i < 0 {
+		return ""
 	}
-	return ""
+	before, after := text[:i], text[i+len(probeReply):]
+	for {
+		after = strings.TrimLeft(after, " \n")
+		tok := firstToken(after)
+		if tok == "" {
+			return ""
+		}
+		open := lastToken(before)
+		if open == "" || !closes(tok, open) {
+			return tok
+		}
+		before, after = before[:len(before)-len(open)], after[len(tok):]
+	}
+}
+
+// closes reports whether tok closes the tag open: </x> closes <x ...>,
+// and Kimi K3's <|close|>x<|sep|> closes <|open|>x ...<|sep|>.
+func closes(tok, open string) bool {
+	if name, ok := strings.CutPrefix(tok, "<|close|>"); ok {
+		name = strings.TrimSuffix(name, "<|sep|>")
+		rest, ok := strings.CutPrefix(open, "<|open|>"+name)
+		return ok && (rest == "<|sep|>" || strings.HasPrefix(rest, " "))
+	}
+	if name, ok := strings.CutPrefix(tok, "</"); ok {
+		name = strings.TrimSuffix(name, ">")
+		rest, ok := strings.CutPrefix(open, "<"+name)
+		return ok && (rest == ">" || strings.HasPrefix(rest, " "))
+	}
+	return false
 }
 
 // Stops returns the stop sequences of a completions request: the token

@@ -136,9 +136,14 @@ var wantDerived = map[string]string{
 	"ollama-r1-1776-671b":                parse.FormatDeepSeekR1,
 	"ollama-rnj-1-latest":                parse.FormatHermes,
 	"rnj-1-instruct-Q6_K":                parse.FormatHermes,
-	"Kimi-K3":                            "no parser for its tool calls",
-	"ollama-firefunction-v2-70b":         "does not render",
-	"ollama-llama4-latest":               "no parser for its tool calls",
+	// Kimi K3's tags, <|open|>x<|sep|> and <|close|>x<|sep|>, are
+	// control tokens; <|close|>response<|sep|> closes the reply, which
+	// calls follow, and does not end the turn.
+	"Kimi-K3":                    parse.FormatKimiK3,
+	"ollama-firefunction-v2-70b": "does not render",
+	// Meta's template: the content in <|python_start|> … <|python_end|>,
+	// then JSON calls, which parse reads as Llama 3's.
+	"ollama-llama4-latest": parse.FormatLlama3JSON,
 	// Older chat-only models.
 	"LFM2.5-VL-1.6B-Q8_0":              "no tool-call support",
 	"Qwen2-Audio-7B.Q8_0":              "no tool-call support",
