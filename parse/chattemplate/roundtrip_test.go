@@ -49,9 +49,9 @@ var wantDerived = map[string]string{
 	"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B":      parse.FormatDeepSeekR1,
 	"deepseek-ai-DeepSeek-V3.1":                     parse.FormatDeepSeekV31,
 	"deepseek-ai-DeepSeek-V3.2":                     parse.FormatDeepSeekDSML,
-	// It reads functions, which transformers does not pass: it fails
-	// there, and here.
-	"fireworks-ai-llama-3-firefunction-v2":     "does not render",
+	// It reads functions and datetime, which transformers does not pass
+	// and llama.cpp does (render.go).
+	"fireworks-ai-llama-3-firefunction-v2":     parse.FormatFireFunction,
 	"google-gemma-4-31B-it":                    parse.FormatGemma4,
 	"google-gemma-4-31B-it-interleaved":        parse.FormatGemma4,
 	"ibm-granite-granite-4.0":                  parse.FormatHermes,
@@ -140,7 +140,7 @@ var wantDerived = map[string]string{
 	// control tokens; <|close|>response<|sep|> closes the reply, which
 	// calls follow, and does not end the turn.
 	"Kimi-K3":                    parse.FormatKimiK3,
-	"ollama-firefunction-v2-70b": "does not render",
+	"ollama-firefunction-v2-70b": parse.FormatFireFunction,
 	// Meta's template: the content in <|python_start|> … <|python_end|>,
 	// then JSON calls, which parse reads as Llama 3's.
 	"ollama-llama4-latest": parse.FormatLlama3JSON,
