@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"regexp"
 	"strings"
@@ -35,20 +36,49 @@ type Derived struct {
 	// so a call only renders whole with an id of Kimi's form,
 	// functions.NAME:INDEX (see CallID).
 	KimiIDs bool
+	// NineCharIDs is set when the template refuses a call id that is not
+	// nine letters and digits (Mistral's: "Tool call IDs should be
+	// alphanumeric strings with length 9!"), as it refuses call_1.
+	NineCharIDs bool
 }
 
-// CallID is the id to give the index-th call of an assistant turn, to
-// NAME, when rendering it through the template: id itself, or Kimi's
-// functions.NAME:INDEX where the template writes the id in place of the
-// name.
+// CallID is the id to give a call to NAME when rendering it through the
+// template, index counting the calls of the conversation from 0: id
+// itself; Kimi's functions.NAME:INDEX where the template writes the id
+// in place of the name (an id of that form for NAME is kept); or nine
+// letters and digits made from id where the template wants those (an id
+// of that form is kept). The same id always gives the same result, so
+// a tool message's tool_call_id can be mapped alike.
 func (d *Derived) CallID(id, name string, index int) string {
-	if d.KimiIDs {
+	switch {
+	case d.KimiIDs:
+		if n, ok := strings.CutPrefix(id, "functions."+name+":"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return id
+		}
 		return kimiID(name, index)
+	case d.NineCharIDs:
+		return NineCharID(id)
 	}
 	return id
 }
 
 func kimiID(name string, index int) string { return fmt.Sprintf("functions.%s:%d", name, index) }
+
+// NineCharID is id when it is nine ASCII letters and digits, and else
+// nine lowercase letters and digits made from a hash of id.
+func NineCharID(id string) string {
+	if len(id) == 9 && strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" {
+		return id
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var out [9]byte
+	for i, n := 0, h.Sum64(); i < len(out); i, n = i+1, n/36 {
+		out[i] = digits[n%36]
+	}
+	return string(out[:])
+}
 
 // Options returns parse options that read the model's output this way.
 func (d *Derived) Options(base parse.Options) parse.Options {
@@ -158,6 +188,7 @@ func (t *Template) derive() (*Derived, error) {
 	// one, and else Kimi's functions.NAME:INDEX, which Kimi K2 0905 and
 	// K2.5 write where the name belongs and parse reads the name from.
 	var one, two string
+	var args1 any // the first call's arguments, in the form the template took
 	for _, try := range []struct{ asString, kimi bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		args, args2 := any(probeArgs()), any(probeArgs2())
 		if try.asString {
@@ -182,11 +213,19 @@ func (t *Template) derive() (*Derived, error) {
 			continue
 		}
 		afterPrompt = ok1
+		args1 = args
 		if r2, err2 := render([]Message{user, {Role: "assistant", ToolCalls: c2}}, false); err2 == nil {
 			two, ok2 = output(r2)
 			afterPrompt = afterPrompt && ok2
 		}
 		break
+	}
+	if one != "" && !d.KimiIDs {
+		// Whether the template takes an id of the form parse gives a
+		// call (the probe's are nine letters and digits).
+		c := []Call{{ID: "call_1", Name: probeName, Arguments: args1}}
+		_, err := render([]Message{user, {Role: "assistant", ToolCalls: c}}, false)
+		d.NineCharIDs = err != nil
 	}
 	if one == "" {
 		d.KimiIDs = false

@@ -1,6 +1,8 @@
 package chattemplate
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolcall/toolcall/parse"
@@ -49,5 +51,58 @@ func TestDeriveOwnSyntax(t *testing.T) {
 				roundTrips(t, out, d.Options(parse.Options{}), want, c.content)
 			}
 		})
+	}
+}
+
+// The templates that want call ids of a form of their own: Kimi's
+// functions.NAME:INDEX where the name belongs, Mistral's nine letters
+// and digits. A change here changes the prompts run renders.
+func TestCallIDForms(t *testing.T) {
+	var kimi, nine []string
+	for _, f := range templates(t) {
+		tp, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := tp.Derive()
+		if err != nil {
+			continue
+		}
+		if d.KimiIDs {
+			kimi = append(kimi, nameOf(f))
+		}
+		if d.NineCharIDs {
+			nine = append(nine, nameOf(f))
+		}
+	}
+	t.Logf("Kimi's ids: %v", kimi)
+	t.Logf("nine-character ids: %v", nine)
+	if !slices.Equal(kimi, []string{"moonshotai-Kimi-K2-Instruct-0905"}) {
+		t.Errorf("Kimi's ids for %v", kimi)
+	}
+	for _, want := range []string{"Mistral-Small-3.2-24B-Instruct-2506", "mistralai-Mistral-Nemo-Instruct-2407"} {
+		if !slices.Contains(nine, want) {
+			t.Errorf("%s: not derived as wanting nine-character ids (%v)", want, nine)
+		}
+	}
+	d := &Derived{NineCharIDs: true}
+	for _, id := range []string{"call_1", "chatcmpl-tool-5f0e9a1b2c3d4e5f", ""} {
+		got := d.CallID(id, "f", 0)
+		if len(got) != 9 || strings.Trim(got, "abcdefghijklmnopqrstuvwxyz0123456789") != "" || got != d.CallID(id, "g", 3) {
+			t.Errorf("%q: %q", id, got)
+		}
+	}
+	if got := d.CallID("aB3dE6gH9", "f", 0); got != "aB3dE6gH9" {
+		t.Errorf("a nine-character id changed: %q", got)
+	}
+	if d.CallID("call_1", "f", 0) == d.CallID("call_2", "f", 0) {
+		t.Error("two ids give one")
+	}
+	k := &Derived{KimiIDs: true}
+	if got := k.CallID("call_1", "get_weather", 2); got != "functions.get_weather:2" {
+		t.Errorf("Kimi: %q", got)
+	}
+	if got := k.CallID("functions.get_weather:7", "get_weather", 2); got != "functions.get_weather:7" {
+		t.Errorf("Kimi's own id changed: %q", got)
 	}
 }
