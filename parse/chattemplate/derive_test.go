@@ -59,20 +59,12 @@ func TestDeriveOwnSyntax(t *testing.T) {
 // and digits. A change here changes the prompts run renders.
 func TestCallIDForms(t *testing.T) {
 	var kimi, nine []string
-	for _, f := range templates(t) {
-		tp, err := Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := tp.Derive()
-		if err != nil {
-			continue
-		}
+	for tp, d := range derivedCorpus(t) {
 		if d.KimiIDs {
-			kimi = append(kimi, nameOf(f))
+			kimi = append(kimi, nameOf(tp.Name))
 		}
 		if d.NineCharIDs {
-			nine = append(nine, nameOf(f))
+			nine = append(nine, nameOf(tp.Name))
 		}
 	}
 	t.Logf("Kimi's ids: %v", kimi)

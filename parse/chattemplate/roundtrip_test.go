@@ -259,6 +259,22 @@ func templates(t testing.TB) []string {
 	return files
 }
 
+// derivedCorpus yields the corpus templates whose calls are derived (Name is
+// the file), with what was derived.
+func derivedCorpus(t testing.TB) func(yield func(*Template, *Derived) bool) {
+	return func(yield func(*Template, *Derived) bool) {
+		for _, f := range templates(t) {
+			tp, err := Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, err := tp.Derive(); err == nil && !yield(tp, d) {
+				return
+			}
+		}
+	}
+}
+
 func nameOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jinja") }
 
 // The calls rendered for the round trip: not the probe's.
