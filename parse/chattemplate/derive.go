@@ -494,8 +494,9 @@ func parsesTo(s string, o parse.Options, want []wantCall) bool {
 
 // sameJSON compares two values as JSON. Templates that print values
 // with Jinja write booleans as Python does (True), which a tagged format
-// reads back as the string "True": that is the template's own spelling,
-// not a syntax mismatch.
+// reads back as the string "True", and FunctionGemma's quotes them
+// (<escape>true<escape>), read back as "true": that is the template's own
+// spelling, not a syntax mismatch.
 func sameJSON(a, b any) bool {
 	norm := func(v any) any {
 		raw, _ := json.Marshal(v)
@@ -515,7 +516,7 @@ func sameJSON(a, b any) bool {
 	for k, v := range my {
 		got := mx[k]
 		if bv, ok := v.(bool); ok {
-			if s, ok := got.(string); ok && (s == "True" && bv || s == "False" && !bv) {
+			if s, ok := got.(string); ok && (strings.EqualFold(s, "true") && bv || strings.EqualFold(s, "false") && !bv) {
 				continue
 			}
 		}

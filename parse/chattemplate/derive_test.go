@@ -54,6 +54,44 @@ func TestDeriveOwnSyntax(t *testing.T) {
 	}
 }
 
+// FunctionGemma's call syntax, written by a template made for this test
+// as Google's writes it (the published template itself is not in the
+// corpus): <start_function_call>call:NAME{key:<escape>text<escape>,n:1}
+// <end_function_call>, nothing but the brace between the name and the
+// arguments, which are not JSON. Derivation maps it onto parse's
+// functiongemma format, and the calls read back.
+func TestDeriveFunctionGemmaSyntax(t *testing.T) {
+	src := `{%- macro arg(v) -%}
+{%- if v is string -%}<escape>{{ v }}<escape>
+{%- elif v is boolean -%}{{ 'true' if v else 'false' }}
+{%- elif v is mapping -%}{{ '{' }}{%- for k, x in v | dictsort -%}{{ k }}:{{ arg(x) }}{% if not loop.last %},{% endif %}{%- endfor -%}{{ '}' }}
+{%- elif v is sequence -%}[{%- for x in v -%}{{ arg(x) }}{% if not loop.last %},{% endif %}{%- endfor -%}]
+{%- else -%}{{ v }}{%- endif -%}
+{%- endmacro -%}
+{{ bos_token }}{%- for m in messages -%}
+<start_of_turn>{{ 'model' if m.role == 'assistant' else m.role }}
+{{ m.content | trim if m.content else '' }}
+{%- for c in m.tool_calls or [] -%}<start_function_call>call:{{ c.function.name }}{{ arg(c.function.arguments) }}<end_function_call>{%- endfor -%}
+{%- if m.tool_calls %}<start_function_response>{% else %}<end_of_turn>
+{% endif -%}
+{%- endfor -%}
+{%- if add_generation_prompt %}<start_of_turn>model
+{% endif -%}`
+	tp := &Template{Name: "functiongemma-like", Source: src}
+	d, err := tp.Derive()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Format != parse.FormatFunctionGemma {
+		t.Fatalf("format %q, want %s", d.Format, parse.FormatFunctionGemma)
+	}
+	for _, c := range callShapes {
+		calls, want := c.calls()
+		out, _ := modelOutput(t, tp, d, c.content, calls)
+		roundTrips(t, out, d.Options(parse.Options{}), want, c.content)
+	}
+}
+
 // The templates that want call ids of a form of their own: Kimi's
 // functions.NAME:INDEX where the name belongs, Mistral's nine letters
 // and digits. A change here changes the prompts run renders.

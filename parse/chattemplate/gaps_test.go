@@ -43,6 +43,7 @@ func TestJinjaGaps(t *testing.T) {
 		{"a str indexed by a str is undefined", `[{{ "Y"["text"] }}]`, "[]"},
 		{"Python's arithmetic", `{{ 2 ** 10 }}|{{ 2 ** -1 }}|{{ -7 // 2 }}|{{ -1 % 3 }}|{{ 7.5 // 2 }}|{{ 10 ** 20 > 0 }}`, "1024|0.5|-4|2|3.0|True"},
 		{"str % values", `{{ 'video_%02d' % 3 }}|{{ '%s-%s' % ('a', 1) }}|{{ '%(k)s' % {'k': 'v'} }}|{{ 7 % 3 }}`, "video_03|a-1|v|1"},
+		{"is sequence as Python's", `{{ x is sequence }}|{{ "a" is sequence }}|{{ {} is sequence }}|{{ none is sequence }}|{{ 1 is sequence }}|{{ [] is sequence }}`, "True|True|True|False|False|True"},
 		{"string escapes", `{{ "a\tb\x41\u00e9" }}`, "a\tbAé"},
 	}
 	for _, c := range cases {

@@ -144,6 +144,9 @@ var wantDerived = map[string]string{
 	// Meta's template: the content in <|python_start|> … <|python_end|>,
 	// then JSON calls, which parse reads as Llama 3's.
 	"ollama-llama4-latest": parse.FormatLlama3JSON,
+	// FunctionGemma: call:NAME{key:<escape>v<escape>}, its booleans
+	// quoted (<escape>true<escape>, read back as "true").
+	"google-functiongemma-270m-it": parse.FormatFunctionGemma,
 	// Older chat-only models.
 	"LFM2.5-VL-1.6B-Q8_0":              "no tool-call support",
 	"Qwen2-Audio-7B.Q8_0":              "no tool-call support",
