@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolcall/toolcall/parse/chattemplate"
@@ -39,7 +40,8 @@ func isModelTemplate(path string) bool {
 // conversation as it stands (system prompt with the tools as --style
 // describes them, turns, assistant calls, observations as tool messages),
 // ending with the generation prompt. Its stop sequences are the
-// template's end-of-turn and end-of-sequence tokens.
+// template's end-of-turn and end-of-sequence tokens, and the token that
+// begins a tool's response after the calls (Derived.AfterCalls).
 func modelTemplate(path string) (*PromptTemplate, error) {
 	t, err := chattemplate.Load(path)
 	if err != nil {
@@ -80,6 +82,11 @@ func fromChatTemplate(t *chattemplate.Template, redact *tools.Redactor) (*Prompt
 	d, derr := t.Derive()
 	if derr != nil {
 		d = nil
+	}
+	// Where the template has the tool's response begin right after the
+	// calls, the model stops there too, rather than invent the response.
+	if d != nil && d.AfterCalls != "" && !slices.Contains(stops, d.AfterCalls) {
+		stops = append(stops, d.AfterCalls)
 	}
 	render := func(msgs []Message) (string, error) {
 		s, err := t.Render(chatMessages(msgs, d), chattemplate.RenderOptions{AddGenerationPrompt: true})

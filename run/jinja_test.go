@@ -156,3 +156,23 @@ func TestModelTemplateCallIDs(t *testing.T) {
 		})
 	}
 }
+
+// A template that has the tool's response begin right after the calls
+// (FunctionGemma's <start_function_response>) adds that token to the
+// stop sequences: the model writes it after a call and would go on to
+// invent the response.
+func TestModelTemplateStopsAfterCalls(t *testing.T) {
+	for name, want := range map[string][]string{
+		"google-functiongemma-270m-it": {"<end_of_turn>", "<start_function_response>"},
+		"google-gemma-4-31B-it":        {"<turn|>", "<|tool_response>"},
+		"Qwen-Qwen2.5-7B-Instruct":     {"<|im_end|>"},
+	} {
+		p, err := Template("../parse/chattemplate/testdata/llamacpp/" + name + ".jinja")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Stop(); !slices.Equal(got, want) {
+			t.Errorf("%s: stops %q, want %q", name, got, want)
+		}
+	}
+}

@@ -40,6 +40,12 @@ type Derived struct {
 	// nine letters and digits (Mistral's: "Tool call IDs should be
 	// alphanumeric strings with length 9!"), as it refuses call_1.
 	NineCharIDs bool
+	// AfterCalls is the control token the template writes after a turn's
+	// calls where the tool's response begins (FunctionGemma's
+	// <start_function_response>, Gemma 4's <|tool_response>): a model that
+	// writes it goes on to invent the response, so it is a stop sequence
+	// too. Empty when the turn ends after the calls.
+	AfterCalls string
 }
 
 // CallID is the id to give a call to NAME when rendering it through the
@@ -286,9 +292,15 @@ func (t *Template) derive() (*Derived, error) {
 	// are not prose either.
 	if f := detectFormat(one, d.Syntax); f != "" {
 		syn := *d.Syntax
-		syn.Skip = append(append([]string(nil), syn.Skip...), strayTokens(one, two, parse.Options{Format: f, Syntax: d.Syntax})...)
+		stray := strayTokens(one, two, parse.Options{Format: f, Syntax: d.Syntax})
+		syn.Skip = append(append([]string(nil), syn.Skip...), stray...)
 		if check(f, &syn) {
 			d.Format, d.Syntax = f, &syn
+			for _, tok := range stray {
+				if tok != d.EndOfTurn && strings.HasSuffix(strings.TrimRight(one, " \n"), tok) {
+					d.AfterCalls = tok
+				}
+			}
 			return d, nil
 		}
 	}
