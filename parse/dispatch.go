@@ -210,7 +210,11 @@ func init() {
 		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
 		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
 		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
-		{"<|python_start|>", pythonicBlock("<|python_end|>", FormatPythonic), []string{FormatPythonic, FormatLlama3JSON}},
+		// Llama 4's own template writes the content between these and
+		// the JSON calls after them: a block that holds no call is
+		// layout, its text prose.
+		{"<|python_start|>", llama4Block, []string{FormatPythonic, FormatLlama3JSON}},
+		{"<|python_end|>", skip, []string{FormatPythonic, FormatLlama3JSON}},
 		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
 		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2, FormatMiniCPM3}},
 		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},

@@ -373,6 +373,21 @@ func pythonicBlock(closer, format string) handler {
 	}
 }
 
+// llama4Block handles Llama 4's <|python_start|>: calls up to
+// <|python_end|>, or, when none start there, a token of layout. Meta's
+// template writes an assistant's content in the block and its calls, as
+// JSON, after <|python_end|>.
+func llama4Block(p *Parser, i, j int, eof bool) (int, status, error) {
+	end, st, err := pythonicBlock("<|python_end|>", FormatPythonic)(p, i, j, eof)
+	if st != noMatch || err != nil {
+		return end, st, err
+	}
+	if err := p.flushText(i); err != nil {
+		return 0, 0, err
+	}
+	return j, matched, nil
+}
+
 // pyLines parses calls separated by newlines or commas up to closer.
 func (p *Parser) pyLines(i, k int, eof bool, format, closer string) (int, status, error) {
 	var a argsBuilder

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolcall/toolcall/parse/chattemplate"
@@ -39,7 +40,8 @@ func isModelTemplate(path string) bool {
 // conversation as it stands (system prompt with the tools as --style
 // describes them, turns, assistant calls, observations as tool messages),
 // ending with the generation prompt. Its stop sequences are the
-// template's end-of-turn and end-of-sequence tokens.
+// template's end-of-turn and end-of-sequence tokens, and the token that
+// begins a tool's response after the calls (Derived.AfterCalls).
 func modelTemplate(path string) (*PromptTemplate, error) {
 	t, err := chattemplate.Load(path)
 	if err != nil {
@@ -74,19 +76,47 @@ func fromChatTemplate(t *chattemplate.Template, redact *tools.Redactor) (*Prompt
 	if err != nil {
 		return nil, clean(err)
 	}
+	// Earlier calls go back with ids of the form the template wants
+	// (Kimi's functions.NAME:INDEX, Mistral's nine characters); a
+	// template whose calls are not derived gets them as they are.
+	d, derr := t.Derive()
+	if derr != nil {
+		d = nil
+	}
+	// Where the template has the tool's response begin right after the
+	// calls, the model stops there too, rather than invent the response.
+	if d != nil && d.AfterCalls != "" && !slices.Contains(stops, d.AfterCalls) {
+		stops = append(stops, d.AfterCalls)
+	}
 	render := func(msgs []Message) (string, error) {
-		s, err := t.Render(chatMessages(msgs), chattemplate.RenderOptions{AddGenerationPrompt: true})
+		s, err := t.Render(chatMessages(msgs, d), chattemplate.RenderOptions{AddGenerationPrompt: true})
 		return s, clean(err)
 	}
 	return &PromptTemplate{name: t.Name, render: render, stop: stops}, nil
 }
 
-// chatMessages converts the loop's messages for a chat template.
-func chatMessages(msgs []Message) []chattemplate.Message {
+// chatMessages converts the loop's messages for a chat template. With d,
+// call ids take the form the template wants (d.CallID, counting the
+// conversation's calls from 0), and a tool message's tool_call_id the
+// same id as its call.
+func chatMessages(msgs []Message, d *chattemplate.Derived) []chattemplate.Message {
 	out := make([]chattemplate.Message, len(msgs))
+	ids := map[string]string{}
+	n := 0
 	for i, m := range msgs {
 		cm := chattemplate.Message{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, Name: m.Name}
+		if to, ok := ids[m.ToolCallID]; ok && m.Role == "tool" {
+			cm.ToolCallID = to
+		} else if d != nil && d.NineCharIDs && m.ToolCallID != "" {
+			cm.ToolCallID = chattemplate.NineCharID(m.ToolCallID)
+		}
 		for _, c := range m.ToolCalls {
+			id := c.ID
+			if d != nil {
+				id = d.CallID(c.ID, c.Name, n)
+				ids[c.ID] = id
+			}
+			n++
 			// As JSON, the template sees the keys in the order the model
 			// wrote them, as Python's Jinja would.
 			var args any = json.RawMessage(`{}`)
@@ -97,7 +127,7 @@ func chatMessages(msgs []Message) []chattemplate.Message {
 					args = string(c.Arguments)
 				}
 			}
-			cm.ToolCalls = append(cm.ToolCalls, chattemplate.Call{ID: c.ID, Name: c.Name, Arguments: args})
+			cm.ToolCalls = append(cm.ToolCalls, chattemplate.Call{ID: id, Name: c.Name, Arguments: args})
 		}
 		out[i] = cm
 	}

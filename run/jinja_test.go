@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/golden"
+	"github.com/toolcall/toolcall/parse/chattemplate"
 )
 
 // qwenTemplate is Qwen2.5's own chat template, vendored for parse's tests.
@@ -119,6 +121,58 @@ func TestE2ECompletionsModelTemplate(t *testing.T) {
 	for i := range gotStops {
 		if !slices.Contains(gotStops[i], "<|im_end|>") {
 			t.Errorf("request %d stops at %q, want <|im_end|> among them (chatml: %q)", i, gotStops[i], wantStops[i])
+		}
+	}
+}
+
+// With a model's own template, earlier calls and their results go back
+// with ids of the form the template wants: Mistral's templates refuse
+// any id but nine letters and digits, and Kimi K2 0905's writes the id
+// where the name belongs, so it must be functions.NAME:INDEX. The result
+// of a call answers it under the same id.
+func TestModelTemplateCallIDs(t *testing.T) {
+	for name, want := range map[string][]string{
+		"mistralai-Mistral-Nemo-Instruct-2407": {`"id": "` + chattemplate.NineCharID("call_1") + `"`, `"call_id": "` + chattemplate.NineCharID("call_2") + `"`},
+		"moonshotai-Kimi-K2-Instruct-0905": {"<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>", "<|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>",
+			"## Return of functions.get_weather:0", "## Return of functions.get_weather:1"},
+		// A template that takes any id gets the loop's.
+		"Qwen-Qwen2.5-7B-Instruct": {`{"name": "get_weather", "arguments": {"city": "Lyon"}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := Template("../parse/chattemplate/testdata/llamacpp/" + name + ".jinja")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := p.Render(nativeConversation)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, filepath.Join("testdata", "templates", "model-"+name+"-native.txt"), []byte(got))
+			for _, w := range want {
+				if !strings.Contains(got, w) {
+					t.Errorf("no %q in the prompt", w)
+				}
+			}
+		})
+	}
+}
+
+// A template that has the tool's response begin right after the calls
+// (FunctionGemma's <start_function_response>) adds that token to the
+// stop sequences: the model writes it after a call and would go on to
+// invent the response.
+func TestModelTemplateStopsAfterCalls(t *testing.T) {
+	for name, want := range map[string][]string{
+		"google-functiongemma-270m-it": {"<end_of_turn>", "<start_function_response>"},
+		"google-gemma-4-31B-it":        {"<turn|>", "<|tool_response>"},
+		"Qwen-Qwen2.5-7B-Instruct":     {"<|im_end|>"},
+	} {
+		p, err := Template("../parse/chattemplate/testdata/llamacpp/" + name + ".jinja")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Stop(); !slices.Equal(got, want) {
+			t.Errorf("%s: stops %q, want %q", name, got, want)
 		}
 	}
 }

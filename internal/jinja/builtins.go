@@ -263,7 +263,8 @@ func evalTest(name string, val Value, args []Value) (bool, error) {
 	case "iterable":
 		return val.IsList() || val.IsDict() || val.IsString(), nil
 	case "sequence":
-		return val.IsList(), nil
+		// Python's test: len() and [] work; an undefined value has both.
+		return val.IsList() || val.IsDict() || val.IsString() || val.IsUndefined(), nil
 	case "callable":
 		return val.IsCallable(), nil
 	case "true":

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"reflect"
 	"regexp"
 	"strings"
@@ -36,20 +37,55 @@ type Derived struct {
 	// so a call only renders whole with an id of Kimi's form,
 	// functions.NAME:INDEX (see CallID).
 	KimiIDs bool
+	// NineCharIDs is set when the template refuses a call id that is not
+	// nine letters and digits (Mistral's: "Tool call IDs should be
+	// alphanumeric strings with length 9!"), as it refuses call_1.
+	NineCharIDs bool
+	// AfterCalls is the control token the template writes after a turn's
+	// calls where the tool's response begins (FunctionGemma's
+	// <start_function_response>, Gemma 4's <|tool_response>): a model that
+	// writes it goes on to invent the response, so it is a stop sequence
+	// too. Empty when the turn ends after the calls.
+	AfterCalls string
 }
 
-// CallID is the id to give the index-th call of an assistant turn, to
-// NAME, when rendering it through the template: id itself, or Kimi's
-// functions.NAME:INDEX where the template writes the id in place of the
-// name.
+// CallID is the id to give a call to NAME when rendering it through the
+// template, index counting the calls of the conversation from 0: id
+// itself; Kimi's functions.NAME:INDEX where the template writes the id
+// in place of the name (an id of that form for NAME is kept); or nine
+// letters and digits made from id where the template wants those (an id
+// of that form is kept). The same id always gives the same result, so
+// a tool message's tool_call_id can be mapped alike.
 func (d *Derived) CallID(id, name string, index int) string {
-	if d.KimiIDs {
+	switch {
+	case d.KimiIDs:
+		if n, ok := strings.CutPrefix(id, "functions."+name+":"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return id
+		}
 		return kimiID(name, index)
+	case d.NineCharIDs:
+		return NineCharID(id)
 	}
 	return id
 }
 
 func kimiID(name string, index int) string { return fmt.Sprintf("functions.%s:%d", name, index) }
+
+// NineCharID is id when it is nine ASCII letters and digits, and else
+// nine lowercase letters and digits made from a hash of id.
+func NineCharID(id string) string {
+	if len(id) == 9 && strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == "" {
+		return id
+	}
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+	var out [9]byte
+	for i, n := 0, h.Sum64(); i < len(out); i, n = i+1, n/36 {
+		out[i] = digits[n%36]
+	}
+	return string(out[:])
+}
 
 // Options returns parse options that read the model's output this way.
 func (d *Derived) Options(base parse.Options) parse.Options {
@@ -159,6 +195,7 @@ func (t *Template) derive() (*Derived, error) {
 	// one, and else Kimi's functions.NAME:INDEX, which Kimi K2 0905 and
 	// K2.5 write where the name belongs and parse reads the name from.
 	var one, two string
+	var args1 any // the first call's arguments, in the form the template took
 	for _, try := range []struct{ asString, kimi bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		args, args2 := any(probeArgs()), any(probeArgs2())
 		if try.asString {
@@ -183,11 +220,19 @@ func (t *Template) derive() (*Derived, error) {
 			continue
 		}
 		afterPrompt = ok1
+		args1 = args
 		if r2, err2 := render([]Message{user, {Role: "assistant", ToolCalls: c2}}, false); err2 == nil {
 			two, ok2 = output(r2)
 			afterPrompt = afterPrompt && ok2
 		}
 		break
+	}
+	if one != "" && !d.KimiIDs {
+		// Whether the template takes an id of the form parse gives a
+		// call (the probe's are nine letters and digits).
+		c := []Call{{ID: "call_1", Name: probeName, Arguments: args1}}
+		_, err := render([]Message{user, {Role: "assistant", ToolCalls: c}}, false)
+		d.NineCharIDs = err != nil
 	}
 	if one == "" {
 		d.KimiIDs = false
@@ -248,9 +293,15 @@ func (t *Template) derive() (*Derived, error) {
 	// are not prose either.
 	if f := detectFormat(one, d.Syntax); f != "" {
 		syn := *d.Syntax
-		syn.Skip = append(append([]string(nil), syn.Skip...), strayTokens(one, two, parse.Options{Format: f, Syntax: d.Syntax})...)
+		stray := strayTokens(one, two, parse.Options{Format: f, Syntax: d.Syntax})
+		syn.Skip = append(append([]string(nil), syn.Skip...), stray...)
 		if check(f, &syn) {
 			d.Format, d.Syntax = f, &syn
+			for _, tok := range stray {
+				if tok != d.EndOfTurn && strings.HasSuffix(strings.TrimRight(one, " \n"), tok) {
+					d.AfterCalls = tok
+				}
+			}
 			return d, nil
 		}
 	}
@@ -329,9 +380,11 @@ func difference(a, b string) string {
 
 // tokenRE is compiled on first use, not at start-up. Control tokens
 // look like <|x|>, <x|>, <|x>, <x>, DeepSeek's fullwidth <｜x｜>,
-// Mistral's [X], and EXAONE's [|x|] (its [|endofturn|] ends a turn).
+// Mistral's [X], EXAONE's [|x|] (its [|endofturn|] ends a turn), and
+// Kimi K3's tags, <|open|>x attr="v"<|sep|> and <|close|>x<|sep|>, each
+// one token (first, so that <|open|> alone is not one).
 var tokenRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
+	return regexp.MustCompile(`<\|open\|>[a-z_-]{1,32}(?: [^<>\n]{1,200})?<\|sep\|>|<\|close\|>[a-z_-]{1,32}<\|sep\|>|<｜[^｜<>]{1,64}｜>|<\|[^<>\n]{1,64}\|>|<\|[^<>|\n]{1,64}>|<[^<>|\n]{1,64}\|>|</?[A-Za-z_][A-Za-z0-9_:.-]{0,40}>|\[/?[A-Z_]{2,24}\]|\[\|[a-z_]{1,32}\|\]`)
 })
 
 // controlTokens lists the control tokens in s, in order.
@@ -447,8 +500,9 @@ func parsesTo(s string, o parse.Options, want []wantCall) bool {
 
 // sameJSON compares two values as JSON. Templates that print values
 // with Jinja write booleans as Python does (True), which a tagged format
-// reads back as the string "True": that is the template's own spelling,
-// not a syntax mismatch.
+// reads back as the string "True", and FunctionGemma's quotes them
+// (<escape>true<escape>), read back as "true": that is the template's own
+// spelling, not a syntax mismatch.
 func sameJSON(a, b any) bool {
 	norm := func(v any) any {
 		raw, _ := json.Marshal(v)
@@ -468,7 +522,7 @@ func sameJSON(a, b any) bool {
 	for k, v := range my {
 		got := mx[k]
 		if bv, ok := v.(bool); ok {
-			if s, ok := got.(string); ok && (s == "True" && bv || s == "False" && !bv) {
+			if s, ok := got.(string); ok && (strings.EqualFold(s, "true") && bv || strings.EqualFold(s, "false") && !bv) {
 				continue
 			}
 		}
@@ -693,7 +747,7 @@ func cutAtEnd(out, eot, name string) string {
 }
 
 // thinkOpeners are the think markers parse knows.
-var thinkOpeners = []string{"<think>", "<thinking>", "<seed:think>", "[THINK]", "<|START_THINKING|>", "<|inner_prefix|>"}
+var thinkOpeners = []string{"<think>", "<thinking>", "<seed:think>", "[THINK]", "<|START_THINKING|>", "<|inner_prefix|>", "<|open|>think<|sep|>"}
 
 // withoutOpenThink cuts a think marker, and what follows it, off the end
 // of a generation prompt.
@@ -712,15 +766,44 @@ func withoutOpenThink(prompt string, pairs [][2]string) string {
 }
 
 // endOfTurn returns the control token right after the probe reply in a
-// rendered text turn: what ends an assistant turn.
+// rendered text turn: what ends an assistant turn. A tag that closes one
+// the reply was opened with (Kimi K3's <|open|>response<|sep|>, which
+// tool calls follow) wraps the reply and does not end the turn: the
+// token after it does.
 func endOfTurn(text string) string {
-	if i := strings.LastIndex(text, probeReply); i >= 0 {
-		after := text[i+len(probeReply):]
-		if toks := controlTokens(after); len(toks) > 0 && strings.HasPrefix(strings.TrimLeft(after, " \n"), toks[0]) {
-			return toks[0]
-		}
+	i := strings.LastIndex(text, probeReply)
+	if i < 0 {
+		return ""
 	}
-	return ""
+	before, after := text[:i], text[i+len(probeReply):]
+	for {
+		after = strings.TrimLeft(after, " \n")
+		tok := firstToken(after)
+		if tok == "" {
+			return ""
+		}
+		open := lastToken(before)
+		if open == "" || !closes(tok, open) {
+			return tok
+		}
+		before, after = before[:len(before)-len(open)], after[len(tok):]
+	}
+}
+
+// closes reports whether tok closes the tag open: </x> closes <x ...>,
+// and Kimi K3's <|close|>x<|sep|> closes <|open|>x ...<|sep|>.
+func closes(tok, open string) bool {
+	if name, ok := strings.CutPrefix(tok, "<|close|>"); ok {
+		name = strings.TrimSuffix(name, "<|sep|>")
+		rest, ok := strings.CutPrefix(open, "<|open|>"+name)
+		return ok && (rest == "<|sep|>" || strings.HasPrefix(rest, " "))
+	}
+	if name, ok := strings.CutPrefix(tok, "</"); ok {
+		name = strings.TrimSuffix(name, ">")
+		rest, ok := strings.CutPrefix(open, "<"+name)
+		return ok && (rest == ">" || strings.HasPrefix(rest, " "))
+	}
+	return false
 }
 
 // Stops returns the stop sequences of a completions request: the token

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Templates that meet the engine's gaps (issue 25) render as Python's
@@ -42,6 +43,7 @@ func TestJinjaGaps(t *testing.T) {
 		{"a str indexed by a str is undefined", `[{{ "Y"["text"] }}]`, "[]"},
 		{"Python's arithmetic", `{{ 2 ** 10 }}|{{ 2 ** -1 }}|{{ -7 // 2 }}|{{ -1 % 3 }}|{{ 7.5 // 2 }}|{{ 10 ** 20 > 0 }}`, "1024|0.5|-4|2|3.0|True"},
 		{"str % values", `{{ 'video_%02d' % 3 }}|{{ '%s-%s' % ('a', 1) }}|{{ '%(k)s' % {'k': 'v'} }}|{{ 7 % 3 }}`, "video_03|a-1|v|1"},
+		{"is sequence as Python's", `{{ x is sequence }}|{{ "a" is sequence }}|{{ {} is sequence }}|{{ none is sequence }}|{{ 1 is sequence }}|{{ [] is sequence }}`, "True|True|True|False|False|True"},
 		{"string escapes", `{{ "a\tb\x41\u00e9" }}`, "a\tbAé"},
 	}
 	for _, c := range cases {
@@ -151,5 +153,22 @@ func TestRunawayOutput(t *testing.T) {
 	tp := &Template{Name: "big.jinja", Source: `{% for i in range(100000) %}{{ "x" * 1000 }}{% endfor %}`}
 	if _, err := tp.Render(nil, RenderOptions{}); err == nil || !strings.Contains(err.Error(), "more than 16 MiB") {
 		t.Errorf("runaway output: %v", err)
+	}
+}
+
+// Firefunction v2's template reads functions and datetime, which
+// transformers does not pass; they come as llama.cpp passes them: the
+// tools as JSON with an indent of 2 ("" without tools), and the date.
+func TestFunctionsAndDatetime(t *testing.T) {
+	tp := FromSource("t", `[{{ functions }}]{{ datetime }}`)
+	now := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	tool := json.RawMessage(`{"type": "function", "function": {"name": "f", "description": "é"}}`)
+	got, err := tp.Render(nil, RenderOptions{Tools: []Tool{tool}, Now: now})
+	want := "[[\n  {\n    \"type\": \"function\",\n    \"function\": {\n      \"name\": \"f\",\n      \"description\": \"é\"\n    }\n  }\n]]Mar 04 2026 05:06:07 GMT"
+	if err != nil || got != want {
+		t.Errorf("got %q, %v\nwant %q", got, err, want)
+	}
+	if got, err := tp.Render(nil, RenderOptions{Now: now}); err != nil || got != "[]Mar 04 2026 05:06:07 GMT" {
+		t.Errorf("without tools: %q, %v", got, err)
 	}
 }

@@ -15,15 +15,8 @@ import (
 // (with a warning), so only derived templates are compared.
 func TestNeverWorseThanDetectionOnCorpus(t *testing.T) {
 	var withTemplate, withDetection, compared int
-	for _, f := range templates(t) {
-		tp, err := Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := tp.Derive()
-		if err != nil {
-			continue
-		}
+	for tp, d := range derivedCorpus(t) {
+		f := tp.Name
 		compared++
 		tmplAll, autoAll := true, true
 		for _, c := range callShapes {

@@ -158,12 +158,24 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 	// test "tools is not none" see the same, and those that iterate over
 	// tools without a test fail as they fail there.
 	vars["tools"] = jinja.None()
+	// Firefunction v2's template reads the tools as functions, a JSON
+	// string, and the date as datetime, which transformers does not pass:
+	// llama.cpp passes both (the tools as JSON with an indent of 2, ""
+	// when there are none), and so does toolcall, to every template. No
+	// other template reads them.
+	vars["functions"] = jinja.NewString("")
+	vars["datetime"] = jinja.NewString(now.Format("Jan 02 2006 15:04:05 GMT"))
 	if len(opts.Tools) > 0 {
 		tools := make([]jinja.Value, len(opts.Tools))
 		for i, tl := range opts.Tools {
 			tools[i] = toValue(tl)
 		}
 		vars["tools"] = jinja.NewList(tools)
+		fs, err := filterToJSON(args{vars["tools"], jinja.NewInt(2)}, nil)
+		if err != nil {
+			return "", fmt.Errorf("chat template %s: the tools as JSON: %w", t.Name, err)
+		}
+		vars["functions"] = fs
 	}
 	o := &jinja.Options{
 		Step:      g.check,

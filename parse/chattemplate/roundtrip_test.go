@@ -49,9 +49,9 @@ var wantDerived = map[string]string{
 	"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B":      parse.FormatDeepSeekR1,
 	"deepseek-ai-DeepSeek-V3.1":                     parse.FormatDeepSeekV31,
 	"deepseek-ai-DeepSeek-V3.2":                     parse.FormatDeepSeekDSML,
-	// It reads functions, which transformers does not pass: it fails
-	// there, and here.
-	"fireworks-ai-llama-3-firefunction-v2":     "does not render",
+	// It reads functions and datetime, which transformers does not pass
+	// and llama.cpp does (render.go).
+	"fireworks-ai-llama-3-firefunction-v2":     parse.FormatFireFunction,
 	"google-gemma-4-31B-it":                    parse.FormatGemma4,
 	"google-gemma-4-31B-it-interleaved":        parse.FormatGemma4,
 	"ibm-granite-granite-4.0":                  parse.FormatHermes,
@@ -136,9 +136,17 @@ var wantDerived = map[string]string{
 	"ollama-r1-1776-671b":                parse.FormatDeepSeekR1,
 	"ollama-rnj-1-latest":                parse.FormatHermes,
 	"rnj-1-instruct-Q6_K":                parse.FormatHermes,
-	"Kimi-K3":                            "no parser for its tool calls",
-	"ollama-firefunction-v2-70b":         "does not render",
-	"ollama-llama4-latest":               "no parser for its tool calls",
+	// Kimi K3's tags, <|open|>x<|sep|> and <|close|>x<|sep|>, are
+	// control tokens; <|close|>response<|sep|> closes the reply, which
+	// calls follow, and does not end the turn.
+	"Kimi-K3":                    parse.FormatKimiK3,
+	"ollama-firefunction-v2-70b": parse.FormatFireFunction,
+	// Meta's template: the content in <|python_start|> … <|python_end|>,
+	// then JSON calls, which parse reads as Llama 3's.
+	"ollama-llama4-latest": parse.FormatLlama3JSON,
+	// FunctionGemma: call:NAME{key:<escape>v<escape>}, its booleans
+	// quoted (<escape>true<escape>, read back as "true").
+	"google-functiongemma-270m-it": parse.FormatFunctionGemma,
 	// Older chat-only models.
 	"LFM2.5-VL-1.6B-Q8_0":              "no tool-call support",
 	"Qwen2-Audio-7B.Q8_0":              "no tool-call support",
@@ -252,6 +260,22 @@ func templates(t testing.TB) []string {
 	}
 	sort.Strings(files)
 	return files
+}
+
+// derivedCorpus yields the corpus templates whose calls are derived (Name is
+// the file), with what was derived.
+func derivedCorpus(t testing.TB) func(yield func(*Template, *Derived) bool) {
+	return func(yield func(*Template, *Derived) bool) {
+		for _, f := range templates(t) {
+			tp, err := Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, err := tp.Derive(); err == nil && !yield(tp, d) {
+				return
+			}
+		}
+	}
 }
 
 func nameOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jinja") }

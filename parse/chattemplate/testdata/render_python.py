@@ -82,6 +82,11 @@ def main():
                     "add_generation_prompt": conv["add_generation_prompt"],
                     "bos_token": "",
                     "eos_token": "",
+                    # Not transformers': llama.cpp passes these to
+                    # Firefunction v2's template (the tools as JSON with
+                    # an indent of 2, and the date), and so does toolcall.
+                    "functions": json.dumps(data["tools"], ensure_ascii=False, indent=2) if conv["tools"] else "",
+                    "datetime": now.strftime("%b %d %Y %H:%M:%S GMT"),
                 }
                 try:
                     renders[conv["name"]] = {"render": template.render(**variables)}
