@@ -69,6 +69,7 @@ Models (--api):
                  .jinja FILE, a tokenizer_config.json or a GGUF model), or
                  auto: the template llama-server gives at GET /props; stop
                  sequences come from the template's end-of-turn token
+                 and the token that opens a tool's response after calls
     native       chat with the server's own tool calling (the "tools"
                  parameter); validation, execution and limits are the same
 
