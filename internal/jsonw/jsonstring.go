@@ -25,7 +25,7 @@ func AppendString(dst []byte, s string) []byte {
 		if i == len(s) {
 			break
 		}
-		c := s[i]
+		c := s[i] // not ASCII, or to be escaped
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			switch {
@@ -42,10 +42,6 @@ func AppendString(dst []byte, s string) []byte {
 				start = i + size
 			}
 			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -95,9 +91,9 @@ func AppendStrings(dst []byte, ss []string) []byte {
 }
 
 // skipPlain returns the index of the first byte from i on that needs a
-// look (a control character, quote, backslash or non-ASCII byte), looking
-// at two words of eight bytes at a time; or, when there is none in the whole words
-// left, where the last few bytes, too few for a word, begin.
+// look (a control character, quote, backslash or non-ASCII byte), or
+// len(s). It looks at two words of eight bytes at a time, then one, then
+// at the last few bytes one by one.
 func skipPlain(s string, i int) int {
 	for ; i+16 <= len(s); i += 16 {
 		m0 := escapeMask(load64(s[i : i+8]))
@@ -112,6 +108,11 @@ func skipPlain(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		if m := escapeMask(load64(s[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
 		}
 	}
 	return i

@@ -167,3 +167,20 @@ func BenchmarkAppendStringText(b *testing.B) {
 		})
 	}
 }
+
+// The short strings of a call event: its id, name and format.
+func BenchmarkAppendStringShort(b *testing.B) {
+	words := []string{"call_1234", "get_weather", "json", "hermes", "lookup_customer_record"}
+	n := 0
+	for _, w := range words {
+		n += len(w)
+	}
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		buf = buf[:0]
+		for _, w := range words {
+			buf = AppendString(buf, w)
+		}
+	}
+}
