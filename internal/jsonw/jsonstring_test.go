@@ -85,10 +85,11 @@ func appendStringSimple(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// The word-at-a-time AppendString writes what the simple one does, for
-// any bytes, wherever in a word the byte to escape falls.
+// The word-at-a-time AppendString writes what the simple one does, and
+// encoding/json (but for \b and \f), for any bytes, wherever in a word
+// the byte to escape falls.
 func FuzzAppendStringSimple(f *testing.F) {
-	for _, s := range []string{"", "abcdefgh\"", "abcdefg\\", "\x1f\x20\x21", "\x7f\x80", "ab\xe2\x80\xa8cdefghij\xe2\x80\xa9", "\xed\xa0\x80 surrogate", "0123456\xf0\x9f\x98\x80", "\xf4\x90\x80\x80", "ok\xc0\xaf"} {
+	for _, s := range []string{"", "abcdefgh\"", "abcdefg\\", "\x1f\x20\x21", "\x7f\x80", "ab\xe2\x80\xa8cdefghij\xe2\x80\xa9", "\xed\xa0\x80 surrogate", "0123456\xf0\x9f\x98\x80", "\xf4\x90\x80\x80", "ok\xc0\xaf", "\b\f\\b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -104,7 +105,41 @@ func FuzzAppendStringSimple(f *testing.F) {
 		if got := string(AppendString(nil, s)); got != want {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
+		if enc := encodingJSON(t, s); enc != want {
+			t.Fatalf("AppendString(%q) = %s, encoding/json writes %s", s, want, enc)
+		}
 	})
+}
+
+// encodingJSON is s as encoding/json writes it without HTML escaping, but
+// for \b and \f, which it has written short since Go 1.22 and toolcall
+// writes as \u0008 and \u000c, as before.
+func encodingJSON(t *testing.T, s string) string {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.TrimSuffix(buf.String(), "\n")
+	var b strings.Builder
+	for i := 0; i < len(out); i++ {
+		if out[i] != '\\' {
+			b.WriteByte(out[i])
+			continue
+		}
+		i++
+		switch out[i] {
+		case 'b':
+			b.WriteString(`\u0008`)
+		case 'f':
+			b.WriteString(`\u000c`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(out[i])
+		}
+	}
+	return b.String()
 }
 
 // checkEscapeMask fails t unless escapeMask's lowest set bit for w is on
