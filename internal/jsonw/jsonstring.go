@@ -14,23 +14,18 @@ const hexDigits = "0123456789abcdef"
 // Unlike encoding/json it leaves <, > and & alone: the stream is not HTML.
 //
 // It is on the hot path of every text event, so it looks at eight bytes at a
-// time and copies runs that need no escaping in one append.
+// time (skipPlain), copies runs that need no escaping in one append, and
+// decodes UTF-8 only where a byte is not ASCII.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	i := 0
 	for i < len(s) {
-		// Skip eight plain ASCII bytes at a time; on a word that holds
-		// something to escape, jump straight to its first such byte.
-		if i+8 <= len(s) {
-			m := escapeMask(load64(s, i))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) >> 3
+		i = skipPlain(s, i)
+		if i == len(s) {
+			break
 		}
-		c := s[i]
+		c := s[i] // not ASCII, or to be escaped
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			switch {
@@ -47,10 +42,6 @@ func AppendString(dst []byte, s string) []byte {
 				start = i + size
 			}
 			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -99,10 +90,40 @@ func AppendStrings(dst []byte, ss []string) []byte {
 	return append(dst, ']')
 }
 
-// load64 reads eight bytes little-endian; the compiler merges it into one load.
-func load64(s string, i int) uint64 {
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+// skipPlain returns the index of the first byte from i on that needs a
+// look (a control character, quote, backslash or non-ASCII byte), or
+// len(s). It looks at two words of eight bytes at a time, then one, then
+// at the last few bytes one by one.
+func skipPlain(s string, i int) int {
+	for ; i+16 <= len(s); i += 16 {
+		m0 := escapeMask(load64(s[i : i+8]))
+		m1 := escapeMask(load64(s[i+8 : i+16]))
+		if m0|m1 != 0 {
+			if m0 != 0 {
+				return i + bits.TrailingZeros64(m0)>>3
+			}
+			return i + 8 + bits.TrailingZeros64(m1)>>3
+		}
+	}
+	for ; i+8 <= len(s); i += 8 {
+		if m := escapeMask(load64(s[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
+}
+
+// load64 reads the eight bytes of w little-endian; the compiler merges it
+// into one load, and checks the bounds once, where w is sliced.
+func load64(w string) uint64 {
+	_ = w[7]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
 const (
@@ -110,15 +131,20 @@ const (
 	msb = 0x8080808080808080
 )
 
-// escapeMask has the high bit set in each byte of w that is a control
-// character, a quote, a backslash or not ASCII. The tests are exact per byte
-// (no carries cross bytes), so the lowest set bit finds the first one.
+// escapeMask has the high bit set in the byte of w (little-endian) that is
+// the first control character, quote, backslash or non-ASCII byte, and is
+// zero when there is none. Only the lowest set bit is exact, which is all
+// its callers use: a subtraction borrows only from a byte it flags, so the
+// bytes below the first flagged one are plain, and bytes above it may be
+// flagged or not.
+//
+//	w - 0x20 per byte   sets the high bit of a byte below 0x20
+//	| w                 and of a byte of 0x80 or more
+//	(w ^ '"') - 1       of a quote, which the xor made zero
+//	(w ^ '\\') - 1      of a backslash
 func escapeMask(w uint64) uint64 {
-	const low7 = 0x7f * lsb
-	ctl := ^((w & low7) + (0x80-0x20)*lsb | w)
-	q := w ^ ('"' * lsb)
-	quote := ^((q & low7) + low7 | q)
-	b := w ^ ('\\' * lsb)
-	bslash := ^((b & low7) + low7 | b)
-	return (ctl | quote | bslash | w) & msb
+	ctl := w - 0x20*lsb
+	quote := (w ^ '"'*lsb) - lsb
+	bslash := (w ^ '\\'*lsb) - lsb
+	return (ctl | w | quote | bslash) & msb
 }
