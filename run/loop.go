@@ -108,6 +108,10 @@ type Options struct {
 	// watches progress, such as tools offered under Pick although they
 	// scored below MinScore.
 	Warn func(msg string)
+
+	// onStep, when set, hears each step event as it is written (a batch
+	// counts their timings).
+	onStep func(*tools.Step)
 }
 
 // Input is what run was asked.
@@ -225,7 +229,12 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 		xopts.Environ = os.Environ()
 	}
 	if p := opts.Progress; p != nil {
-		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
+		xopts.Started = func(t *tools.Tool, _ *tools.Call) {
+			l.clock.toolStarted()
+			l.progress("running %s", t.Name)
+		}
+	} else {
+		xopts.Started = func(*tools.Tool, *tools.Call) { l.clock.toolStarted() }
 	}
 	execSet := set
 	if execSet == nil {
@@ -278,6 +287,10 @@ type loop struct {
 	buf []byte
 	// offers is what is offered, for the budgets (budget.go).
 	offers offers
+	// step is the ledger of the turn under way (step.go), written when it
+	// ends; clock times its executor's phases.
+	step  tools.Step
+	clock stepClock
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -327,7 +340,7 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 	var res Result
 	for res.Iterations = 1; res.Iterations <= l.opts.MaxIterations; res.Iterations++ {
 		l.progress("iteration %d: waiting for the model", res.Iterations)
-		reason, final, err := l.turn(ctx, req)
+		reason, final, err := l.turn(ctx, req, res.Iterations)
 		if err == nil && reason == "" {
 			reason, err = l.reoffer(req)
 		}
@@ -447,9 +460,22 @@ func lastUser(msgs []Message) string {
 	return ""
 }
 
-// turn asks the model once and acts on what it said. A non-empty reason
-// ends the run.
-func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
+// turn asks the model once and acts on what it said, then writes the
+// turn's step event. A non-empty reason ends the run.
+func (l *loop) turn(ctx context.Context, req *Request, iteration int) (reason, final string, err error) {
+	l.step = tools.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
+	reason, final, err = l.act(ctx, req)
+	if err != nil {
+		return "", "", err
+	}
+	if l.opts.onStep != nil {
+		l.opts.onStep(&l.step)
+	}
+	return reason, final, l.writeEvent(&l.step)
+}
+
+// act is the turn but its step event.
+func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
 	req.MaxReplyBytes = l.opts.MaxReplyBytes
 	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
@@ -462,6 +488,9 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if perr := sink.close(); perr != nil && cerr == nil {
 		cerr = perr
 	}
+	l.step.ModelMS = max(elapsed-sink.parsing, 0).Milliseconds()
+	l.step.ParseMS = sink.parsing.Milliseconds()
+	l.step.Tokens = usageTokens(resp.Usage)
 
 	if sink.raw.Len() > 0 || len(sink.native) > 0 || cerr == nil {
 		if err := l.assistant(sink, resp, elapsed); err != nil {
@@ -577,6 +606,11 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 		}
 		return nil
 	}
+	l.clock.hand()
+	defer func() {
+		validate, exec := l.clock.split()
+		l.step.ValidateMS, l.step.ExecMS = validate.Milliseconds(), exec.Milliseconds()
+	}()
 	l.unread, err = l.exec.Run(ctx, calls, func(o tools.Outcome) error {
 		if err := passOn(); err != nil {
 			return err
@@ -592,6 +626,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 			l.seen[key] = true
 		}
 		obs = append(obs, observationOf(&o.Observation))
+		l.ledger(&o.Observation)
 		return nil
 	})
 	if err == nil {
@@ -630,6 +665,11 @@ type observation struct {
 // a U+FFFD, and the model is told what the transcript says).
 func observationOf(o *tools.Observation) observation {
 	return observation{id: jsonw.ValidString(o.ID), name: jsonw.ValidString(o.Name), content: jsonw.ValidString(o.Content), isError: o.IsError}
+}
+
+// ledger enters an observation of the turn in its step event.
+func (l *loop) ledger(o *tools.Observation) {
+	l.step.Calls = append(l.step.Calls, tools.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
 }
 
 // giveBack adds the observations to the conversation, as the style and
@@ -672,6 +712,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 			if err := l.writeEvent(&ev); err != nil {
 				return err
 			}
+			l.ledger(&ev)
 		} else {
 			for i := range obs {
 				if !used[i] && obs[i].id == c.ID {
