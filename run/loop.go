@@ -101,6 +101,10 @@ type Options struct {
 	// Constrain asks the server to follow a JSON Schema of the protocol
 	// (jsonl style only).
 	Constrain bool
+	// Reflect adds, after each turn's observations, a note of how each
+	// call went and what to do next (reflect.go): a reflection event in
+	// the transcript, and the same note in the next request.
+	Reflect bool
 
 	// Progress, when set, hears what the loop is doing, for a person.
 	Progress func(msg string)
@@ -291,6 +295,8 @@ type loop struct {
 	// ends; clock times its executor's phases.
 	step  tools.Step
 	clock stepClock
+	// note is the turn's reflection (--reflect), kept for the run.
+	note tools.Reflection
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -555,12 +561,18 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 		if err := l.answerNative(sink.turn, obs); err != nil {
 			return "", "", err
 		}
+		if err := l.reflect(); err != nil {
+			return "", "", err
+		}
 		if repeated {
 			return StopRepeated, "", nil
 		}
 		return "", "", nil
 	case len(obs) > 0:
 		if err := l.giveBack(obs); err != nil {
+			return "", "", err
+		}
+		if err := l.reflect(); err != nil {
 			return "", "", err
 		}
 		if repeated {
@@ -606,6 +618,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 		}
 		return nil
 	}
+	l.note.Calls = l.note.Calls[:0]
 	l.clock.hand()
 	defer func() {
 		validate, exec := l.clock.split()
@@ -667,9 +680,37 @@ func observationOf(o *tools.Observation) observation {
 	return observation{id: jsonw.ValidString(o.ID), name: jsonw.ValidString(o.Name), content: jsonw.ValidString(o.Content), isError: o.IsError}
 }
 
-// ledger enters an observation of the turn in its step event.
+// ledger enters an observation of the turn in its step event and, under
+// --reflect, in its note.
 func (l *loop) ledger(o *tools.Observation) {
 	l.step.Calls = append(l.step.Calls, tools.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
+	if l.opts.Reflect {
+		l.note.Calls = append(l.note.Calls, reflectOn(o))
+	}
+}
+
+// reflect writes the turn's reflection event, under --reflect, and adds
+// the note to the conversation after the observations: in the user
+// message that gives them back, or, where they went back as tool
+// messages, as a user message of its own.
+func (l *loop) reflect() error {
+	if !l.opts.Reflect || len(l.note.Calls) == 0 {
+		return nil
+	}
+	l.note.Iteration = l.step.Iteration
+	if err := l.writeEvent(&l.note); err != nil {
+		return err
+	}
+	if last := len(l.msgs) - 1; l.opts.ObservationRole == RoleUser && !l.opts.Native && l.msgs[last].Role == "user" {
+		l.msgs[last].Content = string(appendNote(append([]byte(l.msgs[last].Content), '\n'), l.style, &l.note))
+		return nil
+	}
+	style := l.style
+	if l.opts.Native { // no prompt style was taught: the note is a line of JSON
+		style, _ = catalog.PromptStyle(catalog.StyleJSONL)
+	}
+	l.msgs = append(l.msgs, Message{Role: "user", Content: string(appendNote(nil, style, &l.note))})
+	return nil
 }
 
 // giveBack adds the observations to the conversation, as the style and

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -92,6 +93,74 @@ func TestStepClock(t *testing.T) {
 	}
 	if v, x := c.split(); v < 0 || x < 0 {
 		t.Errorf("validate %v, exec %v", v, x)
+	}
+}
+
+// TestLoopReflect: with Reflect, a reflection event follows the turn's
+// observations, before its step, and the model's next request carries
+// the same note after the observations, in the style's syntax.
+func TestLoopReflect(t *testing.T) {
+	b := &scripted{replies: []string{threeCalls, `{"type":"final_answer","content":"18 C."}`}}
+	out, _ := runLoop(t, b, Options{Reflect: true}, "Weather in Oslo?")
+	if got := types(out); !strings.Contains(got, "tool_observation reflection step assistant final_answer step stop") {
+		t.Errorf("events %s", got)
+	}
+	notes := eventsOf(out, tools.TypeReflection, tools.DecodeReflection)
+	if len(notes) != 1 {
+		t.Fatalf("%d reflections:\n%s", len(notes), out)
+	}
+	want := tools.Reflection{Iteration: 1, Calls: []tools.Finding{
+		{ID: "call_1", Name: "get_weather", Status: "ok", Finding: "18 C and rain in Oslo", NextAction: "use this result: answer if it is enough, or make the next call it leads to"},
+		{ID: "call_2", Name: "get_weather", Status: "error", Finding: `/city: required property "city" is missing`, NextAction: "fix the argument at /city and call get_weather again"},
+		{ID: "call_3", Name: "get_wether", Status: "error", Finding: `Unknown tool "get_wether". Did you mean "get_weather"? Available tools: add, get_weather.`, NextAction: "call get_weather instead, or answer without a tool"},
+	}}
+	if diff := cmp.Diff(want, notes[0]); diff != "" {
+		t.Errorf("reflection (-want +got):\n%s", diff)
+	}
+	last := b.seen[1][len(b.seen[1])-1]
+	var note tools.Reflection
+	note.Calls = want.Calls
+	wantNote := "\n" + `{"type":"reflection",` + string(note.AppendCalls(nil)) + "}"
+	if last.Role != "user" || !strings.HasSuffix(last.Content, wantNote) || !strings.HasPrefix(last.Content, `{"type":"tool_observation"`) {
+		t.Errorf("the model was given:\n%s\nwant the observations, then%s", last.Content, wantNote)
+	}
+
+	// Without Reflect: no note, in the transcript or the prompt.
+	b = &scripted{replies: []string{threeCalls, `{"type":"final_answer","content":"18 C."}`}}
+	out, _ = runLoop(t, b, Options{}, "Weather in Oslo?")
+	if strings.Contains(out, `"reflection"`) || strings.Contains(b.seen[1][len(b.seen[1])-1].Content, "reflection") {
+		t.Errorf("a note without --reflect:\n%s", out)
+	}
+}
+
+// TestLoopReflectStyles: the note comes back as each style gives back a
+// result; where the observations go back as tool messages it is a user
+// message of its own.
+func TestLoopReflectStyles(t *testing.T) {
+	call := "<tool_call>\n" + `{"name":"get_weather","arguments":{"city":"Oslo"}}` + "\n</tool_call>\n"
+	for _, tc := range []struct {
+		style, role, open, close string
+	}{
+		{catalog.StyleXML, RoleUser, "\n</tool_response>\n<tool_reflection>\n{\"type\":\"reflection\",", "}\n</tool_reflection>"},
+		{catalog.StyleMarkdown, RoleUser, "\n```\n```json\n{\"type\":\"reflection\",", "}\n```"},
+		{catalog.StyleXML, RoleTool, "<tool_reflection>\n{\"type\":\"reflection\",", "}\n</tool_reflection>"},
+	} {
+		t.Run(tc.style+"-"+tc.role, func(t *testing.T) {
+			reply := call
+			if tc.style == catalog.StyleMarkdown {
+				reply = "```json\n" + `{"name":"get_weather","arguments":{"city":"Oslo"}}` + "\n```\n"
+			}
+			b := &scripted{replies: []string{reply, "It is 18 C."}}
+			runLoop(t, b, Options{Reflect: true, Style: tc.style, ObservationRole: tc.role}, "Weather in Oslo?")
+			msgs := b.seen[1]
+			last := msgs[len(msgs)-1]
+			if last.Role != "user" || !strings.Contains(last.Content, tc.open) || !strings.HasSuffix(last.Content, tc.close) {
+				t.Errorf("last message %s: %q", last.Role, last.Content)
+			}
+			if tc.role == RoleTool && msgs[len(msgs)-2].Role != "tool" {
+				t.Errorf("the note is not after the tool message: %+v", msgs[len(msgs)-2])
+			}
+		})
 	}
 }
 
