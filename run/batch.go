@@ -106,8 +106,9 @@ type summary struct {
 	err        string
 	file       string // under Out
 	skipped    bool
-	ran        bool   // the request ran (not skipped, not a bad line)
-	transcript *spool // to write before the summary (no Out)
+	ran        bool        // the request ran (not skipped, not a bad line)
+	transcript *spool      // to write before the summary (no Out)
+	steps      []stepTimes // of the request's turns, for the batch's percentiles
 }
 
 // Batch runs each request of r, one JSON object a line ({"id": …,
@@ -141,9 +142,13 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 		}
 	}
 	var done BatchResult // counted by emit, read once the pool is drained
+	var phases phaseStats
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	p := newPool(opts.Jobs, func(s summary) error {
+		for _, t := range s.steps {
+			phases.add(t)
+		}
 		err := writeSummary(w, s, &done)
 		if err != nil {
 			cancel() // nothing more can be written
@@ -250,7 +255,7 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 		err = readErr
 	}
 	if err == nil {
-		err = writeBatch(w, done, time.Since(start))
+		err = writeBatch(w, done, phases.percentiles(), time.Since(start))
 	}
 	return done, err
 }
@@ -266,6 +271,7 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 	if p := opts.Loop.Progress; p != nil {
 		lo.Progress = func(msg string) { p(id + ": " + msg) }
 	}
+	lo.onStep = func(st *tools.Step) { s.steps = append(s.steps, timesOf(st)) }
 	start := time.Now()
 	var res Result
 	var err error
@@ -422,10 +428,11 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	return nil
 }
 
-// writeBatch writes the last event of a batch: the totals.
-func writeBatch(w io.Writer, r BatchResult, d time.Duration) error {
+// writeBatch writes the last event of a batch: the totals, and the
+// percentiles of its turns' phases when any ran.
+func writeBatch(w io.Writer, r BatchResult, phases []tools.Phase, d time.Duration) error {
 	ev := tools.Batch{Counts: []tools.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
-		{Key: "interrupted", N: r.Interrupted}, {Key: "not_started", N: r.NotStarted}, {Key: "calls", N: r.Calls}}, DurationMS: d.Milliseconds()}
+		{Key: "interrupted", N: r.Interrupted}, {Key: "not_started", N: r.NotStarted}, {Key: "calls", N: r.Calls}}, Phases: phases, DurationMS: d.Milliseconds()}
 	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return fmt.Errorf("writing the batch event: %w", err)
 	}

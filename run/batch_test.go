@@ -105,9 +105,9 @@ func TestBatchOrder(t *testing.T) {
 	in := `{"id":"s","prompt":"slow"}` + "\n" + `{"id":"f","prompt":"fast"}` + "\n" + `{"prompt":"add 2 and 3"}` + "\n"
 	out, res := runBatch(t, context.Background(), m, in, BatchOptions{Jobs: 3})
 	want := []string{
-		"s system", "s user", "s assistant", "s final_answer", "s stop", "s summary",
-		"f system", "f user", "f assistant", "f final_answer", "f stop", "f summary",
-		"3 system", "3 user", "3 assistant", "3 tool_call", "3 tool_observation", "3 assistant", "3 final_answer", "3 stop", "3 summary",
+		"s system", "s user", "s assistant", "s final_answer", "s step", "s stop", "s summary",
+		"f system", "f user", "f assistant", "f final_answer", "f step", "f stop", "f summary",
+		"3 system", "3 user", "3 assistant", "3 tool_call", "3 tool_observation", "3 step", "3 assistant", "3 final_answer", "3 step", "3 stop", "3 summary",
 		"- batch",
 	}
 	if got := requestsOf(out); !slices.Equal(got, want) {
@@ -120,7 +120,7 @@ func TestBatchOrder(t *testing.T) {
 	if got := lines[len(lines)-2]; !strings.HasPrefix(got, `{"request":"3","type":"summary","reason":"final_answer","iterations":2,"calls":1,"duration_ms":`) {
 		t.Errorf("summary %s", got)
 	}
-	if got := lines[len(lines)-1]; !strings.HasPrefix(got, `{"type":"batch","requests":3,"final_answer":3,"failed":0,"skipped":0,"interrupted":0,"not_started":0,"calls":1,"duration_ms":`) {
+	if got := lines[len(lines)-1]; !strings.HasPrefix(got, `{"type":"batch","requests":3,"final_answer":3,"failed":0,"skipped":0,"interrupted":0,"not_started":0,"calls":1,"phases":{"model_ms":{"p50":`) {
 		t.Errorf("batch event %s", got)
 	}
 }
@@ -314,7 +314,7 @@ func TestBatchInterrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := requestsOf(out.String()), []string{"r1 system", "r1 user", "r1 stop", "r1 summary", "- batch"}; !slices.Equal(got, want) {
+			if got, want := requestsOf(out.String()), []string{"r1 system", "r1 user", "r1 step", "r1 stop", "r1 summary", "- batch"}; !slices.Equal(got, want) {
 				t.Errorf("events %q, want %q\n%s", got, want, out.String())
 			}
 			if !strings.Contains(out.String(), `"reason":"interrupted"`) || res.Interrupted != 1 {

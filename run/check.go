@@ -15,8 +15,10 @@ import (
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
-// change from run to run with the same behaviour (README.md, Events).
-var VolatileFields = []string{"duration_ms", "usage"}
+// change from run to run with the same behaviour (README.md, Events): the
+// durations and the server's usage, and a step event's phase timings and
+// tokens.
+var VolatileFields = []string{"duration_ms", "usage", "model_ms", "parse_ms", "validate_ms", "exec_ms", "tokens"}
 
 // checkShown is how many differences a diff spells out; the counts in its
 // first line cover them all.
@@ -193,12 +195,16 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 	}
 	cmp := newComparison(ignored, ig)
 	wk := canonicalEvents(want, cmp)
-	compared, kept := got, []int(nil)
+	// Lines a recording may predate: a refused call's (kept since calls
+	// said "validated": false), and the step events of the ledger. What
+	// it predates is new, not a difference; kept maps back to got's lines.
 	predates := !anyRefusedCall(want)
-	if predates {
-		// Recorded before a refused call kept its line: the lines are
-		// new, not a difference. kept maps back to got's lines.
-		compared, kept = withoutRefusedCalls(got)
+	predatesSteps := !anyOfType(want, tools.TypeStep)
+	compared, kept := got, []int(nil)
+	if predates || predatesSteps {
+		compared, kept = without(got, func(ev []byte) bool {
+			return predates && isRefusedCall(ev) || predatesSteps && isType(ev, tools.TypeStep)
+		})
 	}
 	gk := canonicalEvents(compared, cmp)
 	items := alignEvents(wk, gk)
@@ -244,12 +250,18 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 			fmt.Fprintf(&b, "got line %d: %s extra\n    %s\n", it.got+1, eventLabel(got[it.got]), clip.Head(string(got[it.got]), 2*checkValueMax))
 		}
 	}
-	fmt.Fprintf(&b, "(%s are not compared", strings.Join(VolatileFields, " and "))
+	b.WriteString("(duration_ms and usage are not compared")
+	if !predatesSteps {
+		b.WriteString(", nor the step events' timings and tokens")
+	}
 	if len(ignored) > len(VolatileFields) && anyHasField(got, addedRepairs) {
 		b.WriteString(`; nor "repairs", which the recording predates`)
 	}
-	if predates && len(kept) < len(got) {
+	if predates && anyRefusedCall(got) {
 		b.WriteString(`; nor the lines of refused calls ("validated": false), which the recording predates`)
+	}
+	if predatesSteps && anyOfType(got, tools.TypeStep) {
+		b.WriteString("; nor the step events, which the recording predates")
 	}
 	if items := ig.Items(); len(items) > 0 {
 		b.WriteString("; nor, as --ignore asks, " + strings.Join(items, ", "))
@@ -292,11 +304,26 @@ func isRefusedCall(ev []byte) bool {
 	return e.Refused()
 }
 
-// withoutRefusedCalls is events without refused calls' lines, and the
-// index in events of each one kept.
-func withoutRefusedCalls(events [][]byte) (kept [][]byte, index []int) {
+// anyOfType reports whether a transcript holds an event of type typ.
+func anyOfType(events [][]byte, typ string) bool {
+	for _, ev := range events {
+		if isType(ev, typ) {
+			return true
+		}
+	}
+	return false
+}
+
+func isType(ev []byte, typ string) bool {
+	t, err := tools.EventType(ev)
+	return err == nil && t == typ
+}
+
+// without is events less those drop reports, and the index in events of
+// each one kept.
+func without(events [][]byte, drop func([]byte) bool) (kept [][]byte, index []int) {
 	for i, ev := range events {
-		if !isRefusedCall(ev) {
+		if !drop(ev) {
 			kept, index = append(kept, ev), append(index, i)
 		}
 	}

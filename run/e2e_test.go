@@ -337,7 +337,9 @@ func (c e2eCase) backend(t *testing.T, url string, sleeps *atomic.Int32) (Backen
 	return NewChat(hopts), opts
 }
 
-var durationField = regexp.MustCompile(`,"duration_ms":[0-9]+`)
+// durationField matches the volatile timings of a transcript: an event's
+// duration_ms and a step's phases.
+var durationField = regexp.MustCompile(`,"(duration_ms|model_ms|parse_ms|validate_ms|exec_ms)":[0-9]+`)
 
 // e2eRun runs the loop against fake and returns the transcript without
 // its durations.

@@ -89,7 +89,7 @@ func TestRunEqualsPipelineConfirmAll(t *testing.T) {
 	var fromRun []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		switch gjson.Get(line, "type").Str {
-		case tools.TypeSystem, tools.TypeUser, tools.TypeAssistant, tools.TypeStop:
+		case tools.TypeSystem, tools.TypeUser, tools.TypeAssistant, tools.TypeStep, tools.TypeStop:
 		default:
 			fromRun = append(fromRun, durationField.ReplaceAllString(line, ""))
 		}

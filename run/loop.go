@@ -101,6 +101,10 @@ type Options struct {
 	// Constrain asks the server to follow a JSON Schema of the protocol
 	// (jsonl style only).
 	Constrain bool
+	// Reflect adds, after each turn's observations, a note of how each
+	// call went and what to do next (reflect.go): a reflection event in
+	// the transcript, and the same note in the next request.
+	Reflect bool
 
 	// Progress, when set, hears what the loop is doing, for a person.
 	Progress func(msg string)
@@ -108,6 +112,10 @@ type Options struct {
 	// watches progress, such as tools offered under Pick although they
 	// scored below MinScore.
 	Warn func(msg string)
+
+	// onStep, when set, hears each step event as it is written (a batch
+	// counts their timings).
+	onStep func(*tools.Step)
 }
 
 // Input is what run was asked.
@@ -225,7 +233,12 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 		xopts.Environ = os.Environ()
 	}
 	if p := opts.Progress; p != nil {
-		xopts.Started = func(t *tools.Tool, _ *tools.Call) { l.progress("running %s", t.Name) }
+		xopts.Started = func(t *tools.Tool, _ *tools.Call) {
+			l.clock.toolStarted()
+			l.progress("running %s", t.Name)
+		}
+	} else {
+		xopts.Started = func(*tools.Tool, *tools.Call) { l.clock.toolStarted() }
 	}
 	execSet := set
 	if execSet == nil {
@@ -280,6 +293,12 @@ type loop struct {
 	buf []byte
 	// offers is what is offered, for the budgets (budget.go).
 	offers offers
+	// step is the ledger of the turn under way (step.go), written when it
+	// ends; clock times its executor's phases.
+	step  tools.Step
+	clock stepClock
+	// note is the turn's reflection (--reflect), kept for the run.
+	note tools.Reflection
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -329,7 +348,7 @@ func (l *loop) run(ctx context.Context, in Input) (Result, error) {
 	var res Result
 	for res.Iterations = 1; res.Iterations <= l.opts.MaxIterations; res.Iterations++ {
 		l.progress("iteration %d: waiting for the model", res.Iterations)
-		reason, final, err := l.turn(ctx, req)
+		reason, final, err := l.turn(ctx, req, res.Iterations)
 		if err == nil && reason == "" {
 			reason, err = l.reoffer(req)
 		}
@@ -452,9 +471,22 @@ func lastUser(msgs []Message) string {
 	return ""
 }
 
-// turn asks the model once and acts on what it said. A non-empty reason
-// ends the run.
-func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, err error) {
+// turn asks the model once and acts on what it said, then writes the
+// turn's step event. A non-empty reason ends the run.
+func (l *loop) turn(ctx context.Context, req *Request, iteration int) (reason, final string, err error) {
+	l.step = tools.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
+	reason, final, err = l.act(ctx, req)
+	if err != nil {
+		return "", "", err
+	}
+	if l.opts.onStep != nil {
+		l.opts.onStep(&l.step)
+	}
+	return reason, final, l.writeEvent(&l.step)
+}
+
+// act is the turn but its step event.
+func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err error) {
 	req.Messages = l.msgs
 	req.MaxReplyBytes = l.opts.MaxReplyBytes
 	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
@@ -467,6 +499,9 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 	if perr := sink.close(); perr != nil && cerr == nil {
 		cerr = perr
 	}
+	l.step.ModelMS = max(elapsed-sink.parsing, 0).Milliseconds()
+	l.step.ParseMS = sink.parsing.Milliseconds()
+	l.step.Tokens = usageTokens(resp.Usage)
 
 	if sink.raw.Len() > 0 || len(sink.native) > 0 || cerr == nil {
 		if err := l.assistant(sink, resp, elapsed); err != nil {
@@ -531,12 +566,18 @@ func (l *loop) turn(ctx context.Context, req *Request) (reason, final string, er
 		if err := l.answerNative(sink.turn, obs); err != nil {
 			return "", "", err
 		}
+		if err := l.reflect(); err != nil {
+			return "", "", err
+		}
 		if repeated {
 			return StopRepeated, "", nil
 		}
 		return "", "", nil
 	case len(obs) > 0:
 		if err := l.giveBack(obs); err != nil {
+			return "", "", err
+		}
+		if err := l.reflect(); err != nil {
 			return "", "", err
 		}
 		if repeated {
@@ -582,6 +623,12 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 		}
 		return nil
 	}
+	l.note.Calls = l.note.Calls[:0]
+	l.clock.hand()
+	defer func() {
+		validate, exec := l.clock.split()
+		l.step.ValidateMS, l.step.ExecMS = validate.Milliseconds(), exec.Milliseconds()
+	}()
 	l.unread, err = l.exec.Run(ctx, calls, func(o tools.Outcome) error {
 		if err := passOn(); err != nil {
 			return err
@@ -597,6 +644,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 			l.seen[key] = true
 		}
 		obs = append(obs, observationOf(&o.Observation))
+		l.ledger(&o.Observation)
 		return nil
 	})
 	if err == nil {
@@ -635,6 +683,39 @@ type observation struct {
 // a U+FFFD, and the model is told what the transcript says).
 func observationOf(o *tools.Observation) observation {
 	return observation{id: jsonw.ValidString(o.ID), name: jsonw.ValidString(o.Name), content: jsonw.ValidString(o.Content), isError: o.IsError}
+}
+
+// ledger enters an observation of the turn in its step event and, under
+// --reflect, in its note.
+func (l *loop) ledger(o *tools.Observation) {
+	l.step.Calls = append(l.step.Calls, tools.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
+	if l.opts.Reflect {
+		l.note.Calls = append(l.note.Calls, reflectOn(o))
+	}
+}
+
+// reflect writes the turn's reflection event, under --reflect, and adds
+// the note to the conversation after the observations: in the user
+// message that gives them back, or, where they went back as tool
+// messages, as a user message of its own.
+func (l *loop) reflect() error {
+	if !l.opts.Reflect || len(l.note.Calls) == 0 {
+		return nil
+	}
+	l.note.Iteration = l.step.Iteration
+	if err := l.writeEvent(&l.note); err != nil {
+		return err
+	}
+	if last := len(l.msgs) - 1; l.opts.ObservationRole == RoleUser && !l.opts.Native && l.msgs[last].Role == "user" {
+		l.msgs[last].Content = string(appendNote(append([]byte(l.msgs[last].Content), '\n'), l.style, &l.note))
+		return nil
+	}
+	style := l.style
+	if l.opts.Native { // no prompt style was taught: the note is a line of JSON
+		style, _ = catalog.PromptStyle(catalog.StyleJSONL)
+	}
+	l.msgs = append(l.msgs, Message{Role: "user", Content: string(appendNote(nil, style, &l.note))})
+	return nil
 }
 
 // giveBack adds the observations to the conversation, as the style and
@@ -677,6 +758,7 @@ func (l *loop) answerNative(calls []turnCall, obs []observation) error {
 			if err := l.writeEvent(&ev); err != nil {
 				return err
 			}
+			l.ledger(&ev)
 		} else {
 			for i := range obs {
 				if !used[i] && obs[i].id == c.ID {

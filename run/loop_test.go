@@ -131,7 +131,7 @@ func TestLoopCallThenAnswer(t *testing.T) {
 	if res.Reason != StopFinalAnswer || res.Iterations != 2 || res.FinalAnswer != "It is 18 C and raining in Oslo." {
 		t.Errorf("result %+v", res)
 	}
-	want := "system user assistant text tool_call tool_observation assistant final_answer stop"
+	want := "system user assistant text tool_call tool_observation step assistant final_answer step stop"
 	if got := types(out); got != want {
 		t.Errorf("events %s\nwant %s\n%s", got, want, out)
 	}
@@ -221,7 +221,7 @@ func TestLoopProse(t *testing.T) {
 		if res.Reason != StopFinalAnswer || res.FinalAnswer != "Paris is the capital of France." {
 			t.Errorf("result %+v\n%s", res, out)
 		}
-		if got := types(out); got != "system user assistant text final_answer stop" {
+		if got := types(out); got != "system user assistant text final_answer step stop" {
 			t.Errorf("events %s", got)
 		}
 	})
@@ -355,7 +355,7 @@ func TestLoopBrokenProtocolLine(t *testing.T) {
 	if res.Reason != StopFinalAnswer || res.FinalAnswer != "18 C." || res.Iterations != 3 {
 		t.Errorf("result %+v\n%s", res, out)
 	}
-	want := "system user assistant text parse_error tool_observation assistant tool_call tool_observation assistant final_answer stop"
+	want := "system user assistant text parse_error tool_observation step assistant tool_call tool_observation step assistant final_answer step stop"
 	if got := types(out); got != want {
 		t.Errorf("events %s\nwant %s\n%s", got, want, out)
 	}

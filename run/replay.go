@@ -93,6 +93,10 @@ func newReplay(events [][]byte) (Backend, error) {
 	for _, ev := range events {
 		typ, _ := tools.EventType(ev) // a line without one is no event of ours
 		switch typ {
+		case tools.TypeStep, tools.TypeReflection:
+			// The ledger of a turn, after it: "the event before" a stop
+			// is the turn's last own event.
+			continue
 		case tools.TypeAssistant:
 			a := tools.DecodeAssistant(ev)
 			// The arguments as the server sent them, spaces and all: the

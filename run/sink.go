@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -42,6 +43,9 @@ type turnSink struct {
 
 	// stop is set when the turn has what it needs (see emit and Text).
 	stop bool
+
+	// parsing is the time the parser took over the turn, for its step.
+	parsing time.Duration
 }
 
 // turnCall is a call of the turn, as the conversation gives it back to
@@ -144,7 +148,10 @@ func (s *turnSink) Text(b []byte) (bool, error) {
 	}
 	s.raw.Write(b)
 	calls := s.calls
-	if _, err := s.p.Write(b); err != nil {
+	start := time.Now()
+	_, err := s.p.Write(b)
+	s.parsing += time.Since(start)
+	if err != nil {
 		return true, err
 	}
 	switch {
@@ -184,6 +191,8 @@ func (s *turnSink) Reasoning(b []byte) error {
 	if err := s.admit(len(b)); err != nil {
 		return err
 	}
+	start := time.Now()
+	defer func() { s.parsing += time.Since(start) }()
 	return s.p.WriteReasoning(b)
 }
 
@@ -193,7 +202,9 @@ func (s *turnSink) NativeCall(id, name string, args []byte) (bool, error) {
 	}
 	c := turnCall{Call: tools.Call{ID: id, Name: name, Arguments: argumentText(args)}}
 	s.reading = &c
+	start := time.Now()
 	err := s.p.NativeCall(id, name, args)
+	s.parsing += time.Since(start)
 	s.reading = nil
 	if err != nil {
 		return true, err
@@ -223,7 +234,10 @@ func argumentText(args []byte) []byte {
 // close parses what is left of the turn.
 func (s *turnSink) close() error {
 	stopped := s.stop
-	if err := s.p.Close(); err != nil {
+	start := time.Now()
+	err := s.p.Close()
+	s.parsing += time.Since(start)
+	if err != nil {
 		return err
 	}
 	s.stop = stopped

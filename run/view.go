@@ -156,9 +156,21 @@ func (v *View) line(b []byte) {
 		v.answer += strings.TrimSpace(content)
 	case "stop":
 		v.stop(prefix, ev)
-	case "step", "reflection":
-		// Timings and findings: the JSONL has them; a reader here does not
-		// need them between the calls.
+	case "step":
+		// After a turn's results, where its time went; the answer's turn
+		// is not shown, so that the answer stays last and alone.
+		if ev.Get("calls.#").Int() > 0 {
+			v.printf("%s%s\n", prefix, v.paint(styleDim, summariseStep(ev)))
+		}
+	case "reflection":
+		// The next action of each call that did not simply work: what the
+		// model is told to do about it.
+		ev.Get("calls").ForEach(func(_, c gjson.Result) bool {
+			if c.Get("status").String() != "ok" {
+				v.printf("%s    %s\n", prefix, v.paint(styleDim, "↳ "+clip.Runes(termsafe.Line(c.Get("next_action").String()), viewLineLen)))
+			}
+			return true
+		})
 	case "summary":
 		v.printf("%s%s\n", prefix, v.paint(styleDim, fmt.Sprintf("done: %s, %d iteration%s, %d call%s",
 			termsafe.Line(ev.Get("reason").String()), ev.Get("iterations").Int(), plural(int(ev.Get("iterations").Int())),
@@ -168,6 +180,25 @@ func (v *View) line(b []byte) {
 	default:
 		v.printf("%s%s\n", prefix, v.paint(styleDim, clip.Runes(termsafe.Line(string(b)), viewLineLen)))
 	}
+}
+
+// summariseStep says a step event in one line: the turn, where its time
+// went, and the tokens when the server counted them ("turn 1: model 812
+// ms, tools 35 ms, 20+23 tokens"); phases under 1 ms are left out.
+func summariseStep(ev gjson.Result) string {
+	parts := []string{fmt.Sprintf("turn %d", ev.Get("iteration").Int())}
+	for _, p := range [...][2]string{{"model_ms", "model"}, {"parse_ms", "parse"}, {"validate_ms", "checks"}, {"exec_ms", "tools"}} {
+		if ms := ev.Get(p[0]).Int(); ms > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d ms", p[1], ms))
+		}
+	}
+	if t := ev.Get("tokens"); t.IsObject() {
+		parts = append(parts, fmt.Sprintf("%d+%d tokens", t.Get("prompt").Int(), t.Get("completion").Int()))
+	}
+	if len(parts) == 1 {
+		return parts[0] + ": under 1 ms"
+	}
+	return parts[0] + ": " + strings.Join(parts[1:], ", ")
 }
 
 // summariseCounts says a batch event's totals in one line, the counts

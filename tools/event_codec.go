@@ -35,6 +35,8 @@ import (
 //	summary           Summary         run --batch, per request
 //	batch             Batch           run --batch, run --replay DIR --check: the totals
 //	check             Check           run --replay DIR --check, per recording
+//	step              Step            run, at the end of each turn: the ledger
+//	reflection        Reflection      run --reflect, after a turn's observations
 //
 // A decoder never fails on a field of the wrong JSON type: it reads what
 // its encoder would have written and leaves the rest at its zero value,
@@ -123,6 +125,12 @@ func DecodeEvent(line []byte) (Event, error) {
 		return &e, nil
 	case TypeCheck:
 		e := DecodeCheck(line)
+		return &e, nil
+	case TypeStep:
+		e := DecodeStep(line)
+		return &e, nil
+	case TypeReflection:
+		e := DecodeReflection(line)
 		return &e, nil
 	}
 	return &OtherEvent{Type: typ, Line: line}, nil
@@ -528,10 +536,7 @@ func (a *Assistant) AppendJSON(dst []byte) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"id":`...)
-			dst = jsonw.AppendString(dst, c.ID)
-			dst = append(dst, `,"name":`...)
-			dst = jsonw.AppendString(dst, c.Name)
+			dst = openIDName(dst, c.ID, c.Name)
 			dst = append(dst, `,"arguments":`...)
 			dst = jsonw.AppendBytes(dst, c.Arguments)
 			dst = append(dst, '}')
@@ -709,8 +714,18 @@ func DecodeSummary(line []byte) Summary {
 // --check: the totals, as counts in the order they are written, then how
 // long it all took.
 type Batch struct {
-	Counts     []Count
+	Counts []Count
+	// Phases are the percentiles of the step events' timings, one per
+	// phase in the order written (run --batch); none for a check.
+	Phases     []Phase
 	DurationMS int64
+}
+
+// Phase is what a batch says of one phase of its turns (a step event's
+// model_ms, parse_ms, …): the median and the 95th percentile, in ms.
+type Phase struct {
+	Key      string
+	P50, P95 int64
 }
 
 // Count is one total of a batch event: "requests", "final_answer", … for
@@ -730,19 +745,42 @@ func (b *Batch) AppendJSON(dst []byte) []byte {
 		dst = append(dst, ':')
 		dst = strconv.AppendInt(dst, int64(c.N), 10)
 	}
+	if len(b.Phases) > 0 {
+		dst = append(dst, `,"phases":{`...)
+		for i, p := range b.Phases {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = jsonw.AppendString(dst, p.Key)
+			dst = append(dst, `:{"p50":`...)
+			dst = strconv.AppendInt(dst, p.P50, 10)
+			dst = append(dst, `,"p95":`...)
+			dst = strconv.AppendInt(dst, p.P95, 10)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, '}')
+	}
 	dst = append(dst, `,"duration_ms":`...)
 	dst = strconv.AppendInt(dst, b.DurationMS, 10)
 	return append(dst, '}')
 }
 
 // DecodeBatch reads a batch event: every number but duration_ms is a
-// count.
+// count, and "phases" holds the percentiles.
 func DecodeBatch(line []byte) Batch {
 	var b Batch
 	eachField(line, func(k string, v gjson.Result) {
 		switch {
 		case k == "duration_ms":
 			b.DurationMS = v.Int()
+		case k == "phases":
+			b.Phases = nil
+			v.ForEach(func(k, p gjson.Result) bool {
+				if p.IsObject() {
+					b.Phases = append(b.Phases, Phase{Key: k.Str, P50: p.Get("p50").Int(), P95: p.Get("p95").Int()})
+				}
+				return true
+			})
 		case v.Type == gjson.Number:
 			b.Counts = append(b.Counts, Count{Key: k, N: int(v.Int())})
 		}
@@ -801,4 +839,178 @@ func DecodeCheck(line []byte) Check {
 		}
 	})
 	return c
+}
+
+// The event types of run's ledger (README.md, Events).
+const (
+	TypeStep       = "step"       // run: one per turn, after its observations
+	TypeReflection = "reflection" // run --reflect: one per turn with calls
+)
+
+// Step is the step event that closes each turn of run: the ledger of the
+// turn. It says which calls the turn made and how each went, and where
+// the turn's time went: waiting for the model, parsing its reply,
+// checking the calls, running them. Its timings and tokens change from
+// run to run, and a check ignores them (run.VolatileFields).
+type Step struct {
+	Iteration int
+	Calls     []StepCall
+	// ModelMS is the time the model server took, less the time spent
+	// parsing what it sent as it arrived (ParseMS). ValidateMS is the time
+	// from handing the calls over to the first tool starting (all of it
+	// when none started): checks, before-call hooks, consent. ExecMS is
+	// the rest of the executor's time: tools and after-call hooks.
+	ModelMS, ParseMS, ValidateMS, ExecMS int64
+	// Tokens are the server's own counts of the turn; nil when it
+	// reported none.
+	Tokens *Tokens
+}
+
+// StepCall is one call of a step: its id, its tool and the status of its
+// observation (ok, partial, error, blocked).
+type StepCall struct{ ID, Name, Status string }
+
+// Tokens are what a model server counted of a turn: the prompt it read
+// and the reply it wrote.
+type Tokens struct{ Prompt, Completion int64 }
+
+func (e *Step) EventType() string { return TypeStep }
+
+func (e *Step) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"step","iteration":`...)
+	dst = strconv.AppendInt(dst, int64(e.Iteration), 10)
+	if len(e.Calls) > 0 {
+		dst = append(dst, `,"calls":[`...)
+		for i, c := range e.Calls {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = openIDName(dst, c.ID, c.Name)
+			dst = append(dst, `,"status":`...)
+			dst = jsonw.AppendString(dst, c.Status)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, `,"model_ms":`...)
+	dst = strconv.AppendInt(dst, e.ModelMS, 10)
+	dst = append(dst, `,"parse_ms":`...)
+	dst = strconv.AppendInt(dst, e.ParseMS, 10)
+	dst = append(dst, `,"validate_ms":`...)
+	dst = strconv.AppendInt(dst, e.ValidateMS, 10)
+	dst = append(dst, `,"exec_ms":`...)
+	dst = strconv.AppendInt(dst, e.ExecMS, 10)
+	if t := e.Tokens; t != nil {
+		dst = append(dst, `,"tokens":{"prompt":`...)
+		dst = strconv.AppendInt(dst, t.Prompt, 10)
+		dst = append(dst, `,"completion":`...)
+		dst = strconv.AppendInt(dst, t.Completion, 10)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// openIDName opens the object of a call in a list, as an assistant, step
+// or reflection event writes it: {"id":…,"name":… with the rest to come.
+func openIDName(dst []byte, id, name string) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = jsonw.AppendString(dst, id)
+	dst = append(dst, `,"name":`...)
+	return jsonw.AppendString(dst, name)
+}
+
+// DecodeStep reads a step event.
+func DecodeStep(line []byte) Step {
+	var e Step
+	eachField(line, func(k string, v gjson.Result) {
+		switch k {
+		case "iteration":
+			e.Iteration = int(v.Int())
+		case "calls":
+			e.Calls = nil
+			v.ForEach(func(_, c gjson.Result) bool {
+				e.Calls = append(e.Calls, StepCall{ID: jsonStr(c.Get("id")), Name: jsonStr(c.Get("name")), Status: jsonStr(c.Get("status"))})
+				return true
+			})
+		case "model_ms":
+			e.ModelMS = v.Int()
+		case "parse_ms":
+			e.ParseMS = v.Int()
+		case "validate_ms":
+			e.ValidateMS = v.Int()
+		case "exec_ms":
+			e.ExecMS = v.Int()
+		case "tokens":
+			e.Tokens = nil
+			if v.IsObject() {
+				e.Tokens = &Tokens{Prompt: v.Get("prompt").Int(), Completion: v.Get("completion").Int()}
+			}
+		}
+	})
+	return e
+}
+
+// Reflection is the reflection event of run --reflect: after a turn's
+// observations, one finding and one next action per call, derived from
+// the observations without asking the model. The next request carries
+// it too, in the prompt style's syntax.
+type Reflection struct {
+	Iteration int
+	Calls     []Finding
+}
+
+// Finding is what a reflection says of one call: how it went (Status, as
+// its observation has it), what came of it (the first meaningful line of
+// the output, or what to fix), and what to do next.
+type Finding struct {
+	ID, Name, Status string
+	Finding          string
+	NextAction       string
+}
+
+func (e *Reflection) EventType() string { return TypeReflection }
+
+func (e *Reflection) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"type":"reflection","iteration":`...)
+	dst = strconv.AppendInt(dst, int64(e.Iteration), 10)
+	return append(e.AppendCalls(append(dst, ',')), '}')
+}
+
+// AppendCalls appends the "calls" field of the event, as the note given
+// back to the model also has it.
+func (e *Reflection) AppendCalls(dst []byte) []byte {
+	dst = append(dst, `"calls":[`...)
+	for i, f := range e.Calls {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = openIDName(dst, f.ID, f.Name)
+		dst = append(dst, `,"status":`...)
+		dst = jsonw.AppendString(dst, f.Status)
+		dst = append(dst, `,"finding":`...)
+		dst = jsonw.AppendString(dst, f.Finding)
+		dst = append(dst, `,"next_action":`...)
+		dst = jsonw.AppendString(dst, f.NextAction)
+		dst = append(dst, '}')
+	}
+	return append(dst, ']')
+}
+
+// DecodeReflection reads a reflection event.
+func DecodeReflection(line []byte) Reflection {
+	var e Reflection
+	eachField(line, func(k string, v gjson.Result) {
+		switch k {
+		case "iteration":
+			e.Iteration = int(v.Int())
+		case "calls":
+			e.Calls = nil
+			v.ForEach(func(_, c gjson.Result) bool {
+				e.Calls = append(e.Calls, Finding{ID: jsonStr(c.Get("id")), Name: jsonStr(c.Get("name")), Status: jsonStr(c.Get("status")),
+					Finding: jsonStr(c.Get("finding")), NextAction: jsonStr(c.Get("next_action"))})
+				return true
+			})
+		}
+	})
+	return e
 }

@@ -91,7 +91,8 @@ var (
 // "$ command" in the block's own temporary directory, where testdata holds
 // the module's testdata (its tools built), and compares what it writes,
 // stdout and stderr together, with the lines the block shows after it.
-// duration_ms and first_token_ms are not compared, and a line "…" or
+// duration_ms, first_token_ms, a step's phases and a batch's percentiles
+// are not compared, and a line "…" or
 // "..." stands for any lines. A "$ cat FILE" of a file that is not in
 // testdata makes FILE what the block shows. Every other block that runs
 // toolcall says where it is run, or why it is not.
@@ -262,7 +263,7 @@ func consoleScript(b docBlock) (string, error) {
 }
 
 // timings matches the fields whose values change from run to run.
-var timings = regexp.MustCompile(`"(duration_ms|first_token_ms)":[0-9]+`)
+var timings = regexp.MustCompile(`"(duration_ms|first_token_ms|model_ms|parse_ms|validate_ms|exec_ms|p50|p95)":[0-9]+`)
 
 // cmpDoc is the script command "cmpdoc got want": got matches the output
 // an example shows, timings aside, a line of "…" or "..." standing for any

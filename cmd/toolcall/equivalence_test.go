@@ -42,7 +42,7 @@ func TestRunEqualsPipeline(t *testing.T) {
 	var turns []string
 	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
 		switch gjson.Get(line, "type").Str {
-		case "system", "user", "stop":
+		case "system", "user", "step", "stop":
 		case "assistant":
 			f := filepath.Join(dir, "turn"+string(rune('0'+len(turns)))+".txt")
 			if err := os.WriteFile(f, []byte(gjson.Get(line, "content").Str), 0o644); err != nil {
@@ -127,7 +127,7 @@ func TestRunEqualsPipelineHTTP(t *testing.T) {
 			var fromRun []string
 			for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
 				switch gjson.Get(line, "type").Str {
-				case "system", "user", "assistant", "stop":
+				case "system", "user", "assistant", "step", "stop":
 				default:
 					fromRun = append(fromRun, volatile.ReplaceAllString(line, ""))
 				}
@@ -323,7 +323,7 @@ func runCalls(t *testing.T, args ...string) ([]string, string) {
 	var calls []string
 	for _, line := range strings.Split(strings.TrimSpace(transcript.String()), "\n") {
 		switch gjson.Get(line, "type").Str {
-		case "system", "user", "assistant", "stop", "final_answer":
+		case "system", "user", "assistant", "step", "stop", "final_answer":
 		default:
 			calls = append(calls, volatile.ReplaceAllString(line, ""))
 		}

@@ -44,14 +44,22 @@ plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
     (--max-calls, or its sidecar's "max_calls") is no longer offered from
     the next turn on.
  4. The observations go back to the model, errors included, so it can
-    correct its call; and the loop goes on.
+    correct its call; and the loop goes on. With --reflect a note follows
+    them, in the style's syntax: per call its status (ok, partial, error,
+    blocked), a finding (the first meaningful line of the output, or what
+    to fix) and a next action (fix the argument at /x and call again; pass
+    the ref to read the rest; answer without the tool), derived from the
+    observations without asking the model.
  5. It ends at a final answer. Plain prose without a call is the final
     answer, unless --strict-protocol makes it an error the model must fix,
     or the turn holds a call that could not be read (a parse_error).
 
 The transcript is standard output: system, user, assistant (the model's
 text, model, usage, duration_ms), then the events of parse, validate and
-exec, and last a stop event with the reason: final_answer, max_iterations,
+exec, a step event that closes each turn (its calls and their statuses,
+and where the time went: model_ms, parse_ms, validate_ms, exec_ms, and the
+server's tokens when it reports usage), a reflection event before it with
+--reflect, and last a stop event with the reason: final_answer, max_iterations,
 timeout, interrupted, provider_error, repeated_call (the same call with
 the same arguments again), reply_too_large (a turn passed
 --max-reply-bytes; reading stopped there) or call_budget (a call was
@@ -85,7 +93,9 @@ transcript; a prompt given with it must be the recorded one. A recording
 made with --api native replays natively, the server's calls given back as
 it sent them, and one that ended in provider_error fails the same way.
 With --check it runs the loop again with real tools and exits 1 with a
-diff if any event differs (duration_ms and usage aside), 0 when the run
+diff if any event differs (duration_ms, usage and the step events' timings
+and tokens aside; a recording made before step events existed is compared
+without them), 0 when the run
 goes as recorded, its ending included: a golden test for CI. On success
 it says "ok FILE" on stderr, as a check of many recordings says of each.
 --ignore leaves out of the comparison what changes legitimately: system,
@@ -103,7 +113,8 @@ id, the line number), as its own loop, --jobs at a time. The transcripts
 come in the order of the requests, each whole, every event with its
 "request" first, each followed by a summary event (request, reason,
 iterations, calls, duration_ms, error); a batch event with the totals
-comes last. --out DIR writes each transcript to DIR/ID.jsonl instead,
+comes last, and "phases": the median and 95th percentile (p50, p95) of
+each step phase over every turn of the batch. --out DIR writes each transcript to DIR/ID.jsonl instead,
 atomically when it ends, and skips the requests whose transcript there is
 complete (--force runs them again). --shard I/N runs every N-th request
 from the I-th (0-based), for N processes started with an index. On SIGINT
@@ -157,6 +168,7 @@ type runOptions struct {
 	temperatureSet bool // --temperature given: else the server's default
 	extra          string
 	constrain      bool
+	reflect        bool
 	template       string
 	modelCmd       string
 	replay         string
@@ -241,6 +253,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
 	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")
 	fs.IntVar(&o.maxTokens, "max-tokens", 0, "at most this many tokens per model turn (default: the server's) (model servers only)")
+	fs.BoolVar(&o.reflect, "reflect", false, "after each turn's observations, give the model a note per call: status, finding, next action (a reflection event too)")
 	fs.BoolVar(&o.strictProtocol, "strict-protocol", false, "prose without a call is an error the model must correct, not the answer")
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
@@ -436,6 +449,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		ToolChoice:      o.toolChoice,
 		OneCallPerTurn:  !o.parallelCalls,
 		Constrain:       o.constrain,
+		Reflect:         o.reflect,
 		Stop:            model.stop,
 		Progress:        progress,
 		Warn:            warnTo(stderr),

@@ -129,7 +129,7 @@ func buildExamplesOnce() (string, error) {
 
 // volatile matches the event fields that change from run to run
 // (README.md, Events), which golden comparisons ignore.
-var volatile = regexp.MustCompile(`,"duration_ms":[0-9]+`)
+var volatile = regexp.MustCompile(`,"(duration_ms|model_ms|parse_ms|validate_ms|exec_ms)":[0-9]+`)
 
 // cmpEvents is the script command "cmpevents got want": like cmpenv (want
 // may use $WORK and other variables; got may be stdout), ignoring volatile
@@ -146,7 +146,7 @@ func cmpEvents(ts *testscript.TestScript, neg bool, args []string) {
 		paste := strings.ReplaceAll(got, ts.Getenv("WORK"), "$WORK")
 		paste = strings.ReplaceAll(paste, ts.Getenv("EXAMPLES"), "$EXAMPLES")
 		ts.Logf("new %s, if the change is right:\n%s", args[1], paste)
-		ts.Fatalf("%s and %s differ (duration_ms ignored):\n%s", args[0], args[1], cmp.Diff(want, got))
+		ts.Fatalf("%s and %s differ (duration_ms and step timings ignored):\n%s", args[0], args[1], cmp.Diff(want, got))
 	}
 }
 
