@@ -35,42 +35,81 @@ func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, for
 		if ke < 0 || ke >= len(out) || out[ke] != ':' {
 			return false
 		}
-		key := out[i+1 : ke-1]
 		vs := ke + 1
 		ve := len(out) - 1
 		if i != last {
 			ve = valueEnd(out, vs)
 		}
-		if ve < 0 {
+		if ve < 0 || !p.flatMember(c, &typ, out, i, vs, ve) {
 			return false
-		}
-		val := out[vs:ve]
-		switch string(key) {
-		case "name", "tool_name":
-			if !plainString(val) {
-				return false
-			}
-			c.name, c.named = p.intern(val[1:len(val)-1]), true
-		case "arguments", "parameters":
-			if c.args.Exists() {
-				return false
-			}
-			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
-		case "id":
-			if !plainString(val) {
-				return false
-			}
-			c.id = string(val[1 : len(val)-1])
-		case "type":
-			if !plainString(val) {
-				return false
-			}
-			typ = val[1 : len(val)-1]
-		default:
-			return false // description, function, content, …: read in full
 		}
 		i = ve
 	}
+	return p.flatDecide(c, typ, inMarker, format)
+}
+
+// noMembers turns off jsonEnd's one-pass reading of strict JSON, for tests
+// comparing it with the full one.
+var noMembers bool
+
+// flatMembers is flatCall on an object whose members the repairer found
+// as it copied it (jsonrepair.Members): the same reading, without
+// scanning out again.
+func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, inMarker bool, format string) bool {
+	if len(out) < 2 || out[0] != '{' {
+		return false
+	}
+	c.format = format
+	c.end = len(out)
+	var typ []byte
+	for k := range m.N {
+		ve := len(out) - 1
+		if k+1 < m.N {
+			ve = m.At[k+1][0] - 1
+		}
+		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve) {
+			return false
+		}
+	}
+	return p.flatDecide(c, typ, inMarker, format)
+}
+
+// flatMember reads one member of a call object into c: its key is the
+// string at out[ks], its value out[vs:ve]. It returns false for a member
+// flatCall leaves to candidates.
+func (p *Parser) flatMember(c *candidate, typ *[]byte, out []byte, ks, vs, ve int) bool {
+	key := out[ks+1 : vs-2]
+	val := out[vs:ve]
+	switch string(key) {
+	case "name", "tool_name":
+		if !plainString(val) {
+			return false
+		}
+		c.name, c.named = p.intern(val[1:len(val)-1]), true
+	case "arguments", "parameters":
+		if c.args.Exists() {
+			return false
+		}
+		c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
+	case "id":
+		if !plainString(val) {
+			return false
+		}
+		c.id = string(val[1 : len(val)-1])
+	case "type":
+		if !plainString(val) {
+			return false
+		}
+		*typ = val[1 : len(val)-1]
+	default:
+		return false // description, function, content, …: read in full
+	}
+	return true
+}
+
+// flatDecide decides, once flatCall has read every member, whether c is
+// the call candidates would find (or, zero, that it would find none).
+func (p *Parser) flatDecide(c *candidate, typ []byte, inMarker bool, format string) bool {
 	bare := !inMarker
 	switch {
 	case string(typ) == tools.TypeToolCall:

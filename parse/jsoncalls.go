@@ -53,6 +53,22 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		// The transcoding overwrites p.scratch, and with it any value
 		// decoded before: that one must be decoded again if asked for.
 		p.decoded = decoded{}
+		if n, last, ok := leanObject(p.buf[j:], &p.members); ok && !noMembers {
+			// A call as most are written, read in one pass.
+			out := append(p.scratch[:0], p.buf[j:j+n]...)
+			p.scratch = out[:0]
+			res := repairResult{N: n, Cut: n, Last: last}
+			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true}
+			return j + n, true
+		}
+		if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
+			// Strict JSON, as most calls are, copied in one pass that also
+			// finds its members for jsonCalls: what appendJSON would give.
+			p.scratch = out[:0]
+			res := repairResult{N: n, Cut: len(out), Last: last}
+			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
+			return j + n, true
+		}
 		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 		p.scratch = out[:0]
 		if err == nil && !res.Truncated {
@@ -77,8 +93,10 @@ type decoded struct {
 	// body: readBody's reading, in a buffer of its own, kept for every
 	// decodeJSON of the body until the block is consumed.
 	body bool
-	out  []byte
-	res  repairResult
+	// members: p.members says where out's top-level members lie.
+	members bool
+	out     []byte
+	res     repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -114,6 +132,10 @@ func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
 // imitate; data like {"name":"Alice"} is not) and ok is false when there
 // are none, leaving the text as prose.
 func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool, err error) {
+	// The reading decodeJSON hands back, when it is jsonEnd's, may come
+	// with its members found.
+	d := &p.decoded
+	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
@@ -144,7 +166,13 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		return true, p.fail(i, end, format, msg)
 	}
 	cands := append(p.cands[:0], candidate{})
-	if p.flatCall(&cands[0], out, res.Last, inMarker, format) {
+	var flat bool
+	if members {
+		flat = p.flatMembers(&cands[0], out, &p.members, inMarker, format)
+	} else {
+		flat = p.flatCall(&cands[0], out, res.Last, inMarker, format)
+	}
+	if flat {
 		if c := &cands[0]; !c.named && c.format != FormatJSONL {
 			cands = cands[:0]
 		}

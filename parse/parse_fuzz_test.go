@@ -11,17 +11,23 @@ import (
 	"github.com/toolcall/toolcall/tools"
 )
 
-// FuzzParse checks the parser's promises on any input: it never panics,
-// every line it writes is a JSON object of a known type, the events do not
-// depend on where the input is split, and a call written back in the JSONL
-// protocol parses to the same call.
-func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/formats/*.txt")
+// addFileSeeds adds each file the pattern matches as a seed, split in
+// the middle.
+func addFileSeeds(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(pattern)
 	for _, file := range files {
 		if b, err := os.ReadFile(file); err == nil {
 			f.Add(b, uint16(len(b)/2))
 		}
 	}
+}
+
+// FuzzParse checks the parser's promises on any input: it never panics,
+// every line it writes is a JSON object of a known type, the events do not
+// depend on where the input is split, and a call written back in the JSONL
+// protocol parses to the same call.
+func FuzzParse(f *testing.F) {
+	addFileSeeds(f, "testdata/formats/*.txt")
 	for _, s := range []string{
 		"", "<", "<tool_call>", "<tool_call>{", "[f(a=1)", "```json\n{", "<think>", "</think>x",
 		"{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"c\"}]}}",
@@ -113,12 +119,7 @@ func checkRepairList(t *testing.T, line string, repaired bool, repairs []string)
 // do not depend on where the input is split: a bare call found after prose
 // must be found however the input arrives.
 func FuzzParseKnownTools(f *testing.F) {
-	files, _ := filepath.Glob("testdata/known/*.txt")
-	for _, file := range files {
-		if b, err := os.ReadFile(file); err == nil {
-			f.Add(b, uint16(len(b)/2))
-		}
-	}
+	addFileSeeds(f, "testdata/known/*.txt")
 	for _, s := range []string{
 		`x {"name":"f","parameters":{}} y`, `a [f(a=1), g(b=2)] b`, `{ "na`, `[f(`, `x {"function":{"name":"f","arguments":"{}"}}`,
 	} {

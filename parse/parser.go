@@ -136,6 +136,7 @@ type Parser struct {
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
+	members   jsonMembers // where decoded's members lie, when decoded.members
 	// noExp says the arguments of the next emitCall were transcoded with
 	// no number in exponent form (repairResult.exp), so none can be out of
 	// a float64's range; emitCall clears it.

@@ -11,6 +11,7 @@ type (
 	repairResult = jsonrepair.Result
 	syntaxError  = jsonrepair.SyntaxError
 	jsonScanner  = jsonrepair.Scanner
+	jsonMembers  = jsonrepair.Members
 )
 
 // The kinds of repair parse itself makes or looks for, beside those of the

@@ -493,7 +493,7 @@ const (
 func appendJSON(dst, src []byte, strict, python bool) ([]byte, Result, error) {
 	// Most values (JSONL lines, call objects) are already strict compact
 	// JSON, which run would copy byte for byte: copy them whole.
-	if out, res, ok := copyCompact(dst, src); ok {
+	if out, res, ok := copyCompact(dst, src, nil); ok {
 		return out, res, nil
 	}
 	// Python syntax is all repair: strict mode reads plain JSON.

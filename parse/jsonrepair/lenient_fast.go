@@ -13,11 +13,44 @@ import (
 // noFastPath turns the fast path off, for tests comparing it with run.
 var noFastPath bool
 
-// copyCompact is appendJSON's fast path: see compactEnd.
-func copyCompact(dst, src []byte) ([]byte, Result, bool) {
-	var sp spaces
+// AppendCompact is Append's fast path on its own, for a caller that reads
+// many values that need no repair: when src starts with an object or
+// array that Append, in any mode, would copy whole (strict JSON, perhaps
+// with whitespace between tokens, which is dropped), it appends what
+// Append would and returns Result.N and Result.Last; Cut is what it
+// appended, and nothing else of Result is set. m is set to where the
+// members of the top-level object lie in what it appended (m.N is -1 when
+// there are more than len(m.At); 0 for an array). For anything else ok is
+// false, dst is unchanged, and Append must read src.
+func AppendCompact(dst, src []byte, m *Members) (out []byte, n, last int, ok bool) {
+	out, res, ok := copyCompact(dst, src, m)
+	return out, res.N, res.Last, ok
+}
+
+// CompactEnd returns the length of the object or array at the start of
+// src when it is strict JSON with no whitespace at all, which Append would
+// copy byte for byte as a value nested in outer containers; ok is false
+// for anything else. It lets a caller that knows the shape of a value read
+// its known parts itself and leave the rest to this.
+func CompactEnd(src []byte, outer int) (n int, ok bool) {
+	sp := spaces{outer: outer}
+	n, _, ok = compactEnd(src, &sp)
+	return n, ok && sp.n == 0 && !noFastPath
+}
+
+// copyCompact is appendJSON's fast path: see compactEnd. m, when not nil,
+// is set to where the top-level members lie in what it appends, or m.N to
+// -1.
+func copyCompact(dst, src []byte, m *Members) ([]byte, Result, bool) {
+	sp := spaces{mem: m}
+	if m != nil {
+		m.N = 0
+	}
 	n, last, ok := compactEnd(src, &sp)
 	if !ok || noFastPath {
+		if m != nil {
+			m.N = -1
+		}
 		return dst, Result{}, false
 	}
 	if sp.n == 0 {
@@ -43,6 +76,34 @@ type spaces struct {
 	n    int // bytes
 	runs int // runs skipped; the first len(at) are in at
 	at   [16][2]int
+	mem  *Members // where to record the top-level members, if anywhere
+	// outer is how many containers the value is inside (CompactEnd).
+	outer int
+}
+
+// Members says where the members of the top-level object lie in the
+// compact JSON AppendCompact wrote for it, so that a caller reading the object
+// need not scan it again: member k's key (its opening quote) starts at
+// At[k][0] and its value at At[k][1]; the value ends one byte before the
+// next member's key (at its ','), the last one before the closing '}'.
+type Members struct {
+	N  int // how many members; -1 when not recorded (see AppendMembers)
+	At [6][2]int
+}
+
+// member records a member of the top-level object: its key at key and its
+// value at val, both offsets in what copyCompact writes.
+func (sp *spaces) member(key, val int) {
+	m := sp.mem
+	if m == nil || m.N < 0 {
+		return
+	}
+	if m.N == len(m.At) {
+		m.N = -1
+		return
+	}
+	m.At[m.N] = [2]int{key, val}
+	m.N++
 }
 
 // skip skips the whitespace at src[i], which there is, and records it.
@@ -121,7 +182,7 @@ func compactEnd(src []byte, sp *spaces) (end, last int, ok bool) {
 		}
 		switch c := src[i]; {
 		case c == '{' || c == '[':
-			if depth == 64 {
+			if depth+sp.outer == 64 {
 				return 0, 0, false
 			}
 			objs = objs<<1 | uint64(c>>5&1) // '{' is 0x7b, '[' is 0x5b
@@ -144,6 +205,9 @@ func compactEnd(src []byte, sp *spaces) (end, last int, ok bool) {
 			}
 			if i = compactKey(src, i, sp); i < 0 {
 				return 0, 0, false
+			}
+			if depth == 1 {
+				sp.member(last, i-sp.n)
 			}
 			continue
 		case c == '"':
@@ -190,6 +254,9 @@ func compactEnd(src []byte, sp *spaces) (end, last int, ok bool) {
 				}
 				if i = compactKey(src, i, sp); i < 0 {
 					return 0, 0, false
+				}
+				if depth == 1 {
+					sp.member(last, i-sp.n)
 				}
 			}
 			break

@@ -2,6 +2,7 @@ package jsonrepair
 
 import (
 	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -15,10 +16,15 @@ func FuzzFastPath(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		fast, fres, ok := copyCompact([]byte("dst"), src)
+		var m Members
+		fast, fres, ok := copyCompact([]byte("dst"), src, &m)
 		if !ok {
+			if m.N != -1 {
+				t.Fatalf("%q declined, members %+v", src, m)
+			}
 			return
 		}
+		checkMembers(t, src, fast[len("dst"):], m)
 		for _, mode := range [][2]bool{{false, false}, {true, false}, {false, true}} {
 			noFastPath = true
 			slow, sres, err := appendJSON([]byte("dst"), src, mode[0], mode[1])
@@ -28,6 +34,45 @@ func FuzzFastPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkMembers checks that m splits the compact JSON out into its
+// top-level members: each a JSON string key, ':', a JSON value, joined by
+// ',' between '{' and '}'.
+func checkMembers(t *testing.T, src, out []byte, m Members) {
+	t.Helper()
+	if m.N < 0 {
+		if out[0] != '{' || bytes.Count(out, []byte(":")) <= len(m.At) {
+			t.Fatalf("%q: members not recorded for %q", src, out)
+		}
+		return
+	}
+	if out[0] != '{' {
+		if m.N != 0 {
+			t.Fatalf("%q: %d members in an array", src, m.N)
+		}
+		return
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for k := range m.N {
+		key, val := m.At[k][0], m.At[k][1]
+		end := len(out) - 1
+		if k+1 < m.N {
+			end = m.At[k+1][0] - 1
+		}
+		if key >= val || val > end || out[val-1] != ':' || !json.Valid(out[key:val-1]) || out[key] != '"' || !json.Valid(out[val:end]) {
+			t.Fatalf("%q: member %d of %q at %v, to %d", src, k, out, m.At[k], end)
+		}
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(out[key:end])
+	}
+	b.WriteByte('}')
+	if !bytes.Equal(b.Bytes(), out) {
+		t.Fatalf("%q: members %+v rebuild %q, not %q", src, m, b.Bytes(), out)
+	}
 }
 
 // fastPathAccepts are values the fast path must take, lest it never fire.

@@ -1,0 +1,194 @@
+package parse
+
+import "github.com/toolcall/toolcall/parse/jsonrepair"
+
+// leanKey and leanStr mark the bytes leanObject takes in a key and in a
+// string value.
+var leanKey, leanStr = func() (k, s [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		k[c] = true
+	}
+	k['_'] = true
+	for c := 0x20; c < 0x7f; c++ {
+		s[c] = c != '"' && c != '\\'
+	}
+	return k, s
+}()
+
+// leanObject reads the object at the start of src when it is written as
+// most calls are: strict JSON with no whitespace, keys of lowercase letters
+// and '_', each value a string of printable ASCII without escapes or an
+// object or array (jsonrepair.CompactEnd), at most len(m.At) members. It
+// returns what jsonrepair.AppendCompact would for such an object, which
+// it copies byte for byte: its length, Result.Last, and its members in m.
+// ok is false for anything else, which AppendCompact reads.
+func leanObject(src []byte, m *jsonMembers) (n, last int, ok bool) {
+	if len(src) < 2 || src[0] != '{' || src[1] != '"' {
+		return 0, 0, false
+	}
+	m.N = 0
+	i := 1
+	for {
+		if m.N == len(m.At) || i >= len(src) || src[i] != '"' {
+			return 0, 0, false
+		}
+		key := i
+		if k := callKey(src[i:]); k > 0 {
+			i += k
+		} else {
+			i++
+			for i < len(src) && leanKey[src[i]] {
+				i++
+			}
+			if i+1 >= len(src) || src[i] != '"' || src[i+1] != ':' {
+				return 0, 0, false
+			}
+			i += 2
+		}
+		if i >= len(src) {
+			return 0, 0, false
+		}
+		val := i
+		switch src[i] {
+		case '"':
+			i++
+			for i < len(src) && leanStr[src[i]] {
+				i++
+			}
+			if i >= len(src) || src[i] != '"' {
+				return 0, 0, false
+			}
+			i++
+		case '{', '[':
+			k := flatObjectEnd(src[i:])
+			if k < 0 {
+				var ok bool
+				if k, ok = jsonrepair.CompactEnd(src[i:], 1); !ok {
+					return 0, 0, false
+				}
+			}
+			i += k
+		default:
+			return 0, 0, false
+		}
+		m.At[m.N] = [2]int{key, val}
+		m.N++
+		if i >= len(src) {
+			return 0, 0, false
+		}
+		switch src[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, key, true
+		default:
+			return 0, 0, false
+		}
+	}
+}
+
+// flatObjectEnd returns the length of the object at the start of b when
+// it is flat and simple, as most arguments are: strict JSON with no
+// whitespace, each key and string value printable ASCII without escapes,
+// each other value an integer, true, false or null. It returns -1 for
+// anything else (jsonrepair.CompactEnd reads that), and never for what
+// CompactEnd would refuse.
+func flatObjectEnd(b []byte) int {
+	if len(b) < 2 || b[0] != '{' {
+		return -1
+	}
+	if b[1] == '}' {
+		return 2
+	}
+	i := 1
+	for {
+		// A key.
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		i++
+		for i < len(b) && leanStr[b[i]] {
+			i++
+		}
+		if i+1 >= len(b) || b[i] != '"' || b[i+1] != ':' {
+			return -1
+		}
+		i += 2
+		if i >= len(b) {
+			return -1
+		}
+		// Its value.
+		switch c := b[i]; {
+		case c == '"':
+			i++
+			for i < len(b) && leanStr[b[i]] {
+				i++
+			}
+			if i >= len(b) || b[i] != '"' {
+				return -1
+			}
+			i++
+		case c == '-' || c >= '0' && c <= '9':
+			if c == '-' {
+				i++
+			}
+			if i < len(b) && b[i] == '0' {
+				i++
+			} else {
+				k := i
+				for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+					i++
+				}
+				if i == k {
+					return -1
+				}
+			}
+		case c == 't' && i+4 <= len(b) && string(b[i:i+4]) == "true",
+			c == 'n' && i+4 <= len(b) && string(b[i:i+4]) == "null":
+			i += 4
+		case c == 'f' && i+5 <= len(b) && string(b[i:i+5]) == "false":
+			i += 5
+		default:
+			return -1
+		}
+		if i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1
+		default:
+			return -1
+		}
+	}
+}
+
+// callKey returns the length of the key and ':' a call most often has at
+// the start of b ("name":, "arguments": ...), which it compares whole
+// rather than a byte at a time; 0 for any other.
+func callKey(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	var k string
+	switch b[1] {
+	case 'n':
+		k = `"name":`
+	case 'a':
+		k = `"arguments":`
+	case 't':
+		k = `"type":`
+	case 'i':
+		k = `"id":`
+	case 'p':
+		k = `"parameters":`
+	default:
+		return 0
+	}
+	if len(b) < len(k) || string(b[:len(k)]) != k {
+		return 0
+	}
+	return len(k)
+}

@@ -1,0 +1,58 @@
+package parse
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/toolcall/toolcall/parse/jsonrepair"
+)
+
+// FuzzLeanCall checks that reading strict call objects in one pass
+// (leanObject, and the members jsonrepair.AppendCompact finds) changes no
+// event: on any input, split anywhere, with and without repair and known
+// tools, the events are byte for byte those of the full reading.
+func FuzzLeanCall(f *testing.F) {
+	addFileSeeds(f, "testdata/formats/*.txt")
+	for _, s := range []string{
+		string(denseJSONL(400)),
+		"{\"name\":\"f\",\"arguments\":{\"a\":[1,{\"b\":\"c\"}]}}\n{\"name\":\"g\",\"parameters\":{}}",
+		"x\n{\"type\":\"tool_call\",\"id\":\"call_1\",\"name\":\"f\",\"arguments\":{}}\n{\"type\":\"tool_call\",\"id\":\"call_1\",\"name\":\"f\",\"arguments\":[]}\n",
+		"{\"type\":\"final_answer\",\"content\":\"done\"}\n{\"tool_name\":\"f\",\"arguments\":\"{}\"}",
+		"{\"name\":\"f\",\"arguments\":{},\"arguments\":{}}\n{\"name\":\"f\",\"name\":\"g\",\"arguments\":{\"a\":1e400}}",
+		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":\"\\ud800\"}}</tool_call>\n[{\"name\":\"f\",\"arguments\":{}}]",
+		"{\"name\":\"f\",\"arguments\":{\"a\":" + strings.Repeat("[", 70) + strings.Repeat("]", 70) + "}}\n",
+		`{"a":"x","b":-0,"c":12,"d":true,"e":null,"f":false}`, `{"a":01}`, `{"a":-}`, `{"a":1.5,"b":"\u00e9"}`,
+		"{\"a\":\"1\",\"b\":\"2\",\"c\":\"3\",\"d\":\"4\",\"e\":\"5\",\"f\":\"6\",\"name\":\"f\",\"arguments\":{}}\n",
+	} {
+		f.Add([]byte(s), uint16(len(s)/2))
+	}
+	opts := []Options{{}, {NoRepair: true}, knownTools("f", "g", "get_weather")}
+	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
+		var m jsonMembers
+		if n, last, ok := leanObject(in, &m); ok {
+			var m2 jsonMembers
+			out, n2, last2, ok2 := jsonrepair.AppendCompact(nil, in, &m2)
+			if !ok2 || n != n2 || last != last2 || m != m2 || !bytes.Equal(out, in[:n]) {
+				t.Fatalf("leanObject(%q) = %d %d %+v; AppendCompact: %q %d %d %+v %v", in, n, last, m, out, n2, last2, m2, ok2)
+			}
+		}
+		if n := flatObjectEnd(in); n >= 0 {
+			if k, ok := jsonrepair.CompactEnd(in, 1); !ok || k != n {
+				t.Fatalf("flatObjectEnd(%q) = %d; CompactEnd: %d %v", in, n, k, ok)
+			}
+		}
+		cut := int(split) % (len(in) + 1)
+		for _, o := range opts {
+			for _, sizes := range [][]int{nil, {max(cut, 1), len(in)}} {
+				lean := parseAll(t, in, o, sizes)
+				noMembers = true
+				full := parseAll(t, in, o, sizes)
+				noMembers = false
+				if lean != full {
+					t.Fatalf("%q (split %v, %+v): one pass gives\n%s\nthe full reading\n%s", in, sizes, o, lean, full)
+				}
+			}
+		}
+	})
+}
