@@ -872,7 +872,8 @@ func (l *loop) decodeError(sink *turnSink) error {
 	if err := l.writeEvent(&o); err != nil {
 		return err
 	}
-	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})
+	// The turn itself is in the conversation already (act).
+	l.msgs = append(l.msgs, Message{Role: "user", Content: msg})
 	return nil
 }
 
