@@ -20,7 +20,7 @@ const (
 func TestLoopDirectlyAnswerAsksForAnswer(t *testing.T) {
 	for name, first := range map[string]string{"underscore": directlyAnswerTurn, "hyphen": directlyAnswerHyph} {
 		t.Run(name, func(t *testing.T) {
-			b := &scripted{replies: []string{first, "Paris is the capital of France."}}
+			b := &scripted{replies: []string{first, "Answer: Paris is the capital of France.\nGrounded answer: Paris is the capital of France."}}
 			out, res := runLoop(t, b, Options{}, "What is the capital of France?")
 			if res.Reason != StopFinalAnswer || res.FinalAnswer != "Paris is the capital of France." {
 				t.Fatalf("result %+v\n%s", res, out)

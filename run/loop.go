@@ -593,10 +593,12 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	}
 	// No call and no final answer.
 	prose := strings.TrimSpace(sink.prose.String())
-	if sink.direct && sink.parseErr == "" && l.opts.ToolChoice != "required" {
-		if prose == "" {
-			return l.askAnswer(asked)
-		}
+	if sink.direct && prose == "" && sink.parseErr == "" && l.opts.ToolChoice != "required" {
+		return l.askAnswer(asked)
+	}
+	if sink.direct || asked {
+		// The answer a Command R model said it would give, after its
+		// directly_answer or when asked for it.
 		prose = groundedAnswer(prose)
 	}
 	// A call that could not be read means the model meant to act, not to
