@@ -105,6 +105,7 @@ type candidate struct {
 	args     gjson.Result
 	format   string
 	final    bool   // a final_answer, not a call; content in args
+	start    int    // start of the candidate in the transcoded JSON
 	end      int    // end of the candidate in the transcoded JSON
 	named    bool   // a name key was present, even if empty
 	bad      string // not a call after all: why, for a parse_error
@@ -215,6 +216,12 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 				content = []byte(c.args.Str)
 			}
 			if err := p.put(tools.TypeFinalAnswer, content, c.format); err != nil {
+				return true, err
+			}
+			continue
+		}
+		if p.directlyAnswer(c) {
+			if err := p.putDirectlyAnswer(out, c); err != nil {
 				return true, err
 			}
 			continue
@@ -384,7 +391,7 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 	if !v.IsObject() {
 		return dst
 	}
-	c := candidate{format: format, end: v.Index + len(v.Raw)}
+	c := candidate{format: format, start: v.Index, end: v.Index + len(v.Raw)}
 	var typ string
 	var fn, content, wrapped, wrappedList gjson.Result
 	keys := 0

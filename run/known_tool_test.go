@@ -49,6 +49,11 @@ func TestLoopBrokenKnownCallAsksAgain(t *testing.T) {
 			if strings.Contains(out, `"type":"tool_call"`) {
 				t.Errorf("a call came out of a broken one:\n%s", out)
 			}
+			// The model sees its turn once, then what to fix.
+			conv := b.seen[1]
+			if n := len(conv); n != 4 || conv[2].Role != "assistant" || conv[2].Content != broken || conv[3].Role != "user" {
+				t.Errorf("the second turn's conversation: %+v", conv)
+			}
 		})
 	}
 }

@@ -281,6 +281,9 @@ type loop struct {
 	// was stopped.
 	unread int
 	seen   map[string]bool // name + arguments of every call so far
+	// askedAnswer: the last turn was Command R's directly_answer alone,
+	// and the model was asked for its answer (askAnswer).
+	askedAnswer bool
 	// live is opts.Catalog as its MCP servers' tools change: the calls of
 	// later turns are checked against the tools as they are then.
 	live *catalog.Live
@@ -487,6 +490,9 @@ func (l *loop) turn(ctx context.Context, req *Request, iteration int) (reason, f
 
 // act is the turn but its step event.
 func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err error) {
+	// Whether the last turn was asked for the answer it promised.
+	asked := l.askedAnswer
+	l.askedAnswer = false
 	req.Messages = l.msgs
 	req.MaxReplyBytes = l.opts.MaxReplyBytes
 	sink, err := newTurnSink(l.calls, !l.opts.OneCallPerTurn, l.opts.MaxReplyBytes, l.parser)
@@ -587,6 +593,14 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	}
 	// No call and no final answer.
 	prose := strings.TrimSpace(sink.prose.String())
+	if sink.direct && prose == "" && sink.parseErr == "" && l.opts.ToolChoice != "required" {
+		return l.askAnswer(asked)
+	}
+	if sink.direct || asked {
+		// The answer a Command R model said it would give, after its
+		// directly_answer or when asked for it.
+		prose = groundedAnswer(prose)
+	}
 	// A call that could not be read means the model meant to act, not to
 	// answer: the prose around it is not the answer.
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
@@ -795,6 +809,54 @@ func renderObservations(style *catalog.Style, obs []observation) string {
 	return string(b)
 }
 
+// answerPrompt asks for the answer a model said it would give without a
+// tool (Command R's directly_answer) and did not give in the same turn.
+const answerPrompt = "directly_answer is not a tool to call, and no other tool is needed: write your answer to the user now, as text, without an Action."
+
+// askAnswer asks the model for the answer its directly_answer promised:
+// a user message, written as a user event. When the model answered the
+// last such request with directly_answer again, the run ends as a
+// repeated call would.
+func (l *loop) askAnswer(asked bool) (reason, final string, err error) {
+	if asked {
+		return StopRepeated, "", nil
+	}
+	l.askedAnswer = true
+	ev := tools.Message{Type: tools.TypeUser, Content: answerPrompt}
+	if err := l.writeEvent(&ev); err != nil {
+		return "", "", err
+	}
+	l.msgs = append(l.msgs, Message{Role: "user", Content: answerPrompt})
+	return "", "", nil
+}
+
+// groundedAnswer is the answer in the layout Command R's templates ask for
+// after directly_answer ("Relevant Documents: …", "Cited Documents: …",
+// "Answer: …", "Grounded answer: …", each starting a line): the text of
+// its Answer, up to the Grounded answer, which repeats it with citation
+// tags. Text without an Answer line is the answer as it is.
+func groundedAnswer(text string) string {
+	var b strings.Builder
+	in := false
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		if !in {
+			if rest, ok := strings.CutPrefix(line, "Answer:"); ok {
+				in = true
+				b.WriteString(rest)
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "Grounded answer:") {
+			break
+		}
+		b.WriteString(line)
+	}
+	if answer := strings.TrimSpace(b.String()); answer != "" {
+		return answer
+	}
+	return text
+}
+
 // decodeError tells the model its turn was neither a call nor an answer,
 // as an observation in the transcript and a message in the conversation.
 func (l *loop) decodeError(sink *turnSink) error {
@@ -812,7 +874,8 @@ func (l *loop) decodeError(sink *turnSink) error {
 	if err := l.writeEvent(&o); err != nil {
 		return err
 	}
-	l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()}, Message{Role: "user", Content: msg})
+	// The turn itself is in the conversation already (act).
+	l.msgs = append(l.msgs, Message{Role: "user", Content: msg})
 	return nil
 }
 

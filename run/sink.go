@@ -36,6 +36,10 @@ type turnSink struct {
 	// reading is the native call being parsed, to learn the id parse
 	// gives it or why it could not be read.
 	reading *turnCall
+	// direct is set by Command R's directly_answer pseudo-call: the model
+	// said it will answer without a tool, and the answer is the prose
+	// after it (none yet: ask for it).
+	direct bool
 
 	// limit bounds the bytes of a turn: text, reasoning and native calls
 	// (0: no limit). size is what came so far.
@@ -90,6 +94,13 @@ func (s *turnSink) emit(e *parse.Event) error {
 		s.final = &f
 		s.stop = true
 	case tools.TypeText:
+		if parse.IsDirectlyAnswer(e) {
+			// Neither a call nor the answer: what came before it was the
+			// model's plan.
+			s.direct = true
+			s.prose.Reset()
+			break
+		}
 		if s.calls > 0 && strings.TrimSpace(string(e.Content)) != "" {
 			// The model talks on after its call: stop, and leave out
 			// what it invented.

@@ -133,6 +133,13 @@ func (v *View) line(b []byte) {
 	case "assistant":
 		// Its text comes again, parsed, as the events that follow it.
 	case "text":
+		if f := ev.Get("format"); f.Exists() {
+			// Not prose: Command R's directly_answer, the model's word
+			// that it needs no tool.
+			name := gjson.Get(content, "tool_name").String()
+			v.printf("%s%s\n", prefix, v.paint(styleDim, termsafe.Line(name+": no tool needed ("+f.String()+")")))
+			break
+		}
 		if s := strings.TrimSpace(content); s != "" {
 			if prefix != "" {
 				v.printf("%s%s\n", prefix, indentRest(termsafe.Text(s)))

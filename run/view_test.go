@@ -108,6 +108,17 @@ func TestViewAnswerLast(t *testing.T) {
 	}
 }
 
+// TestViewDirectlyAnswer: Command R's directly_answer shows as what it
+// means, not as the model's prose.
+func TestViewDirectlyAnswer(t *testing.T) {
+	in := `{"type":"text","content":"Plan: answer directly.\n"}
+{"type":"text","content":"{\"tool_name\":\"directly_answer\",\"parameters\":{}}","format":"command_r_action"}
+`
+	if got, want := viewed(t, []byte(in), false, len(in)), "Plan: answer directly.\ndirectly_answer: no tool needed (command_r_action)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // TestViewBatch: in a batch every line of a request's events, its answer
 // included, says whose it is, and the totals come last.
 func TestViewBatch(t *testing.T) {

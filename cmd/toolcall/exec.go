@@ -151,7 +151,7 @@ func newExecCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts := execOptions{isTerminal: isTerminal, maxOutput: tools.DefaultMaxOutput, maxSaved: tools.DefaultMaxScratch, maxLine: tools.DefaultMaxLine}
 	cmd := &cobra.Command{
 		Use:     "exec [<file>...]",
-		Short:   "Run tool calls safely, within limits, and write what the tools said",
+		Short:   "Run tool calls safely, within limits; write what the tools said",
 		Long:    execLong,
 		Example: execExample,
 		RunE: func(cmd *cobra.Command, args []string) error {

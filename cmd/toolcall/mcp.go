@@ -126,7 +126,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.exec.maxSaved = tools.DefaultMaxScratch
 	cmd := &cobra.Command{
 		Use:     "serve",
-		Short:   "Offer the tools directories to MCP clients, calls run as exec runs them",
+		Short:   "Offer the tools to MCP clients; calls run as exec runs them",
 		Long:    mcpServeLong,
 		Example: mcpServeExample,
 		Args:    usageArgs(cobra.NoArgs),

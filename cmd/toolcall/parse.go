@@ -34,7 +34,9 @@ file is "-". The input may be:
 It writes these events, with their fields beyond "type":
 
     text          content: prose outside any call; nothing the model said
-                  is lost
+                  is lost. format only on Command R's directly_answer, the
+                  template's pseudo-tool for "no tool needed": kept as
+                  text, no call (unless --tools has a tool of that name)
     reasoning     content: a <think>-style block; never searched for calls;
                   format (the kind of block, such as think)
     tool_call     id (call_1, call_2, ... in stream order, unless the model

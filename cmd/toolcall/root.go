@@ -33,7 +33,8 @@ The events, with their fields beyond "type":
     tool              name, description, input_schema, command, mcp_source
                       (an MCP server's tool), safe, tags, timeout; score
                       and reason when ranked (catalog)
-    text              content: prose outside any call (parse)
+    text              content: prose outside any call; format on Command
+                      R's directly_answer pseudo-call, not a call (parse)
     reasoning         content (a <think>-style block, never searched for
                       calls), format (parse)
     tool_call         id, name, arguments (always an object), format,

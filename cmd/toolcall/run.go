@@ -213,7 +213,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.maxReplyBytes = run.DefaultMaxReplyBytes
 	cmd := &cobra.Command{
 		Use:     "run [<prompt>...]",
-		Short:   "Run the whole loop against a model: prompt in, tools called, final answer out",
+		Short:   "Run the whole loop: prompt in, tools called, final answer out",
 		Long:    runLong,
 		Example: runExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
