@@ -53,12 +53,11 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		// The transcoding overwrites p.scratch, and with it any value
 		// decoded before: that one must be decoded again if asked for.
 		p.decoded = decoded{}
-		if n, last, ok := leanObject(p.buf[j:], &p.members); ok && !noMembers {
-			// A call as most are written, read in one pass.
-			out := append(p.scratch[:0], p.buf[j:j+n]...)
-			p.scratch = out[:0]
+		if n, last, flat, ok := leanObject(p.buf[j:], &p.members); ok && !noMembers {
+			// A call as most are written, read in one pass: already
+			// what transcoding would give, so not copied.
 			res := repairResult{N: n, Cut: n, Last: last}
-			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true}
+			p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, lean: true, flat: flat}
 			return j + n, true
 		}
 		if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
@@ -95,8 +94,12 @@ type decoded struct {
 	body bool
 	// members: p.members says where out's top-level members lie.
 	members bool
-	out     []byte
-	res     repairResult
+	// lean: leanObject read the value, and out is buf[start:end] itself
+	// (compact moves it along): its keys and strings need no unescaping.
+	// flat: leanObject's flat, every object in it one level deep.
+	lean, flat bool
+	out        []byte
+	res        repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -136,6 +139,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	// with its members found.
 	d := &p.decoded
 	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
+	lean, flatArgs := members && d.lean, members && d.flat
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
@@ -168,7 +172,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	cands := append(p.cands[:0], candidate{})
 	var flat bool
 	if members {
-		flat = p.flatMembers(&cands[0], out, &p.members, inMarker, format)
+		flat = p.flatMembers(&cands[0], out, &p.members, lean, inMarker, format)
 	} else {
 		flat = p.flatCall(&cands[0], out, res.Last, inMarker, format)
 	}
@@ -223,7 +227,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if c.args.Exists() {
 			args = rawOf(out, c.args)
 		}
-		p.noExp = !res.Exp
+		p.noExp, p.flatArgs = !res.Exp, flatArgs
 		if err := p.emitCall(c.id, c.name, args, c.format, res.Repairs, p.base+int64(i), raw); err != nil {
 			return true, err
 		}

@@ -21,16 +21,19 @@ var leanKey, leanStr = func() (k, s [256]bool) {
 // object or array (jsonrepair.CompactEnd), at most len(m.At) members. It
 // returns what jsonrepair.AppendCompact would for such an object, which
 // it copies byte for byte: its length, Result.Last, and its members in m.
-// ok is false for anything else, which AppendCompact reads.
-func leanObject(src []byte, m *jsonMembers) (n, last int, ok bool) {
+// ok is false for anything else, which AppendCompact reads. flat says
+// every value that is not a string is an object flatObjectEnd reads: one
+// level deep, no escapes.
+func leanObject(src []byte, m *jsonMembers) (n, last int, flat, ok bool) {
 	if len(src) < 2 || src[0] != '{' || src[1] != '"' {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	m.N = 0
+	flat = true
 	i := 1
 	for {
 		if m.N == len(m.At) || i >= len(src) || src[i] != '"' {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		key := i
 		if k := callKey(src[i:]); k > 0 {
@@ -41,12 +44,12 @@ func leanObject(src []byte, m *jsonMembers) (n, last int, ok bool) {
 				i++
 			}
 			if i+1 >= len(src) || src[i] != '"' || src[i+1] != ':' {
-				return 0, 0, false
+				return 0, 0, false, false
 			}
 			i += 2
 		}
 		if i >= len(src) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		val := i
 		switch src[i] {
@@ -56,7 +59,7 @@ func leanObject(src []byte, m *jsonMembers) (n, last int, ok bool) {
 				i++
 			}
 			if i >= len(src) || src[i] != '"' {
-				return 0, 0, false
+				return 0, 0, false, false
 			}
 			i++
 		case '{', '[':
@@ -64,25 +67,26 @@ func leanObject(src []byte, m *jsonMembers) (n, last int, ok bool) {
 			if k < 0 {
 				var ok bool
 				if k, ok = jsonrepair.CompactEnd(src[i:], 1); !ok {
-					return 0, 0, false
+					return 0, 0, false, false
 				}
+				flat = false
 			}
 			i += k
 		default:
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		m.At[m.N] = [2]int{key, val}
 		m.N++
 		if i >= len(src) {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 		switch src[i] {
 		case ',':
 			i++
 		case '}':
-			return i + 1, key, true
+			return i + 1, key, flat, true
 		default:
-			return 0, 0, false
+			return 0, 0, false, false
 		}
 	}
 }

@@ -30,7 +30,7 @@ func FuzzLeanCall(f *testing.F) {
 	opts := []Options{{}, {NoRepair: true}, knownTools("f", "g", "get_weather")}
 	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
 		var m jsonMembers
-		if n, last, ok := leanObject(in, &m); ok {
+		if n, last, _, ok := leanObject(in, &m); ok {
 			var m2 jsonMembers
 			out, n2, last2, ok2 := jsonrepair.AppendCompact(nil, in, &m2)
 			if !ok2 || n != n2 || last != last2 || m != m2 || !bytes.Equal(out, in[:n]) {
