@@ -53,35 +53,56 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		// The transcoding overwrites p.scratch, and with it any value
 		// decoded before: that one must be decoded again if asked for.
 		p.decoded = decoded{}
-		if n, last, flat, ok := leanObject(p.buf[j:], &p.members); ok && !noMembers {
-			// A call as most are written, read in one pass: already
-			// what transcoding would give, so not copied.
-			res := repairResult{N: n, Cut: n, Last: last}
-			p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, lean: true, flat: flat}
+		switch n := p.readLean(j, python); {
+		case n > 0:
 			return j + n, true
-		}
-		if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
-			// Strict JSON, as most calls are, copied in one pass that also
-			// finds its members for jsonCalls: what appendJSON would give.
+		case n == leanShort:
+			// A call as most are written, cut off by the end of the input
+			// so far: nothing to transcode before the scanner finds its end.
+		default:
+			if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
+				// Strict JSON, as most calls are, copied in one pass that
+				// also finds its members for jsonCalls: what appendJSON
+				// would give.
+				p.scratch = out[:0]
+				res := repairResult{N: n, Cut: len(out), Last: last}
+				p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
+				return j + n, true
+			}
+			out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 			p.scratch = out[:0]
-			res := repairResult{N: n, Cut: len(out), Last: last}
-			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
-			return j + n, true
-		}
-		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
-		p.scratch = out[:0]
-		if err == nil && !res.Truncated {
-			p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
-			return j + res.N, true
+			if err == nil && !res.Truncated {
+				p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
+				return j + res.N, true
+			}
 		}
 		p.scanner.Reset(python)
 		p.scanFrom = j
 	}
 	n, done := p.scanner.Scan(p.buf[j:])
-	if done {
-		return j + n, true
+	if !done {
+		return len(p.buf), false
 	}
-	return len(p.buf), false
+	// Whole at last, it most often reads in one pass now.
+	if p.decoded.out == nil && p.readLean(j, python) != n {
+		p.decoded = decoded{}
+	}
+	return j + n, true
+}
+
+// readLean reads the value at buf[j] with leanObject, into p.decoded
+// when it is one, and returns leanObject's n.
+func (p *Parser) readLean(j int, python bool) int {
+	if noMembers {
+		return 0
+	}
+	n, last, flat := leanObject(p.buf[j:], &p.members)
+	if n > 0 {
+		// Already what transcoding would give, so not copied.
+		res := repairResult{N: n, Cut: n, Last: last}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, lean: true, flat: flat}
+	}
+	return n
 }
 
 // decoded is a value jsonEnd already transcoded into p.scratch, for the

@@ -30,14 +30,14 @@ func FuzzLeanCall(f *testing.F) {
 	opts := []Options{{}, {NoRepair: true}, knownTools("f", "g", "get_weather")}
 	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
 		var m jsonMembers
-		if n, last, _, ok := leanObject(in, &m); ok {
+		if n, last, _ := leanObject(in, &m); n > 0 {
 			var m2 jsonMembers
 			out, n2, last2, ok2 := jsonrepair.AppendCompact(nil, in, &m2)
 			if !ok2 || n != n2 || last != last2 || m != m2 || !bytes.Equal(out, in[:n]) {
 				t.Fatalf("leanObject(%q) = %d %d %+v; AppendCompact: %q %d %d %+v %v", in, n, last, m, out, n2, last2, m2, ok2)
 			}
 		}
-		if n := flatObjectEnd(in); n >= 0 {
+		if n := flatObjectEnd(in); n > 0 {
 			if k, ok := jsonrepair.CompactEnd(in, 1); !ok || k != n {
 				t.Fatalf("flatObjectEnd(%q) = %d; CompactEnd: %d %v", in, n, k, ok)
 			}
