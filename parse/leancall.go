@@ -223,26 +223,19 @@ func flatObjectEnd(b []byte) int {
 // the start of b ("name":, "arguments": ...), which it compares whole
 // rather than a byte at a time; 0 for any other.
 func callKey(b []byte) int {
-	if len(b) < 2 {
-		return 0
+	// Each comparison with a constant is a few word loads, not a call.
+	switch {
+	case len(b) < 7:
+	case string(b[:7]) == `"name":`:
+		return 7
+	case string(b[:7]) == `"type":`:
+		return 7
+	case string(b[:5]) == `"id":`:
+		return 5
+	case len(b) >= 12 && string(b[:12]) == `"arguments":`:
+		return 12
+	case len(b) >= 13 && string(b[:13]) == `"parameters":`:
+		return 13
 	}
-	var k string
-	switch b[1] {
-	case 'n':
-		k = `"name":`
-	case 'a':
-		k = `"arguments":`
-	case 't':
-		k = `"type":`
-	case 'i':
-		k = `"id":`
-	case 'p':
-		k = `"parameters":`
-	default:
-		return 0
-	}
-	if len(b) < len(k) || string(b[:len(k)]) != k {
-		return 0
-	}
-	return len(k)
+	return 0
 }
