@@ -42,7 +42,7 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 // value arriving in many pieces is scanned once. complete is false when the
 // input ends inside it (at EOF, end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
-	if d := p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
+	if d := &p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
 		// Read whole before, and waiting for what follows it (bodyEnd):
 		// a complete value ends where it ended, whatever comes after.
 		return d.end, true
@@ -137,11 +137,12 @@ type candidate struct {
 // decodeJSON transcodes buf[j:end] to strict JSON in p.scratch. A syntax
 // error comes back as a message for a parse_error.
 func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
-	if d := p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
+	if d := &p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
+		out, res := d.out, d.res
 		if !d.body {
-			p.decoded = decoded{}
+			*d = decoded{}
 		}
-		return d.out, d.res, nil
+		return out, res, nil
 	}
 	p.decoded = decoded{}
 	out, res, err := appendJSON(p.scratch[:0], p.buf[j:end], p.opts.NoRepair, false)
