@@ -29,8 +29,8 @@ var leanKey, leanStr = func() (k, s [256]bool) {
 // m. flat says every value that is not a string is an object
 // flatObjectEnd reads: one level deep, no escapes.
 //
-// n is 0 for anything else, which AppendCompact reads; and -1 when src
-// ends before the object does, all of it so far read as such an object
+// n is 0 for anything else, which AppendCompact reads; and leanShort when
+// src ends before the object does, all of it so far read as such an object
 // (when the cut is not inside a nested value that flatObjectEnd does not
 // read): nothing but more input can finish it, so there is nothing to
 // transcode yet.
