@@ -40,7 +40,7 @@ func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, for
 		if i != last {
 			ve = valueEnd(out, vs)
 		}
-		if ve < 0 || !p.flatMember(c, &typ, out, i, vs, ve) {
+		if ve < 0 || !p.flatMember(c, &typ, out, i, vs, ve, false) {
 			return false
 		}
 		i = ve
@@ -53,9 +53,10 @@ func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, for
 var noMembers bool
 
 // flatMembers is flatCall on an object whose members the repairer found
-// as it copied it (jsonrepair.Members): the same reading, without
+// as it copied it (jsonrepair.Members), or leanObject as it read it
+// (lean: no string in it has an escape): the same reading, without
 // scanning out again.
-func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, inMarker bool, format string) bool {
+func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, lean, inMarker bool, format string) bool {
 	if len(out) < 2 || out[0] != '{' {
 		return false
 	}
@@ -67,7 +68,7 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, inMarker 
 		if k+1 < m.N {
 			ve = m.At[k+1][0] - 1
 		}
-		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve) {
+		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve, lean) {
 			return false
 		}
 	}
@@ -75,14 +76,15 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, inMarker 
 }
 
 // flatMember reads one member of a call object into c: its key is the
-// string at out[ks], its value out[vs:ve]. It returns false for a member
-// flatCall leaves to candidates.
-func (p *Parser) flatMember(c *candidate, typ *[]byte, out []byte, ks, vs, ve int) bool {
+// string at out[ks], its value out[vs:ve]; plain says no string value
+// has an escape. It returns false for a member flatCall leaves to
+// candidates.
+func (p *Parser) flatMember(c *candidate, typ *[]byte, out []byte, ks, vs, ve int, plain bool) bool {
 	key := out[ks+1 : vs-2]
 	val := out[vs:ve]
 	switch string(key) {
 	case "name", "tool_name":
-		if !plainString(val) {
+		if !plainString(val, plain) {
 			return false
 		}
 		c.name, c.named = p.intern(val[1:len(val)-1]), true
@@ -92,12 +94,12 @@ func (p *Parser) flatMember(c *candidate, typ *[]byte, out []byte, ks, vs, ve in
 		}
 		c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
 	case "id":
-		if !plainString(val) {
+		if !plainString(val, plain) {
 			return false
 		}
 		c.id = string(val[1 : len(val)-1])
 	case "type":
-		if !plainString(val) {
+		if !plainString(val, plain) {
 			return false
 		}
 		*typ = val[1 : len(val)-1]
@@ -141,9 +143,10 @@ func (p *Parser) intern(b []byte) string {
 	return p.lastName
 }
 
-// plainString reports whether v is a JSON string with no escapes in it.
-func plainString(v []byte) bool {
-	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && bytes.IndexByte(v[1:len(v)-1], '\\') < 0
+// plainString reports whether v is a JSON string with no escapes in it;
+// known says that a string there has none.
+func plainString(v []byte, known bool) bool {
+	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && (known || bytes.IndexByte(v[1:len(v)-1], '\\') < 0)
 }
 
 // stringEnd returns the index just past the JSON string starting at b[i],

@@ -42,7 +42,7 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 // value arriving in many pieces is scanned once. complete is false when the
 // input ends inside it (at EOF, end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
-	if d := p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
+	if d := &p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
 		// Read whole before, and waiting for what follows it (bodyEnd):
 		// a complete value ends where it ended, whatever comes after.
 		return d.end, true
@@ -53,36 +53,56 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		// The transcoding overwrites p.scratch, and with it any value
 		// decoded before: that one must be decoded again if asked for.
 		p.decoded = decoded{}
-		if n, last, ok := leanObject(p.buf[j:], &p.members); ok && !noMembers {
-			// A call as most are written, read in one pass.
-			out := append(p.scratch[:0], p.buf[j:j+n]...)
-			p.scratch = out[:0]
-			res := repairResult{N: n, Cut: n, Last: last}
-			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true}
+		switch n := p.readLean(j, python); {
+		case n > 0:
 			return j + n, true
-		}
-		if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
-			// Strict JSON, as most calls are, copied in one pass that also
-			// finds its members for jsonCalls: what appendJSON would give.
+		case n == leanShort:
+			// A call as most are written, cut off by the end of the input
+			// so far: nothing to transcode before the scanner finds its end.
+		default:
+			if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
+				// Strict JSON, as most calls are, copied in one pass that
+				// also finds its members for jsonCalls: what appendJSON
+				// would give.
+				p.scratch = out[:0]
+				res := repairResult{N: n, Cut: len(out), Last: last}
+				p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
+				return j + n, true
+			}
+			out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 			p.scratch = out[:0]
-			res := repairResult{N: n, Cut: len(out), Last: last}
-			p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
-			return j + n, true
-		}
-		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
-		p.scratch = out[:0]
-		if err == nil && !res.Truncated {
-			p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
-			return j + res.N, true
+			if err == nil && !res.Truncated {
+				p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
+				return j + res.N, true
+			}
 		}
 		p.scanner.Reset(python)
 		p.scanFrom = j
 	}
 	n, done := p.scanner.Scan(p.buf[j:])
-	if done {
-		return j + n, true
+	if !done {
+		return len(p.buf), false
 	}
-	return len(p.buf), false
+	// Whole at last, it most often reads in one pass now.
+	if p.decoded.out == nil && p.readLean(j, python) != n {
+		p.decoded = decoded{}
+	}
+	return j + n, true
+}
+
+// readLean reads the value at buf[j] with leanObject, into p.decoded
+// when it is one, and returns leanObject's n.
+func (p *Parser) readLean(j int, python bool) int {
+	if noMembers {
+		return 0
+	}
+	n, last, flat := leanObject(p.buf[j:], &p.members)
+	if n > 0 {
+		// Already what transcoding would give, so not copied.
+		res := repairResult{N: n, Cut: n, Last: last}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, lean: true, flat: flat}
+	}
+	return n
 }
 
 // decoded is a value jsonEnd already transcoded into p.scratch, for the
@@ -95,8 +115,12 @@ type decoded struct {
 	body bool
 	// members: p.members says where out's top-level members lie.
 	members bool
-	out     []byte
-	res     repairResult
+	// lean: leanObject read the value, and out is buf[start:end] itself
+	// (compact moves it along): its keys and strings need no unescaping.
+	// flat: leanObject's flat, every object in it one level deep.
+	lean, flat bool
+	out        []byte
+	res        repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -114,11 +138,12 @@ type candidate struct {
 // decodeJSON transcodes buf[j:end] to strict JSON in p.scratch. A syntax
 // error comes back as a message for a parse_error.
 func (p *Parser) decodeJSON(j, end int) ([]byte, repairResult, error) {
-	if d := p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
+	if d := &p.decoded; d.out != nil && d.start == j && d.end == end && !d.python {
+		out, res := d.out, d.res
 		if !d.body {
-			p.decoded = decoded{}
+			*d = decoded{}
 		}
-		return d.out, d.res, nil
+		return out, res, nil
 	}
 	p.decoded = decoded{}
 	out, res, err := appendJSON(p.scratch[:0], p.buf[j:end], p.opts.NoRepair, false)
@@ -137,6 +162,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	// with its members found.
 	d := &p.decoded
 	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
+	lean, flatArgs := members && d.lean, members && d.flat
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
@@ -169,7 +195,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	cands := append(p.cands[:0], candidate{})
 	var flat bool
 	if members {
-		flat = p.flatMembers(&cands[0], out, &p.members, inMarker, format)
+		flat = p.flatMembers(&cands[0], out, &p.members, lean, inMarker, format)
 	} else {
 		flat = p.flatCall(&cands[0], out, res.Last, inMarker, format)
 	}
@@ -230,7 +256,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 		if c.args.Exists() {
 			args = rawOf(out, c.args)
 		}
-		p.noExp = !res.Exp
+		p.noExp, p.flatArgs = !res.Exp, flatArgs
 		if err := p.emitCall(c.id, c.name, args, c.format, res.Repairs, p.base+int64(i), raw); err != nil {
 			return true, err
 		}

@@ -27,19 +27,43 @@ func FuzzLeanCall(f *testing.F) {
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}
+	// Every prefix of a lean call: cut off (leanShort) or not lean at all.
+	call := "{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":{\"a\":\"b\",\"n\":-12,\"t\":true,\"o\":[1]}}"
+	for k := range len(call) {
+		f.Add([]byte(call[:k]), uint16(k/2))
+	}
 	opts := []Options{{}, {NoRepair: true}, knownTools("f", "g", "get_weather")}
 	f.Fuzz(func(t *testing.T, in []byte, split uint16) {
 		var m jsonMembers
-		if n, last, ok := leanObject(in, &m); ok {
+		if n, last, _ := leanObject(in, &m); n > 0 {
 			var m2 jsonMembers
 			out, n2, last2, ok2 := jsonrepair.AppendCompact(nil, in, &m2)
 			if !ok2 || n != n2 || last != last2 || m != m2 || !bytes.Equal(out, in[:n]) {
 				t.Fatalf("leanObject(%q) = %d %d %+v; AppendCompact: %q %d %d %+v %v", in, n, last, m, out, n2, last2, m2, ok2)
 			}
 		}
-		if n := flatObjectEnd(in); n >= 0 {
+		if n := flatObjectEnd(in); n > 0 {
 			if k, ok := jsonrepair.CompactEnd(in, 1); !ok || k != n {
 				t.Fatalf("flatObjectEnd(%q) = %d; CompactEnd: %d %v", in, n, k, ok)
+			}
+		} else if n == leanShort {
+			if k, ok := jsonrepair.CompactEnd(in, 1); ok {
+				t.Fatalf("flatObjectEnd(%q) says it is cut off; CompactEnd reads %d", in, k)
+			}
+		}
+		// jsonEnd leaves what leanObject says is cut off to the scanner,
+		// untranscoded: no reading may take it as a whole value.
+		if n, _, _ := leanObject(in, &m); n == leanShort {
+			var m2 jsonMembers
+			if _, k, _, ok := jsonrepair.AppendCompact(nil, in, &m2); ok {
+				t.Fatalf("leanObject(%q) says it is cut off; AppendCompact reads %d", in, k)
+			}
+			for _, noRepair := range []bool{false, true} {
+				for _, python := range []bool{false, true} {
+					if _, res, err := appendJSON(nil, in, noRepair, python); err == nil && !res.Truncated {
+						t.Fatalf("leanObject(%q) says it is cut off; appendJSON (no repair %v, python %v) reads %d", in, noRepair, python, res.N)
+					}
+				}
 			}
 		}
 		cut := int(split) % (len(in) + 1)

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -595,6 +596,20 @@ func TestLayout(t *testing.T) {
 			want := len(bytes.TrimSpace(b)) == 0 || seps && len(bytes.Trim(b, " \t\r\n;,")) == 0
 			if got := layout(b, seps); got != want {
 				t.Errorf("layout(%q, %v) = %v, want %v", s, seps, got, want)
+			}
+		}
+	}
+}
+
+// TestNumberedID holds numberedID, which counts digits up rather than
+// formatting each number, to strconv: across 9 to 10, 99 to 100 and
+// batches, from any first number.
+func TestNumberedID(t *testing.T) {
+	for _, first := range []int{-70, -1, 0, 5, 90, 990, 99_999_950} {
+		p := &Parser{}
+		for n := first; n < first+3*idBatch; n++ {
+			if got, want := p.numberedID(n), "call_"+strconv.Itoa(n); got != want {
+				t.Fatalf("numberedID(%d) = %q, want %q", n, got, want)
 			}
 		}
 	}

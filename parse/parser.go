@@ -141,6 +141,10 @@ type Parser struct {
 	// no number in exponent form (repairResult.exp), so none can be out of
 	// a float64's range; emitCall clears it.
 	noExp bool
+	// flatArgs says more of them: leanObject read them as an object one
+	// level deep with no escape in it (decoded.flat), which emitCall
+	// takes as they are. emitCall clears it.
+	flatArgs bool
 	// extra holds the markers of Options.Syntax, checked before the
 	// built-in ones; nil without a syntax.
 	extra *markerIndex
@@ -328,9 +332,12 @@ func (p *Parser) compact() {
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
 	}
-	if p.decoded.out != nil {
-		p.decoded.start -= keep
-		p.decoded.end -= keep
+	if d := &p.decoded; d.out != nil {
+		d.start -= keep
+		d.end -= keep
+		if d.lean {
+			d.out = p.buf[d.start:d.end:d.end]
+		}
 	}
 	for k := range p.next {
 		if p.next[k] >= 0 {
@@ -628,14 +635,18 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	// The transcoder tells jsonCalls and namedJSON whether any number had
 	// an exponent; arguments it gave as an object need no second look.
 	noExp := p.noExp && len(args) > 0 && args[0] == '{'
-	p.noExp = false
+	flat := p.flatArgs && len(args) > 0 && args[0] == '{'
+	p.noExp, p.flatArgs = false, false
 	if err := p.flushBlock(); err != nil {
 		return err
 	}
 	p.written = true
 	p.calls++
 	offset = max(0, offset) // a block the prompt's tail began
-	obj, argRepairs, err := p.argumentsObject(args)
+	obj, argRepairs, err := args, repairSet(0), error(nil)
+	if !flat {
+		obj, argRepairs, err = p.argumentsObject(args)
+	}
 	if err != nil {
 		raw = clip.Prefix(raw, maxRaw)
 		msg := fmt.Sprintf("call to %q: %v", name, err)
@@ -649,21 +660,21 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
-	if num := outOfRangeUnless(noExp, obj); num != nil {
+	if flat {
+		// Read by leanObject: no number, depth or escape to look at.
+	} else if num := outOfRangeUnless(noExp, obj); num != nil {
 		// Every consumer would read infinity: not what the model meant.
 		if len(raw) > maxRaw {
 			raw = raw[:maxRaw]
 		}
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip.Prefix(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
-	}
-	if argsTooDeep(obj) {
+	} else if argsTooDeep(obj) {
 		// Tools refuse such arguments, and common JSON readers cannot
 		// read a line holding them.
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
-	}
-	if fixed, ok := fixLoneSurrogates(obj); ok {
+	} else if fixed, ok := fixLoneSurrogates(obj); ok {
 		if p.opts.NoRepair {
 			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 			return p.emit(&p.ev)
@@ -707,9 +718,12 @@ func (p *Parser) numberedID(n int) string {
 	k := n - p.idsFirst
 	if p.ids == "" || k < 0 || k >= idBatch {
 		b := p.idBuf[:0]
+		var digits [20]byte
+		d := strconv.AppendInt(digits[:0], int64(n), 10)
 		for j := range idBatch {
-			b = strconv.AppendInt(append(b, "call_"...), int64(n+j), 10)
+			b = append(append(b, "call_"...), d...)
 			p.idEnds[j] = len(b)
+			d = countUp(d, int64(n+j+1))
 		}
 		p.idBuf = b
 		p.ids, p.idsFirst, k = string(b), n, 0
@@ -719,6 +733,23 @@ func (p *Parser) numberedID(n int) string {
 		start = p.idEnds[k-1]
 	}
 	return p.ids[start:p.idEnds[k]]
+}
+
+// countUp returns the decimal digits of next, given d, those of next-1:
+// counted up in place, which is cheaper than formatting next anew.
+func countUp(d []byte, next int64) []byte {
+	if next <= 0 {
+		return strconv.AppendInt(d[:0], next, 10)
+	}
+	for i := len(d) - 1; i >= 0; i-- {
+		if d[i] != '9' {
+			d[i]++
+			return d
+		}
+		d[i] = '0'
+	}
+	d[0] = '1' // 99 was 00: now 10, and one more 0
+	return append(d, '0')
 }
 
 // argumentsObject turns the model's arguments value into a JSON object:

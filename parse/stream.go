@@ -79,6 +79,7 @@ type streamWriter struct {
 	file  string
 	p     *Parser
 	out   []byte
+	calls tools.CallEncoder
 	stats Stats
 }
 
@@ -91,7 +92,11 @@ func (s *streamWriter) add(e *Event) error {
 		s.stats.Errors++
 		e.File = s.file
 	}
-	s.out = e.AppendJSON(s.out)
+	if e.Type == tools.TypeToolCall {
+		s.out = s.calls.AppendJSON(s.out, &e.Call)
+	} else {
+		s.out = e.AppendJSON(s.out)
+	}
 	s.out = append(s.out, '\n')
 	if len(s.out) >= flushAt {
 		return s.flush()

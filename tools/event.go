@@ -62,10 +62,34 @@ type Call struct {
 // AppendJSON appends the call as a tool_call event, without the trailing
 // newline, keys in a fixed order.
 func (c *Call) AppendJSON(dst []byte) []byte {
+	return c.appendJSON(dst, nil)
+}
+
+// CallEncoder appends tool_call events byte for byte as Call.AppendJSON
+// does, for a stream of calls: it keeps the name and format of the last
+// call encoded, and copies them while the calls repeat them, as the
+// calls of one stream mostly do. The zero CallEncoder is ready to use.
+type CallEncoder struct {
+	name, format         string
+	nameJSON, formatJSON []byte
+}
+
+// AppendJSON appends c as c.AppendJSON does.
+func (e *CallEncoder) AppendJSON(dst []byte, c *Call) []byte {
+	return c.appendJSON(dst, e)
+}
+
+// appendJSON is AppendJSON, with the name and format from e when e is
+// not nil.
+func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 	dst = append(dst, `{"type":"tool_call","id":`...)
 	dst = jsonw.AppendString(dst, c.ID)
 	dst = append(dst, `,"name":`...)
-	dst = jsonw.AppendString(dst, c.Name)
+	if e == nil {
+		dst = jsonw.AppendString(dst, c.Name)
+	} else {
+		dst = append(dst, e.encoded(&e.name, &e.nameJSON, c.Name)...)
+	}
 	dst = append(dst, `,"arguments":`...)
 	if len(c.Arguments) == 0 {
 		dst = append(dst, "{}"...)
@@ -74,7 +98,11 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 	}
 	if c.Format != "" {
 		dst = append(dst, `,"format":`...)
-		dst = jsonw.AppendString(dst, c.Format)
+		if e == nil {
+			dst = jsonw.AppendString(dst, c.Format)
+		} else {
+			dst = append(dst, e.encoded(&e.format, &e.formatJSON, c.Format)...)
+		}
 	}
 	if c.Repaired {
 		dst = append(dst, `,"repaired":true`...)
@@ -90,6 +118,15 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// encoded returns s as a JSON string: *enc, when *last is s, else s
+// encoded anew into *enc, and remembered in *last.
+func (e *CallEncoder) encoded(last *string, enc *[]byte, s string) []byte {
+	if *enc == nil || s != *last {
+		*last, *enc = s, jsonw.AppendString((*enc)[:0], s)
+	}
+	return *enc
 }
 
 // DecodeCall reads a tool_call event into a Call: the decoder of the

@@ -25,7 +25,8 @@ import (
 //	text, reasoning,  TextEvent       written by parse (final_answer also by run)
 //	final_answer
 //	parse_error       ParseError      parse; validate and exec for a line over --max-line
-//	tool_call         Call            parse (Call.AppendJSON in event.go, DecodeCall)
+//	tool_call         Call            parse (Call.AppendJSON in event.go, and CallEncoder for
+//	                                  a stream of calls; DecodeCall)
 //	tool_call +       CallEvent       validate, exec, run: what the check said
 //	validated
 //	tool_observation  Observation     validate, exec, run (Observation.AppendJSON)

@@ -11,7 +11,8 @@ import (
 
 // The tool_call codec round-trips: DecodeCall(c.AppendJSON(nil)) is c as
 // a reader of the line sees it (asEncoded), whatever bytes its strings
-// hold; and the line is one JSON object.
+// hold; and the line is one JSON object. A CallEncoder writes each call
+// of a stream as AppendJSON does, whatever calls came before it.
 func FuzzCallCodec(f *testing.F) {
 	f.Add("call_1", "get_weather", "hermes", "Paris", true, "quotes")
 	f.Add("", "", "", "", false, "")
@@ -34,6 +35,13 @@ func FuzzCallCodec(f *testing.F) {
 		}
 		if typ, err := EventType(line); err != nil || typ != TypeToolCall {
 			t.Errorf("%s: type %q, %v", line, typ, err)
+		}
+		var e CallEncoder
+		swapped := Call{ID: id, Name: format, Format: name}
+		for _, c := range []Call{c, c, swapped, c, {}, c} {
+			if got, want := e.AppendJSON(nil, &c), c.AppendJSON(nil); string(got) != string(want) {
+				t.Fatalf("CallEncoder wrote %s, AppendJSON %s", got, want)
+			}
 		}
 	})
 }
