@@ -41,6 +41,9 @@ func FuzzParse(f *testing.F) {
 		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":{\"b\":1}}},\"c\":2}}</tool_call>",
 		"<tool_call>{\"name\":\"f\",\"arguments\":{\"k\":[\"v1\",\"v2\"},\"k2\":[\"v3\"]}}</tool_call>",
 		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":\"\\ud800x\\udc00\"}}</tool_call>",
+		// A Gemma 4 thought channel ending the text: no call is looked
+		// for past the last byte.
+		"<|channel><channel|>",
 		"<tool_call>{\"name\":\"f\",\"arguments\":{\"a\":" + strings.Repeat("[", 1200) + strings.Repeat("]", 1200) + "}}</tool_call>",
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))

@@ -426,9 +426,11 @@ func (p *Parser) run(eof bool) error {
 			continue
 		}
 		i := p.nextTrigger(p.pos)
-		if g := p.gemmaCallAt; g >= p.pos && (i < 0 || g < i) {
+		// At the end of input nothing can follow a thought channel that
+		// ends the text: no call is looked for past the last byte.
+		if g := p.gemmaCallAt; g >= p.pos && (i < 0 || g < i) && (g < len(p.buf) || !eof) {
 			i = g
-		} else if g >= 0 && g < p.pos {
+		} else if g >= 0 && (g < p.pos || g >= len(p.buf)) {
 			p.gemmaCallAt = -1
 		}
 		if i < 0 {
