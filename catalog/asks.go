@@ -95,8 +95,9 @@ func sentences(s string) []string {
 			for w > start && s[w-1] != ' ' && s[w-1] != '(' {
 				w--
 			}
+			// A number ends a sentence ("on May 3.", "a threshold of 0.5.").
 			word := strings.ToLower(s[w:i])
-			if abbreviations[word] || len(word) == 1 || strings.Count(word, ".") > 0 && len(word) <= 4 {
+			if !isNumber(word) && (abbreviations[word] || len(word) == 1 || strings.Count(word, ".") > 0 && len(word) <= 4) {
 				continue
 			}
 		}
@@ -104,6 +105,16 @@ func sentences(s string) []string {
 		start = i + 1
 	}
 	return append(out, s[start:])
+}
+
+// isNumber reports whether w is digits, with dots or commas between them.
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; (c < '0' || c > '9') && (i == 0 || c != '.' && c != ',') {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // startsSentence reports whether s, the text after a full stop, opens a

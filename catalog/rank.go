@@ -250,6 +250,12 @@ type bm25Params struct {
 	// statements are the first words of a sentence that tells rather
 	// than asks (isStatement); nil: none.
 	statements map[string]bool
+	// shareTaken: an ask whose next best tool another ask has taken
+	// has had its pick for the round (see mergeAsks).
+	shareTaken bool
+	// helpOpens: a first ask that asks for help joins the next one (see
+	// newQuery).
+	helpOpens bool
 }
 
 // statementStarts begin a sentence that tells: "The book is titled
@@ -273,6 +279,8 @@ var bm25 = bm25Params{
 	delta:      bm25Delta,
 	lower:      true,
 	statements: statementStarts,
+	shareTaken: true,
+	helpOpens:  true,
 }
 
 // saturate is what a matched term of tf' (above 0) scores, times its idf.
@@ -316,9 +324,12 @@ type pick struct{ ask, doc int }
 // mergeAsks keeps the tools scoring at least minScore for some ask, at
 // most limit (0: all): round by round, each ask's best tool not yet kept,
 // and within a round the tool the whole request scores best first (ties by
-// name). scores holds one ranking per ask and, with several asks, the
-// ranking of the whole request last. With one ask it is that ask's
-// ranking.
+// name). A tool that several asks rank next is kept once and is each of
+// those asks' pick for the round: two asks that want the same tool are
+// one need said twice ("I need the weather. What is the forecast in
+// Paris?"), and the second does not get a round's place for its runner-up.
+// scores holds one ranking per ask and, with several asks, the ranking of
+// the whole request last. With one ask it is that ask's ranking.
 func mergeAsks(scores [][]Ranked, minScore float64, limit int) []pick {
 	if len(scores) == 1 {
 		order := best(scores[0], minScore, limit)
@@ -339,7 +350,13 @@ func mergeAsks(scores [][]Ranked, minScore float64, limit int) []pick {
 	var out []pick
 	for {
 		var round []pick
+		shared := false // an ask's pick this round was taken by another
 		for a, order := range orders {
+			if bm25.shareTaken && next[a] < len(order) && taken[order[next[a]]] {
+				next[a]++
+				shared = shared || next[a] < len(order)
+				continue
+			}
 			for next[a] < len(order) && taken[order[next[a]]] {
 				next[a]++
 			}
@@ -350,7 +367,7 @@ func mergeAsks(scores [][]Ranked, minScore float64, limit int) []pick {
 				round = append(round, pick{a, doc})
 			}
 		}
-		if len(round) == 0 {
+		if len(round) == 0 && !shared {
 			return out
 		}
 		slices.SortStableFunc(round, func(x, y pick) int {
@@ -494,8 +511,11 @@ func newQuery(s string) *bm25Query {
 			}
 		}
 	}
-	// A first ask of filler alone joins the next one.
-	if len(q.asks) > 1 && !q.strong(q.asks[0]) {
+	// A first ask of filler alone joins the next one, and so does one
+	// that asks for help ("I need your help with a few things.", "Can
+	// you help me plan a trip?"): it says what the asks after it are
+	// about, and is rarely one itself.
+	if len(q.asks) > 1 && (!q.strong(q.asks[0]) || bm25.helpOpens && q.asksForHelp(q.asks[0])) {
 		for _, t := range q.asks[0].terms {
 			if !slices.Contains(q.asks[1].terms, t) {
 				q.asks[1].terms = append(q.asks[1].terms, t)
@@ -552,6 +572,20 @@ func isStatement(text string) bool {
 		i++
 	}
 	return i < len(text) && text[i] == ' ' && bm25.statements[strings.ToLower(text[:i])]
+}
+
+// helpStems are the stems of the words that ask for help: "help",
+// "helping", "assist", "assistance".
+var helpStems = []string{"help", "assist"}
+
+// asksForHelp reports whether an ask has a word of helpStems.
+func (q *bm25Query) asksForHelp(a askTerms) bool {
+	for _, t := range a.terms {
+		if slices.Contains(helpStems, q.terms[t]) {
+			return true
+		}
+	}
+	return false
 }
 
 // strong reports whether an ask has a word that is not filler.
