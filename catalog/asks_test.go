@@ -244,3 +244,19 @@ func TestRankHelpOpener(t *testing.T) {
 		t.Errorf("one opener: %d asks", len(q.asks))
 	}
 }
+
+// A request that names what it wants back finds the tool whose output
+// schema has it, though no other field says so.
+func TestRankOutput(t *testing.T) {
+	facts := tool("country_facts", "Facts about a country.", `"country":{"type":"string"}`)
+	facts.OutputSchema = []byte(`{"type":"object","properties":{"population":{"type":"integer"},"capital":{"type":"string","description":"The capital city"}}}`)
+	ts := []*tools.Tool{
+		tool("country_flag", "The flag of a country, as an image.", `"country":{"type":"string"}`),
+		facts,
+		tool("city_weather", "Current weather in a city.", `"city":{"type":"string"}`),
+	}
+	got, ranked := rankNames(t, ts, "What is the population of France?", 1)
+	if len(got) != 1 || got[0] != "country_facts" || !strings.Contains(ranked[0].Reason, "population (output)") {
+		t.Errorf("got%s, want country_facts, matched in its output", describe(ranked))
+	}
+}

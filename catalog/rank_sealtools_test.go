@@ -40,10 +40,16 @@ func readSealTools(t testing.TB, dir string, splits ...string) *rankEval {
 			schema = append(schema, r.Raw...)
 		}
 		schema = append(schema, '}')
+		var output []byte
+		if p := gjson.GetBytes(line, "responses"); p.IsObject() {
+			output = append([]byte(`{"type":"object","properties":`), p.Raw...)
+			output = append(output, '}')
+		}
 		ev.tools = append(ev.tools, &tools.Tool{
-			Name:        name,
-			Description: gjson.GetBytes(line, "api_description").String(),
-			InputSchema: schema,
+			Name:         name,
+			Description:  gjson.GetBytes(line, "api_description").String(),
+			InputSchema:  schema,
+			OutputSchema: output,
 		})
 	})
 	for _, split := range splits {

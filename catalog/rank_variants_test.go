@@ -63,6 +63,9 @@ func rankVariants() []rankVariant {
 	}{{fieldName, 2}, {fieldName, 4}, {fieldDesc, 1.5}, {fieldArg, 1}, {fieldArg, 2}, {fieldArgDesc, 0.25}, {fieldArgDesc, 1}} {
 		vs = append(vs, rankVariant{name: fmt.Sprintf("w[%s]=%g", fieldLabel[fw.f], fw.w), set: func(p *bm25Params) { p.weight[fw.f] = fw.w }})
 	}
+	for _, w := range []float64{0.25, 1, 2} {
+		vs = append(vs, rankVariant{name: fmt.Sprintf("w[output]=%g", w), set: func(p *bm25Params) { p.weight[fieldOutput] = w }})
+	}
 	vs = append(vs, rankVariant{name: "each ask its own pick", set: func(p *bm25Params) { p.shareTaken = false }})
 	vs = append(vs, rankVariant{name: "help openers are asks", query: true, set: func(p *bm25Params) { p.helpOpens = false }})
 	vs = append(vs, rankVariant{name: "statements are asks", query: true, set: func(p *bm25Params) { p.statements = nil }})
