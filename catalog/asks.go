@@ -11,12 +11,17 @@ import (
 )
 
 // fillerWords are the stems of words that requests are phrased with and
-// that say nothing of the tool wanted ("I need you to retrieve the
-// information, please"). They still match, at fillerWeight.
+// that say nothing of the tool wanted ("I need you to retrieve it,
+// please"). They still match, at fillerWeight. "information", "info"
+// and "details" are not among them: they name what a tool gives back
+// (get_employee_details, an output "details"), and at full weight, their
+// idf and commonPenalty weighing them, Seal-Tools dev's Recall@5 went
+// from 0.9513 to 0.9519 (NDCG@10 0.9552 to 0.9586) and BFCL's whole
+// data's from 0.9178 to 0.9207.
 var fillerWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{})
-	for _, w := range strings.Fields(`need want wish provide retrieve information info help assist
-		assistance id like give tell know let thanks thank hello hey able detail details
+	for _, w := range strings.Fields(`need want wish provide retrieve help assist
+		assistance id like give tell know let thanks thank hello hey able
 		specific specifically certain particular use using tool function hi ok okay sure thing
 		things`) {
 		m[english.Stem(w, true)] = struct{}{}

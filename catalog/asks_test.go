@@ -147,6 +147,14 @@ func TestRankFiller(t *testing.T) {
 	if !strings.Contains(ranked[0].Reason, "weak: request phrasing") && len(ranked) > 1 && !strings.Contains(ranked[1].Reason, "weak: request phrasing") {
 		t.Errorf("no reason marks filler as weak:%s", describe(ranked))
 	}
+	// "information" and "details" say what a tool gives back: they
+	// are words of the request like any other.
+	q := newQuery("Please provide the details and information of employee 42")
+	for word, want := range map[string]float64{"provide": fillerWeight, "details": 1, "information": 1} {
+		if i := q.find(stem(word)); i < 0 || q.weight[i] != want {
+			t.Errorf("%s: weight %v, want %v", word, q.weight[max(i, 0)], want)
+		}
+	}
 }
 
 // Example values in a description or a property's "examples" match
