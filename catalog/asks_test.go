@@ -267,4 +267,12 @@ func TestRankOutput(t *testing.T) {
 	if len(got) != 1 || got[0] != "country_facts" || !strings.Contains(ranked[0].Reason, "population (output)") {
 		t.Errorf("got%s, want country_facts, matched in its output", describe(ranked))
 	}
+	// --explain says so, with the field's weight.
+	es, err := New(ts).Explain(context.Background(), Selection{Query: "What is the population of France?", Max: 1, Cap: true, MinScore: DefaultMinScore})
+	if err != nil || len(es) == 0 || es[0].Tool != facts || len(es[0].Matched) != 1 {
+		t.Fatalf("explained %v, %v", es, err)
+	}
+	if f := es[0].Matched[0].Fields; len(f) != 1 || f[0].Field != "output" || f[0].Weight != 0.5 {
+		t.Errorf("population matched in %+v, want the output at weight 0.5", f)
+	}
 }
