@@ -11,12 +11,17 @@ import (
 )
 
 // fillerWords are the stems of words that requests are phrased with and
-// that say nothing of the tool wanted ("I need you to retrieve the
-// information, please"). They still match, at fillerWeight.
+// that say nothing of the tool wanted ("I need you to retrieve it,
+// please"). They still match, at fillerWeight. "information", "info"
+// and "details" are not among them: they name what a tool gives back
+// (get_employee_details, an output "details"), and at full weight, their
+// idf and commonPenalty weighing them, Seal-Tools dev's Recall@5 went
+// from 0.9513 to 0.9519 (NDCG@10 0.9552 to 0.9586) and BFCL's whole
+// data's from 0.9178 to 0.9207.
 var fillerWords = sync.OnceValue(func() map[string]struct{} {
 	m := make(map[string]struct{})
-	for _, w := range strings.Fields(`need want wish provide retrieve information info help assist
-		assistance id like give tell know let thanks thank hello hey able detail details
+	for _, w := range strings.Fields(`need want wish provide retrieve help assist
+		assistance id like give tell know let thanks thank hello hey able
 		specific specifically certain particular use using tool function hi ok okay sure thing
 		things`) {
 		m[english.Stem(w, true)] = struct{}{}
@@ -95,8 +100,9 @@ func sentences(s string) []string {
 			for w > start && s[w-1] != ' ' && s[w-1] != '(' {
 				w--
 			}
+			// A number ends a sentence ("on May 3.", "a threshold of 0.5.").
 			word := strings.ToLower(s[w:i])
-			if abbreviations[word] || len(word) == 1 || strings.Count(word, ".") > 0 && len(word) <= 4 {
+			if !isNumber(word) && (abbreviations[word] || len(word) == 1 || strings.Count(word, ".") > 0 && len(word) <= 4) {
 				continue
 			}
 		}
@@ -104,6 +110,16 @@ func sentences(s string) []string {
 		start = i + 1
 	}
 	return append(out, s[start:])
+}
+
+// isNumber reports whether w is digits, with dots or commas between them.
+func isNumber(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; (c < '0' || c > '9') && (i == 0 || c != '.' && c != ',') {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // startsSentence reports whether s, the text after a full stop, opens a

@@ -31,6 +31,9 @@ func TestSplitAsks(t *testing.T) {
 		{"A house of 3000 sq ft. in New York", []string{"A house of 3000 sq ft. in New York"}},
 		{"Translate Hello, how are you? from English to French", []string{"Translate Hello, how are you? from English to French"}},
 		{"Go to the U.S. Embassy site", []string{"Go to the U.S. Embassy site"}},
+		// A number ends a sentence.
+		{"Book a flight on May 3. Then find a hotel.", []string{"Book a flight on May 3.", "Then find a hotel."}},
+		{"Use a threshold of 0.5. Finally, plot it.", []string{"Use a threshold of 0.5.", "Finally, plot it."}},
 	} {
 		if diff := cmp.Diff(tc.want, splitAsks(tc.in)); diff != "" {
 			t.Errorf("splitAsks(%q) (-want +got):\n%s", tc.in, diff)
@@ -144,6 +147,14 @@ func TestRankFiller(t *testing.T) {
 	if !strings.Contains(ranked[0].Reason, "weak: request phrasing") && len(ranked) > 1 && !strings.Contains(ranked[1].Reason, "weak: request phrasing") {
 		t.Errorf("no reason marks filler as weak:%s", describe(ranked))
 	}
+	// "information" and "details" say what a tool gives back: they
+	// are words of the request like any other.
+	q := newQuery("Please provide the details and information of employee 42")
+	for word, want := range map[string]float64{"provide": fillerWeight, "details": 1, "information": 1} {
+		if i := q.find(stem(word)); i < 0 || q.weight[i] != want {
+			t.Errorf("%s: weight %v, want %v", word, q.weight[max(i, 0)], want)
+		}
+	}
 }
 
 // Example values in a description or a property's "examples" match
@@ -194,5 +205,74 @@ func TestRankQuoted(t *testing.T) {
 		t.Errorf("got %v, want movie_reviews first%s", got, describe(r))
 	} else if !strings.Contains(r[len(r)-1].Reason, "weak: quoted") && len(r) > 1 {
 		t.Errorf("quoted word not marked weak:%s", describe(r))
+	}
+}
+
+// Two asks that want the same tool are one need said twice: the tool is
+// offered once, and the second ask does not spend a place on its runner-up
+// ahead of the next ask's tool.
+func TestRankAsksShareATool(t *testing.T) {
+	ts := []*tools.Tool{
+		tool("find_hotel", "Find a hotel in a city, with a swimming pool or a gym.", `"city":{"type":"string"}`),
+		tool("swimming_pools", "Public swimming pools in a city.", `"city":{"type":"string"}`),
+		tool("send_sms", "Send an SMS to a phone.", `"to":{"type":"string"},"text":{"type":"string"}`),
+		tool("get_weather", "Current weather for a city.", `"city":{"type":"string"}`),
+	}
+	query := "Find a hotel in Rome. I want a hotel with a swimming pool. Then text Bob where we stay."
+	got, ranked := rankNames(t, ts, query, 2)
+	slices.Sort(got)
+	if want := []string{"find_hotel", "send_sms"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v%s", got, want, describe(ranked))
+	}
+}
+
+// A first sentence that asks for help says what the asks after it are
+// about; it is not an ask of its own that would spend a place.
+func TestRankHelpOpener(t *testing.T) {
+	q := newQuery("Can you help me with my trip to Lisbon? Book a flight from London on May 3. Then find a hotel near the beach.")
+	if len(q.asks) != 2 {
+		t.Fatalf("%d asks, want 2: the opener joins the first", len(q.asks))
+	}
+	if i := q.find("trip"); i < 0 || !slices.Contains(q.asks[0].terms, i) {
+		t.Errorf("trip is not in the first ask")
+	}
+	ts := []*tools.Tool{
+		tool("plan_trip", "Plan a trip: an itinerary of places to visit in a city.", `"city":{"type":"string"}`),
+		tool("book_flight", "Book a flight between two airports.", `"from":{"type":"string"},"to":{"type":"string"},"date":{"type":"string"}`),
+		tool("find_hotel", "Find a hotel near a place.", `"near":{"type":"string"}`),
+		tool("send_email", "Send an email.", `"to":{"type":"string"}`),
+	}
+	got, ranked := rankNames(t, ts, "Can you help me with my trip to Lisbon? Book a flight from London on May 3. Then find a hotel near the beach.", 2)
+	slices.Sort(got)
+	if want := []string{"book_flight", "find_hotel"}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v%s", got, want, describe(ranked))
+	}
+	// An opener that is the whole request is still an ask.
+	if q := newQuery("Can you help me plan a trip to Lisbon?"); len(q.asks) != 1 || q.find("trip") < 0 {
+		t.Errorf("one opener: %d asks", len(q.asks))
+	}
+}
+
+// A request that names what it wants back finds the tool whose output
+// schema has it, though no other field says so.
+func TestRankOutput(t *testing.T) {
+	facts := tool("country_facts", "Facts about a country.", `"country":{"type":"string"}`)
+	facts.OutputSchema = []byte(`{"type":"object","properties":{"population":{"type":"integer"},"capital":{"type":"string","description":"The capital city"}}}`)
+	ts := []*tools.Tool{
+		tool("country_flag", "The flag of a country, as an image.", `"country":{"type":"string"}`),
+		facts,
+		tool("city_weather", "Current weather in a city.", `"city":{"type":"string"}`),
+	}
+	got, ranked := rankNames(t, ts, "What is the population of France?", 1)
+	if len(got) != 1 || got[0] != "country_facts" || !strings.Contains(ranked[0].Reason, "population (output)") {
+		t.Errorf("got%s, want country_facts, matched in its output", describe(ranked))
+	}
+	// --explain says so, with the field's weight.
+	es, err := New(ts).Explain(context.Background(), Selection{Query: "What is the population of France?", Max: 1, Cap: true, MinScore: DefaultMinScore})
+	if err != nil || len(es) == 0 || es[0].Tool != facts || len(es[0].Matched) != 1 {
+		t.Fatalf("explained %v, %v", es, err)
+	}
+	if f := es[0].Matched[0].Fields; len(f) != 1 || f[0].Field != "output" || f[0].Weight != 0.5 {
+		t.Errorf("population matched in %+v, want the output at weight 0.5", f)
 	}
 }

@@ -16,7 +16,8 @@ import (
 // testdata/sealtools is): tool.jsonl is the catalog, and each of splits
 // (dev, test_in_domain, test_out_domain) a file of requests, each needing
 // the tools its "calling" names. A tool's parameters, a map of name to
-// {type, description}, become the properties of an object schema; its
+// {type, description}, become the properties of an object schema, and
+// its "responses", of the same shape, those of its output schema; its
 // "field" (a domain such as "Chemical Engineering/Forensic engineering")
 // is not used: a catalog's tools rarely say that much.
 func readSealTools(t testing.TB, dir string, splits ...string) *rankEval {
@@ -40,10 +41,16 @@ func readSealTools(t testing.TB, dir string, splits ...string) *rankEval {
 			schema = append(schema, r.Raw...)
 		}
 		schema = append(schema, '}')
+		var output []byte
+		if p := gjson.GetBytes(line, "responses"); p.IsObject() {
+			output = append([]byte(`{"type":"object","properties":`), p.Raw...)
+			output = append(output, '}')
+		}
 		ev.tools = append(ev.tools, &tools.Tool{
-			Name:        name,
-			Description: gjson.GetBytes(line, "api_description").String(),
-			InputSchema: schema,
+			Name:         name,
+			Description:  gjson.GetBytes(line, "api_description").String(),
+			InputSchema:  schema,
+			OutputSchema: output,
 		})
 	})
 	for _, split := range splits {
@@ -106,5 +113,7 @@ func TestRankRecallSealTools(t *testing.T) {
 
 // The vendored subset's figures when it was added: Recall@5 0.9421,
 // NDCG@10 0.9612; with BM25L and statements joined to their ask, 0.9524
-// and 0.9664.
-const floorAt5, floorNDCG = 0.95, 0.965
+// and 0.9664; with a tool two asks want counting for both, help openers
+// joined to the next ask, the tools' outputs read and "information" no
+// longer filler, 0.9777 and 0.9808.
+const floorAt5, floorNDCG = 0.97, 0.975

@@ -35,7 +35,7 @@ type rm3Params struct {
 func rankVariants() []rankVariant {
 	vs := []rankVariant{{name: "base", set: func(*bm25Params) {}},
 		{name: "before: BM25 k1=1.2, statements are asks", query: true, set: func(p *bm25Params) {
-			p.k1, p.delta, p.lower, p.statements = 1.2, 0, false, nil
+			p.k1, p.delta, p.lower, p.statements, p.shareTaken, p.helpOpens = 1.2, 0, false, nil, false, false
 		}},
 		{name: "BM25 (δ=0)", set: func(p *bm25Params) { p.delta = 0 }},
 	}
@@ -63,6 +63,11 @@ func rankVariants() []rankVariant {
 	}{{fieldName, 2}, {fieldName, 4}, {fieldDesc, 1.5}, {fieldArg, 1}, {fieldArg, 2}, {fieldArgDesc, 0.25}, {fieldArgDesc, 1}} {
 		vs = append(vs, rankVariant{name: fmt.Sprintf("w[%s]=%g", fieldLabel[fw.f], fw.w), set: func(p *bm25Params) { p.weight[fw.f] = fw.w }})
 	}
+	for _, w := range []float64{0.25, 1, 2} {
+		vs = append(vs, rankVariant{name: fmt.Sprintf("w[output]=%g", w), set: func(p *bm25Params) { p.weight[fieldOutput] = w }})
+	}
+	vs = append(vs, rankVariant{name: "each ask its own pick", set: func(p *bm25Params) { p.shareTaken = false }})
+	vs = append(vs, rankVariant{name: "help openers are asks", query: true, set: func(p *bm25Params) { p.helpOpens = false }})
 	vs = append(vs, rankVariant{name: "statements are asks", query: true, set: func(p *bm25Params) { p.statements = nil }})
 	for _, r := range []rm3Params{{3, 5, 0.2}, {3, 10, 0.3}, {5, 10, 0.5}} {
 		vs = append(vs, rankVariant{name: fmt.Sprintf("RM3 %d docs %d terms λ=%g", r.docs, r.terms, r.lambda), set: func(*bm25Params) {}, rm3: &r})

@@ -311,6 +311,19 @@ func TestLoopPickAndConstrain(t *testing.T) {
 	}
 }
 
+// TestLoopPickSmallCatalog: --pick N over a catalog of no more than N
+// tools offers them all, even one that matches no word of the request.
+func TestLoopPickSmallCatalog(t *testing.T) {
+	b := &scripted{replies: []string{`{"type":"final_answer","content":"ok"}`}}
+	_, res := runLoop(t, b, Options{Pick: 2}, "What is the weather in Oslo?")
+	if res.Reason != StopFinalAnswer {
+		t.Fatalf("result %+v", res)
+	}
+	if system := b.seen[0][0].Content; !strings.Contains(system, "### get_weather") || !strings.Contains(system, "### add") {
+		t.Errorf("--pick 2 over a catalog of 2 left a tool out:\n%s", system)
+	}
+}
+
 // TestLoopToolChoice checks that tool_choice binds the calls, not only the
 // tools offered.
 func TestLoopToolChoice(t *testing.T) {

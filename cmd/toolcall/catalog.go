@@ -71,8 +71,8 @@ choose by name and tag.
 With --query TEXT, or a request read from standard input when asked
 with --query - (or the argument -): plain text, {"query": ...},
 {"prompt": ...}, a user message, or {"messages": [...]}, the tools are
-ranked for it with BM25 over their names, descriptions, tags and
-argument names, and the best 3 scoring at least --min-score are written,
+ranked for it with BM25 over their names, descriptions, tags,
+argument names and outputs, and the best 3 scoring at least --min-score are written,
 each with its score (0 to 1) and the terms that matched. Standard input
 is not read otherwise, so catalog in a while-read loop leaves the loop's
 input alone. --max N asks for N tools: when there are
