@@ -342,7 +342,7 @@ func (p *Parser) fullwidthToken(i, j int, eof bool) (int, status, error) {
 		return end, matched, nil
 	case "tool_call_begin":
 		return p.deepseekCall(i, end, eof)
-	case "tool_call_end", "tool_sep", "end_of_sentence", "Assistant", "begin_of_sentence", "tool_outputs_end":
+	case "tool_call_end", "tool_sep", "end_of_sentence", "Assistant", "begin_of_sentence", "tool_outputs_begin", "tool_output_begin", "tool_output_end", "tool_outputs_end":
 		return end, matched, nil
 	}
 	return 0, noMatch, nil
@@ -366,7 +366,7 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 		return needOrNot(eof)
 	}
 	if sep != "tool_sep" {
-		return 0, noMatch, nil
+		return p.deepseekNoSep(i, j, s, k, sep)
 	}
 	left := bytes.TrimSpace(p.buf[j:s])
 	if string(left) == "function" {
