@@ -452,7 +452,7 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 	s, ok := p.harmonyHead(i)
 	if !ok {
-		return 0, noMatch, nil
+		return p.bareMessage(i, j, eof)
 	}
 	head := bytes.TrimSpace(p.buf[s:i])
 	word := head
@@ -518,6 +518,16 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	}
 	body := p.buf[b:e]
 	switch {
+	case recipient != "self" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")) && (recipient != "user" || p.glimmerKnown(body)):
+		// Muse Glimmer's calls: ATEM markup, read as it comes after the
+		// header (the <atem:…> markers), whoever the message is to.
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		return b, matched, nil
 	case channel == "" && (recipient == "self" || recipient == "user"):
 		// Muse Glimmer addresses its reasoning to itself and its answer
 		// to the user.
@@ -528,16 +538,6 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 			return end, matched, p.put(tools.TypeReasoning, body, FormatGlimmer)
 		}
 		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatGlimmer)
-	case recipient != "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")):
-		// Muse Glimmer's calls: ATEM markup, read as it comes after the
-		// header (the <atem:…> markers).
-		if !p.allowed(FormatGlimmer) {
-			return 0, noMatch, nil
-		}
-		if err := p.flushText(i); err != nil {
-			return 0, 0, err
-		}
-		return b, matched, nil
 	case recipient != "":
 		k := p.skipSpace(b)
 		if k >= e || p.buf[k] != '{' {
