@@ -51,6 +51,11 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		}
 	}
 	c := p.buf[n]
+	if closer == "" && !eof && (c == ',' && len(bytes.TrimSpace(p.buf[n+1:])) == 0 || c == ']' && bytes.IndexByte(p.buf[n:], '\n') < 0) {
+		// What follows decides: another value after the comma, or more
+		// closers on the line of a ']' (closesOuter).
+		return 0, 0, needMore
+	}
 	cont := continuesJSON(p.buf[n:])
 	switch {
 	case c == '{' || c == '[':
@@ -66,7 +71,7 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		}
 	}
 	if closer == "" {
-		if !cont {
+		if !cont || closesOuter(p.buf[end:n], p.buf[n:]) {
 			return end, end, matched // prose after the call
 		}
 		// No marker ends the call: the line the JSON went on in does.
@@ -131,6 +136,21 @@ func continuesJSON(b []byte) bool {
 		return true
 	}
 	return false
+}
+
+// closesOuter reports whether the text after a complete bare JSON value,
+// gap being the whitespace before it, is a line of ']' alone: it closes an
+// array opened before the value (a list of calls begun in prose), not the
+// value, and adds nothing to it.
+func closesOuter(gap, rest []byte) bool {
+	if bytes.IndexByte(gap, '\n') < 0 {
+		return false
+	}
+	line := rest
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		line = rest[:nl]
+	}
+	return len(bytes.Trim(bytes.TrimSpace(line), "]")) == 0
 }
 
 // markerAt reports whether a marker parse knows (a call, a section's end,
