@@ -550,6 +550,11 @@ func (p *Parser) flushText(end int) error {
 	if layout(text, p.written || p.section != "") {
 		return nil
 	}
+	if p.section != "" && bytes.IndexByte(text, '<') >= 0 {
+		// Markup inside a call section is a call written wrong (an
+		// <invoke> without its name), never prose.
+		return p.fail(end-len(text), end, p.section, "markup inside a tool-call section that is not a call: write each call in the section as the format's call syntax, with its name")
+	}
 	p.written = true
 	p.prose = true
 	return p.put(tools.TypeText, text, "")
