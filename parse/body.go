@@ -106,6 +106,14 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 // block, and what to tell the model when the body does not read as one
 // value.
 func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
+	// The call's own end marker outside any string ends the call: a value
+	// that never closed before it, or one whose repair read the marker as
+	// a bare word, is not complete there (a cut-off value is never
+	// completed, and the calls after it stand).
+	if c := markerOutsideString(p.buf[k:end], closer); c >= 0 {
+		c += k
+		return c, c + len(closer), fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer), matched
+	}
 	if !complete {
 		return end, end, "", matched
 	}
@@ -136,6 +144,26 @@ func continuesJSON(b []byte) bool {
 		return true
 	}
 	return false
+}
+
+// markerOutsideString returns where marker first occurs in the JSON text
+// b outside a double-quoted string, or -1.
+func markerOutsideString(b []byte, marker string) int {
+	if marker == "" || !bytes.Contains(b, []byte(marker)) {
+		return -1
+	}
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case in && b[i] == '\\':
+			i++
+		case b[i] == '"':
+			in = !in
+		case !in && b[i] == marker[0] && bytes.HasPrefix(b[i:], []byte(marker)):
+			return i
+		}
+	}
+	return -1
 }
 
 // closesOuter reports whether the text after a complete bare JSON value,
