@@ -259,7 +259,7 @@ func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
 	if c := bytes.LastIndexByte(name, ':'); c >= 0 {
 		name = name[:c]
 	}
-	return p.namedArgs(i, e+len(argBegin), eof, string(name), FormatKimiK2, "<|tool_call_end|>")
+	return p.kimiArgs(i, e+len(argBegin), eof, name)
 }
 
 // pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
