@@ -654,6 +654,12 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
+	if strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜") {
+		// A special token in the name is the model's markup leaking in
+		// (Glimmer's name="read<|message|>"), never a tool's name.
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
 	if num := outOfRangeUnless(noExp, obj); num != nil {
 		// Every consumer would read infinity: not what the model meant.
 		if len(raw) > maxRaw {
