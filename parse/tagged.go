@@ -416,6 +416,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return p.failThrough(i, k, d.outer, eof, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
 		k += len(d.paramOpen)
+		ps := k
 		var key []byte
 		forceString := false
 		if d.attrs {
@@ -448,6 +449,16 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			key = bytes.Trim(p.buf[k:k+gt], `"' `)
 			k += gt + 1
+		}
+		if bytes.ContainsAny(key, "<>\n") {
+			// A parameter name never holds markup: its tag was not closed
+			// (a '>' or a quote missing), and the call ends at its own end
+			// tag, never in the next call.
+			tag := d.paramOpen + "NAME>"
+			if d.attrs {
+				tag = d.paramOpen + `"NAME">`
+			}
+			return p.failThrough(i, ps, d.close, eof, format, fmt.Sprintf("call to %q: a parameter tag is not closed before the next tag; write each argument as %s…%s", name, tag, d.paramClose))
 		}
 		// The value runs to its closing tag. A model that forgot it is
 		// saved by a next parameter or the end of the call on a line of
