@@ -51,6 +51,11 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		}
 	}
 	c := p.buf[n]
+	if closer == "" && !eof && (c == ',' && len(bytes.TrimSpace(p.buf[n+1:])) == 0 || c == ']' && bytes.IndexByte(p.buf[n:], '\n') < 0) {
+		// What follows decides: another value after the comma, or more
+		// closers on the line of a ']' (closesOuter).
+		return 0, 0, needMore
+	}
 	cont := continuesJSON(p.buf[n:])
 	switch {
 	case c == '{' || c == '[':
@@ -66,7 +71,7 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		}
 	}
 	if closer == "" {
-		if !cont {
+		if !cont || closesOuter(p.buf[end:n], p.buf[n:]) {
 			return end, end, matched // prose after the call
 		}
 		// No marker ends the call: the line the JSON went on in does.
@@ -101,6 +106,14 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 // block, and what to tell the model when the body does not read as one
 // value.
 func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
+	// The call's own end marker outside any string ends the call: a value
+	// that never closed before it, or one whose repair read the marker as
+	// a bare word, is not complete there (a cut-off value is never
+	// completed, and the calls after it stand).
+	if c := markerOutsideString(p.buf[k:end], closer); c >= 0 {
+		c += k
+		return c, c + len(closer), fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer), matched
+	}
 	if !complete {
 		return end, end, "", matched
 	}
@@ -131,6 +144,41 @@ func continuesJSON(b []byte) bool {
 		return true
 	}
 	return false
+}
+
+// markerOutsideString returns where marker first occurs in the JSON text
+// b outside a double-quoted string, or -1.
+func markerOutsideString(b []byte, marker string) int {
+	if marker == "" || !bytes.Contains(b, []byte(marker)) {
+		return -1
+	}
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case in && b[i] == '\\':
+			i++
+		case b[i] == '"':
+			in = !in
+		case !in && b[i] == marker[0] && bytes.HasPrefix(b[i:], []byte(marker)):
+			return i
+		}
+	}
+	return -1
+}
+
+// closesOuter reports whether the text after a complete bare JSON value,
+// gap being the whitespace before it, is a line of ']' alone: it closes an
+// array opened before the value (a list of calls begun in prose), not the
+// value, and adds nothing to it.
+func closesOuter(gap, rest []byte) bool {
+	if bytes.IndexByte(gap, '\n') < 0 {
+		return false
+	}
+	line := rest
+	if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+		line = rest[:nl]
+	}
+	return len(bytes.Trim(bytes.TrimSpace(line), "]")) == 0
 }
 
 // markerAt reports whether a marker parse knows (a call, a section's end,

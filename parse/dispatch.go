@@ -123,6 +123,11 @@ func init() {
 		{"<seed:eos>", skip, nil},
 		{"<|message_sep|>", skip, nil},
 		{"<end_of_turn>", skip, nil},
+		// Where the template has a tool's response begin right after the
+		// calls, the model stops by writing that token (Gemma 4's
+		// <|tool_response>, FunctionGemma's <start_function_response>).
+		{"<|tool_response>", skip, nil},
+		{"<start_function_response>", skip, nil},
 		{"</s>", skip, nil},
 		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
 		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},

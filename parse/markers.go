@@ -259,7 +259,7 @@ func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
 	if c := bytes.LastIndexByte(name, ':'); c >= 0 {
 		name = name[:c]
 	}
-	return p.namedArgs(i, e+len(argBegin), eof, string(name), FormatKimiK2, "<|tool_call_end|>")
+	return p.kimiArgs(i, e+len(argBegin), eof, name)
 }
 
 // pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
@@ -342,7 +342,7 @@ func (p *Parser) fullwidthToken(i, j int, eof bool) (int, status, error) {
 		return end, matched, nil
 	case "tool_call_begin":
 		return p.deepseekCall(i, end, eof)
-	case "tool_call_end", "tool_sep", "end_of_sentence", "Assistant", "begin_of_sentence", "tool_outputs_end":
+	case "tool_call_end", "tool_sep", "end_of_sentence", "Assistant", "begin_of_sentence", "tool_outputs_begin", "tool_output_begin", "tool_output_end", "tool_outputs_end":
 		return end, matched, nil
 	}
 	return 0, noMatch, nil
@@ -366,7 +366,7 @@ func (p *Parser) deepseekCall(i, j int, eof bool) (int, status, error) {
 		return needOrNot(eof)
 	}
 	if sep != "tool_sep" {
-		return 0, noMatch, nil
+		return p.deepseekNoSep(i, j, s, k, sep)
 	}
 	left := bytes.TrimSpace(p.buf[j:s])
 	if string(left) == "function" {
@@ -452,7 +452,7 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 	s, ok := p.harmonyHead(i)
 	if !ok {
-		return 0, noMatch, nil
+		return p.bareMessage(i, j, eof)
 	}
 	head := bytes.TrimSpace(p.buf[s:i])
 	word := head
@@ -518,6 +518,16 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	}
 	body := p.buf[b:e]
 	switch {
+	case recipient != "self" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")) && (recipient != "user" || p.glimmerKnown(body)):
+		// Muse Glimmer's calls: ATEM markup, read as it comes after the
+		// header (the <atem:…> markers), whoever the message is to.
+		if !p.allowed(FormatGlimmer) {
+			return 0, noMatch, nil
+		}
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		return b, matched, nil
 	case channel == "" && (recipient == "self" || recipient == "user"):
 		// Muse Glimmer addresses its reasoning to itself and its answer
 		// to the user.
@@ -528,16 +538,6 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 			return end, matched, p.put(tools.TypeReasoning, body, FormatGlimmer)
 		}
 		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatGlimmer)
-	case recipient != "" && bytes.HasPrefix(bytes.TrimSpace(body), []byte("<atem:")):
-		// Muse Glimmer's calls: ATEM markup, read as it comes after the
-		// header (the <atem:…> markers).
-		if !p.allowed(FormatGlimmer) {
-			return 0, noMatch, nil
-		}
-		if err := p.flushText(i); err != nil {
-			return 0, 0, err
-		}
-		return b, matched, nil
 	case recipient != "":
 		k := p.skipSpace(b)
 		if k >= e || p.buf[k] != '{' {

@@ -559,6 +559,11 @@ func (p *Parser) flushText(end int) error {
 	if layout(text, p.written || p.section != "") {
 		return nil
 	}
+	if p.section != "" && bytes.IndexByte(text, '<') >= 0 {
+		// Markup inside a call section is a call written wrong (an
+		// <invoke> without its name), never prose.
+		return p.fail(end-len(text), end, p.section, "markup inside a tool-call section that is not a call: write each call in the section as the format's call syntax, with its name")
+	}
 	p.written = true
 	p.prose = true
 	return p.put(tools.TypeText, text, "")
@@ -660,6 +665,12 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	}
 	if name == "" {
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜") {
+		// A special token in the name is the model's markup leaking in
+		// (Glimmer's name="read<|message|>"), never a tool's name.
+		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if flat {

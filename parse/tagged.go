@@ -416,6 +416,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return p.failThrough(i, k, d.outer, eof, format, fmt.Sprintf("call to %q: unexpected text %q between parameters; write each argument as %s…%s", name, firstChar(p.buf[k:]), d.paramOpen, d.paramClose))
 		}
 		k += len(d.paramOpen)
+		ps := k
 		var key []byte
 		forceString := false
 		if d.attrs {
@@ -448,6 +449,16 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			key = bytes.Trim(p.buf[k:k+gt], `"' `)
 			k += gt + 1
+		}
+		if bytes.ContainsAny(key, "<>\n") {
+			// A parameter name never holds markup: its tag was not closed
+			// (a '>' or a quote missing), and the call ends at its own end
+			// tag, never in the next call.
+			tag := d.paramOpen + "NAME>"
+			if d.attrs {
+				tag = d.paramOpen + `"NAME">`
+			}
+			return p.failThrough(i, ps, d.close, eof, format, fmt.Sprintf("call to %q: a parameter tag is not closed before the next tag; write each argument as %s…%s", name, tag, d.paramClose))
 		}
 		// The value runs to its closing tag. A model that forgot it is
 		// saved by a next parameter or the end of the call on a line of
@@ -635,11 +646,21 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
 		ke := p.indexAt(j, t.keyEnd)
-		if ke < 0 {
+		if ke < 0 || bytes.IndexByte(p.buf[j+len(t.key):ke], '<') >= 0 {
+			// An argument name never holds markup: its closing tag is
+			// missing, and the call ends at its own end marker (the
+			// calls after it stand), never at a later call's </arg_key>.
+			noEnd := fmt.Sprintf("call to %q: an argument name has no %s; write each argument as %sk%s%sv%s", name, t.keyEnd, t.key, t.keyEnd, t.val, t.valEnd)
+			if c := p.indexWithin(j, closer, maxBlock); c >= 0 && (ke < 0 || c < ke) {
+				return c + len(closer), matched, p.fail(i, c+len(closer), format, noEnd)
+			}
 			if !eof {
 				return 0, needMore, nil
 			}
-			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name))
+			if ke < 0 {
+				noEnd = fmt.Sprintf("call to %q was cut off in an argument name; send the whole call again", name)
+			}
+			return len(p.buf), matched, p.fail(i, len(p.buf), format, noEnd)
 		}
 		key := p.buf[j+len(t.key) : ke]
 		vs := ke + len(t.keyEnd)
