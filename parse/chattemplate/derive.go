@@ -302,6 +302,12 @@ func (t *Template) derive() (*Derived, error) {
 					d.AfterCalls = tok
 				}
 			}
+			// A control token parse already drops (Gemma 4's
+			// <|tool_response>) is no stray, but ends the calls all the
+			// same when the template writes it right after them.
+			if tok := lastToken(strings.TrimRight(one, " \n")); d.AfterCalls == "" && tok != "" && tok != d.EndOfTurn && dropped(tok) {
+				d.AfterCalls = tok
+			}
 			return d, nil
 		}
 	}
@@ -460,6 +466,18 @@ func strayTokens(one, two string, o parse.Options) []string {
 		_ = p.Close()
 	}
 	return out
+}
+
+// dropped reports whether parse reads tok as a control token: no text,
+// no call, nothing at all.
+func dropped(tok string) bool {
+	n := 0
+	p, err := parse.NewParser(parse.Options{}, func(*parse.Event) error { n++; return nil })
+	if err != nil {
+		return false
+	}
+	_, _ = p.Write([]byte(tok))
+	return p.Close() == nil && n == 0
 }
 
 // parsesTo reports whether s parses to exactly the wanted calls and no
