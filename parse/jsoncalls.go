@@ -621,8 +621,25 @@ func (p *Parser) closeBlock(end int, closer string) int {
 
 // tagBlock handles <tool_call>-style markers, whose body is a JSON call
 // (Hermes), a Qwen3-Coder <function=…> block, a GLM name with
-// <arg_key>/<arg_value> pairs, or a Granite JSON array.
+// <arg_key>/<arg_value> pairs, or a Granite JSON array. A body none of
+// them reads is a call gone wrong when it looks like one (callLikeBody).
 func tagBlock(closer, format string) handler {
+	read := tagBody(closer, format)
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		end, st, err := read(p, i, j, eof)
+		if st != noMatch || err != nil {
+			return end, st, err
+		}
+		if yes, undecided := p.callLikeBody(j, closer, eof); undecided {
+			return 0, needMore, nil
+		} else if !yes {
+			return end, st, err
+		}
+		return p.failThrough(i, j, closer, eof, format, "a "+string(p.buf[i:j])+" block that no call syntax reads: write it as <tool_call>{\"name\": \"TOOL\", \"arguments\": {…}}</tool_call>, or in the syntax your prompt shows")
+	}
+}
+
+func tagBody(closer, format string) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
@@ -722,7 +739,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	// stops reading at it, so waiting for the byte after it would only
 	// read what the model never meant to send. Anything else waits to
 	// see whether its line goes on.
-	if complete && !line && !(p.skipSpace(end) == len(p.buf) && !eof && namesItself(p.buf[i:end])) {
+	if complete && !line && !(p.skipSpace(end) == len(p.buf) && !eof && wholeProtocolLine(p.buf[i:end])) {
 		// A closer or ",\"key\"" after the value on its line is more of
 		// it: the line is the call, read whole or refused.
 		body, _, st := p.bodyEnd(end, "", eof)
@@ -749,7 +766,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
-		case k == len(p.buf) && !eof && !line && !namesItself(p.buf[i:end]):
+		case k == len(p.buf) && !eof && !line && !wholeProtocolLine(p.buf[i:end]):
 			// What follows decides; a protocol line counts whatever
 			// follows, so it need not wait (a loop stops reading there).
 			return 0, needMore, nil
@@ -794,6 +811,14 @@ func namesItself(obj []byte) bool {
 		return v.Get("content").Exists()
 	}
 	return false
+}
+
+// wholeProtocolLine reports whether obj is a message of the JSONL
+// protocol written as strict JSON, one a loop may stop reading at. A
+// broken one waits like any other value, so that what follows on its line
+// decides it the same however the input is cut up.
+func wholeProtocolLine(obj []byte) bool {
+	return namesItself(obj) && gjson.ValidBytes(obj)
 }
 
 // protocolLine bounds a value that opens as a call of the JSONL protocol,

@@ -239,3 +239,45 @@ func (p *Parser) knownPyCall(i int, eof bool) (int, status, error) {
 	p.blockStart = s
 	return end, matched, p.emitCall("", string(name), a.done(), FormatPythonic, a.repairs, p.base+int64(s), p.buf[s:end])
 }
+
+// callMarkup are the tags a call's body is written in by the families
+// that use <tool_call> blocks.
+var callMarkup = [][]byte{[]byte("<function"), []byte("<invoke"), []byte("<parameter"), []byte("<arg_key>"), []byte("<arg_value>")}
+
+// callLikeBody reports whether the body of a <tool_call>-style block
+// starting at buf[j], up to its closer, is a call's though no syntax read
+// it: it starts with a JSON value, holds a family's call markup, or starts
+// with the name of one of the caller's tools. Such a block is a
+// parse_error, so the model is asked again, never prose; tags quoted in
+// prose stay prose. Undecided until the closer, the end of the input or
+// leftoverWindow bytes have come, so how the input is cut up cannot
+// change the answer.
+func (p *Parser) callLikeBody(j int, closer string, eof bool) (yes, undecided bool) {
+	end := p.indexWithin(j, closer, leftoverWindow)
+	if end < 0 {
+		if !eof && len(p.buf)-j < leftoverWindow {
+			return false, true
+		}
+		end = min(len(p.buf), j+leftoverWindow)
+	}
+	body := bytes.TrimLeft(p.buf[j:end], " \t\r\n")
+	if len(body) == 0 {
+		return false, false
+	}
+	if body[0] == '{' || body[0] == '[' {
+		return true, false
+	}
+	for _, m := range callMarkup {
+		if bytes.Contains(body, m) {
+			return true, false
+		}
+	}
+	if p.opts.KnownTool == nil {
+		return false, false
+	}
+	n := 0
+	for n < len(body) && isIdentByte(body[n], n == 0) {
+		n++
+	}
+	return n > 0 && p.opts.KnownTool(string(body[:n])), false
+}

@@ -474,7 +474,9 @@ func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 // harmonyHead returns where a header fragment at the start of the output
 // begins, when everything before buf[i] is one short line of it.
 func (p *Parser) harmonyHead(i int) (int, bool) {
-	if p.written || p.mode != modeProse || p.base != 0 || i-p.seg > lookAhead {
+	// Where the line starts in the whole output, not in the buffer: how
+	// the input was cut up must not decide whether this is its start.
+	if p.written || p.mode != modeProse || p.base+int64(p.seg) > lookAhead || i-p.seg > lookAhead {
 		return 0, false
 	}
 	pre := p.buf[p.seg:i]
@@ -560,9 +562,13 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	case channel == "final":
 		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatHarmony)
 	}
-	// commentary without a recipient: a preamble to the user.
+	// commentary without a recipient: a preamble to the user; an empty
+	// one says nothing.
 	if err := p.flushText(i); err != nil {
 		return 0, 0, err
+	}
+	if len(body) == 0 {
+		return end, matched, nil
 	}
 	p.ev = Event{Type: tools.TypeText, Content: body}
 	p.written = true
