@@ -53,7 +53,7 @@ const triggers = "<[{>`("
 // triggerSets are triggers without '(' and with it, for nextTrigger.
 var triggerSets = [2]*byteset.Set{byteset.New(triggers[:len(triggers)-1]), byteset.New(triggers)}
 
-// oneScan: nextTrigger searches for all the triggers at once, as
+// oneScan: a new Parser searches for all the triggers at once, as
 // byteset.Index does in one pass where it can; else for each trigger in
 // turn. Tests turn it off to compare.
 var oneScan = byteset.OnePass()
@@ -95,6 +95,7 @@ type Parser struct {
 	searched [len(triggers)]int
 	ntrig    int // how many of triggers are looked for
 	trigSet  *byteset.Set
+	oneScan  bool // oneScan when the Parser was made
 
 	// blockStart is where the block being parsed starts, including any
 	// text before its marker that belongs to it ("function call" before
@@ -182,7 +183,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		p.buf = append(p.buf, opts.Syntax.Prompt...)
 		p.base = -int64(len(opts.Syntax.Prompt))
 	}
-	p.ntrig, p.trigSet = len(triggers)-1, triggerSets[0]
+	p.ntrig, p.trigSet, p.oneScan = len(triggers)-1, triggerSets[0], oneScan
 	if opts.KnownTool != nil {
 		p.ntrig, p.trigSet = len(triggers), triggerSets[1]
 	}
@@ -365,7 +366,7 @@ func (p *Parser) resetTriggers() {
 // from, or -1. Each byte of input is searched at most once: for all the
 // triggers at once with oneScan, else once per trigger.
 func (p *Parser) nextTrigger(from int) int {
-	if oneScan {
+	if p.oneScan {
 		return p.cachedNext(0, from)
 	}
 	best := -1
@@ -387,7 +388,7 @@ func (p *Parser) cachedNext(k, from int) int {
 	if p.next[k] < 0 && p.searched[k] < len(p.buf) {
 		rest := p.buf[p.searched[k]:]
 		var j int
-		if oneScan {
+		if p.oneScan {
 			j = byteset.Index(rest, p.trigSet)
 		} else {
 			j = bytes.IndexByte(rest, triggers[k])
