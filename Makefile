@@ -69,10 +69,12 @@ fmt-check:
 
 # testdata/repairbench is a module of its own (it needs other repair
 # libraries), so ./... misses it: it is vetted and tested apart, so that
-# make bench never finds it broken.
+# make bench never finds it broken. -tags purego tests the Go code that
+# the amd64 assembly kernels stand in for, as other CPUs run it.
 unit: skipped
 	@[ -n "$(RACE)" ] || echo "make: no C compiler for cgo; testing without -race"
 	$(GO) test $(RACE) ./...
+	$(GO) test -tags purego ./internal/jsonw ./internal/byteset ./parse
 	cd testdata/repairbench && $(GO) vet . && $(GO) test .
 
 ## skipped: say which tests will skip for want of a program: go test

@@ -69,6 +69,7 @@ func FuzzParse(f *testing.F) {
 		if got := parseAll(t, in, Options{}, []int{max(cut, 1), len(in)}); got != whole {
 			t.Fatalf("split at %d changes the events:\nwhole:\n%s\nsplit:\n%s", cut, whole, got)
 		}
+		checkOneScan(t, in, Options{}, cut, whole)
 		for _, line := range strings.Split(strings.TrimSpace(whole), "\n") {
 			if !strings.Contains(line, `"type":"tool_call"`) {
 				continue
@@ -136,5 +137,21 @@ func FuzzParseKnownTools(f *testing.F) {
 		if got := parseAll(t, in, opts, []int{max(cut, 1), len(in)}); got != whole {
 			t.Fatalf("split at %d changes the events:\nwhole:\n%s\nsplit:\n%s", cut, whole, got)
 		}
+		checkOneScan(t, in, opts, cut, whole)
 	})
+}
+
+// checkOneScan fails unless looking for each trigger byte in turn gives
+// the events that looking for all of them at once (oneScan) gave, whole
+// and split at cut.
+func checkOneScan(t *testing.T, in []byte, opts Options, cut int, whole string) {
+	t.Helper()
+	was := oneScan
+	oneScan = false
+	defer func() { oneScan = was }()
+	for _, sizes := range [][]int{nil, {max(cut, 1), len(in)}} {
+		if got := parseAll(t, in, opts, sizes); got != whole {
+			t.Fatalf("one trigger at a time (pieces %v) changes the events:\nall at once:\n%s\none at a time:\n%s", sizes, whole, got)
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolcall/toolcall/internal/byteset"
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -43,11 +44,19 @@ const (
 )
 
 // triggers are the bytes at which something other than prose can start.
-// Everything else is copied through, found with bytes.IndexByte.
+// Everything else is copied through, found with byteset.Index.
 //
 // '(' is last, and a trigger only with Options.KnownTool: a bare pythonic
 // call to a known tool (get_weather(city="Paris") on a line of its own).
 const triggers = "<[{>`("
+
+// triggerSets are triggers without '(' and with it, for nextTrigger.
+var triggerSets = [2]*byteset.Set{byteset.New(triggers[:len(triggers)-1]), byteset.New(triggers)}
+
+// oneScan: a new Parser searches for all the triggers at once, as
+// byteset.Index does in one pass where it can; else for each trigger in
+// turn. Tests turn it off to compare.
+var oneScan = byteset.OnePass()
 
 var errClosed = errors.New("parse: write after close")
 
@@ -79,10 +88,14 @@ type Parser struct {
 	section string
 
 	// next caches, per trigger byte, its next position at or after
-	// searched[k]; -1 when there is none before searched[k].
+	// searched[k]; -1 when there is none before searched[k]. With
+	// oneScan, next[0] and searched[0] are kept for all the triggers
+	// together instead.
 	next     [len(triggers)]int
 	searched [len(triggers)]int
 	ntrig    int // how many of triggers are looked for
+	trigSet  *byteset.Set
+	oneScan  bool // oneScan when the Parser was made
 
 	// blockStart is where the block being parsed starts, including any
 	// text before its marker that belongs to it ("function call" before
@@ -174,9 +187,9 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		p.buf = append(p.buf, opts.Syntax.Prompt...)
 		p.base = -int64(len(opts.Syntax.Prompt))
 	}
-	p.ntrig = len(triggers) - 1
+	p.ntrig, p.trigSet, p.oneScan = len(triggers)-1, triggerSets[0], oneScan
 	if opts.KnownTool != nil {
-		p.ntrig = len(triggers)
+		p.ntrig, p.trigSet = len(triggers), triggerSets[1]
 	}
 	p.resetTriggers()
 	return p, nil
@@ -357,27 +370,45 @@ func (p *Parser) resetTriggers() {
 }
 
 // nextTrigger returns the position of the first trigger byte at or after
-// from, or -1. Each byte of input is searched at most once per trigger.
+// from, or -1. Each byte of input is searched at most once: for all the
+// triggers at once with oneScan, else once per trigger.
 func (p *Parser) nextTrigger(from int) int {
+	if p.oneScan {
+		return p.cachedNext(0, from)
+	}
 	best := -1
 	for k := 0; k < p.ntrig; k++ {
-		if p.next[k] >= 0 && p.next[k] < from || p.searched[k] < from {
-			p.next[k], p.searched[k] = -1, from
-		}
-		if p.next[k] < 0 && p.searched[k] < len(p.buf) {
-			if j := bytes.IndexByte(p.buf[p.searched[k]:], triggers[k]); j >= 0 {
-				p.next[k] = p.searched[k] + j
-			}
-			p.searched[k] = len(p.buf)
-			if p.next[k] >= 0 {
-				p.searched[k] = p.next[k]
-			}
-		}
-		if n := p.next[k]; n >= 0 && (best < 0 || n < best) {
+		if n := p.cachedNext(k, from); n >= 0 && (best < 0 || n < best) {
 			best = n
 		}
 	}
 	return best
+}
+
+// cachedNext returns next[k] brought up to from: the position of the
+// first trigger byte k (with oneScan, of any trigger) at or after from, or
+// -1.
+func (p *Parser) cachedNext(k, from int) int {
+	if p.next[k] >= 0 && p.next[k] < from || p.searched[k] < from {
+		p.next[k], p.searched[k] = -1, from
+	}
+	if p.next[k] < 0 && p.searched[k] < len(p.buf) {
+		rest := p.buf[p.searched[k]:]
+		var j int
+		if p.oneScan {
+			j = byteset.Index(rest, p.trigSet)
+		} else {
+			j = bytes.IndexByte(rest, triggers[k])
+		}
+		if j >= 0 {
+			p.next[k] = p.searched[k] + j
+		}
+		p.searched[k] = len(p.buf)
+		if p.next[k] >= 0 {
+			p.searched[k] = p.next[k]
+		}
+	}
+	return p.next[k]
 }
 
 // status is what a block handler found.

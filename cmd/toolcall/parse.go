@@ -202,6 +202,14 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 		return err
 	}
 	defer closeAll()
+	// Through pipes, larger pipe buffers save parse and its neighbours
+	// waiting on each other (pipe_linux.go).
+	for _, in := range ins {
+		if in.name == "" {
+			growPipe(in.r)
+		}
+	}
+	growPipe(stdout)
 	return o.parseAll(ctx, ins, stdout, stderr, base)
 }
 

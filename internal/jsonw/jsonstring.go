@@ -8,6 +8,10 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
+// kernelMin is the shortest rest of a string AppendString hands to the
+// assembly kernel: below it, the call costs more than the Go loop saves.
+const kernelMin = 128
+
 // AppendString appends s as a JSON string literal. It escapes only what JSON
 // requires (quote, backslash, control characters) and replaces invalid UTF-8
 // with U+FFFD, so every line toolcall writes is valid JSON and valid UTF-8.
@@ -15,12 +19,27 @@ const hexDigits = "0123456789abcdef"
 //
 // It is on the hot path of every text event, so it looks at eight bytes at a
 // time (skipPlain), copies runs that need no escaping in one append, and
-// decodes UTF-8 only where a byte is not ASCII.
+// decodes UTF-8 only where a byte is not ASCII. Where the CPU has AVX2, a
+// kernel in assembly (escape_amd64.s) copies and escapes ASCII text 32
+// bytes at a time first, and leaves the rest of this loop the bytes it
+// does not know (other control characters, non-ASCII) and the last few.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	i := 0
+	kernelAt := 0 // where the kernel may be called again
 	for i < len(s) {
+		if haveKernel && i >= kernelAt && len(s)-i >= kernelMin && s[i] < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			from := i
+			dst, i = appendKernel(dst, s, i)
+			start = i
+			if i-from < 64 {
+				// A call pays only over a run of ASCII: where other
+				// bytes come often, this loop goes on alone for a while.
+				kernelAt = i + 256
+			}
+		}
 		i = skipPlain(s, i)
 		if i == len(s) {
 			break
