@@ -80,6 +80,18 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		p.scanFrom = j
 	}
 	n, done := p.scanner.Scan(p.buf[j:])
+	if !done && p.closed {
+		// The input has ended: read the value as one that came whole is
+		// read, since the repairer may end it where the scanner, stricter
+		// about closers, does not. How the input was cut up must not
+		// decide where a value ends.
+		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
+		p.scratch = out[:0]
+		if err == nil && !res.Truncated {
+			p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
+			return j + res.N, true
+		}
+	}
 	if !done {
 		return len(p.buf), false
 	}
