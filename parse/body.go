@@ -149,7 +149,9 @@ func continuesJSON(b []byte) bool {
 // markerOutsideString returns where marker first occurs in the JSON text
 // b outside a double-quoted string, or -1.
 func markerOutsideString(b []byte, marker string) int {
-	if marker == "" || !bytes.Contains(b, []byte(marker)) {
+	// Most calls hold no byte the marker starts with: one IndexByte
+	// pass tells, far cheaper than looking for the whole marker.
+	if marker == "" || bytes.IndexByte(b, marker[0]) < 0 || !bytes.Contains(b, []byte(marker)) {
 		return -1
 	}
 	in := false

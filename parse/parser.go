@@ -698,7 +698,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
-	if strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜") {
+	if holdsSpecialToken(name) {
 		// A special token in the name is the model's markup leaking in
 		// (Glimmer's name="read<|message|>"), never a tool's name.
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
@@ -1003,4 +1003,14 @@ func hexRune(h []byte) rune {
 		}
 	}
 	return r
+}
+
+// holdsSpecialToken reports whether a tool name holds a special token's
+// brackets (<|, |>, or DeepSeek's fullwidth <｜). Names are short and
+// rarely hold either bar, which one IndexByte each rules out.
+func holdsSpecialToken(name string) bool {
+	if strings.IndexByte(name, '|') < 0 && strings.IndexByte(name, "｜"[0]) < 0 {
+		return false
+	}
+	return strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜")
 }
