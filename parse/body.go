@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
 )
@@ -317,4 +318,14 @@ func dropBytes(src []byte, at []int) []byte {
 		from = a + 1
 	}
 	return append(out, src[from:]...)
+}
+
+// holdsSpecialToken reports whether a tool name holds a special token's
+// brackets (<|, |>, or DeepSeek's fullwidth <｜). Names are short and
+// rarely hold either bar, which one IndexByte each rules out.
+func holdsSpecialToken(name string) bool {
+	if strings.IndexByte(name, '|') < 0 && strings.IndexByte(name, "｜"[0]) < 0 {
+		return false
+	}
+	return strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜")
 }

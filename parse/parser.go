@@ -1004,13 +1004,3 @@ func hexRune(h []byte) rune {
 	}
 	return r
 }
-
-// holdsSpecialToken reports whether a tool name holds a special token's
-// brackets (<|, |>, or DeepSeek's fullwidth <｜). Names are short and
-// rarely hold either bar, which one IndexByte each rules out.
-func holdsSpecialToken(name string) bool {
-	if strings.IndexByte(name, '|') < 0 && strings.IndexByte(name, "｜"[0]) < 0 {
-		return false
-	}
-	return strings.Contains(name, "<|") || strings.Contains(name, "|>") || strings.Contains(name, "<｜")
-}
