@@ -8,7 +8,7 @@ import "bytes"
 // layout, never prose, and the body is read as a message with no header
 // (ATEM markup in it is a call).
 func (p *Parser) bareMessage(i, j int, eof bool) (int, status, error) {
-	if p.written || p.mode != modeProse || p.base != 0 || len(bytes.TrimSpace(p.buf[p.seg:i])) > 0 {
+	if !p.atOutputStart() || len(bytes.TrimSpace(p.buf[p.seg:i])) > 0 {
 		return 0, noMatch, nil
 	}
 	return p.harmonyMessage(i, nil, j, eof)

@@ -69,11 +69,8 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 				p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
 				return j + n, true
 			}
-			out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
-			p.scratch = out[:0]
-			if err == nil && !res.Truncated {
-				p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
-				return j + res.N, true
+			if n, ok := p.transcode(j, python); ok {
+				return j + n, true
 			}
 		}
 		p.scanner.Reset(python)
@@ -85,11 +82,8 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		// read, since the repairer may end it where the scanner, stricter
 		// about closers, does not. How the input was cut up must not
 		// decide where a value ends.
-		out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
-		p.scratch = out[:0]
-		if err == nil && !res.Truncated {
-			p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
-			return j + res.N, true
+		if n, ok := p.transcode(j, python); ok {
+			return j + n, true
 		}
 	}
 	if !done {
@@ -100,6 +94,18 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 		p.decoded = decoded{}
 	}
 	return j + n, true
+}
+
+// transcode reads the value at buf[j] with the repairer into p.scratch,
+// and keeps it in p.decoded when it is whole; n is its length in buf.
+func (p *Parser) transcode(j int, python bool) (n int, ok bool) {
+	out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
+	p.scratch = out[:0]
+	if err != nil || res.Truncated {
+		return 0, false
+	}
+	p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
+	return res.N, true
 }
 
 // readLean reads the value at buf[j] with leanObject, into p.decoded

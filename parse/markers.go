@@ -474,9 +474,7 @@ func (p *Parser) harmonyContinued(i, j int, eof bool) (int, status, error) {
 // harmonyHead returns where a header fragment at the start of the output
 // begins, when everything before buf[i] is one short line of it.
 func (p *Parser) harmonyHead(i int) (int, bool) {
-	// Where the line starts in the whole output, not in the buffer: how
-	// the input was cut up must not decide whether this is its start.
-	if p.written || p.mode != modeProse || p.base+int64(p.seg) > lookAhead || i-p.seg > lookAhead {
+	if !p.atOutputStart() || i-p.seg > lookAhead {
 		return 0, false
 	}
 	pre := p.buf[p.seg:i]
@@ -484,6 +482,14 @@ func (p *Parser) harmonyHead(i int) (int, bool) {
 		return 0, false
 	}
 	return p.seg + len(pre) - len(bytes.TrimLeft(pre, " \t\r\n")), true
+}
+
+// atOutputStart reports whether nothing but layout and skipped tokens
+// came before the text at p.seg, where a header the chat template began
+// may end. It asks where that text starts in the whole output, not in the
+// buffer, so that how the input was cut up cannot decide it.
+func (p *Parser) atOutputStart() bool {
+	return !p.written && p.mode == modeProse && p.base+int64(p.seg) <= lookAhead
 }
 
 // harmonyMessage parses the message that starts at buf[i] with header and
