@@ -192,14 +192,8 @@ func (e *TextEvent) AppendJSON(dst []byte) []byte {
 
 // appendOrigin closes a parse event with its format and file.
 func appendOrigin(dst []byte, format, file string) []byte {
-	if format != "" {
-		dst = append(dst, `,"format":`...)
-		dst = jsonw.AppendString(dst, format)
-	}
-	if file != "" {
-		dst = append(dst, `,"file":`...)
-		dst = jsonw.AppendString(dst, file)
-	}
+	dst = appendOptString(dst, `,"format":`, format)
+	dst = appendOptString(dst, `,"file":`, file)
 	return append(dst, '}')
 }
 
@@ -462,3 +456,12 @@ func DecodeObservation(line []byte) Observation {
 }
 
 func (o *Observation) EventType() string { return TypeToolObservation }
+
+// appendOptString appends key and s as a JSON string when s is set: the
+// string fields an event leaves out when they are empty.
+func appendOptString(dst []byte, key, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return jsonw.AppendString(append(dst, key...), s)
+}

@@ -28,10 +28,7 @@ func (m *Message) AppendJSON(dst []byte) []byte {
 	dst = jsonw.AppendString(dst, m.Type)
 	dst = append(dst, `,"content":`...)
 	dst = jsonw.AppendString(dst, m.Content)
-	if m.API != "" {
-		dst = append(dst, `,"api":`...)
-		dst = jsonw.AppendString(dst, m.API)
-	}
+	dst = appendOptString(dst, `,"api":`, m.API)
 	return append(dst, '}')
 }
 
@@ -87,10 +84,7 @@ func (a *Assistant) AppendJSON(dst []byte) []byte {
 		}
 		dst = append(dst, ']')
 	}
-	if a.Model != "" {
-		dst = append(dst, `,"model":`...)
-		dst = jsonw.AppendString(dst, a.Model)
-	}
+	dst = appendOptString(dst, `,"model":`, a.Model)
 	if len(a.Usage) > 0 {
 		dst = append(dst, `,"usage":`...)
 		dst = jsonw.AppendCompact(dst, a.Usage)
@@ -149,10 +143,7 @@ func (s *Stop) AppendJSON(dst []byte) []byte {
 	dst = jsonw.AppendString(dst, s.Reason)
 	dst = append(dst, `,"iterations":`...)
 	dst = strconv.AppendInt(dst, int64(s.Iterations), 10)
-	if s.Error != "" {
-		dst = append(dst, `,"error":`...)
-		dst = jsonw.AppendString(dst, s.Error)
-	}
+	dst = appendOptString(dst, `,"error":`, s.Error)
 	return append(dst, '}')
 }
 
@@ -208,17 +199,11 @@ func (s *Summary) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"duration_ms":`...)
 		dst = strconv.AppendInt(dst, *s.DurationMS, 10)
 	}
-	if s.File != "" {
-		dst = append(dst, `,"file":`...)
-		dst = jsonw.AppendString(dst, s.File)
-	}
+	dst = appendOptString(dst, `,"file":`, s.File)
 	if s.Skipped {
 		dst = append(dst, `,"skipped":true`...)
 	}
-	if s.Error != "" {
-		dst = append(dst, `,"error":`...)
-		dst = jsonw.AppendString(dst, s.Error)
-	}
+	dst = appendOptString(dst, `,"error":`, s.Error)
 	return append(dst, '}')
 }
 
@@ -354,14 +339,8 @@ func (c *Check) AppendJSON(dst []byte) []byte {
 	if len(c.Ignored) > 0 {
 		dst = jsonw.AppendStrings(append(dst, `,"ignored":`...), c.Ignored)
 	}
-	if c.Difference != "" {
-		dst = append(dst, `,"difference":`...)
-		dst = jsonw.AppendString(dst, c.Difference)
-	}
-	if c.Error != "" {
-		dst = append(dst, `,"error":`...)
-		dst = jsonw.AppendString(dst, c.Error)
-	}
+	dst = appendOptString(dst, `,"difference":`, c.Difference)
+	dst = appendOptString(dst, `,"error":`, c.Error)
 	return append(dst, '}')
 }
 
