@@ -2,6 +2,7 @@ package chattemplate
 
 import (
 	"bytes"
+	"slices"
 
 	"encoding/json"
 	"errors"
@@ -297,15 +298,10 @@ func (t *Template) derive() (*Derived, error) {
 		syn.Skip = append(append([]string(nil), syn.Skip...), stray...)
 		if check(f, &syn) {
 			d.Format, d.Syntax = f, &syn
-			for _, tok := range stray {
-				if tok != d.EndOfTurn && strings.HasSuffix(strings.TrimRight(one, " \n"), tok) {
-					d.AfterCalls = tok
-				}
-			}
-			// A control token parse already drops (Gemma 4's
-			// <|tool_response>) is no stray, but ends the calls all the
-			// same when the template writes it right after them.
-			if tok := lastToken(strings.TrimRight(one, " \n")); d.AfterCalls == "" && tok != "" && tok != d.EndOfTurn && dropped(tok) {
+			// The control token the template writes right after the calls
+			// (Gemma 4's <|tool_response>): one parse shows as a stray, or
+			// one it already drops.
+			if tok := lastToken(strings.TrimRight(one, " \n")); tok != "" && tok != d.EndOfTurn && (slices.Contains(stray, tok) || dropped(tok)) {
 				d.AfterCalls = tok
 			}
 			return d, nil
