@@ -28,6 +28,9 @@ type Options struct {
 	// then a call wherever it starts, even inside a line of prose; without
 	// it, bare calls count only where docs/parse-rules.md says.
 	KnownTool func(name string) bool
+	// Stream may call ParamType and KnownTool from several goroutines at
+	// once (see spread.go): they must be safe for that, as lookups in maps
+	// that no longer change are.
 	// File, when set, names the input on each parse_error Stream writes,
 	// for a caller that parses several inputs into one stream.
 	File string
@@ -53,7 +56,7 @@ const flushAt = 256 << 10
 // JSON event per line to w. Events are written as soon as the piece of input
 // that completes them has been parsed, each line whole in one write.
 func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats, error) {
-	s := &streamWriter{ctx: ctx, w: w, file: opts.File}
+	s := &streamWriter{ctx: ctx, w: w, eventBuffer: eventBuffer{file: opts.File}}
 	p, err := NewParser(opts, s.add)
 	if err != nil {
 		return Stats{}, err
@@ -61,8 +64,9 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 	s.p = p
 	err = unpack(r, s)
 	// Whatever went wrong with the input, what arrived before it is
-	// parsed and written.
-	if cerr := p.Close(); err == nil {
+	// parsed and written. s.p may be another Parser than p by now: see
+	// spread.
+	if cerr := s.p.Close(); err == nil {
 		err = cerr
 	}
 	if ferr := s.flush(); err == nil {
@@ -74,34 +78,44 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 // streamWriter feeds a Parser and writes its events as JSONL, one write per
 // piece of input.
 type streamWriter struct {
+	eventBuffer
 	ctx   context.Context
 	w     io.Writer
-	file  string
 	p     *Parser
-	out   []byte
-	calls tools.CallEncoder
-	stats Stats
+	guess guess      // see spread
+	forks []*forkOut // see spread
 }
 
 func (s *streamWriter) add(e *Event) error {
-	s.stats.Events++
-	switch e.Type {
-	case tools.TypeToolCall:
-		s.stats.Calls++
-	case tools.TypeParseError:
-		s.stats.Errors++
-		e.File = s.file
-	}
-	if e.Type == tools.TypeToolCall {
-		s.out = s.calls.AppendJSON(s.out, &e.Call)
-	} else {
-		s.out = e.AppendJSON(s.out)
-	}
-	s.out = append(s.out, '\n')
+	s.eventBuffer.add(e)
 	if len(s.out) >= flushAt {
 		return s.flush()
 	}
 	return nil
+}
+
+// eventBuffer holds events encoded as JSONL, and counts them.
+type eventBuffer struct {
+	out   []byte
+	file  string // set on each parse_error: Options.File
+	calls tools.CallEncoder
+	stats Stats
+}
+
+func (b *eventBuffer) add(e *Event) {
+	b.stats.Events++
+	switch e.Type {
+	case tools.TypeToolCall:
+		b.stats.Calls++
+		b.out = b.calls.AppendJSON(b.out, &e.Call)
+	case tools.TypeParseError:
+		b.stats.Errors++
+		e.File = b.file
+		b.out = e.AppendJSON(b.out)
+	default:
+		b.out = e.AppendJSON(b.out)
+	}
+	b.out = append(b.out, '\n')
 }
 
 func (s *streamWriter) flush() error {
@@ -117,7 +131,7 @@ func (s *streamWriter) Write(b []byte) (int, error) {
 	if err := s.ctx.Err(); err != nil {
 		return 0, err
 	}
-	if _, err := s.p.Write(b); err != nil {
+	if err := s.spread(b); err != nil {
 		return 0, err
 	}
 	return len(b), s.flush()
