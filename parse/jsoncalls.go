@@ -753,11 +753,11 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			return 0, noMatch, nil
 		}
 	}
-	// A protocol line that ends the input so far is taken as it is: a loop
-	// stops reading at it, so waiting for the byte after it would only
-	// read what the model never meant to send. Anything else waits to
-	// see whether its line goes on.
-	if complete && !line && !(p.skipSpace(end) == len(p.buf) && !eof && wholeProtocolLine(p.buf[i:end])) {
+	// A closer or ",\"key\"" after the value is more of it, unless it is
+	// a protocol line and its line has ended. One that ends the input so
+	// far waits for the end of its line like any value: taking it there
+	// would read it differently from the same text in one piece.
+	if complete && !line && !p.endsProtocolLine(i, end) {
 		// A closer or ",\"key\"" after the value on its line is more of
 		// it: the line is the call, read whole or refused.
 		body, _, st := p.bodyEnd(end, "", eof)
@@ -784,9 +784,9 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	if p.section == "" && !p.outputStart {
 		k := p.skipSpace(end)
 		switch {
-		case k == len(p.buf) && !eof && !line && !wholeProtocolLine(p.buf[i:end]):
+		case k == len(p.buf) && !eof && !line && !p.endsProtocolLine(i, end):
 			// What follows decides; a protocol line counts whatever
-			// follows, so it need not wait (a loop stops reading there).
+			// follows, so it waits only for its line to end.
 			return 0, needMore, nil
 		case k == len(p.buf)-1 && p.buf[k] == '/' && !eof:
 			return 0, needMore, nil // a comment, or prose?
@@ -831,10 +831,35 @@ func namesItself(obj []byte) bool {
 	return false
 }
 
+// endsProtocolLine reports whether buf[i:end] is a message of the JSONL
+// protocol whose line has ended: one line each, nothing after it is part
+// of it.
+func (p *Parser) endsProtocolLine(i, end int) bool {
+	if !lineEnded(p.buf[end:]) {
+		return false
+	}
+	if d := &p.decoded; d.lean && d.start == i && d.end == end && opensProtocolCall(p.buf[i:end]) {
+		return true // strict JSON already
+	}
+	return bytes.Contains(p.buf[i:end], []byte(`type`)) && wholeProtocolLine(p.buf[i:end])
+}
+
+// lineEnded reports whether b starts with the end of a line, after spaces.
+func lineEnded(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '\n':
+			return true
+		}
+		return false
+	}
+	return false
+}
+
 // wholeProtocolLine reports whether obj is a message of the JSONL
-// protocol written as strict JSON, one a loop may stop reading at. A
-// broken one waits like any other value, so that what follows on its line
-// decides it the same however the input is cut up.
+// protocol written as strict JSON.
 func wholeProtocolLine(obj []byte) bool {
 	return namesItself(obj) && gjson.ValidBytes(obj)
 }

@@ -48,6 +48,10 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s), uint16(len(s)/2))
 	}
+	// A protocol line with more of it after it on its line, cut right
+	// after its closing brace: it waits for its line to end, as in one piece.
+	protocol := `{"type":"tool_call","name":"f","arguments":{}}`
+	f.Add([]byte(protocol+`,"x":1}`+"\n"+protocol+"\n}\n"), uint16(len(protocol)))
 	// Long runs without a newline, at the length where they are cut hard,
 	// so mutations land on both sides of it. Made here, not committed as
 	// files, because they are large.
