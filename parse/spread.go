@@ -132,8 +132,10 @@ func (o *forkOut) appendRenumbered(dst []byte, first int) []byte {
 	from := 0
 	for _, at := range o.numbered {
 		d := at + idAt
-		end := d + bytes.IndexByte(o.out[d:], '"')
-		n, _ := strconv.Atoi(string(o.out[d:end]))
+		n, end := 0, d
+		for ; o.out[end] != '"'; end++ {
+			n = n*10 + int(o.out[end]-'0')
+		}
 		dst = append(dst, o.out[from:d]...)
 		dst = strconv.AppendInt(dst, int64(first+n), 10)
 		from = end
