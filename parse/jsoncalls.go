@@ -38,62 +38,60 @@ func (p *Parser) hasPrefixAt(j int, s string) (ok, partial bool) {
 }
 
 // jsonEnd finds the end of the lenient JSON value that starts at buf[j]
-// ('{' or '['). It resumes where the last call for the same j stopped, so a
-// value arriving in many pieces is scanned once. complete is false when the
-// input ends inside it (at EOF, end is then the end of the input).
+// ('{' or '['). complete is false when the input ends inside it (at EOF,
+// end is then the end of the input).
 func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 	if d := &p.decoded; d.out != nil && d.start == j && d.python == python && !d.body {
 		// Read whole before, and waiting for what follows it (bodyEnd):
 		// a complete value ends where it ended, whatever comes after.
 		return d.end, true
 	}
+	// The transcoding overwrites p.scratch, and with it any value decoded
+	// before: that one must be decoded again if asked for.
+	p.decoded = decoded{}
+	// Read as a value that came whole is read, each time more of it has
+	// arrived (run's throttle keeps that linear in a long value): the
+	// repairer may end a value where a scanner, stricter about closers
+	// and quotes, would not, and how the input was cut up must not decide
+	// where a value ends.
+	if n, ok := p.readWhole(j, python); ok {
+		return j + n, true
+	}
+	// Where the repairer gives up on a value (elided content, say), its
+	// brackets still say where it ends, for the parse_error to cover.
 	if p.scanFrom != j {
-		// Most values arrive whole: transcoding finds the end and does the
-		// work decodeJSON needs in the same pass.
-		// The transcoding overwrites p.scratch, and with it any value
-		// decoded before: that one must be decoded again if asked for.
-		p.decoded = decoded{}
-		switch n := p.readLean(j, python); {
-		case n > 0:
-			return j + n, true
-		case n == leanShort:
-			// A call as most are written, cut off by the end of the input
-			// so far: nothing to transcode before the scanner finds its end.
-		default:
-			if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
-				// Strict JSON, as most calls are, copied in one pass that
-				// also finds its members for jsonCalls: what appendJSON
-				// would give.
-				p.scratch = out[:0]
-				res := repairResult{N: n, Cut: len(out), Last: last}
-				p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
-				return j + n, true
-			}
-			if n, ok := p.transcode(j, python); ok {
-				return j + n, true
-			}
-		}
 		p.scanner.Reset(python)
 		p.scanFrom = j
 	}
 	n, done := p.scanner.Scan(p.buf[j:])
-	if !done && p.closed {
-		// The input has ended: read the value as one that came whole is
-		// read, since the repairer may end it where the scanner, stricter
-		// about closers, does not. How the input was cut up must not
-		// decide where a value ends.
-		if n, ok := p.transcode(j, python); ok {
-			return j + n, true
-		}
-	}
 	if !done {
 		return len(p.buf), false
 	}
-	// Whole at last, it most often reads in one pass now.
-	if p.decoded.out == nil && p.readLean(j, python) != n {
-		p.decoded = decoded{}
-	}
 	return j + n, true
+}
+
+// readWhole reads the value at buf[j] as one that arrived whole: most in
+// one pass (strict JSON, the work decodeJSON needs done on the way), the
+// rest with the repairer. n is its length in buf; ok is false when it is
+// not whole in buf.
+func (p *Parser) readWhole(j int, python bool) (n int, ok bool) {
+	switch n := p.readLean(j, python); {
+	case n > 0:
+		return n, true
+	case n == leanShort:
+		// A call as most are written, cut off by the end of the input so
+		// far: nothing to transcode before the scanner finds its end.
+		return 0, false
+	}
+	if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
+		// Strict JSON, as most calls are, copied in one pass that also
+		// finds its members for jsonCalls: what appendJSON would give.
+		p.scratch = out[:0]
+		res := repairResult{N: n, Cut: len(out), Last: last}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
+		return n, true
+	}
+	return p.transcode(j, python)
 }
 
 // transcode reads the value at buf[j] with the repairer into p.scratch,

@@ -12,16 +12,17 @@ import (
 
 // Dense input, calls one after another as in a replayed transcript or a
 // batch of saved outputs, costs CPU per call, so a large piece of it is
-// parsed on several cores. Between lines such input usually leaves the
-// Parser quiet (see quiet) in the same state line after line. The piece is
-// cut into blocks at line ends; the first is parsed by the stream's Parser
-// and each other one, at the same time, by a fork: a Parser set up in the
-// state the stream's Parser was in at the start of the piece. A fork's
-// events are kept only when the block before it left the stream's Parser
-// quiet in that very state, and the fork then becomes the stream's
-// Parser; otherwise the rest of the piece is parsed by the stream's Parser
-// as it would have been without forks. The events are the same either way
-// (TestSpreadSameEvents, FuzzSpread).
+// parsed on several cores. Such input leaves the Parser quiet (see quiet)
+// in the same few states line after line. The stream's Parser reads the
+// first lines of the piece until it is quiet in a state it was in before
+// (see lead); the rest is cut into blocks right after lines like the one
+// that led there, the first parsed by the stream's Parser and each other
+// one, at the same time, by a fork: a Parser set up in that state. A
+// fork's events are kept only when the block before it left the stream's
+// Parser quiet in that very state, and the fork then becomes the stream's
+// Parser; otherwise the rest of the piece is parsed by the stream's
+// Parser as it would have been without forks. The events are the same
+// either way (TestSpreadSameEvents, FuzzSpread).
 
 // spreadBlock is the least input a fork is given: below it, starting a
 // fork costs more than the parsing it saves.
