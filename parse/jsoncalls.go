@@ -836,8 +836,8 @@ func (p *Parser) endsProtocolLine(i, end int) bool {
 	if !lineEnded(p.buf[end:]) {
 		return false
 	}
-	if d := &p.decoded; d.lean && d.start == i && d.end == end && opensProtocolCall(p.buf[i:end]) {
-		return true // strict JSON already
+	if d := &p.decoded; d.lean && d.start == i && d.end == end && bytes.HasPrefix(p.buf[i:end], []byte(`{"type":"tool_call",`)) {
+		return true // strict JSON already, and written as toolcall writes it
 	}
 	return bytes.Contains(p.buf[i:end], []byte(`type`)) && wholeProtocolLine(p.buf[i:end])
 }
