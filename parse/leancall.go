@@ -287,14 +287,14 @@ func flatObjectEnd(src []byte, i int, c *leanCopy) int {
 					return 0
 				}
 			}
+		case leanSpace[v]:
+			i = c.space(b, i)
+			goto value
 		case v == 't' && i+4 <= len(b) && string(b[i:i+4]) == "true",
 			v == 'n' && i+4 <= len(b) && string(b[i:i+4]) == "null":
 			i += 4
 		case v == 'f' && i+5 <= len(b) && string(b[i:i+5]) == "false":
 			i += 5
-		case leanSpace[v]:
-			i = c.space(b, i)
-			goto value
 		default:
 			return 0
 		}
