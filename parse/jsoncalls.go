@@ -114,8 +114,9 @@ func (p *Parser) readLean(j int, python bool) int {
 	if noMembers {
 		return 0
 	}
-	c := leanCopy{out: p.scratch[:0]}
-	n, last, flat := leanObject(p.buf[j:], &p.members, &c)
+	c := &p.lean
+	c.gaps, c.runs = 0, 0
+	n, last, flat := leanObject(p.buf[j:], &p.members, c)
 	switch {
 	case n <= 0:
 	case c.gaps == 0:
@@ -123,9 +124,13 @@ func (p *Parser) readLean(j int, python bool) int {
 		res := repairResult{N: n, Cut: n, Last: last}
 		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, plain: true, lean: true, flat: flat}
 	default:
-		p.scratch = c.out[:0]
-		res := repairResult{N: n, Cut: len(c.out), Last: last}
-		p.decoded = decoded{start: j, end: j + n, python: python, out: c.out, res: res, members: true, plain: true, flat: flat}
+		out, ok := c.end(p.scratch, p.buf[j:], n)
+		if !ok {
+			return 0 // AppendCompact's
+		}
+		p.scratch = out[:0]
+		res := repairResult{N: n, Cut: len(out), Last: last}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true, plain: true, flat: flat}
 	}
 	return n
 }

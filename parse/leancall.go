@@ -23,28 +23,69 @@ var leanKey, leanStr, leanSpace = func() (k, s, sp [256]bool) {
 	return k, s, sp
 }()
 
-// leanCopy is the compact copy leanObject makes of an object written with
-// whitespace between its tokens (as Python's json.dumps writes it, and
-// with it most chat templates' calls): the object without the whitespace,
+// leanCopy is where leanObject notes the whitespace of an object written
+// with it between its tokens (as Python's json.dumps writes it, and with
+// it most chat templates' calls), for end to copy the object without it:
 // what jsonrepair.AppendCompact would append. An object with none is not
-// copied: out stays as it was and gaps 0.
+// copied: gaps stays 0.
+//
+// The runs are noted as they are found and the bytes between them copied
+// in one loop at the end, sixteen at a time: a call has a dozen runs, and
+// a copy at each, in the middle of the reading, cost more than the reading
+// (a function call there makes the reading put its state aside each time).
 type leanCopy struct {
-	out  []byte
-	from int // where the part of the object not yet in out starts
-	gaps int // bytes of whitespace dropped so far
+	gaps     int // bytes of whitespace dropped so far
+	runs     int // runs of it; the first len(from) are noted
+	from, to [32]int
 }
 
-// space skips the whitespace at src[i], which there is, after copying what
-// came before it, and returns where it ends.
+// space skips the whitespace at src[i], which there is, and notes it; it
+// returns where it ends.
 func (c *leanCopy) space(src []byte, i int) int {
-	c.out = append(c.out, src[c.from:i]...)
 	k := i + 1
 	for k < len(src) && leanSpace[src[k]] {
 		k++
 	}
+	if r := c.runs; r < len(c.from) {
+		c.from[r], c.to[r] = i, k
+	}
+	c.runs++
 	c.gaps += k - i
-	c.from = k
 	return k
+}
+
+// end returns the object leanObject read, src[:n], without its whitespace,
+// in buf's array or a new one; false when it had too many runs of it to
+// note.
+func (c *leanCopy) end(buf, src []byte, n int) ([]byte, bool) {
+	if c.runs > len(c.from) {
+		return nil, false
+	}
+	size := n - c.gaps
+	if cap(buf) < size+16 {
+		buf = make([]byte, 2*size+16)
+	}
+	buf = buf[:size+16]
+	from := c.from[:c.runs]
+	to := c.to[:len(from)]
+	o, at, r := 0, 0, 0 // where the next piece goes, where it is in src, its run
+	// Pieces of up to sixteen bytes, as most are, moved whole: what lands
+	// past one (o+16 <= size+16) is written over by the next.
+	for ; r < len(from); r++ {
+		f := from[r]
+		if f-at > 16 || at+16 > len(src) {
+			break
+		}
+		*(*[16]byte)(buf[o : o+16]) = *(*[16]byte)(src[at : at+16])
+		o += f - at
+		at = to[r]
+	}
+	for ; r < len(from); r++ {
+		o += copy(buf[o:], src[at:from[r]])
+		at = to[r]
+	}
+	o += copy(buf[o:], src[at:n])
+	return buf[:o], true
 }
 
 // skip is space where there may be no whitespace at src[i].
@@ -63,7 +104,7 @@ func (c *leanCopy) skip(src []byte, i int) int {
 // It returns what jsonrepair.AppendCompact would for such an object: its
 // length n in src, Result.Last, and its members in m, all but n offsets in
 // the object without its whitespace; that is src[:n] itself when c.gaps
-// is 0, else c.out (c starts zero but for c.out's buffer). flat says
+// is 0, else what c.end gives (c starts with no gaps and no runs). flat says
 // every value that is not a string is an object flatObjectEnd reads: one
 // level deep, no escapes.
 //
@@ -179,9 +220,6 @@ func leanObject(src []byte, m *jsonMembers, c *leanCopy) (n, last int, flat bool
 			i++
 		case '}':
 			i++
-			if gaps > 0 {
-				c.out = append(c.out, src[c.from:i]...)
-			}
 			return i, key, flat
 		default:
 			if !leanSpace[src[i]] {
