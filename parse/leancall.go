@@ -1,6 +1,11 @@
 package parse
 
-import "github.com/toolcall/toolcall/parse/jsonrepair"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/toolcall/toolcall/parse/jsonrepair"
+)
 
 // leanShort is what leanObject and flatObjectEnd return when their input
 // ends before the object does; 0 is what they return for any object they
@@ -22,6 +27,41 @@ var leanKey, leanStr, leanSpace = func() (k, s, sp [256]bool) {
 	}
 	return k, s, sp
 }()
+
+// leanWord returns i moved over the bytes of leanStr at b[i] that the
+// word of eight there holds: to the first byte not in it, or eight on when
+// all are (or not at all, with fewer than eight left). The loop after it
+// goes on from there a byte at a time: a key or a short value, as most
+// are, ends within the word, for one test instead of one per byte.
+func leanWord(b []byte, i int) int {
+	if i+8 > len(b) {
+		return i
+	}
+	if m := leanStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		return i + bits.TrailingZeros64(m)>>3
+	}
+	return i + 8
+}
+
+// leanStop has the high bit set in the byte of w (little-endian) that is
+// the first not in leanStr (a control character, '"', '\\', DEL or a
+// byte not ASCII), and is zero when there is none. As in jsonw's
+// escapeMask, only the lowest set bit is exact: a borrow or a carry
+// starts only at a byte that is flagged itself, and moves up from it.
+//
+//	w - 0x20 per byte   sets the high bit of a byte below 0x20
+//	| w                 and of a byte of 0x80 or more
+//	| w + 1 per byte    and of DEL (0x7f)
+//	(w ^ '"') - 1       of a quote, which the xor made zero
+//	(w ^ '\\') - 1      of a backslash
+func leanStop(w uint64) uint64 {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	ctl := w - 0x20*lsb
+	del := w + lsb
+	quote := (w ^ '"'*lsb) - lsb
+	bslash := (w ^ '\\'*lsb) - lsb
+	return (ctl | w | del | quote | bslash) & msb
+}
 
 // leanCopy is where leanObject notes the whitespace of an object written
 // with it between its tokens (as Python's json.dumps writes it, and with
@@ -173,8 +213,7 @@ func leanObject(src []byte, m *jsonMembers, c *leanCopy) (n, last int, flat bool
 		switch src[i] {
 		case '"':
 			i++
-			for i < len(src) && leanStr[src[i]] {
-				i++
+			for i = leanWord(src, i); i < len(src) && leanStr[src[i]]; i++ {
 			}
 			if i >= len(src) {
 				return leanShort, 0, false
@@ -270,8 +309,7 @@ func flatObjectEnd(src []byte, i int, c *leanCopy) int {
 			}
 		}
 		i++
-		for i < len(b) && leanStr[b[i]] {
-			i++
+		for i = leanWord(b, i); i < len(b) && leanStr[b[i]]; i++ {
 		}
 		if i+1 >= len(b) && (i == len(b) || b[i] == '"') {
 			return leanShort
@@ -297,8 +335,7 @@ func flatObjectEnd(src []byte, i int, c *leanCopy) int {
 		switch v := b[i]; {
 		case v == '"':
 			i++
-			for i < len(b) && leanStr[b[i]] {
-				i++
+			for i = leanWord(b, i); i < len(b) && leanStr[b[i]]; i++ {
 			}
 			if i >= len(b) {
 				return leanShort

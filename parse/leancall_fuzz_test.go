@@ -111,3 +111,35 @@ func leanCompact(c *leanCopy, src []byte, n int) []byte {
 	out, _, _, _ := jsonrepair.AppendCompact(nil, src[:n], nil)
 	return out
 }
+
+// TestLeanWord holds the word-at-a-time reading of a string to the
+// byte-at-a-time one: every byte value at every place in a word, after
+// every other (a borrow or carry from one byte must not hide the next).
+func TestLeanWord(t *testing.T) {
+	slow := func(b []byte, i int) int {
+		for i < len(b) && leanStr[b[i]] {
+			i++
+		}
+		return i
+	}
+	b := make([]byte, 11)
+	for c := range 256 {
+		for prev := range 256 {
+			for at := 1; at < len(b); at++ {
+				for k := range b {
+					b[k] = 'a'
+				}
+				b[at-1], b[at] = byte(prev), byte(c)
+				for from := range 3 {
+					want := from // too few bytes left for a word
+					if from+8 <= len(b) {
+						want = min(slow(b, from), from+8)
+					}
+					if got := leanWord(b, from); got != want {
+						t.Fatalf("leanWord(%q, %d) = %d, want %d", b, from, got, want)
+					}
+				}
+			}
+		}
+	}
+}
