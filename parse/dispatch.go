@@ -358,8 +358,11 @@ func (p *Parser) matchMarker(ix *markerIndex, i int, eof bool) (int, status, err
 	}
 	partial := false
 	for _, m := range ix[rest[1]] {
-		if len(rest) >= len(m.tok) {
-			if string(rest[:len(m.tok)]) != m.tok || !m.on(p) {
+		if n := len(m.tok); len(rest) >= n {
+			// The last bytes first: the markers that share a second
+			// byte share more (<tool_call>, <tool_calls>, <tool_call|>,
+			// <tool_call:opensource>), and most differ in length.
+			if rest[n-1] != m.tok[n-1] || string(rest[:n]) != m.tok || !m.on(p) {
 				continue
 			}
 			end, st, err := m.h(p, i, i+len(m.tok), eof)

@@ -54,9 +54,9 @@ var noMembers bool
 
 // flatMembers is flatCall on an object whose members the repairer found
 // as it copied it (jsonrepair.Members), or leanObject as it read it
-// (lean: no string in it has an escape): the same reading, without
+// (plain: no string in it has an escape): the same reading, without
 // scanning out again.
-func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, lean, inMarker bool, format string) bool {
+func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, plain, inMarker bool, format string) bool {
 	if len(out) < 2 || out[0] != '{' {
 		return false
 	}
@@ -68,7 +68,7 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, lean, inM
 		if k+1 < m.N {
 			ve = m.At[k+1][0] - 1
 		}
-		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve, lean) {
+		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve, plain) {
 			return false
 		}
 	}

@@ -112,11 +112,23 @@ func (p *Parser) readLean(j int, python bool) int {
 	if noMembers {
 		return 0
 	}
-	n, last, flat := leanObject(p.buf[j:], &p.members)
-	if n > 0 {
+	c := &p.lean
+	c.gaps, c.runs = 0, 0
+	n, last, flat := leanObject(p.buf[j:], &p.members, c)
+	switch {
+	case n <= 0:
+	case c.gaps == 0:
 		// Already what transcoding would give, so not copied.
 		res := repairResult{N: n, Cut: n, Last: last}
-		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, lean: true, flat: flat}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, plain: true, lean: true, flat: flat}
+	default:
+		out, ok := c.end(p.scratch, p.buf[j:], n)
+		if !ok {
+			return 0 // AppendCompact's
+		}
+		p.scratch = out[:0]
+		res := repairResult{N: n, Cut: len(out), Last: last}
+		p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true, plain: true, flat: flat}
 	}
 	return n
 }
@@ -131,12 +143,13 @@ type decoded struct {
 	body bool
 	// members: p.members says where out's top-level members lie.
 	members bool
-	// lean: leanObject read the value, and out is buf[start:end] itself
-	// (compact moves it along): its keys and strings need no unescaping.
-	// flat: leanObject's flat, every object in it one level deep.
-	lean, flat bool
-	out        []byte
-	res        repairResult
+	// plain: leanObject read the value: its keys and strings need no
+	// unescaping. lean: and out is buf[start:end] itself (compact moves it
+	// along), the value having no whitespace to drop. flat: leanObject's
+	// flat, every object in it one level deep.
+	plain, lean, flat bool
+	out               []byte
+	res               repairResult
 }
 
 // candidate is one call found in a JSON value.
@@ -178,7 +191,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	// with its members found.
 	d := &p.decoded
 	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
-	lean, flatArgs := members && d.lean, members && d.flat
+	plain, flatArgs := members && d.plain, members && d.flat
 	out, res, err := p.decodeJSON(j, end)
 	if err != nil {
 		var se *syntaxError
@@ -211,7 +224,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	cands := append(p.cands[:0], candidate{})
 	var flat bool
 	if members {
-		flat = p.flatMembers(&cands[0], out, &p.members, lean, inMarker, format)
+		flat = p.flatMembers(&cands[0], out, &p.members, plain, inMarker, format)
 	} else {
 		flat = p.flatCall(&cands[0], out, res.Last, inMarker, format)
 	}

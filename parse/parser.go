@@ -149,6 +149,7 @@ type Parser struct {
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
 	members   jsonMembers // where decoded's members lie, when decoded.members
+	lean      leanCopy    // the whitespace readLean found
 	// noExp says the arguments of the next emitCall were transcoded with
 	// no number in exponent form (repairResult.exp), so none can be out of
 	// a float64's range; emitCall clears it.
