@@ -24,9 +24,17 @@ type modelOutput interface {
 	NativeCall(id, name string, args []byte) error // a call the server parsed; args is the raw JSON value: an object, or a JSON string holding the encoded object (OpenAI), possibly empty
 }
 
+// rawReader is a modelOutput that reads model text into a buffer of its
+// own, which saves a copy: readRaw reads r once and takes what it read as
+// Write would. rerr is r's error; err, the output's.
+type rawReader interface {
+	readRaw(r io.Reader) (rerr, err error)
+}
+
 const (
 	// inputBufSize is the read buffer, and the size of each Write on the
-	// raw path: large enough that a 1 GB input costs few calls.
+	// raw path to an out that is no rawReader: large enough that a 1 GB
+	// input costs few calls.
 	inputBufSize = 64 << 10
 	// maxInputValue bounds one JSON value, SSE line or SSE event. A
 	// response larger than this is not something a server sends; past it
@@ -344,14 +352,39 @@ func (u *unpacker) notReply(prefix []byte) error {
 	return fmt.Errorf("it is neither a JSON response nor an event stream: %s", excerpt(start))
 }
 
-// raw passes prefix and then the rest of the input to out unchanged. It
-// reads into one 64 KiB buffer, which bufio fills straight from the
-// underlying reader once its own buffer is drained, so a huge input costs
-// one copy and no per-byte work.
+// raw passes prefix and then the rest of the input to out unchanged. An
+// out that is a rawReader reads the input into its own buffer; any other
+// is written from one 64 KiB buffer. Either way bufio reads straight from
+// the underlying reader once its own buffer is drained, so a huge input
+// costs no per-byte work here.
 func (u *unpacker) raw(prefix []byte) error {
 	if len(prefix) > 0 {
 		if err := u.write(prefix); err != nil {
 			return err
+		}
+	}
+	if rr, ok := u.out.(rawReader); ok {
+		// What detection buffered goes first, then r reads straight
+		// into out's buffer.
+		if k := u.br.Buffered(); k > 0 {
+			b, _ := u.br.Peek(k)
+			if err := u.write(b); err != nil {
+				return err
+			}
+			u.br.Discard(k)
+		}
+		for {
+			rerr, err := rr.readRaw(u.br)
+			if err != nil {
+				u.outErr = err
+				return err
+			}
+			if rerr == io.EOF {
+				return nil
+			}
+			if rerr != nil {
+				return readError(rerr)
+			}
 		}
 	}
 	buf := make([]byte, inputBufSize)

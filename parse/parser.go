@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -200,20 +202,48 @@ func (p *Parser) Calls() int { return p.nextID - p.opts.FirstID }
 
 // Write parses the next piece of model output.
 func (p *Parser) Write(b []byte) (int, error) {
-	if p.closed {
-		return 0, errClosed
-	}
-	if p.err != nil {
-		return 0, p.err
-	}
-	if err := p.flushServerReasoning(); err != nil {
-		p.err = err
+	if err := p.ready(); err != nil {
 		return 0, err
 	}
 	p.compact()
 	p.buf = append(p.buf, b...)
 	p.err = p.run(false)
 	return len(b), p.err
+}
+
+// readSize is the most readFrom asks r for at once: what a pipe grown as
+// toolcall grows its own (cmd/toolcall/pipe_linux.go) can hand over in
+// one read.
+const readSize = 256 << 10
+
+// readFrom is Write with one Read of r in place of b: r reads straight
+// into the buffer, which saves copying the input from a buffer of the
+// caller's. rerr is r's error, err the Parser's.
+func (p *Parser) readFrom(r io.Reader) (rerr, err error) {
+	if err := p.ready(); err != nil {
+		return nil, err
+	}
+	p.compact()
+	p.buf = slices.Grow(p.buf, readSize)
+	n, rerr := r.Read(p.buf[len(p.buf) : len(p.buf)+readSize])
+	if n > 0 {
+		p.buf = p.buf[:len(p.buf)+n]
+		p.err = p.run(false)
+	}
+	return rerr, p.err
+}
+
+// ready returns the error that stops more input, after emitting the
+// reasoning WriteReasoning gathered, which comes before it.
+func (p *Parser) ready() error {
+	if p.closed {
+		return errClosed
+	}
+	if p.err != nil {
+		return p.err
+	}
+	p.err = p.flushServerReasoning()
+	return p.err
 }
 
 // WriteReasoning emits reasoning a server has already separated from the

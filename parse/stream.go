@@ -137,6 +137,16 @@ func (s *streamWriter) Write(b []byte) (int, error) {
 	return len(b), s.flush()
 }
 
+func (s *streamWriter) readRaw(r io.Reader) (rerr, err error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	if rerr, err = s.p.readFrom(r); err != nil {
+		return rerr, err
+	}
+	return rerr, s.flush()
+}
+
 func (s *streamWriter) WriteReasoning(b []byte) error {
 	if err := s.p.WriteReasoning(b); err != nil {
 		return err

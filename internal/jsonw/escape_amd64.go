@@ -12,8 +12,9 @@ import (
 // quotes, for as long as src holds printable ASCII, quotes, backslashes,
 // newlines, carriage returns and tabs, and at least 32 bytes are left: it
 // returns how many bytes of src it read and of dst it wrote. dst must have
-// room for 2*len(src) bytes (each byte becomes at most two, and a store of
-// 32 bytes never passes that). It needs AVX2 (escape_amd64.s).
+// room for 2*len(src) bytes: each byte becomes at most two, and the stores
+// past what it writes (at most 130 bytes from where it is, while 129 or
+// more are left to read) never pass that. It needs AVX2 (escape_amd64.s).
 //
 //go:noescape
 func escapeASCII(dst []byte, src string) (nsrc, ndst int)

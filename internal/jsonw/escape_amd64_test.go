@@ -30,6 +30,9 @@ func FuzzKernel(f *testing.F) {
 		long + strings.Repeat("x", 31) + "\x01" + strings.Repeat("y", 40),
 		strings.Repeat("é", 20) + strings.Repeat("a", 130) + "\xff" + strings.Repeat("b", 33),
 		long + strings.Repeat("\u2028", 12) + strings.Repeat("\n", 64) + "\x7f\x1f\x80",
+		// Lines of prose, one escape in most 64-byte steps, quotes that
+		// come in pairs.
+		strings.Repeat("The figures rose, \"as expected\", while costs held steady across regions.\n", 6),
 	} {
 		f.Add(s)
 	}
@@ -61,14 +64,53 @@ func TestKernelPieces(t *testing.T) {
 	}
 }
 
+// Every one or two bytes of each kind at every place in strings long
+// enough for the kernel's 64-byte step, against the Go loop: the step's
+// escape stored one to the right, at its first and last byte and past it,
+// and the steps it gives up to the 32-byte one.
+func TestKernelPlaces(t *testing.T) {
+	if !haveKernel {
+		t.Skip("no AVX2 here")
+	}
+	kinds := []byte{'\n', '"', '\\', '\r', '\t', 0x01, 0x1f, 0x7f, 0x80, 0xe9}
+	check := func(b []byte) {
+		t.Helper()
+		s := string(b)
+		var off, on []byte
+		withKernel(false, func() { off = AppendString([]byte("prefix"), s) })
+		withKernel(true, func() { on = AppendString([]byte("prefix"), s) })
+		if string(on) != string(off) {
+			t.Fatalf("AppendString(%q) = %s with the kernel, %s without", s, on, off)
+		}
+	}
+	for _, n := range []int{128, 129, 130, 192, 193, 257} {
+		b := []byte(strings.Repeat("x", n))
+		for i := range n {
+			for _, c := range kinds {
+				b[i] = c
+				check(b)
+				for j := i + 1; j < min(n, i+70); j++ {
+					for _, d := range []byte{'\n', '"', 0x80} {
+						b[j] = d
+						check(b)
+						b[j] = 'x'
+					}
+				}
+				b[i] = 'x'
+			}
+		}
+	}
+}
+
 func BenchmarkKernel(b *testing.B) {
 	texts := map[string]string{
 		"ascii": strings.Repeat("The committee reviewed the quarterly figures and noted that revenue rose, while costs held steady across most regions.\n", 64<<10/120),
 		"utf8":  strings.Repeat("Le comité a examiné les chiffres trimestriels — la hausse des revenus, « stable » ailleurs. 委員会は四半期の数字を検討した。\n", 64<<10/150),
+		"code":  strings.Repeat("\tif s == \"a\" {\n\t\treturn \"b\\n\"\n\t}\n", 64<<10/30),
 		"short": "lookup_customer_record",
 		"line":  "The committee reviewed the quarterly figures and noted that revenue rose.",
 	}
-	for _, name := range []string{"ascii", "utf8", "short", "line"} {
+	for _, name := range []string{"ascii", "utf8", "code", "short", "line"} {
 		text := texts[name]
 		for _, on := range []bool{false, true} {
 			mode := "go"
