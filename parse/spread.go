@@ -183,6 +183,7 @@ func (s *streamWriter) lead(b []byte) ([]byte, bool, error) {
 		}
 		seen[k] = guess{q, line}
 	}
+	s.guess = guess{} // the input is not what it was
 	return b, false, nil
 }
 
@@ -231,6 +232,15 @@ func lineEnd(b, line []byte) int {
 		return -1
 	}
 	return j + 1
+}
+
+// spreads reports whether readRaw should read the next piece for spread:
+// on more than one core, while spreading finds a state to fork from, and
+// now and then when it did not (prose leaves the Parser quiet in no state
+// twice), since the input may turn dense.
+func (s *streamWriter) spreads() bool {
+	s.pieces++
+	return spreadProcs() > 1 && (s.guess.line != nil || s.pieces%16 == 1)
 }
 
 // spread parses b, with forks where it is large and the Parser quiet.

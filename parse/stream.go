@@ -79,11 +79,13 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 // piece of input.
 type streamWriter struct {
 	eventBuffer
-	ctx   context.Context
-	w     io.Writer
-	p     *Parser
-	guess guess      // see spread
-	forks []*forkOut // see spread
+	ctx    context.Context
+	w      io.Writer
+	p      *Parser
+	guess  guess      // see spread
+	forks  []*forkOut // see spread
+	piece  []byte     // what readRaw read, when spread
+	pieces int        // how many readRaw read
 }
 
 func (s *streamWriter) add(e *Event) error {
@@ -140,6 +142,20 @@ func (s *streamWriter) Write(b []byte) (int, error) {
 func (s *streamWriter) readRaw(r io.Reader) (rerr, err error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
+	}
+	if s.spreads() {
+		// Read beside the Parser: a piece spread over forks is copied
+		// into theirs.
+		if s.piece == nil {
+			s.piece = make([]byte, readSize)
+		}
+		n, rerr := r.Read(s.piece)
+		if n > 0 {
+			if err := s.spread(s.piece[:n]); err != nil {
+				return rerr, err
+			}
+		}
+		return rerr, s.flush()
 	}
 	if rerr, err = s.p.readFrom(r); err != nil {
 		return rerr, err
