@@ -77,6 +77,12 @@ func spreadInputs(t *testing.T) map[string][]byte {
 			fmt.Fprintf(&mixed, "<tool_call>{\"name\":\"g\",\"arguments\":{\"n\":%d}}</tool_call>\n", i)
 		}
 	}
+	var solarCalls, harmony bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&solarCalls, "Line %d.\n<|tool_calls|><|tool_call:begin|>c%d<|tool_call:name|>f<|tool_call:args|>{\"n\": %d}<|tool_call:end|><|calls|><|end|>\n", i, i, i)
+		fmt.Fprintf(&harmony, "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"n\":%d}<|call|>\n", i)
+	}
+	inputs["solar"], inputs["harmony"] = solarCalls.Bytes(), harmony.Bytes()
 	inputs["jsonl"], inputs["hermes"], inputs["mixed"] = jsonl.Bytes(), hermes.Bytes(), mixed.Bytes()
 	return inputs
 }
@@ -88,16 +94,17 @@ func TestSpreadSameEvents(t *testing.T) {
 	inputs := spreadInputs(t)
 	kept := forksKept.Load()
 	for _, in := range inputs {
-		for _, opts := range []Options{{}, knownTools("f", "g", "get_weather")} {
+		for _, opts := range []Options{{}, knownTools("f", "g", "get_weather"), {Format: FormatHermes},
+			{Format: FormatTemplate, Syntax: solar}, {Format: FormatHarmony, Syntax: &Syntax{Prompt: "<|start|>assistant"}}} {
 			for _, block := range []int{1, 7, 64, 1024} {
 				checkSpread(t, in, opts, block, 4)
 			}
 		}
 	}
 	t.Logf("%d forks kept", forksKept.Load()-kept)
-	for _, name := range []string{"jsonl", "hermes"} {
+	for name, opts := range map[string]Options{"jsonl": {}, "hermes": {}, "solar": {Format: FormatTemplate, Syntax: solar}} {
 		kept := forksKept.Load()
-		_, stats := streamSpread(t, inputs[name], Options{}, 1024, 4)
+		_, stats := streamSpread(t, inputs[name], opts, 1024, 4)
 		if forksKept.Load() == kept {
 			t.Errorf("%s: no fork was kept (%d calls)", name, stats.Calls)
 		}
@@ -131,5 +138,6 @@ func FuzzSpread(f *testing.F) {
 		in = bytes.Join([][]byte{in, in, in}, []byte("\n"))
 		checkSpread(t, in, Options{}, 1+int(block%64), 4)
 		checkSpread(t, in, knownTools("f", "get_weather"), 1+int(block%64), 3)
+		checkSpread(t, in, Options{Format: FormatTemplate, Syntax: solar}, 1+int(block%64), 2)
 	})
 }
