@@ -54,11 +54,18 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 	// repairer may end a value where a scanner, stricter about closers
 	// and quotes, would not, and how the input was cut up must not decide
 	// where a value ends.
-	if n, ok := p.readWhole(j, python); ok {
+	n, ok, cut := p.readWhole(j, python)
+	if ok {
 		return j + n, true
 	}
-	// Where the repairer gives up on a value (elided content, say), its
-	// brackets still say where it ends, for the parse_error to cover.
+	if cut && !p.closed {
+		// Only what follows can tell how it reads: the scanner, which
+		// reads some quotes otherwise, must not end it first.
+		return len(p.buf), false
+	}
+	// Where the repairer gives up on a value (elided content, say), or
+	// the input ends inside it, its brackets still say where it ends, for
+	// the parse_error to cover.
 	if p.scanFrom != j {
 		p.scanner.Reset(python)
 		p.scanFrom = j
@@ -73,15 +80,16 @@ func (p *Parser) jsonEnd(j int, python bool) (end int, complete bool) {
 // readWhole reads the value at buf[j] as one that arrived whole: most in
 // one pass (strict JSON, the work decodeJSON needs done on the way), the
 // rest with the repairer. n is its length in buf; ok is false when it is
-// not whole in buf.
-func (p *Parser) readWhole(j int, python bool) (n int, ok bool) {
+// not whole in buf, cut too when the input so far ends before it can be
+// read.
+func (p *Parser) readWhole(j int, python bool) (n int, ok, cut bool) {
 	switch n := p.readLean(j, python); {
 	case n > 0:
-		return n, true
+		return n, true, false
 	case n == leanShort:
 		// A call as most are written, cut off by the end of the input so
-		// far: nothing to transcode before the scanner finds its end.
-		return 0, false
+		// far: nothing to transcode.
+		return 0, false, true
 	}
 	if out, n, last, ok := jsonrepair.AppendCompact(p.scratch[:0], p.buf[j:], &p.members); ok && !noMembers {
 		// Strict JSON, as most calls are, copied in one pass that also
@@ -89,21 +97,23 @@ func (p *Parser) readWhole(j int, python bool) (n int, ok bool) {
 		p.scratch = out[:0]
 		res := repairResult{N: n, Cut: len(out), Last: last}
 		p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: p.members.N >= 0}
-		return n, true
+		return n, true, false
 	}
 	return p.transcode(j, python)
 }
 
 // transcode reads the value at buf[j] with the repairer into p.scratch,
-// and keeps it in p.decoded when it is whole; n is its length in buf.
-func (p *Parser) transcode(j int, python bool) (n int, ok bool) {
+// and keeps it in p.decoded when it is whole; n is its length in buf, and
+// cut says the repairer found it cut off.
+func (p *Parser) transcode(j int, python bool) (n int, ok, cut bool) {
 	out, res, err := appendJSON(p.scratch[:0], p.buf[j:], p.opts.NoRepair, python)
 	p.scratch = out[:0]
 	if err != nil || res.Truncated {
-		return 0, false
+		var se *syntaxError
+		return 0, false, res.Truncated || errors.As(err, &se) && se.Truncated
 	}
 	p.decoded = decoded{start: j, end: j + res.N, python: python, out: out, res: res}
-	return res.N, true
+	return res.N, true, false
 }
 
 // readLean reads the value at buf[j] with leanObject, into p.decoded
