@@ -761,9 +761,9 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		id = p.numberedID(p.nextID)
 		// Never reuse an id the model gave to another call.
 		for n := 2; p.modelIDs[id]; n++ {
-			id = "call_" + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)
+			id = numberedPrefix + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)
 		}
-	} else if strings.HasPrefix(id, "call_") {
+	} else if strings.HasPrefix(id, numberedPrefix) {
 		if p.modelIDs == nil {
 			p.modelIDs = make(map[string]bool)
 		}
@@ -782,6 +782,9 @@ func (p *Parser) repairNames(s repairSet) []string {
 	return p.lastRepairNames
 }
 
+// numberedPrefix starts the ids calls are numbered with: call_1, call_2, ...
+const numberedPrefix = "call_"
+
 // idBatch is how many call ids numberedID makes at a time.
 const idBatch = 64
 
@@ -795,7 +798,7 @@ func (p *Parser) numberedID(n int) string {
 		var digits [20]byte
 		d := strconv.AppendInt(digits[:0], int64(n), 10)
 		for j := range idBatch {
-			b = append(append(b, "call_"...), d...)
+			b = append(append(b, numberedPrefix...), d...)
 			p.idEnds[j] = len(b)
 			d = countUp(d, int64(n+j+1))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -113,7 +114,7 @@ type forkOut struct {
 }
 
 func (o *forkOut) add(e *Event) error {
-	if e.Type == tools.TypeToolCall && len(e.Call.ID) > len(numberedPrefix) && e.Call.ID[:len(numberedPrefix)] == numberedPrefix {
+	if e.Type == tools.TypeToolCall && strings.HasPrefix(e.Call.ID, numberedPrefix) {
 		// A fork with model ids of the form call_N is not kept (see
 		// spread), so every such id here is one the fork numbered.
 		o.numbered = append(o.numbered, len(o.out))
@@ -121,8 +122,6 @@ func (o *forkOut) add(e *Event) error {
 	o.eventBuffer.add(e)
 	return nil
 }
-
-const numberedPrefix = "call_"
 
 // idAt is where, in an encoded call event, the digits of its id start.
 var idAt = len(`{"type":"tool_call","id":"` + numberedPrefix)
@@ -199,7 +198,7 @@ func spreadBlocks(b, line []byte) [][]byte {
 	size := len(b) / n
 	blocks := make([][]byte, 0, n)
 	for len(blocks) < n-1 && len(b) > size {
-		cut := lineEnd(b[size-1:], line)
+		cut := cutAfter(b[size-1:], line)
 		if cut < 0 {
 			break
 		}
@@ -211,9 +210,9 @@ func spreadBlocks(b, line []byte) [][]byte {
 	return append(blocks, b)
 }
 
-// lineEnd returns where in b, just after a newline, the first line equal
+// cutAfter returns where in b, just after a newline, the first line equal
 // to line ends, or where any line ends when line is long or not near.
-func lineEnd(b, line []byte) int {
+func cutAfter(b, line []byte) int {
 	if len(line) <= 64 {
 		window := b[:min(len(b), 16<<10)]
 		for from := 0; ; {
@@ -234,10 +233,10 @@ func lineEnd(b, line []byte) int {
 	return j + 1
 }
 
-// spreads reports whether readRaw should read the next piece for spread:
-// on more than one core, while spreading finds a state to fork from, and
-// now and then when it did not (prose leaves the Parser quiet in no state
-// twice), since the input may turn dense.
+// spreads counts a piece read by readRaw and reports whether to read it
+// for spread: on more than one core, while spreading finds a state to
+// fork from, and now and then when it did not (prose leaves the Parser
+// quiet in no state twice), since the input may turn dense.
 func (s *streamWriter) spreads() bool {
 	s.pieces++
 	return spreadProcs() > 1 && (s.guess.line != nil || s.pieces%16 == 1)
