@@ -770,8 +770,15 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.modelIDs[id] = true
 	}
 	repairs |= argRepairs
-	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repairs != 0, Repairs: p.repairNames(repairs)}}
-	return p.emit(&p.ev)
+	// Filled in place: an Event literal, a large one, would be built
+	// beside p.ev and copied into it, for every call.
+	e := &p.ev
+	*e = Event{}
+	e.Type = tools.TypeToolCall
+	c := &e.Call
+	c.ID, c.Name, c.Arguments, c.Format = id, name, obj, format
+	c.Repaired, c.Repairs = repairs != 0, p.repairNames(repairs)
+	return p.emit(e)
 }
 
 // repairNames returns the names of the kinds in s, for Call.Repairs.
