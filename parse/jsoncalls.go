@@ -77,7 +77,15 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	d := &p.decoded
 	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
 	plain, flatArgs := members && d.plain, members && d.flat
-	out, res, err := p.decodeJSON(j, end)
+	var out []byte
+	var res repairResult
+	if members {
+		// decodeJSON's first case, its test passed already.
+		out, res = d.out, d.res
+		*d = decoded{}
+	} else {
+		out, res, err = p.decodeJSON(j, end)
+	}
 	if err != nil {
 		var se *syntaxError
 		truncated := errors.As(err, &se) && se.Truncated
