@@ -91,7 +91,10 @@ func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 		dst = jsonw.AppendString(dst, c.Name)
 		dst = append(dst, `,"arguments":`...)
 	} else {
-		dst = append(dst, e.encoded(&e.name, &e.nameJSON, `,"name":`, c.Name, `,"arguments":`)...)
+		if e.nameJSON == nil || c.Name != e.name {
+			e.name, e.nameJSON = c.Name, appendMember(e.nameJSON[:0], `,"name":`, c.Name, `,"arguments":`)
+		}
+		dst = append(dst, e.nameJSON...)
 	}
 	if len(c.Arguments) == 0 {
 		dst = append(dst, "{}"...)
@@ -103,7 +106,10 @@ func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 			dst = append(dst, `,"format":`...)
 			dst = jsonw.AppendString(dst, c.Format)
 		} else {
-			dst = append(dst, e.encoded(&e.format, &e.formatJSON, `,"format":`, c.Format, "")...)
+			if e.formatJSON == nil || c.Format != e.format {
+				e.format, e.formatJSON = c.Format, appendMember(e.formatJSON[:0], `,"format":`, c.Format, "")
+			}
+			dst = append(dst, e.formatJSON...)
 		}
 	}
 	if c.Repaired {
@@ -122,15 +128,11 @@ func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 	return append(dst, '}')
 }
 
-// encoded returns key, s as a JSON string and after: *enc, when *last is
-// s, else encoded anew into *enc, and s remembered in *last. (Each call
-// site passes the same key and after each time.)
-func (e *CallEncoder) encoded(last *string, enc *[]byte, key, s, after string) []byte {
-	if *enc == nil || s != *last {
-		b := jsonw.AppendString(append((*enc)[:0], key...), s)
-		*last, *enc = s, append(b, after...)
-	}
-	return *enc
+// appendMember appends key, s as a JSON string and after: what
+// CallEncoder keeps of the name and the format. (The test whether it has
+// them is left to appendJSON, to be made there without a call.)
+func appendMember(dst []byte, key, s, after string) []byte {
+	return append(jsonw.AppendString(append(dst, key...), s), after...)
 }
 
 // DecodeCall reads a tool_call event into a Call: the decoder of the
