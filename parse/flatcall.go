@@ -74,9 +74,12 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, plain, in
 			ve = m.At[k+1][0] - 1
 		}
 		val := out[vs:ve]
+		// Whether it is a string with no escape in it, as a name, an id and
+		// a type must be: tested here, where it costs no call.
+		str := len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && (plain || bytes.IndexByte(val[1:len(val)-1], '\\') < 0)
 		switch string(out[ks+1 : vs-2]) {
 		case "name", "tool_name":
-			if !plainString(val, plain) {
+			if !str {
 				return false
 			}
 			c.name, c.named = p.intern(val[1:len(val)-1]), true
@@ -86,12 +89,12 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, plain, in
 			}
 			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
 		case "id":
-			if !plainString(val, plain) {
+			if !str {
 				return false
 			}
 			c.id = string(val[1 : len(val)-1])
 		case "type":
-			if !plainString(val, plain) {
+			if !str {
 				return false
 			}
 			typ = val[1 : len(val)-1]
@@ -134,12 +137,6 @@ func (p *Parser) intern(b []byte) string {
 		p.lastName = string(b)
 	}
 	return p.lastName
-}
-
-// plainString reports whether v is a JSON string with no escapes in it;
-// known says that a string there has none.
-func plainString(v []byte, known bool) bool {
-	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && (known || bytes.IndexByte(v[1:len(v)-1], '\\') < 0)
 }
 
 // stringEnd returns the index just past the JSON string starting at b[i],
