@@ -23,29 +23,28 @@ func (p *Parser) flatCall(c *candidate, out []byte, last int, inMarker bool, for
 	if len(out) < 2 || out[0] != '{' {
 		return false
 	}
-	c.format = format
-	c.end = len(out)
-	var typ []byte
+	// Where each member lies, for flatMembers; more members than a call
+	// has room for are candidates' to read.
+	var m jsonMembers
 	i := 1
 	for i < len(out) && out[i] != '}' {
 		if out[i] == ',' {
 			i++
 		}
 		ke := stringEnd(out, i)
-		if ke < 0 || ke >= len(out) || out[ke] != ':' {
+		if ke < 0 || ke >= len(out) || out[ke] != ':' || m.N == len(m.At) {
 			return false
 		}
-		vs := ke + 1
-		ve := len(out) - 1
-		if i != last {
-			ve = valueEnd(out, vs)
+		m.At[m.N] = [2]int{i, ke + 1}
+		m.N++
+		if i == last {
+			break
 		}
-		if ve < 0 || !p.flatMember(c, &typ, out, i, vs, ve, false) {
+		if i = valueEnd(out, ke+1); i < 0 {
 			return false
 		}
-		i = ve
 	}
-	return p.flatDecide(c, typ, inMarker, format)
+	return p.flatMembers(c, out, &m, false, inMarker, format)
 }
 
 // noMembers turns off jsonEnd's one-pass reading of strict JSON, for tests
@@ -54,8 +53,14 @@ var noMembers bool
 
 // flatMembers is flatCall on an object whose members the repairer found
 // as it copied it (jsonrepair.Members), or leanObject as it read it
-// (plain: no string in it has an escape): the same reading, without
-// scanning out again.
+// (plain: no string in it has an escape), or flatCall: it reads each
+// member into c, where its key is the string at out[m.At[k][0]] and its
+// value runs from m.At[k][1] to the next member's ',' or the object's
+// '}'. It returns false for a member flatCall leaves to candidates.
+//
+// The members are read in the loop, not by a function called for each:
+// a call costs more, in registers put aside and restored, than the
+// reading of most members.
 func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, plain, inMarker bool, format string) bool {
 	if len(out) < 2 || out[0] != '{' {
 		return false
@@ -64,49 +69,40 @@ func (p *Parser) flatMembers(c *candidate, out []byte, m *jsonMembers, plain, in
 	c.end = len(out)
 	var typ []byte
 	for k := range m.N {
-		ve := len(out) - 1
+		ks, vs, ve := m.At[k][0], m.At[k][1], len(out)-1
 		if k+1 < m.N {
 			ve = m.At[k+1][0] - 1
 		}
-		if !p.flatMember(c, &typ, out, m.At[k][0], m.At[k][1], ve, plain) {
-			return false
+		val := out[vs:ve]
+		// Whether it is a string with no escape in it, as a name, an id and
+		// a type must be: tested here, where it costs no call.
+		str := len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && (plain || bytes.IndexByte(val[1:len(val)-1], '\\') < 0)
+		switch string(out[ks+1 : vs-2]) {
+		case "name", "tool_name":
+			if !str {
+				return false
+			}
+			c.name, c.named = p.intern(val[1:len(val)-1]), true
+		case "arguments", "parameters":
+			if c.args.Exists() {
+				return false
+			}
+			c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
+		case "id":
+			if !str {
+				return false
+			}
+			c.id = string(val[1 : len(val)-1])
+		case "type":
+			if !str {
+				return false
+			}
+			typ = val[1 : len(val)-1]
+		default:
+			return false // description, function, content, …: read in full
 		}
 	}
 	return p.flatDecide(c, typ, inMarker, format)
-}
-
-// flatMember reads one member of a call object into c: its key is the
-// string at out[ks], its value out[vs:ve]; plain says no string value
-// has an escape. It returns false for a member flatCall leaves to
-// candidates.
-func (p *Parser) flatMember(c *candidate, typ *[]byte, out []byte, ks, vs, ve int, plain bool) bool {
-	key := out[ks+1 : vs-2]
-	val := out[vs:ve]
-	switch string(key) {
-	case "name", "tool_name":
-		if !plainString(val, plain) {
-			return false
-		}
-		c.name, c.named = p.intern(val[1:len(val)-1]), true
-	case "arguments", "parameters":
-		if c.args.Exists() {
-			return false
-		}
-		c.args = gjson.Result{Type: gjson.JSON, Raw: unsafestr.String(val), Index: vs}
-	case "id":
-		if !plainString(val, plain) {
-			return false
-		}
-		c.id = string(val[1 : len(val)-1])
-	case "type":
-		if !plainString(val, plain) {
-			return false
-		}
-		*typ = val[1 : len(val)-1]
-	default:
-		return false // description, function, content, …: read in full
-	}
-	return true
 }
 
 // flatDecide decides, once flatCall has read every member, whether c is
@@ -141,12 +137,6 @@ func (p *Parser) intern(b []byte) string {
 		p.lastName = string(b)
 	}
 	return p.lastName
-}
-
-// plainString reports whether v is a JSON string with no escapes in it;
-// known says that a string there has none.
-func plainString(v []byte, known bool) bool {
-	return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && (known || bytes.IndexByte(v[1:len(v)-1], '\\') < 0)
 }
 
 // stringEnd returns the index just past the JSON string starting at b[i],

@@ -77,7 +77,15 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 	d := &p.decoded
 	members := d.members && d.out != nil && d.start == j && d.end == end && !d.python
 	plain, flatArgs := members && d.plain, members && d.flat
-	out, res, err := p.decodeJSON(j, end)
+	var out []byte
+	var res repairResult
+	if members {
+		// decodeJSON's first case, its test passed already.
+		out, res = d.out, d.res
+		*d = decoded{}
+	} else {
+		out, res, err = p.decodeJSON(j, end)
+	}
 	if err != nil {
 		var se *syntaxError
 		truncated := errors.As(err, &se) && se.Truncated
@@ -638,7 +646,7 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 	line := false
 	// Most values end on the line they start on: only the others need
 	// a look at whether they are a protocol line.
-	if p.section == "" && !(complete && bytes.IndexByte(p.buf[i:end], '\n') < 0) && opensProtocolCall(p.buf[i:]) {
+	if p.section == "" && !(complete && (p.readLeanly(i, end) || bytes.IndexByte(p.buf[i:end], '\n') < 0)) && opensProtocolCall(p.buf[i:]) {
 		end, complete, line = p.protocolLine(i, end, complete, eof)
 	}
 	if !complete {
@@ -734,10 +742,17 @@ func (p *Parser) endsProtocolLine(i, end int) bool {
 	if !lineEnded(p.buf[end:]) {
 		return false
 	}
-	if d := &p.decoded; d.lean && d.start == i && d.end == end && bytes.HasPrefix(p.buf[i:end], []byte(`{"type":"tool_call",`)) {
+	if p.readLeanly(i, end) && bytes.HasPrefix(p.buf[i:end], []byte(`{"type":"tool_call",`)) {
 		return true // strict JSON already, and written as toolcall writes it
 	}
 	return bytes.Contains(p.buf[i:end], []byte(`type`)) && wholeProtocolLine(p.buf[i:end])
+}
+
+// readLeanly reports whether jsonEnd read buf[i:end] with leanObject and
+// found no whitespace in it (decoded.lean): strict JSON on one line.
+func (p *Parser) readLeanly(i, end int) bool {
+	d := &p.decoded
+	return d.lean && d.start == i && d.end == end
 }
 
 // lineEnded reports whether b starts with the end of a line, after spaces.

@@ -102,18 +102,27 @@ func (p *Parser) readLean(j int, python bool) int {
 	case n <= 0:
 	case c.gaps == 0:
 		// Already what transcoding would give, so not copied.
-		res := repairResult{N: n, Cut: n, Last: last}
-		p.decoded = decoded{start: j, end: j + n, python: python, out: p.buf[j : j+n : j+n], res: res, members: true, plain: true, lean: true, flat: flat}
+		p.keepLean(j, n, python, p.buf[j:j+n:j+n], last, true, flat)
 	default:
 		out, ok := c.end(p.scratch, p.buf[j:], n)
 		if !ok {
 			return 0 // AppendCompact's
 		}
 		p.scratch = out[:0]
-		res := repairResult{N: n, Cut: len(out), Last: last}
-		p.decoded = decoded{start: j, end: j + n, python: python, out: out, res: res, members: true, plain: true, flat: flat}
+		p.keepLean(j, n, python, out, last, false, flat)
 	}
 	return n
+}
+
+// keepLean sets p.decoded to leanObject's reading of buf[j:j+n], out
+// (lean: buf's own bytes), its last member at last. It is filled in place:
+// a decoded literal would be built beside it and copied, on every call.
+func (p *Parser) keepLean(j, n int, python bool, out []byte, last int, lean, flat bool) {
+	d := &p.decoded
+	*d = decoded{}
+	d.start, d.end, d.python, d.out = j, j+n, python, out
+	d.res.N, d.res.Cut, d.res.Last = n, len(out), last
+	d.members, d.plain, d.lean, d.flat = true, true, lean, flat
 }
 
 // decoded is a value jsonEnd already transcoded into p.scratch, for the

@@ -135,6 +135,10 @@ type Parser struct {
 	// lastName is the last tool name read; models call the same tools
 	// again and again, so it saves a string per call.
 	lastName string
+	// plainName is lastName, once emitCall has found it to hold no
+	// special token: the same name again is not looked through again.
+	// (It is not any name emitCall gets, which may be a view of buf.)
+	plainName string
 	// lastRepairs and its names, for the same reason: a model makes the
 	// same mistakes again and again. The names are never modified.
 	lastRepairs     repairSet
@@ -728,11 +732,15 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
-	if holdsSpecialToken(name) {
+	if name == p.plainName {
+		// Looked through before.
+	} else if holdsSpecialToken(name) {
 		// A special token in the name is the model's markup leaking in
 		// (Glimmer's name="read<|message|>"), never a tool's name.
 		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
+	} else if name == p.lastName {
+		p.plainName = p.lastName
 	}
 	if flat {
 		// Read by leanObject: no number, depth or escape to look at.
@@ -760,7 +768,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	if id == "" {
 		id = p.numberedID(p.nextID)
 		// Never reuse an id the model gave to another call.
-		for n := 2; p.modelIDs[id]; n++ {
+		for n := 2; p.modelIDs != nil && p.modelIDs[id]; n++ {
 			id = numberedPrefix + strconv.Itoa(p.nextID) + "_" + strconv.Itoa(n)
 		}
 	} else if strings.HasPrefix(id, numberedPrefix) {
@@ -770,8 +778,15 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		p.modelIDs[id] = true
 	}
 	repairs |= argRepairs
-	p.ev = Event{Type: tools.TypeToolCall, Call: tools.Call{ID: id, Name: name, Arguments: obj, Format: format, Repaired: repairs != 0, Repairs: p.repairNames(repairs)}}
-	return p.emit(&p.ev)
+	// Filled in place: an Event literal, a large one, would be built
+	// beside p.ev and copied into it, for every call.
+	e := &p.ev
+	*e = Event{}
+	e.Type = tools.TypeToolCall
+	c := &e.Call
+	c.ID, c.Name, c.Arguments, c.Format = id, name, obj, format
+	c.Repaired, c.Repairs = repairs != 0, p.repairNames(repairs)
+	return p.emit(e)
 }
 
 // repairNames returns the names of the kinds in s, for Call.Repairs.

@@ -70,7 +70,9 @@ func (c *Call) AppendJSON(dst []byte) []byte {
 // call encoded, and copies them while the calls repeat them, as the
 // calls of one stream mostly do. The zero CallEncoder is ready to use.
 type CallEncoder struct {
-	name, format         string
+	name, format string
+	// The JSON between the id and the arguments, `,"name":NAME,"arguments":`,
+	// and after them, `,"format":FORMAT`: one copy each per call.
 	nameJSON, formatJSON []byte
 }
 
@@ -84,24 +86,30 @@ func (e *CallEncoder) AppendJSON(dst []byte, c *Call) []byte {
 func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 	dst = append(dst, `{"type":"tool_call","id":`...)
 	dst = jsonw.AppendString(dst, c.ID)
-	dst = append(dst, `,"name":`...)
 	if e == nil {
+		dst = append(dst, `,"name":`...)
 		dst = jsonw.AppendString(dst, c.Name)
+		dst = append(dst, `,"arguments":`...)
 	} else {
-		dst = append(dst, e.encoded(&e.name, &e.nameJSON, c.Name)...)
+		if e.nameJSON == nil || c.Name != e.name {
+			e.name, e.nameJSON = c.Name, appendMember(e.nameJSON[:0], `,"name":`, c.Name, `,"arguments":`)
+		}
+		dst = append(dst, e.nameJSON...)
 	}
-	dst = append(dst, `,"arguments":`...)
 	if len(c.Arguments) == 0 {
 		dst = append(dst, "{}"...)
 	} else {
 		dst = append(dst, c.Arguments...)
 	}
 	if c.Format != "" {
-		dst = append(dst, `,"format":`...)
 		if e == nil {
+			dst = append(dst, `,"format":`...)
 			dst = jsonw.AppendString(dst, c.Format)
 		} else {
-			dst = append(dst, e.encoded(&e.format, &e.formatJSON, c.Format)...)
+			if e.formatJSON == nil || c.Format != e.format {
+				e.format, e.formatJSON = c.Format, appendMember(e.formatJSON[:0], `,"format":`, c.Format, "")
+			}
+			dst = append(dst, e.formatJSON...)
 		}
 	}
 	if c.Repaired {
@@ -120,13 +128,11 @@ func (c *Call) appendJSON(dst []byte, e *CallEncoder) []byte {
 	return append(dst, '}')
 }
 
-// encoded returns s as a JSON string: *enc, when *last is s, else s
-// encoded anew into *enc, and remembered in *last.
-func (e *CallEncoder) encoded(last *string, enc *[]byte, s string) []byte {
-	if *enc == nil || s != *last {
-		*last, *enc = s, jsonw.AppendString((*enc)[:0], s)
-	}
-	return *enc
+// appendMember appends key, s as a JSON string and after: what
+// CallEncoder keeps of the name and the format. (The test whether it has
+// them is left to appendJSON, to be made there without a call.)
+func appendMember(dst []byte, key, s, after string) []byte {
+	return append(jsonw.AppendString(append(dst, key...), s), after...)
 }
 
 // DecodeCall reads a tool_call event into a Call: the decoder of the

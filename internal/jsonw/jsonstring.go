@@ -24,6 +24,14 @@ const kernelMin = 128
 // bytes at a time first, and leaves the rest of this loop the bytes it
 // does not know (other control characters, non-ASCII) and the last few.
 func AppendString(dst []byte, s string) []byte {
+	if n := len(s); n >= 8 && n <= 16 && escapeMask(load64(s[:8]))|escapeMask(load64(s[n-8:])) == 0 {
+		// A short string with nothing to escape, as most ids and names
+		// are: its one or two words (overlapping under sixteen bytes)
+		// tested at once, and copied whole.
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	dst = append(dst, '"')
 	start := 0
 	i := 0
