@@ -244,6 +244,7 @@ func (s *streamWriter) spreads() bool {
 
 // spread parses b, with forks where it is large and the Parser quiet.
 func (s *streamWriter) spread(b []byte) error {
+	s.kept = false
 	var blocks [][]byte
 	if len(b) >= 2*spreadBlock {
 		var ok bool
@@ -286,25 +287,39 @@ func (s *streamWriter) spread(b []byte) error {
 	}
 	at := len(blocks[0])
 	for _, o := range forks {
-		if now, ok := s.p.quiet(); !ok || now != q || o.err != nil || o.f.modelIDs != nil {
+		if !s.fits(o, q) {
 			// The block before left another state than the fork
 			// assumed: parse the rest as without forks.
 			_, err := s.p.Write(b[at:])
 			return err
 		}
 		at += len(o.block)
-		s.out = o.appendRenumbered(s.out, s.p.nextID)
-		s.stats.Events += o.stats.Events
-		s.stats.Calls += o.stats.Calls
-		s.stats.Errors += o.stats.Errors
-		forksKept.Add(1)
-		o.f.takeOver(s.p)
-		s.p, o.f = o.f, s.p // the Parser left behind is the next fork
+		s.keep(o)
 		if len(s.out) >= flushAt {
 			if err := s.flush(); err != nil {
 				return err
 			}
 		}
 	}
+	s.kept = true
 	return nil
+}
+
+// fits reports whether o's events are what the stream's Parser would emit
+// next: it is quiet in q, the state o's fork started from.
+func (s *streamWriter) fits(o *forkOut, q quietState) bool {
+	now, ok := s.p.quiet()
+	return ok && now == q && o.err == nil && o.f.modelIDs == nil
+}
+
+// keep takes o's events as the stream's, with their ids counted on, and
+// its fork as the stream's Parser; the one it replaces is o's next fork.
+func (s *streamWriter) keep(o *forkOut) {
+	s.out = o.appendRenumbered(s.out, s.p.nextID)
+	s.stats.Events += o.stats.Events
+	s.stats.Calls += o.stats.Calls
+	s.stats.Errors += o.stats.Errors
+	forksKept.Add(1)
+	o.f.takeOver(s.p)
+	s.p, o.f = o.f, s.p
 }

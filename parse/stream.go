@@ -63,6 +63,7 @@ func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats,
 	}
 	s.p = p
 	err = unpack(r, s)
+	s.stopAhead()
 	// Whatever went wrong with the input, what arrived before it is
 	// parsed and written. s.p may be another Parser than p by now: see
 	// spread.
@@ -86,6 +87,8 @@ type streamWriter struct {
 	forks  []*forkOut // see spread
 	piece  []byte     // what readRaw read, when spread
 	pieces int        // how many readRaw read
+	kept   bool       // spread kept the forks of its last piece
+	ahead  *readAhead // see ahead.go
 }
 
 func (s *streamWriter) add(e *Event) error {
@@ -143,11 +146,23 @@ func (s *streamWriter) readRaw(r io.Reader) (rerr, err error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
+	if s.ahead != nil {
+		if rerr, err, ok := s.readAhead(); ok {
+			return rerr, err
+		}
+	}
+	if s.kept && spreadProcs() > 1 {
+		s.kept = false
+		s.startAhead(r)
+		if rerr, err, ok := s.readAhead(); ok {
+			return rerr, err
+		}
+	}
 	if s.spreads() {
 		// Read beside the Parser: a piece spread over forks is copied
 		// into theirs.
 		if s.piece == nil {
-			s.piece = make([]byte, readSize)
+			s.piece = make([]byte, pieceSize)
 		}
 		n, rerr := r.Read(s.piece)
 		if n > 0 {
