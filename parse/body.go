@@ -2,11 +2,13 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/parse/jsonrepair"
 )
 
 // Everything between a call's start and end markers belongs to the call.
@@ -107,22 +109,65 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 // block, and what to tell the model when the body does not read as one
 // value.
 func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
-	// The call's own end marker outside any string ends the call: a value
-	// that never closed before it, or one whose repair read the marker as
-	// a bare word, is not complete there (a cut-off value is never
-	// completed, and the calls after it stand).
-	if c := markerOutsideString(p.buf[k:end], closer); c >= 0 {
-		c += k
-		return c, c + len(closer), fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer), matched
+	// The call's own end marker ends the call unless strict JSON holds it
+	// in a string: a value that never closed before it, one whose repair
+	// read the marker as a bare word, or one a stray quote made a string
+	// run through it (and through the calls after it) is read up to the
+	// marker alone, and the text after the marker is parsed as usual.
+	if c := p.closerWithin(k, end, complete, closer); c >= 0 {
+		return c, c + len(closer), p.readBounded(k, c, closer), matched
 	}
 	if !complete {
 		return end, end, "", matched
 	}
 	body, after, st = p.bodyEnd(end, closer, eof)
-	if st == matched && body != end {
+	switch {
+	case st != matched:
+	case body != end:
 		msg = p.readBody(k, body)
+	case after > end && !p.readAt(k, end) && p.readStray(k, after-len(closer)):
+		// Only the stream scanner ended the value, before the marker:
+		// the repairer read a stray quote's string on through it.
+		body = after - len(closer)
 	}
 	return body, after, msg, st
+}
+
+// boundValue is bodyOf's bounding for a block that reads its values
+// itself (a fence): the value jsonEnd read at buf[k:end] ends at the
+// block's end marker closer when it holds it (as closerWithin says), or
+// when only the stream scanner ended it right before the marker and it
+// reads there without a stray quote (readStray). e is where the value
+// ends; msg, when not "", why it does not read as one.
+func (p *Parser) boundValue(k, end int, complete bool, closer string) (e int, msg string) {
+	if c := p.closerWithin(k, end, complete, closer); c >= 0 {
+		return c, p.readBounded(k, c, closer)
+	}
+	if complete && !p.readAt(k, end) {
+		n := p.skipSpace(end)
+		if ok, _ := p.hasPrefixAt(n, strings.TrimLeft(closer, "\n")); ok && p.readStray(k, n) {
+			return n, ""
+		}
+	}
+	return end, ""
+}
+
+// fenceError ends a JSON fence whose value at buf[v:f] does not read: a
+// parse_error through the closing fence when the value is a call's, prose
+// otherwise (a code sample).
+func (p *Parser) fenceError(i, v, f int, action bool, msg string) (int, status, error) {
+	if !looksLikeCall(p.buf[v:f]) && !p.knownCallAt(v, f) {
+		return 0, noMatch, nil
+	}
+	end := p.skipSpace(f)
+	if ok, _ := p.hasPrefixAt(end, "```"); ok {
+		end += 3
+	}
+	format := FormatJSONFenced
+	if action {
+		format = FormatCommandRAction
+	}
+	return end, matched, p.fail(i, end, format, msg)
 }
 
 // continuesJSON reports whether b, the first text after a JSON value,
@@ -147,26 +192,123 @@ func continuesJSON(b []byte) bool {
 	return false
 }
 
-// markerOutsideString returns where marker first occurs in the JSON text
-// b outside a double-quoted string, or -1.
-func markerOutsideString(b []byte, marker string) int {
+// closerWithin returns where the end marker closer first occurs in the
+// JSON value jsonEnd read at buf[k:end] (complete as it says), or -1 when
+// it does not, or when the value is strict JSON, which can hold the marker
+// only inside a string (a tool writing HTML). The marker in any other
+// value is where the call ends, whatever a repair reads around it.
+func (p *Parser) closerWithin(k, end int, complete bool, closer string) int {
+	b := p.buf[k:end]
 	// Most calls hold no byte the marker starts with: one IndexByte
 	// pass tells, far cheaper than looking for the whole marker.
-	if marker == "" || bytes.IndexByte(b, marker[0]) < 0 || !bytes.Contains(b, []byte(marker)) {
+	if closer == "" || bytes.IndexByte(b, closer[0]) < 0 {
 		return -1
 	}
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case in && b[i] == '\\':
-			i++
-		case b[i] == '"':
-			in = !in
-		case !in && b[i] == marker[0] && bytes.HasPrefix(b[i:], []byte(marker)):
-			return i
-		}
+	c := bytes.Index(b, []byte(closer))
+	if c < 0 || complete && p.strictAt(k, end) {
+		return -1
 	}
-	return -1
+	return k + c
+}
+
+// strictAt reports whether buf[k:end] is one strict JSON value, as the
+// reading jsonEnd kept for it says when it is there.
+func (p *Parser) strictAt(k, end int) bool {
+	if d := &p.decoded; d.out != nil && d.start == k && d.end == end && !d.python && !d.body {
+		return d.res.Repairs == 0 && !d.res.Truncated
+	}
+	return json.Valid(p.buf[k:end])
+}
+
+// readBounded reads buf[k:c], a call's JSON body that its end marker
+// closer at buf[c] bounds, as one value (readBody): a reading that keeps
+// every byte is left in p.decoded and readBounded returns "", otherwise
+// what to tell the model. A quote that opens a string with nothing but
+// closers after it up to the marker ({"b": true"}) is a stray one: the
+// body read without it is taken when it reads.
+func (p *Parser) readBounded(k, c int, closer string) string {
+	closer = strings.TrimSpace(closer) // a fence's "\n```", in words
+	src := bytes.TrimRight(p.buf[k:c], " \t\r\n")
+	if len(src) == 0 {
+		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
+	}
+	msg := p.readBody(k, c)
+	if msg == "" && !p.decoded.res.Truncated {
+		return ""
+	}
+	if p.readStray(k, c) {
+		return ""
+	}
+	_, _, err := appendJSON(nil, src, p.opts.NoRepair, false)
+	var se *syntaxError
+	errors.As(err, &se)
+	if msg != "" && (se == nil || !se.Truncated) {
+		if se != nil && p.opts.NoRepair {
+			return p.jsonErrorMessage(err, k)
+		}
+		return msg // text after the value, or JSON no repair reads
+	}
+	// Cut off before the marker: a string left open, closers missing.
+	p.decoded = decoded{}
+	if se != nil && openString(src, se.Offset) {
+		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call: the string that opens at byte %d has no closing quote; write them as one complete JSON object", closer, p.base+int64(k+se.Offset))
+	}
+	return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
+}
+
+// readAt reports whether jsonEnd's reading of the value at buf[k:end] is
+// at hand: the repairer read it whole, not just the stream scanner.
+func (p *Parser) readAt(k, end int) bool {
+	d := &p.decoded
+	return d.out != nil && d.start == k && d.end == end
+}
+
+// readStray reads buf[k:c], a call's body up to its end marker at buf[c],
+// without the stray quote a reading cut off in a string ended at, when
+// nothing but closers follows that quote ({"b": true"}). It reports
+// whether that reading keeps every other byte; it is then in p.decoded.
+func (p *Parser) readStray(k, c int) bool {
+	if p.opts.NoRepair {
+		return false
+	}
+	src := bytes.TrimRight(p.buf[k:c], " \t\r\n")
+	_, _, err := appendJSON(nil, src, false, false)
+	var se *syntaxError
+	if !errors.As(err, &se) || !se.Truncated {
+		return false
+	}
+	q := strayQuote(src, se.Offset)
+	if q < 0 {
+		return false
+	}
+	out, res, err := appendJSON(nil, dropBytes(src, []int{q}), false, false)
+	if err != nil || res.N != len(src)-1 || res.Truncated {
+		return false
+	}
+	res.N = c - k
+	res.Repairs |= jsonrepair.UnescapedQuote
+	p.decoded = decoded{start: k, end: c, out: out, res: res, body: true}
+	return true
+}
+
+// openString reports whether the quote at src[o], where a reading of src
+// found it cut off, opens a string that src ends inside: src does not end
+// with a quote that may close it.
+func openString(src []byte, o int) bool {
+	return o < len(src) && src[o] == '"' && (o == len(src)-1 || src[len(src)-1] != '"')
+}
+
+// strayQuote returns q when src[q] is a '"' with nothing but closers and
+// whitespace after it, the quote a cut-off reading of src ended in; -1
+// otherwise.
+func strayQuote(src []byte, q int) int {
+	if q < 0 || q >= len(src) || src[q] != '"' {
+		return -1
+	}
+	if len(bytes.Trim(src[q+1:], "}] \t\r\n")) != 0 {
+		return -1
+	}
+	return q
 }
 
 // closesOuter reports whether the text after a complete bare JSON value,

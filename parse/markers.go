@@ -882,18 +882,7 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 				f = len(p.buf)
 			}
 			if msg := p.readBody(v.start, f); msg != "" {
-				if !looksLikeCall(p.buf[v.start:f]) && !p.knownCallAt(v.start, f) {
-					return 0, noMatch, nil
-				}
-				end := p.skipSpace(f)
-				if ok, _ := p.hasPrefixAt(end, "```"); ok {
-					end += 3
-				}
-				format := FormatJSONFenced
-				if action {
-					format = FormatCommandRAction
-				}
-				return end, matched, p.fail(i, end, format, msg)
+				return p.fenceError(i, v.start, f, action, msg)
 			}
 			v.end, j = f, f
 			continue
@@ -901,6 +890,10 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 		end, complete := p.jsonEnd(j, false)
 		if !complete && !eof {
 			return 0, needMore, nil
+		}
+		end, msg := p.boundValue(j, end, complete, "\n```")
+		if msg != "" {
+			return p.fenceError(i, j, end, action, msg)
 		}
 		vals = append(vals, value{j, end})
 		p.scanFrom = -1
