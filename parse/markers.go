@@ -554,6 +554,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		je, complete := p.jsonEnd(k, false)
 		if !complete || je > e {
 			je = e
+			p.readStray(k, e) // a stray quote's string ran on past the message
 		}
 		// The message ends the call: text before its end is the call's.
 		if len(bytes.TrimSpace(p.buf[je:e])) > 0 {
