@@ -145,7 +145,7 @@ func (p *Parser) boundValue(k, end int, complete bool, closer string) (e int, ms
 	}
 	if complete && !p.readAt(k, end) {
 		n := p.skipSpace(end)
-		if ok, _ := p.hasPrefixAt(n, strings.TrimLeft(closer, "\n")); ok && p.readStray(k, n) {
+		if ok, _ := p.hasPrefixAt(n, closer); ok && p.readStray(k, n) {
 			return n, ""
 		}
 	}
@@ -196,7 +196,8 @@ func continuesJSON(b []byte) bool {
 // JSON value jsonEnd read at buf[k:end] (complete as it says), or -1 when
 // it does not, or when the value is strict JSON, which can hold the marker
 // only inside a string (a tool writing HTML). The marker in any other
-// value is where the call ends, whatever a repair reads around it.
+// value is where the call ends, whatever a repair reads around it. A
+// fence (```) counts where it starts a line.
 func (p *Parser) closerWithin(k, end int, complete bool, closer string) int {
 	b := p.buf[k:end]
 	// Most calls hold no byte the marker starts with: one IndexByte
@@ -204,11 +205,15 @@ func (p *Parser) closerWithin(k, end int, complete bool, closer string) int {
 	if closer == "" || bytes.IndexByte(b, closer[0]) < 0 {
 		return -1
 	}
-	c := bytes.Index(b, []byte(closer))
+	at := []byte(closer)
+	if closer == "```" {
+		at = []byte("\n```") // a fence closes only at a line's start
+	}
+	c := bytes.Index(b, at)
 	if c < 0 || complete && p.strictAt(k, end) {
 		return -1
 	}
-	return k + c
+	return k + c + len(at) - len(closer)
 }
 
 // strictAt reports whether buf[k:end] is one strict JSON value, as the
@@ -227,7 +232,6 @@ func (p *Parser) strictAt(k, end int) bool {
 // closers after it up to the marker ({"b": true"}) is a stray one: the
 // body read without it is taken when it reads.
 func (p *Parser) readBounded(k, c int, closer string) string {
-	closer = strings.TrimSpace(closer) // a fence's "\n```", in words
 	src := bytes.TrimRight(p.buf[k:c], " \t\r\n")
 	if len(src) == 0 {
 		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
@@ -293,9 +297,20 @@ func (p *Parser) readStray(k, c int) bool {
 
 // openString reports whether the quote at src[o], where a reading of src
 // found it cut off, opens a string that src ends inside: src does not end
-// with a quote that may close it.
+// with an unescaped quote that may close it.
 func openString(src []byte, o int) bool {
-	return o < len(src) && src[o] == '"' && (o == len(src)-1 || src[len(src)-1] != '"')
+	n := len(src) - 1
+	if o > n || src[o] != '"' {
+		return false
+	}
+	if o == n || src[n] != '"' {
+		return true
+	}
+	bs := 0
+	for j := n - 1; j > o && src[j] == '\\'; j-- {
+		bs++
+	}
+	return bs%2 == 1
 }
 
 // strayQuote returns q when src[q] is a '"' with nothing but closers and

@@ -892,7 +892,7 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		end, msg := p.boundValue(j, end, complete, "\n```")
+		end, msg := p.boundValue(j, end, complete, "```")
 		if msg != "" {
 			return p.fenceError(i, j, end, action, msg)
 		}
