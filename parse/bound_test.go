@@ -13,6 +13,8 @@ import (
 var boundFormats = []struct{ name, call, end string }{
 	{"function_tag", `<function=NAME>ARGS</function>`, "</function>"},
 	{"function_tag_attr", `<function name="NAME">ARGS</function>`, "</function>"},
+	{"function_in_tool_call", "<tool_call>\n<function=NAME>ARGS\n</function>\n</tool_call>", "</function>"},
+	{"function_in_tool_call_unclosed", "<tool_call>\n<function=NAME>ARGS\n</tool_call>", "</tool_call>"},
 	{"hermes", `<tool_call>{"name": "NAME", "arguments": ARGS}</tool_call>`, "</tool_call>"},
 	{"hermes_lines", "<tool_call>\n{\"name\": \"NAME\", \"arguments\": ARGS}\n</tool_call>", "</tool_call>"},
 	{"longcat", `<longcat_tool_call>{"name": "NAME", "arguments": ARGS}</longcat_tool_call>`, "</longcat_tool_call>"},
