@@ -114,8 +114,8 @@ func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, af
 	// read the marker as a bare word, or one a stray quote made a string
 	// run through it (and through the calls after it) is read up to the
 	// marker alone, and the text after the marker is parsed as usual.
-	if c := p.closerWithin(k, end, complete, closer); c >= 0 {
-		return c, c + len(closer), p.readBounded(k, c, closer), matched
+	if c, after, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+		return c, after, p.readBounded(k, c, marker), matched
 	}
 	if !complete {
 		return end, end, "", matched
@@ -140,8 +140,8 @@ func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, af
 // reads there without a stray quote (readStray). e is where the value
 // ends; msg, when not "", why it does not read as one.
 func (p *Parser) boundValue(k, end int, complete bool, closer string) (e int, msg string) {
-	if c := p.closerWithin(k, end, complete, closer); c >= 0 {
-		return c, p.readBounded(k, c, closer)
+	if c, _, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+		return c, p.readBounded(k, c, marker)
 	}
 	if complete && !p.readAt(k, end) {
 		n := p.skipSpace(end)
@@ -193,28 +193,43 @@ func continuesJSON(b []byte) bool {
 }
 
 // closerWithin returns where the end marker closer first occurs in the
-// JSON value jsonEnd read at buf[k:end] (complete as it says), or -1 when
-// it does not, or when the value is strict JSON, which can hold the marker
-// only inside a string (a tool writing HTML). The marker in any other
-// value is where the call ends, whatever a repair reads around it. A
-// fence (```) counts where it starts a line.
-func (p *Parser) closerWithin(k, end int, complete bool, closer string) int {
+// JSON value jsonEnd read at buf[k:end] (complete as it says), and where
+// the call's block goes on after it; c is -1 when the marker does not
+// occur, or when the value is strict JSON, which can hold the marker only
+// inside a string (a tool writing HTML). The marker in any other value is
+// where the call ends, whatever a repair reads around it. A fence (```)
+// counts where it starts a line. In markup, the end of the section or
+// wrapper the call is in (sectionEnds) ends a call that left its own end
+// marker out; the block goes on at it, for the section to end.
+func (p *Parser) closerWithin(k, end int, complete bool, closer string) (c, after int, marker string) {
 	b := p.buf[k:end]
-	// Most calls hold no byte the marker starts with: one IndexByte
-	// pass tells, far cheaper than looking for the whole marker.
-	if closer == "" || bytes.IndexByte(b, closer[0]) < 0 {
-		return -1
+	// Most calls hold no byte a marker starts with: one IndexByte pass
+	// tells, far cheaper than looking for the whole marker.
+	if closer == "" || bytes.IndexByte(b, closer[0]) < 0 || complete && p.strictAt(k, end) {
+		return -1, -1, ""
 	}
 	at := []byte(closer)
 	if closer == "```" {
 		at = []byte("\n```") // a fence closes only at a line's start
 	}
-	c := bytes.Index(b, at)
-	if c < 0 || complete && p.strictAt(k, end) {
-		return -1
+	c, after, marker = -1, -1, closer
+	if i := bytes.Index(b, at); i >= 0 {
+		c = k + i + len(at) - len(closer)
+		after, b = c+len(closer), p.buf[k:c]
 	}
-	return k + c + len(at) - len(closer)
+	if closer[0] == '<' {
+		for _, s := range sectionEnds {
+			if i := bytes.Index(b, []byte(s)); i >= 0 && s != closer {
+				c, after, marker, b = k+i, k+i, s, b[:i]
+			}
+		}
+	}
+	return c, after, marker
 }
+
+// sectionEnds end the sections and wrappers that calls with a JSON body
+// and an end marker of their own stand in.
+var sectionEnds = []string{"</tool_call>", "</minimax:tool_call>", "<|tool_calls_section_end|>", "<｜tool▁calls▁end｜>", "</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</|DSML|function_calls>", "</|DSML|tool_calls>", "</atem:function_calls>", "</tool_calls>"}
 
 // strictAt reports whether buf[k:end] is one strict JSON value, as the
 // reading jsonEnd kept for it says when it is there.

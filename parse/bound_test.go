@@ -9,7 +9,9 @@ import (
 )
 
 // boundFormats are the JSON-bodied formats whose calls end with an end
-// marker: each writes a call to NAME with the arguments ARGS.
+// marker: each writes a call to NAME with the arguments ARGS. The
+// _unclosed ones leave the call's own marker out, and the end of the
+// section or wrapper ends it.
 var boundFormats = []struct{ name, call, end string }{
 	{"function_tag", `<function=NAME>ARGS</function>`, "</function>"},
 	{"function_tag_attr", `<function name="NAME">ARGS</function>`, "</function>"},
@@ -27,7 +29,11 @@ var boundFormats = []struct{ name, call, end string }{
 	{"internlm2", `<|action_start|><|plugin|>{"name": "NAME", "parameters": ARGS}<|action_end|>`, "<|action_end|>"},
 	{"llama4", `<|python_start|>{"name": "NAME", "parameters": ARGS}<|python_end|>`, "<|python_end|>"},
 	{"minimax_m2", `<minimax:tool_call><invoke name="NAME">ARGS</invoke></minimax:tool_call>`, "</invoke>"},
+	{"minimax_m2_unclosed", `<minimax:tool_call><invoke name="NAME">ARGS</minimax:tool_call>`, "</minimax:tool_call>"},
+	{"kimi_k2_unclosed", `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>ARGS<|tool_calls_section_end|>`, "<|tool_calls_section_end|>"},
 	{"kimi_k2", `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>ARGS<|tool_call_end|><|tool_calls_section_end|>`, "<|tool_call_end|>"},
+	{"deepseek_v3_1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>ARGS<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "<｜tool▁call▁end｜>"},
+	{"deepseek_r1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "```"},
 	{"harmony", `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>ARGS<|call|>`, "<|call|>"},
 }
 

@@ -211,13 +211,6 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format, outer string) (int, st
 		if !complete && !eof {
 			return 0, needMore, nil
 		}
-		if c := p.closerWithin(k, end, complete, outer); c >= 0 && p.closerWithin(k, c, false, "</function>") < 0 {
-			// </function> left out: the wrapper's end marker ends the call.
-			if msg := p.readBounded(k, c, outer); msg != "" {
-				return c + len(outer), matched, p.fail(i, c+len(outer), FormatFunctionTag, fmt.Sprintf("call to %q: %s", name, msg))
-			}
-			return c, matched, p.namedCall(i, k, c, string(name), FormatFunctionTag)
-		}
 		return p.namedJSON(i, k, end, complete, eof, string(name), FormatFunctionTag, "</function>")
 	}
 	if !p.allowed(format) {
