@@ -114,8 +114,12 @@ func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, af
 	// read the marker as a bare word, or one a stray quote made a string
 	// run through it (and through the calls after it) is read up to the
 	// marker alone, and the text after the marker is parsed as usual.
-	if c, after, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
-		return c, after, p.readBounded(k, c, marker), matched
+	// Most calls hold no byte a marker starts with: one IndexByte pass
+	// tells, far cheaper than looking for the whole marker.
+	if closer != "" && bytes.IndexByte(p.buf[k:end], closer[0]) >= 0 {
+		if c, after, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+			return c, after, p.readBounded(k, c, marker), matched
+		}
 	}
 	if !complete {
 		return end, end, "", matched
