@@ -118,6 +118,19 @@ func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, af
 	// tells, far cheaper than looking for the whole marker.
 	if closer != "" && bytes.IndexByte(p.buf[k:end], closer[0]) >= 0 {
 		if c, after, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+			if complete {
+				n, st := p.secondCloser(c+len(marker), end, marker, eof)
+				if st == needMore {
+					return 0, 0, "", needMore
+				}
+				if n >= 0 {
+					if after > c {
+						n += len(marker) // the call's own, not its section's
+					}
+					p.decoded = decoded{}
+					return n, n, fmt.Sprintf("its JSON arguments hold %s, which ends the call, at byte %d: only strict JSON may hold it, in a string; write them as one strict JSON object", marker, p.base+int64(c)), matched
+				}
+			}
 			return c, after, p.readBounded(k, c, marker), matched
 		}
 	}
@@ -135,6 +148,33 @@ func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, af
 		body = after - len(closer)
 	}
 	return body, after, msg, st
+}
+
+// secondCloser looks at a value that a reading took on past the call's
+// end marker, from just past that marker (after) to the value's end: when
+// the end marker comes right after the value and no marker parse knows
+// stands between (no next call), the model wrote one call whose arguments
+// hold the marker outside strict JSON, and n is where that second marker
+// starts, which the call takes in so that no text holds it; -1 otherwise.
+func (p *Parser) secondCloser(after, end int, closer string, eof bool) (n int, st status) {
+	n = p.skipSpace(end)
+	ok, partial := p.hasPrefixAt(n, closer)
+	if !ok {
+		if partial && !eof {
+			return 0, needMore
+		}
+		return -1, matched
+	}
+	for j := after; ; {
+		i := bytes.IndexByte(p.buf[j:end], '<')
+		if i < 0 {
+			return n, matched
+		}
+		if yes, _ := p.markerAt(j+i, true); yes {
+			return -1, matched
+		}
+		j += i + 1
+	}
 }
 
 // boundValue is bodyOf's bounding for a block that reads its values
@@ -274,7 +314,7 @@ func (p *Parser) readBounded(k, c int, closer string) string {
 	// Cut off before the marker: a string left open, closers missing.
 	p.decoded = decoded{}
 	if se != nil && openString(src, se.Offset) {
-		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call: the string that opens at byte %d has no closing quote; write them as one complete JSON object", closer, p.base+int64(k+se.Offset))
+		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call: the string that opens at byte %d has no closing quote; write them as one complete JSON object (strict JSON, if a string holds %s)", closer, p.base+int64(k+se.Offset), closer)
 	}
 	return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
 }

@@ -53,11 +53,15 @@ func TestBoundAtEndMarker(t *testing.T) {
 		{`{"a": "x`, ""},
 		{`{a: "open`, ""},
 		{`{"html": "<p>END</p>"}`, `{"html":"<p>END</p>"}`},
+		{`{"html": "<p>END</p>", "x": 1,}`, ""},
 	}
 	for _, f := range boundFormats {
 		for _, b := range bodies {
 			if f.name == "harmony" && strings.Contains(b.args, "END") {
 				continue // <|call|> ends a Harmony message wherever it stands
+			}
+			if f.end == "```" && strings.Contains(b.args, "END") {
+				continue // a fence only counts at a line's start
 			}
 			args := strings.ReplaceAll(b.args, "END", f.end)
 			want := strings.ReplaceAll(b.want, "END", f.end)
