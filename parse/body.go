@@ -19,6 +19,12 @@ import (
 // and readBody reads the whole body again as one value, with the end
 // marker as its end: a reading that accounts for every byte is taken, and
 // when there is none, or more than one, the call is a parse_error.
+//
+// Nothing after the end marker belongs to the call either. A repair may
+// end a value late (a stray quote opens a string that runs through the
+// marker and into the next call): unless the value is strict JSON, which
+// holds the marker only inside a string, the body ends at the first end
+// marker (closerWithin) and is read alone (readBounded).
 
 // leftoverWindow bounds how far past a call's JSON its end marker is
 // looked for when the text after the JSON reads as prose ("Done."): a
