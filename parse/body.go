@@ -2,11 +2,13 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/parse/jsonrepair"
 )
 
 // Everything between a call's start and end markers belongs to the call.
@@ -17,6 +19,12 @@ import (
 // and readBody reads the whole body again as one value, with the end
 // marker as its end: a reading that accounts for every byte is taken, and
 // when there is none, or more than one, the call is a parse_error.
+//
+// Nothing after the end marker belongs to the call either. A repair may
+// end a value late (a stray quote opens a string that runs through the
+// marker and into the next call): unless the value is strict JSON, which
+// holds the marker only inside a string, the body ends at the first end
+// marker (closerWithin) and is read alone (readBounded).
 
 // leftoverWindow bounds how far past a call's JSON its end marker is
 // looked for when the text after the JSON reads as prose ("Done."): a
@@ -107,22 +115,109 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 // block, and what to tell the model when the body does not read as one
 // value.
 func (p *Parser) bodyOf(k, end int, complete, eof bool, closer string) (body, after int, msg string, st status) {
-	// The call's own end marker outside any string ends the call: a value
-	// that never closed before it, or one whose repair read the marker as
-	// a bare word, is not complete there (a cut-off value is never
-	// completed, and the calls after it stand).
-	if c := markerOutsideString(p.buf[k:end], closer); c >= 0 {
-		c += k
-		return c, c + len(closer), fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer), matched
+	// The call's own end marker ends the call unless strict JSON holds it
+	// in a string: a value that never closed before it, one whose repair
+	// read the marker as a bare word, or one a stray quote made a string
+	// run through it (and through the calls after it) is read up to the
+	// marker alone, and the text after the marker is parsed as usual.
+	// Most calls hold no byte a marker starts with: one IndexByte pass
+	// tells, far cheaper than looking for the whole marker.
+	if closer != "" && bytes.IndexByte(p.buf[k:end], closer[0]) >= 0 {
+		if c, after, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+			if complete {
+				n, st := p.secondCloser(c+len(marker), end, marker, eof)
+				if st == needMore {
+					return 0, 0, "", needMore
+				}
+				if n >= 0 {
+					if after > c {
+						n += len(marker) // the call's own, not its section's
+					}
+					p.decoded = decoded{}
+					return n, n, fmt.Sprintf("its JSON arguments hold %s, which ends the call, at byte %d: only strict JSON may hold it, in a string; write them as one strict JSON object", marker, p.base+int64(c)), matched
+				}
+			}
+			return c, after, p.readBounded(k, c, marker), matched
+		}
 	}
 	if !complete {
 		return end, end, "", matched
 	}
 	body, after, st = p.bodyEnd(end, closer, eof)
-	if st == matched && body != end {
+	switch {
+	case st != matched:
+	case body != end:
 		msg = p.readBody(k, body)
+	case after > end && !p.readAt(k, end) && p.readStray(k, after-len(closer)):
+		// Only the stream scanner ended the value, before the marker:
+		// the repairer read a stray quote's string on through it.
+		body = after - len(closer)
 	}
 	return body, after, msg, st
+}
+
+// secondCloser looks at a value that a reading took on past the call's
+// end marker, from just past that marker (after) to the value's end: when
+// the end marker comes right after the value and no marker parse knows
+// stands between (no next call), the model wrote one call whose arguments
+// hold the marker outside strict JSON, and n is where that second marker
+// starts, which the call takes in so that no text holds it; -1 otherwise.
+func (p *Parser) secondCloser(after, end int, closer string, eof bool) (n int, st status) {
+	n = p.skipSpace(end)
+	ok, partial := p.hasPrefixAt(n, closer)
+	if !ok {
+		if partial && !eof {
+			return 0, needMore
+		}
+		return -1, matched
+	}
+	for j := after; ; {
+		i := bytes.IndexByte(p.buf[j:end], '<')
+		if i < 0 {
+			return n, matched
+		}
+		if yes, _ := p.markerAt(j+i, true); yes {
+			return -1, matched
+		}
+		j += i + 1
+	}
+}
+
+// boundValue is bodyOf's bounding for a block that reads its values
+// itself (a fence): the value jsonEnd read at buf[k:end] ends at the
+// block's end marker closer when it holds it (as closerWithin says), or
+// when only the stream scanner ended it right before the marker and it
+// reads there without a stray quote (readStray). e is where the value
+// ends; msg, when not "", why it does not read as one.
+func (p *Parser) boundValue(k, end int, complete bool, closer string) (e int, msg string) {
+	if c, _, marker := p.closerWithin(k, end, complete, closer); c >= 0 {
+		return c, p.readBounded(k, c, marker)
+	}
+	if complete && !p.readAt(k, end) {
+		n := p.skipSpace(end)
+		if ok, _ := p.hasPrefixAt(n, closer); ok && p.readStray(k, n) {
+			return n, ""
+		}
+	}
+	return end, ""
+}
+
+// fenceError ends a JSON fence whose value at buf[v:f] does not read: a
+// parse_error through the closing fence when the value is a call's, prose
+// otherwise (a code sample).
+func (p *Parser) fenceError(i, v, f int, action bool, msg string) (int, status, error) {
+	if !looksLikeCall(p.buf[v:f]) && !p.knownCallAt(v, f) {
+		return 0, noMatch, nil
+	}
+	end := p.skipSpace(f)
+	if ok, _ := p.hasPrefixAt(end, "```"); ok {
+		end += 3
+	}
+	format := FormatJSONFenced
+	if action {
+		format = FormatCommandRAction
+	}
+	return end, matched, p.fail(i, end, format, msg)
 }
 
 // continuesJSON reports whether b, the first text after a JSON value,
@@ -147,26 +242,153 @@ func continuesJSON(b []byte) bool {
 	return false
 }
 
-// markerOutsideString returns where marker first occurs in the JSON text
-// b outside a double-quoted string, or -1.
-func markerOutsideString(b []byte, marker string) int {
-	// Most calls hold no byte the marker starts with: one IndexByte
-	// pass tells, far cheaper than looking for the whole marker.
-	if marker == "" || bytes.IndexByte(b, marker[0]) < 0 || !bytes.Contains(b, []byte(marker)) {
-		return -1
+// closerWithin returns where the end marker closer first occurs in the
+// JSON value jsonEnd read at buf[k:end] (complete as it says), and where
+// the call's block goes on after it; c is -1 when the marker does not
+// occur, or when the value is strict JSON, which can hold the marker only
+// inside a string (a tool writing HTML). The marker in any other value is
+// where the call ends, whatever a repair reads around it. A fence (```)
+// counts where it starts a line. In markup, the end of the section or
+// wrapper the call is in (sectionEnds) ends a call that left its own end
+// marker out; the block goes on at it, for the section to end.
+func (p *Parser) closerWithin(k, end int, complete bool, closer string) (c, after int, marker string) {
+	b := p.buf[k:end]
+	// Most calls hold no byte a marker starts with: one IndexByte pass
+	// tells, far cheaper than looking for the whole marker.
+	if closer == "" || bytes.IndexByte(b, closer[0]) < 0 || complete && p.strictAt(k, end) {
+		return -1, -1, ""
 	}
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch {
-		case in && b[i] == '\\':
-			i++
-		case b[i] == '"':
-			in = !in
-		case !in && b[i] == marker[0] && bytes.HasPrefix(b[i:], []byte(marker)):
-			return i
+	at := []byte(closer)
+	if closer == "```" {
+		at = []byte("\n```") // a fence closes only at a line's start
+	}
+	c, after, marker = -1, -1, closer
+	if i := bytes.Index(b, at); i >= 0 {
+		c = k + i + len(at) - len(closer)
+		after, b = c+len(closer), p.buf[k:c]
+	}
+	if closer[0] == '<' {
+		for _, s := range sectionEnds {
+			if i := bytes.Index(b, []byte(s)); i >= 0 && s != closer {
+				c, after, marker, b = k+i, k+i, s, b[:i]
+			}
 		}
 	}
-	return -1
+	return c, after, marker
+}
+
+// sectionEnds end the sections and wrappers that calls with a JSON body
+// and an end marker of their own stand in.
+var sectionEnds = []string{"</tool_call>", "</minimax:tool_call>", "<|tool_calls_section_end|>", "<｜tool▁calls▁end｜>", "</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</|DSML|function_calls>", "</|DSML|tool_calls>", "</atem:function_calls>", "</tool_calls>"}
+
+// strictAt reports whether buf[k:end] is one strict JSON value, as the
+// reading jsonEnd kept for it says when it is there.
+func (p *Parser) strictAt(k, end int) bool {
+	if d := &p.decoded; d.out != nil && d.start == k && d.end == end && !d.python && !d.body {
+		return d.res.Repairs == 0 && !d.res.Truncated
+	}
+	return json.Valid(p.buf[k:end])
+}
+
+// readBounded reads buf[k:c], a call's JSON body that its end marker
+// closer at buf[c] bounds, as one value (readBody): a reading that keeps
+// every byte is left in p.decoded and readBounded returns "", otherwise
+// what to tell the model. A quote that opens a string with nothing but
+// closers after it up to the marker ({"b": true"}) is a stray one: the
+// body read without it is taken when it reads.
+func (p *Parser) readBounded(k, c int, closer string) string {
+	src := bytes.TrimRight(p.buf[k:c], " \t\r\n")
+	if len(src) == 0 {
+		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
+	}
+	msg := p.readBody(k, c)
+	if msg == "" && !p.decoded.res.Truncated {
+		return ""
+	}
+	if p.readStray(k, c) {
+		return ""
+	}
+	_, _, err := appendJSON(nil, src, p.opts.NoRepair, false)
+	var se *syntaxError
+	errors.As(err, &se)
+	if msg != "" && (se == nil || !se.Truncated) {
+		if se != nil && p.opts.NoRepair {
+			return p.jsonErrorMessage(err, k)
+		}
+		return msg // text after the value, or JSON no repair reads
+	}
+	// Cut off before the marker: a string left open, closers missing.
+	p.decoded = decoded{}
+	if se != nil && openString(src, se.Offset) {
+		return fmt.Sprintf("its JSON arguments are not complete where %s ends the call: the string that opens at byte %d has no closing quote; write them as one complete JSON object (strict JSON, if a string holds %s)", closer, p.base+int64(k+se.Offset), closer)
+	}
+	return fmt.Sprintf("its JSON arguments are not complete where %s ends the call; write them as one complete JSON object", closer)
+}
+
+// readAt reports whether jsonEnd's reading of the value at buf[k:end] is
+// at hand: the repairer read it whole, not just the stream scanner.
+func (p *Parser) readAt(k, end int) bool {
+	d := &p.decoded
+	return d.out != nil && d.start == k && d.end == end
+}
+
+// readStray reads buf[k:c], a call's body up to its end marker at buf[c],
+// without the stray quote a reading cut off in a string ended at, when
+// nothing but closers follows that quote ({"b": true"}). It reports
+// whether that reading keeps every other byte; it is then in p.decoded.
+func (p *Parser) readStray(k, c int) bool {
+	if p.opts.NoRepair {
+		return false
+	}
+	src := bytes.TrimRight(p.buf[k:c], " \t\r\n")
+	_, _, err := appendJSON(nil, src, false, false)
+	var se *syntaxError
+	if !errors.As(err, &se) || !se.Truncated {
+		return false
+	}
+	q := strayQuote(src, se.Offset)
+	if q < 0 {
+		return false
+	}
+	out, res, err := appendJSON(nil, dropBytes(src, []int{q}), false, false)
+	if err != nil || res.N != len(src)-1 || res.Truncated {
+		return false
+	}
+	res.N = c - k
+	res.Repairs |= jsonrepair.UnescapedQuote
+	p.decoded = decoded{start: k, end: c, out: out, res: res, body: true}
+	return true
+}
+
+// openString reports whether the quote at src[o], where a reading of src
+// found it cut off, opens a string that src ends inside: src does not end
+// with an unescaped quote that may close it.
+func openString(src []byte, o int) bool {
+	n := len(src) - 1
+	if o > n || src[o] != '"' {
+		return false
+	}
+	if o == n || src[n] != '"' {
+		return true
+	}
+	bs := 0
+	for j := n - 1; j > o && src[j] == '\\'; j-- {
+		bs++
+	}
+	return bs%2 == 1
+}
+
+// strayQuote returns q when src[q] is a '"' with nothing but closers and
+// whitespace after it, the quote a cut-off reading of src ended in; -1
+// otherwise.
+func strayQuote(src []byte, q int) int {
+	if q < 0 || q >= len(src) || src[q] != '"' {
+		return -1
+	}
+	if len(bytes.Trim(src[q+1:], "}] \t\r\n")) != 0 {
+		return -1
+	}
+	return q
 }
 
 // closesOuter reports whether the text after a complete bare JSON value,

@@ -554,6 +554,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		je, complete := p.jsonEnd(k, false)
 		if !complete || je > e {
 			je = e
+			p.readStray(k, e) // a stray quote's string ran on past the message
 		}
 		// The message ends the call: text before its end is the call's.
 		if len(bytes.TrimSpace(p.buf[je:e])) > 0 {
@@ -882,18 +883,7 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 				f = len(p.buf)
 			}
 			if msg := p.readBody(v.start, f); msg != "" {
-				if !looksLikeCall(p.buf[v.start:f]) && !p.knownCallAt(v.start, f) {
-					return 0, noMatch, nil
-				}
-				end := p.skipSpace(f)
-				if ok, _ := p.hasPrefixAt(end, "```"); ok {
-					end += 3
-				}
-				format := FormatJSONFenced
-				if action {
-					format = FormatCommandRAction
-				}
-				return end, matched, p.fail(i, end, format, msg)
+				return p.fenceError(i, v.start, f, action, msg)
 			}
 			v.end, j = f, f
 			continue
@@ -901,6 +891,10 @@ func (p *Parser) fencedJSON(i, k int, eof, action bool) (int, status, error) {
 		end, complete := p.jsonEnd(j, false)
 		if !complete && !eof {
 			return 0, needMore, nil
+		}
+		end, msg := p.boundValue(j, end, complete, "```")
+		if msg != "" {
+			return p.fenceError(i, j, end, action, msg)
 		}
 		vals = append(vals, value{j, end})
 		p.scanFrom = -1

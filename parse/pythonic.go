@@ -354,11 +354,7 @@ func pythonicBlock(closer, format string) handler {
 				if !complete && !eof {
 					return 0, needMore, nil
 				}
-				ok, err := p.jsonCalls(i, k, e, true, format)
-				if !ok || err != nil {
-					return 0, noMatch, err
-				}
-				return p.closeBlock(e, closer), matched, nil
+				return p.markedJSON(i, k, e, complete, eof, closer, format)
 			}
 			end, st, err = p.pyList(i, k, eof, format, false)
 		case isIdentByte(p.buf[k], true):
