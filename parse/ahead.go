@@ -38,10 +38,10 @@ type aheadPiece struct {
 	buf  []byte // pieceSize; the piece is buf[:n]
 	n    int
 	rerr error
-	off  int64    // stream offset of buf[0]
-	head int      // buf[:head] is for the stream's Parser
-	fork *forkOut // the body's parsing, when used is set
-	used bool     // fork parsed buf[head:n]
+	off  int64         // stream offset of buf[0]
+	head int           // buf[:head] is for the stream's Parser
+	fork *forkOut      // the body's parsing, when used is set
+	used bool          // fork parsed buf[head:n]
 	done chan struct{} // a token when the parsing is done
 }
 
