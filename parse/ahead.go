@@ -38,11 +38,11 @@ type aheadPiece struct {
 	buf  []byte // pieceSize; the piece is buf[:n]
 	n    int
 	rerr error
-	off  int64    // stream offset of buf[0]
-	head int      // buf[:head] is for the stream's Parser
-	fork *forkOut // the body's parsing, when used is set
-	used bool     // fork parsed buf[head:n]
-	done chan struct{}
+	off  int64         // stream offset of buf[0]
+	head int           // buf[:head] is for the stream's Parser
+	fork *forkOut      // the body's parsing, when used is set
+	used bool          // fork parsed buf[head:n]
+	done chan struct{} // a token when the parsing is done
 }
 
 // readAhead is the workers' shared state.
@@ -78,7 +78,7 @@ func (s *streamWriter) startAhead(r io.Reader) {
 	for range aheadPieces * n {
 		o := &forkOut{f: new(Parser), eventBuffer: eventBuffer{file: a.file}}
 		o.emit = o.add
-		a.free <- &aheadPiece{buf: make([]byte, pieceSize), fork: o}
+		a.free <- &aheadPiece{buf: make([]byte, pieceSize), fork: o, done: make(chan struct{}, 1)}
 	}
 	for range n {
 		a.workers.Go(a.work)
@@ -104,11 +104,10 @@ func (a *readAhead) work() {
 		pc.off = a.off
 		a.off += int64(pc.n)
 		a.ended = pc.rerr != nil
-		pc.done = make(chan struct{})
 		a.queue <- pc // never blocks: it holds every piece
 		a.mu.Unlock()
 		a.parse(pc)
-		close(pc.done)
+		pc.done <- struct{}{}
 	}
 }
 

@@ -130,14 +130,24 @@ var idAt = len(`{"type":"tool_call","id":"` + numberedPrefix)
 // numbered counted on from first calls before it.
 func (o *forkOut) appendRenumbered(dst []byte, first int) []byte {
 	from := 0
+	var digits [20]byte
+	id, last := digits[:0], -1 // the last id written, and its digits
 	for _, at := range o.numbered {
 		d := at + idAt
 		n, end := 0, d
 		for ; o.out[end] != '"'; end++ {
 			n = n*10 + int(o.out[end]-'0')
 		}
+		// The fork numbers its calls one after another, but for those
+		// a model gave ids to: count up the digits while they follow.
+		if next := first + n; next == last+1 {
+			id = countUp(id, int64(next))
+		} else {
+			id = strconv.AppendInt(id[:0], int64(next), 10)
+		}
+		last = first + n
 		dst = append(dst, o.out[from:d]...)
-		dst = strconv.AppendInt(dst, int64(first+n), 10)
+		dst = append(dst, id...)
 		from = end
 	}
 	return append(dst, o.out[from:]...)

@@ -94,9 +94,16 @@ func spreadInputs(t *testing.T) map[string][]byte {
 		}
 	}
 	inputs["all"] = all
-	var jsonl, hermes, mixed bytes.Buffer
+	var jsonl, hermes, mixed, ids bytes.Buffer
 	for i := range 400 {
 		fmt.Fprintf(&jsonl, `{"type":"tool_call","name":"get_weather","arguments":{"city":"Paris","day":%d}}`+"\n", i)
+		// Ids of the model's own now and then: the numbers between skip
+		// them, 9 to 10 and 99 to 100 among them.
+		if i%7 == 3 {
+			fmt.Fprintf(&ids, `{"type":"tool_call","id":"t%d","name":"f","arguments":{}}`+"\n", i)
+		} else {
+			ids.WriteString(`{"type":"tool_call","name":"f","arguments":{}}` + "\n")
+		}
 		fmt.Fprintf(&hermes, "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"day\": %d}}\n</tool_call>\nNext.\n", i)
 		switch i % 9 {
 		case 0:
@@ -121,7 +128,7 @@ func spreadInputs(t *testing.T) map[string][]byte {
 		fmt.Fprintf(&harmony, "<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"n\":%d}<|call|>\n", i)
 	}
 	inputs["solar"], inputs["harmony"] = solarCalls.Bytes(), harmony.Bytes()
-	inputs["jsonl"], inputs["hermes"], inputs["mixed"] = jsonl.Bytes(), hermes.Bytes(), mixed.Bytes()
+	inputs["jsonl"], inputs["hermes"], inputs["mixed"], inputs["ids"] = jsonl.Bytes(), hermes.Bytes(), mixed.Bytes(), ids.Bytes()
 	// Dense, then prose, then dense again: reading ahead stops and starts.
 	prose := bytes.Repeat([]byte("Some prose, with a <tag> and a { now and then.\n"), 400)
 	inputs["turns"] = bytes.Join([][]byte{jsonl.Bytes(), prose, hermes.Bytes(), prose, jsonl.Bytes()}, nil)
@@ -143,7 +150,7 @@ func TestSpreadSameEvents(t *testing.T) {
 		}
 	}
 	t.Logf("%d forks kept, %d pieces read ahead kept", forksKept.Load()-kept, piecesAhead.Load()-ahead)
-	for name, opts := range map[string]Options{"jsonl": {}, "hermes": {}, "solar": {Format: FormatTemplate, Syntax: solar}} {
+	for name, opts := range map[string]Options{"jsonl": {}, "hermes": {}, "ids": {}, "solar": {Format: FormatTemplate, Syntax: solar}} {
 		kept := forksKept.Load()
 		_, stats := streamSpread(t, inputs[name], opts, 1024, 4, 0)
 		if forksKept.Load() == kept {
