@@ -515,6 +515,10 @@ func (p *Parser) markedJSON(i, k, end int, complete, eof bool, closer, format st
 		return 0, needMore, nil
 	}
 	if msg != "" {
+		// The model is told which of its calls to write again.
+		if name := callName(p.buf[k:min(after, k+lookAhead)]); name != "" {
+			msg = fmt.Sprintf("call to %q: %s", name, msg)
+		}
 		return after, matched, p.fail(i, after, format, msg)
 	}
 	ok, err := p.jsonCalls(i, k, body, true, format)
