@@ -278,8 +278,9 @@ func (p *Parser) closerWithin(k, end int, complete bool, closer string) (c, afte
 }
 
 // sectionEnds end the sections and wrappers that calls with a JSON body
-// and an end marker of their own stand in.
-var sectionEnds = []string{"</tool_call>", "</minimax:tool_call>", "<|tool_calls_section_end|>", "<｜tool▁calls▁end｜>", "</｜DSML｜function_calls>", "</｜DSML｜tool_calls>", "</|DSML|function_calls>", "</|DSML|tool_calls>", "</atem:function_calls>", "</tool_calls>"}
+// and an end marker of their own stand in: these two, and every marker
+// the dispatch table has end a call section (see ends in dispatch.go).
+var sectionEnds = []string{"</tool_call>", "<｜tool▁calls▁end｜>"}
 
 // strictAt reports whether buf[k:end] is one strict JSON value, as the
 // reading jsonEnd kept for it says when it is there.

@@ -35,6 +35,9 @@ var boundFormats = []struct{ name, call, end string }{
 	{"deepseek_v3_1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>ARGS<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "<｜tool▁call▁end｜>"},
 	{"deepseek_r1", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\nARGS\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", "```"},
 	{"harmony", `<|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>ARGS<|call|>`, "<|call|>"},
+	{"solar_open", `<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>NAME<|tool_call:args|>ARGS<|tool_call:end|><|calls|>`, "<|tool_call:end|>"},
+	{"solar_open_unclosed", `<|tool_calls|><|tool_call:begin|>c1<|tool_call:name|>NAME<|tool_call:args|>ARGS<|calls|>`, "<|calls|>"},
+	{"plamo3", `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>NAME<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>ARGS<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`, "<|plamo:end_tool_arguments:plamo|>"},
 }
 
 // TestBoundAtEndMarker: in every JSON-bodied format with an end marker, a

@@ -66,6 +66,12 @@ func init() {
 		p.section = ""
 		return j, matched, nil
 	}
+	// ends is the marker that ends a call section, which also ends a call
+	// in it that left its own end marker out (sectionEnds).
+	ends := func(tok string) marker {
+		sectionEnds = append(sectionEnds, tok)
+		return marker{tok, endSection, nil}
+	}
 	stray := func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }
 	answer := func(closers ...string) handler {
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
@@ -159,7 +165,7 @@ func init() {
 		{"<|content|>", skip, nil},
 		{"<|flush|>", skip, nil},
 		{"<|tool_calls|>", section(FormatSolarOpen), []string{FormatSolarOpen}},
-		{"<|calls|>", endSection, nil},
+		ends("<|calls|>"),
 		{"<|tool_call:begin|>", (*Parser).solarCall, []string{FormatSolarOpen}},
 		{"<|tool_call:end|>", closer, []string{FormatSolarOpen, FormatSolarOpen2}},
 		// Solar Open 2.
@@ -178,33 +184,33 @@ func init() {
 		{"<|close|>response<|sep|>", skip, nil},
 		{"<|close|>message<|sep|>", skip, nil},
 		{"<|open|>tools<|sep|>", section(FormatKimiK3), []string{FormatKimiK3}},
-		{"<|close|>tools<|sep|>", endSection, nil},
+		ends("<|close|>tools<|sep|>"),
 		{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
 		{"<|close|>call<|sep|>", closer, []string{FormatKimiK3}},
 
 		// Call sections: their own separators are not prose.
 		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
-		{"<|tool_calls_section_end|>", endSection, nil},
+		ends("<|tool_calls_section_end|>"),
 		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
-		{"</minimax:tool_call>", endSection, nil},
+		ends("</minimax:tool_call>"),
 		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan), []string{FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan}},
 		{"<tool_calls:opensource>", section(FormatHunyuan), []string{FormatHunyuan}},
-		{"</tool_calls:opensource>", endSection, nil},
-		{"</tool_calls>", endSection, nil},
+		ends("</tool_calls:opensource>"),
+		ends("</tool_calls>"),
 		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		{"</｜DSML｜function_calls>", endSection, nil},
+		ends("</｜DSML｜function_calls>"),
 		// DeepSeek V4 names the same wrapper tool_calls.
 		{"<｜DSML｜tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		{"</｜DSML｜tool_calls>", endSection, nil},
+		ends("</｜DSML｜tool_calls>"),
 		// The same tokens as some servers and quantizations detokenize
 		// them, with ASCII '|' for the fullwidth '｜'.
 		{"<|DSML|function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		{"</|DSML|function_calls>", endSection, nil},
+		ends("</|DSML|function_calls>"),
 		{"<|DSML|tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		{"</|DSML|tool_calls>", endSection, nil},
+		ends("</|DSML|tool_calls>"),
 		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
 		{"<|plamo:begin_tool_requests:plamo|>", section(FormatPlamo3), []string{FormatPlamo3}},
-		{"<|plamo:end_tool_requests:plamo|>", endSection, nil},
+		ends("<|plamo:end_tool_requests:plamo|>"),
 
 		// Calls.
 		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
@@ -243,7 +249,7 @@ func init() {
 		{"<|start|>", (*Parser).harmony, []string{FormatHarmony, FormatGlimmer}},
 		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony, FormatGlimmer}},
 		{"<atem:function_calls>", section(FormatGlimmer), []string{FormatGlimmer}},
-		{"</atem:function_calls>", endSection, nil},
+		ends("</atem:function_calls>"),
 		{"<atem:invoke name=", invokeBlock(xmlAtem), []string{FormatGlimmer}},
 		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
 	}
