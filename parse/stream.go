@@ -54,7 +54,9 @@ const flushAt = 256 << 10
 // Stream reads model output from r — raw text, an OpenAI or Ollama response
 // JSON, or a server-sent-events stream as curl -N prints it — and writes one
 // JSON event per line to w. Events are written as soon as the piece of input
-// that completes them has been parsed, each line whole in one write.
+// that completes them has been parsed, each line whole in one write. On
+// dense input Stream reads r from worker goroutines, one Read at a time
+// (see ahead.go), and returns only when they are done.
 func Stream(ctx context.Context, r io.Reader, w io.Writer, opts Options) (Stats, error) {
 	s := &streamWriter{ctx: ctx, w: w, eventBuffer: eventBuffer{file: opts.File}}
 	p, err := NewParser(opts, s.add)
