@@ -1,7 +1,5 @@
 package parse
 
-import "github.com/toolcall/toolcall/tools"
-
 // A dedicated path for the most common dense input: calls of the JSONL
 // protocol written as toolcall writes them, one a line,
 //
@@ -13,8 +11,15 @@ import "github.com/toolcall/toolcall/tools"
 // layers between run and emitCall cost more than reading such a line.
 
 // protocolOpen is how toolcall writes a protocol call's first members, up
-// to its name's first byte.
-const protocolOpen = `{"type":"` + tools.TypeToolCall + `","name":"`
+// to its name's first byte (TestProtocolLine holds it to
+// tools.TypeToolCall). It is compared in two pieces: the compiler compares
+// a constant of up to sixteen bytes inline, as words, and calls memequal
+// for a longer one.
+const (
+	protocolOpen16   = `{"type":"tool_ca`
+	protocolOpenRest = `ll","name":"`
+	protocolOpen     = protocolOpen16 + protocolOpenRest
+)
 
 // noProtocolLine turns protocolCall off, for tests comparing it with
 // bareJSON's reading.
@@ -39,7 +44,7 @@ var noProtocolLine bool
 // special token, ids the model gave before) for both.
 func (p *Parser) protocolCall(i int) (end int, ok bool, err error) {
 	b := p.buf[i:]
-	if len(b) < len(protocolOpen) || string(b[:len(protocolOpen)]) != protocolOpen || noProtocolLine || !p.allowed(FormatJSONL) {
+	if len(b) < len(protocolOpen) || string(b[:16]) != protocolOpen16 || string(b[16:len(protocolOpen)]) != protocolOpenRest || noProtocolLine || !p.allowed(FormatJSONL) {
 		return 0, false, nil
 	}
 	// The name, as leanObject reads a string value.

@@ -3,6 +3,8 @@ package parse
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // protocolLineCases are inputs near protocolCall's line: ones it takes,
@@ -69,6 +71,9 @@ func protocolLineDiff(t *testing.T, in []byte, cut int) {
 // TestProtocolLine holds protocolCall to bareJSON's reading of the same
 // input, and checks that it does take the lines it is for.
 func TestProtocolLine(t *testing.T) {
+	if want := `{"type":"` + tools.TypeToolCall + `","name":"`; protocolOpen != want {
+		t.Fatalf("protocolOpen is %q, not %q", protocolOpen, want)
+	}
 	for _, in := range protocolLineCases {
 		protocolLineDiff(t, []byte(in), len(in)/2)
 	}
