@@ -66,8 +66,9 @@ func (p *Parser) protocolCall(i int) (end int, ok bool, err error) {
 	}
 	end = i + n + 1
 	// bareJSON waits when what follows the line is a '/' that ends the
-	// input so far (a comment, or prose?); so does this, through it.
-	if k := p.skipSpace(end); k == len(p.buf)-1 && p.buf[k] == '/' {
+	// input so far (a comment, or prose?); so does this, through it. (The
+	// buffer's last byte is looked at first: it is rarely a '/'.)
+	if last := len(p.buf) - 1; p.buf[last] == '/' && p.skipSpace(end) == last {
 		return 0, false, nil
 	}
 	p.explicitOnly, p.outputStart = false, false // as bareJSON leaves them
