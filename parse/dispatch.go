@@ -329,6 +329,11 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		}
 		return p.bracket(i, eof)
 	case '{':
+		if p.section == "" && p.opts.KnownTool == nil && p.atLineStart(i) {
+			if end, ok, err := p.protocolCall(i); ok {
+				return end, matched, err
+			}
+		}
 		if p.opts.KnownTool != nil && p.section == "" {
 			if end, st, err := p.knownJSONCall(i, eof); st != noMatch || err != nil {
 				return end, st, err

@@ -617,6 +617,12 @@ func (p *Parser) flushText(end int) error {
 	if end <= p.seg {
 		return nil
 	}
+	if end == p.seg+1 && p.buf[p.seg] == '\n' {
+		// The end of a line between two calls, the text dense calls
+		// have most of: layout, as below, for less.
+		p.seg = end
+		return nil
+	}
 	text := p.buf[p.notPrompt(p.seg, end):end]
 	p.seg = end
 	// Whitespace between blocks is layout, not prose; so is the ';'

@@ -138,12 +138,21 @@ func skipPlain(s string, i int) int {
 		}
 	}
 	for ; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+		if needsLook[s[i]] {
 			return i
 		}
 	}
 	return i
 }
+
+// needsLook marks the bytes skipPlain stops at: control characters, '"',
+// '\\' and those not ASCII; one load each, where four comparisons were.
+var needsLook = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf
+	}
+	return t
+}()
 
 // load64 reads the eight bytes of w little-endian; the compiler merges it
 // into one load, and checks the bounds once, where w is sliced.
