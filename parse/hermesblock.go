@@ -15,12 +15,14 @@ package parse
 
 // hermesOpen is the block up to the name's first byte, compared in two
 // pieces as protocolOpen is; hermesArgs is what lies between the name and
-// the arguments' '{', hermesClose what follows their '}'.
+// the arguments' '{' (its first sixteen bytes compared inline, the '{'
+// alone), hermesClose what follows their '}'.
 const (
 	hermesOpen16   = "<tool_call>\n{\"na"
 	hermesOpenRest = "me\": \""
 	hermesOpen     = hermesOpen16 + hermesOpenRest
-	hermesArgs     = "\", \"arguments\": {"
+	hermesArgs16   = "\", \"arguments\": "
+	hermesArgs     = hermesArgs16 + "{"
 	hermesClose    = "}\n</tool_call>"
 )
 
@@ -57,7 +59,7 @@ func (p *Parser) hermesCall(i int) (end int, ok bool, err error) {
 		k++
 	}
 	name := b[len(hermesOpen):k]
-	if len(b) < k+len(hermesArgs) || string(b[k:k+len(hermesArgs)]) != hermesArgs {
+	if len(b) < k+len(hermesArgs) || string(b[k:k+16]) != hermesArgs16 || b[k+16] != '{' {
 		return 0, false, nil
 	}
 	a := k + len(hermesArgs) - 1
@@ -78,7 +80,9 @@ func (p *Parser) hermesCall(i int) (end int, ok bool, err error) {
 		args, _ = c.end(p.scratch, b[a:], n-a)
 		p.scratch = args[:0]
 	}
-	p.decoded = decoded{} // as jsonCalls leaves it
+	if p.decoded.out != nil {
+		p.decoded = decoded{} // as jsonCalls leaves it
+	}
 	p.noExp, p.flatArgs = true, true
 	end = i + n + len(hermesClose)
 	return end, true, p.emitCall("", p.intern(name), args, FormatHermes, 0, p.base+int64(i), p.buf[i:i+n+1])
