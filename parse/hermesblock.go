@@ -35,9 +35,9 @@ var noHermesBlock bool
 // reads (printable ASCII, no escape), the arguments an object
 // flatObjectEnd reads with one space after each ':' and ',' and none
 // elsewhere (hermesArguments), and the end marker right after it on a
-// line of its own. ok is false, with nothing
-// done, for anything else, even a block that differs only in its
-// whitespace or the order of its members: tagBody reads those.
+// line of its own. ok is false, with nothing done, for anything else,
+// even a block that differs only in its whitespace or the order of its
+// members: tagBody reads those.
 //
 // What tagBody does with such a block is what hermesCall does, in fewer
 // steps: <tool_call> followed by a newline starts no longer marker
@@ -88,11 +88,11 @@ func (p *Parser) hermesCall(i int) (end int, ok bool, err error) {
 	return end, true, p.emitCall("", p.intern(name), args, FormatHermes, 0, p.base+int64(i), p.buf[i:i+n+1])
 }
 
-// hermesArguments returns where the object at the start of src ends when it is
-// one flatObjectEnd reads, written with one space after each ':' and each
-// ',' between members and no other whitespace, and notes those spaces in
-// c as flatObjectEnd would; 0 for anything else, or an object src ends
-// before the end of.
+// hermesArguments returns where the object at the start of src ends when
+// it is one flatObjectEnd reads, written with one space after each ':' and
+// each ',' between members and no other whitespace, and notes those
+// spaces in c as flatObjectEnd would; 0 for anything else, or an object
+// src ends before the end of.
 func hermesArguments(src []byte, c *leanCopy) int {
 	b := src
 	c.gaps, c.runs = 0, 0
