@@ -321,6 +321,13 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 	}
 	switch p.buf[i] {
 	case '<':
+		// A Hermes block as json.dumps writes it is read in one pass
+		// (hermesblock.go); its first bytes are compared here, inline.
+		if b := p.buf[i:]; len(b) >= len(hermesOpen) && string(b[:16]) == hermesOpen16 {
+			if end, ok, err := p.hermesCall(i); ok {
+				return end, matched, err
+			}
+		}
 		return p.matchMarker(angleIndex, i, eof)
 	case '[':
 		end, st, err := p.matchMarker(bracketIndex, i, eof)

@@ -50,19 +50,25 @@ var protocolLineCases = []string{
 // protocolLineOptions are the options protocolLineCases are read with.
 var protocolLineOptions = []Options{{}, {NoRepair: true}, {Format: FormatJSONL}, {Format: FormatLlama3JSON}, knownTools("f", "g", "get_weather")}
 
-// protocolLineDiff reads in with protocolCall and without it, whole and
-// split at cut and into pieces of seven bytes, and fails on any
-// difference in the events.
+// protocolLineDiff reads in with protocolCall and without it (pathDiff).
 func protocolLineDiff(t *testing.T, in []byte, cut int) {
 	t.Helper()
-	for _, o := range protocolLineOptions {
+	pathDiff(t, in, cut, protocolLineOptions, &noProtocolLine, "protocolCall", "bareJSON")
+}
+
+// pathDiff reads in with each of opts, with a dedicated path on and off
+// (*off), whole and split at cut and into pieces of seven bytes, and
+// fails on any difference in the events.
+func pathDiff(t *testing.T, in []byte, cut int, opts []Options, off *bool, path, general string) {
+	t.Helper()
+	for _, o := range opts {
 		for _, sizes := range [][]int{nil, {max(cut, 1), len(in)}, {7}} {
 			fast := parseAll(t, in, o, sizes)
-			noProtocolLine = true
+			*off = true
 			full := parseAll(t, in, o, sizes)
-			noProtocolLine = false
+			*off = false
 			if fast != full {
-				t.Fatalf("%q (split %v, %+v): protocolCall gives\n%s\nbareJSON\n%s", in, sizes, o, fast, full)
+				t.Fatalf("%q (split %v, %+v): %s gives\n%s\n%s\n%s", in, sizes, o, path, fast, general, full)
 			}
 		}
 	}
