@@ -50,8 +50,7 @@ type readAhead struct {
 	r     io.Reader
 	q     quietState
 	line  []byte
-	proto *Parser // the stream's settings, for forks
-	file  string
+	proto *Parser // a fork of the stream's Parser, for the forks' settings
 
 	mu    sync.Mutex // held while reading: pieces are read and queued in order
 	off   int64      // stream offset of the next piece; under mu
@@ -69,16 +68,16 @@ func (s *streamWriter) startAhead(r io.Reader) {
 	n := min(spreadProcs(), maxForks+1)
 	p := s.p
 	a := &readAhead{
-		r: r, q: s.guess.q, line: s.guess.line, file: s.file,
-		proto: &Parser{opts: p.opts, extra: p.extra, ntrig: p.ntrig, trigSet: p.trigSet, oneScan: p.oneScan},
+		r: r, q: s.guess.q, line: s.guess.line, proto: new(Parser),
 		off:   p.base + int64(len(p.buf)),
 		free:  make(chan *aheadPiece, aheadPieces*n),
 		queue: make(chan *aheadPiece, aheadPieces*n),
 	}
+	// The workers fork from proto, not from the stream's Parser, which
+	// changes under them: proto holds what fork takes from it.
+	p.fork(a.proto, a.q, 0, nil)
 	for range aheadPieces * n {
-		o := &forkOut{f: new(Parser), eventBuffer: eventBuffer{file: a.file}}
-		o.emit = o.add
-		a.free <- &aheadPiece{buf: make([]byte, pieceSize), fork: o, done: make(chan struct{}, 1)}
+		a.free <- &aheadPiece{buf: make([]byte, pieceSize), fork: newForkOut(s.file), done: make(chan struct{}, 1)}
 	}
 	for range n {
 		a.workers.Go(a.work)
@@ -124,13 +123,8 @@ func (a *readAhead) parse(pc *aheadPiece) {
 	if cut < 0 || cut == len(b) {
 		return
 	}
-	o := pc.fork
-	o.err = nil
-	o.out, o.numbered, o.stats = o.out[:0], o.numbered[:0], Stats{}
-	a.proto.fork(o.f, a.q, pc.off+int64(cut), o.emit)
-	if _, err := o.f.Write(b[cut:]); err != nil {
-		o.err = err
-	}
+	pc.fork.start(a.proto, a.q, pc.off+int64(cut))
+	pc.fork.parse(b[cut:])
 	pc.head, pc.used = cut, true
 }
 
@@ -152,20 +146,19 @@ func (s *streamWriter) readAhead() (rerr, err error, ok bool) {
 			return pc.rerr, err, true
 		}
 	}
-	switch {
-	case pc.used && s.fits(pc.fork, a.q):
+	if pc.used && s.fits(pc.fork, a.q) {
 		a.misses = 0
 		s.keep(pc.fork)
 		piecesAhead.Add(1)
-	case pc.head < len(b):
+		return pc.rerr, s.flush(), true
+	}
+	if pc.head < len(b) {
 		if _, err := s.p.Write(b[pc.head:]); err != nil {
 			return pc.rerr, err, true
 		}
-		fallthrough
-	default:
-		if a.misses++; a.misses >= 2 {
-			a.stop.Store(true)
-		}
+	}
+	if a.misses++; a.misses >= 2 {
+		a.stop.Store(true)
 	}
 	return pc.rerr, s.flush(), true
 }

@@ -113,6 +113,28 @@ type forkOut struct {
 	err      error
 }
 
+// newForkOut returns a forkOut with a Parser of its own, its events noted
+// with Options.File as the stream's are.
+func newForkOut(file string) *forkOut {
+	o := &forkOut{f: new(Parser), eventBuffer: eventBuffer{file: file}}
+	o.emit = o.add
+	return o
+}
+
+// start sets o's Parser up as p's fork in state q at stream offset off
+// (see fork), with no events yet.
+func (o *forkOut) start(p *Parser, q quietState, off int64) {
+	o.out, o.numbered, o.stats, o.err = o.out[:0], o.numbered[:0], Stats{}, nil
+	p.fork(o.f, q, off, o.emit)
+}
+
+// parse parses b on o's Parser, noting the error that stops it.
+func (o *forkOut) parse(b []byte) {
+	if _, err := o.f.Write(b); err != nil {
+		o.err = err
+	}
+}
+
 func (o *forkOut) add(e *Event) error {
 	if e.Type == tools.TypeToolCall && strings.HasPrefix(e.Call.ID, numberedPrefix) {
 		// A fork with model ids of the form call_N is not kept (see
@@ -272,23 +294,16 @@ func (s *streamWriter) spread(b []byte) error {
 	}
 	q := s.guess.q
 	for len(s.forks) < len(blocks)-1 {
-		o := &forkOut{f: new(Parser), eventBuffer: eventBuffer{file: s.file}}
-		o.emit = o.add
-		s.forks = append(s.forks, o)
+		s.forks = append(s.forks, newForkOut(s.file))
 	}
 	forks := s.forks[:len(blocks)-1]
 	var wg sync.WaitGroup
 	off := s.p.base + int64(s.p.pos) + int64(len(blocks[0]))
 	for k, o := range forks {
-		o.block, o.err = blocks[k+1], nil
-		o.out, o.numbered, o.stats = o.out[:0], o.numbered[:0], Stats{}
-		s.p.fork(o.f, q, off, o.emit)
+		o.block = blocks[k+1]
+		o.start(s.p, q, off)
 		off += int64(len(o.block))
-		wg.Go(func() {
-			if _, err := o.f.Write(o.block); err != nil {
-				o.err = err
-			}
-		})
+		wg.Go(func() { o.parse(o.block) })
 	}
 	_, err := s.p.Write(blocks[0])
 	wg.Wait()

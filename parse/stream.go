@@ -27,10 +27,11 @@ type Options struct {
 	// tools. A bare call (Llama 3 JSON, a pythonic list) to a known tool is
 	// then a call wherever it starts, even inside a line of prose; without
 	// it, bare calls count only where docs/parse-rules.md says.
-	KnownTool func(name string) bool
+	//
 	// Stream may call ParamType and KnownTool from several goroutines at
 	// once (see spread.go): they must be safe for that, as lookups in maps
 	// that no longer change are.
+	KnownTool func(name string) bool
 	// File, when set, names the input on each parse_error Stream writes,
 	// for a caller that parses several inputs into one stream.
 	File string
@@ -148,14 +149,11 @@ func (s *streamWriter) readRaw(r io.Reader) (rerr, err error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
-	if s.ahead != nil {
-		if rerr, err, ok := s.readAhead(); ok {
-			return rerr, err
-		}
-	}
-	if s.kept && spreadProcs() > 1 {
+	if s.kept && s.ahead == nil && spreadProcs() > 1 {
 		s.kept = false
 		s.startAhead(r)
+	}
+	if s.ahead != nil {
 		if rerr, err, ok := s.readAhead(); ok {
 			return rerr, err
 		}
