@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -106,18 +107,32 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if derr != nil {
 		return Checked{Errors: []SchemaError{*derr}}, nil
 	}
-	verr := validateSafely(sch, v)
+	budget := newValidationBudget(len(out))
+	verr := budget.check(sch, v)
 	if verr == nil {
 		return Checked{Arguments: out, Validated: true}, nil
 	}
-	return t.explain(sch, obj, v, out, verr, coerce), nil
+	if ce, ok := errors.AsType[*CostError](verr); ok {
+		return Checked{Arguments: out, Errors: []SchemaError{costError(ce)}}, nil
+	}
+	return t.explain(sch, budget, obj, v, out, verr, coerce), nil
+}
+
+// costError is the one error of a call whose check was given up: the
+// model can send a flatter value, the tool's author simplify the schema.
+func costError(e *CostError) SchemaError {
+	return SchemaError{
+		Pointer: e.Pointer,
+		Keyword: "cost",
+		Message: fmt.Sprintf("%s: checking this value against the tool's schema would take more than %d steps (the schema's alternatives multiply with the value's nesting), so the call was not checked; send a less deeply nested value", pointerLabel(e.Pointer), e.Budget),
+	}
 }
 
 // explain turns a failed validation into SchemaErrors, after trying the
 // coercions the schema asks for when coerce is set.
-func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, v any, out []byte, verr error, coerce bool) Checked {
+func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []byte, v any, out []byte, verr error, coerce bool) Checked {
 	base, _, _ := strings.Cut(sch.Location, "#")
-	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v}
+	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
 	b.add(verr)
 	if !coerce {
 		return Checked{Arguments: out, Errors: b.sorted()}
@@ -135,10 +150,13 @@ func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, v any, out []byte, ve
 			break
 		}
 		out = redone
-		b = errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v}
-		verr = validateSafely(sch, v)
+		b = errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
+		verr = budget.check(sch, v)
 		if verr == nil {
 			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Validated: true}
+		}
+		if ce, ok := errors.AsType[*CostError](verr); ok {
+			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Errors: []SchemaError{costError(ce)}}
 		}
 		b.add(verr)
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -68,12 +69,16 @@ func (t *Tool) checkOutput(structured []byte) error {
 	if derr != nil {
 		return &OutputSchemaError{File: t.File, Tool: t.Name, Problems: []string{outputLabel(derr.Message)}}
 	}
-	verr := validateSafely(sch, v)
+	budget := newValidationBudget(len(out))
+	verr := budget.check(sch, v)
 	if verr == nil {
 		return nil
 	}
+	if ce, ok := errors.AsType[*CostError](verr); ok {
+		return &OutputSchemaError{File: t.File, Tool: t.Name, Problems: []string{outputLabel(costError(ce).Message)}}
+	}
 	base, _, _ := strings.Cut(sch.Location, "#")
-	b := errorBuilder{schema: t.OutputSchema, base: base, args: out, compiled: sch, value: v}
+	b := errorBuilder{schema: t.OutputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
 	b.add(verr)
 	e := &OutputSchemaError{File: t.File, Tool: t.Name}
 	for _, se := range b.sorted() {

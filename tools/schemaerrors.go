@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -110,6 +111,9 @@ type errorBuilder struct {
 	compiled *jsonschema.Schema
 	value    any
 	budget   *errorBudget // made by the first collect
+	// steps is the call's validation budget, which the checks made to
+	// explain the failure (contains, oneOf) take their steps from.
+	steps *validationBudget
 }
 
 func (b *errorBuilder) add(err error) {
@@ -164,7 +168,7 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	var types []string
 	var rest [][]SchemaError
 	for _, c := range ve.Causes {
-		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value, budget: b.budget}
+		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value, budget: b.budget, steps: b.steps}
 		sub.collect(c)
 		es := sub.out
 		if len(es) == 1 && es[0].Keyword == "type" && es[0].Pointer == ptr {
@@ -393,8 +397,11 @@ func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
 	}
 	n := 0
 	for _, item := range items {
-		if validateSafely(sub, item) == nil {
+		switch err := b.steps.check(sub, item); {
+		case err == nil:
 			n++
+		case errors.Is(err, ErrTooCostly):
+			return 0, false
 		}
 	}
 	return n, true
@@ -466,8 +473,11 @@ func (b *errorBuilder) accepting(loc string, sv gjson.Result, ptr string) []int 
 		if sub == nil {
 			return nil
 		}
-		if validateSafely(sub, v) == nil {
+		switch err := b.steps.check(sub, v); {
+		case err == nil:
 			ok = append(ok, i)
+		case errors.Is(err, ErrTooCostly):
+			return nil
 		}
 	}
 	return ok
