@@ -20,6 +20,8 @@ var layers = []struct {
 	packages []string // paths inside the module; a trailing /... takes every package under it
 }{
 	{"cmd", []string{"cmd/..."}},
+	// Scores a model's calls, running cases through run.
+	{"eval", []string{"run/eval"}},
 	{"run", []string{"run", "run/mcpserve"}},
 	// Built on one of parse or catalog: a model's chat template, read
 	// with parse's building blocks; a new tool, checked by catalog.
@@ -106,7 +108,7 @@ func TestLayers(t *testing.T) {
 				}
 			}
 		}
-		if from <= 1 {
+		if from <= layerOf("run") {
 			continue
 		}
 		for _, imp := range p.Imports {
