@@ -126,7 +126,9 @@ func TestEvaluateKnownMistakes(t *testing.T) {
 		{"irrelevance_0", func(c *Case) string {
 			return hermes([]Call{{Name: c.Functions[0].Name, Arguments: json.RawMessage(`{"weight": 70, "height": 1.8}`)}})
 		}, WhyExtraCall},
-		{"simple_python_3", func(c *Case) string { return "<tool_call>\n{\"name\": \"" + c.Answer[0].Name + "\", \"arguments\": {\"a\": [1, 2}\n</tool_call>\n" }, WhyParseError},
+		{"simple_python_3", func(c *Case) string {
+			return "<tool_call>\n{\"name\": \"" + c.Answer[0].Name + "\", \"arguments\": {\"a\": [1, 2}\n</tool_call>\n"
+		}, WhyParseError},
 	}
 	var cases []*Case
 	replies := map[string]string{}
