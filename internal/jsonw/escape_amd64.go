@@ -32,7 +32,18 @@ const kernelPiece = 32 << 10
 func appendKernel(dst []byte, s string, i int) ([]byte, int) {
 	for len(s)-i >= 32 {
 		n := min(len(s)-i, kernelPiece)
-		dst = slices.Grow(dst, 2*n)
+		if free := (cap(dst) - len(dst)) / 2; free < n {
+			// A caller may have made room for the whole result
+			// (StringLen): it is used, not copied into a larger dst.
+			switch {
+			case free >= 32:
+				n = free
+			case cap(dst)-len(dst) >= len(s)-i:
+				return dst, i // the rest may fit: the Go loop grows dst only if it must
+			default:
+				dst = slices.Grow(dst, 2*n)
+			}
+		}
 		nsrc, ndst := escapeASCII(dst[len(dst):cap(dst)], s[i:i+n])
 		dst = dst[:len(dst)+ndst]
 		i += nsrc
