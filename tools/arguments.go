@@ -85,12 +85,19 @@ const (
 // The error is non-nil only when the schema does not compile (a
 // *CompileError); problems with the arguments are in Checked.Errors.
 func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
+	return t.checkArguments(args, coerce, nil)
+}
+
+// checkArguments is CheckArguments with the refs of the arguments, as
+// measureRefs found them, swapped for their text as they are decoded:
+// what is checked, and returned, is what the tool will get.
+func (t *Tool) checkArguments(args []byte, coerce bool, refs *refResolver) (Checked, error) {
 	obj, bad := normalizeArguments(args)
 	if bad != nil {
 		return Checked{Errors: []SchemaError{*bad}}, nil
 	}
 	if t.InputSchema == nil {
-		d := argDecoder{src: obj}
+		d := argDecoder{src: obj, refs: refs}
 		_, out, derr := d.decode()
 		if derr != nil {
 			return Checked{Errors: []SchemaError{*derr}}, nil
@@ -101,7 +108,7 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if err != nil {
 		return Checked{}, err
 	}
-	d := argDecoder{src: obj, strict: true}
+	d := argDecoder{src: obj, strict: true, refs: refs}
 	v, out, derr := d.decode()
 	if derr != nil {
 		return Checked{Errors: []SchemaError{*derr}}, nil
@@ -110,12 +117,12 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if verr == nil {
 		return Checked{Arguments: out, Validated: true}, nil
 	}
-	return t.explain(sch, obj, v, out, verr, coerce), nil
+	return t.explain(sch, obj, refs, v, out, verr, coerce), nil
 }
 
 // explain turns a failed validation into SchemaErrors, after trying the
 // coercions the schema asks for when coerce is set.
-func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, v any, out []byte, verr error, coerce bool) Checked {
+func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, refs *refResolver, v any, out []byte, verr error, coerce bool) Checked {
 	base, _, _ := strings.Cut(sch.Location, "#")
 	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v}
 	b.add(verr)
@@ -129,7 +136,7 @@ func (t *Tool) explain(sch *jsonschema.Schema, obj []byte, v any, out []byte, ve
 			break
 		}
 		coerced = append(coerced, more...)
-		v, redone, rerr := recode(obj, coerced)
+		v, redone, rerr := recode(obj, coerced, refs)
 		if rerr != nil {
 			b.out = append(b.out, *rerr)
 			break
