@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/toolcall/toolcall/internal/atomicfile"
 )
 
 // RefPrefix starts a ref: a pointer to an output saved under --scratch,
@@ -71,68 +73,39 @@ func finishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (str
 		return fail(err)
 	}
 	defer src.Close()
-	dst, err := os.CreateTemp(dir, ".redacted-*")
+	dst, err := atomicfile.CreateIn(dir, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("saving the whole output under --scratch %s: %w; check that the directory exists and is writable", dir, err)
 	}
-	defer os.Remove(dst.Name()) // linked to its name by then
+	defer dst.Abort()
 	h := sha256.New()
 	w := io.MultiWriter(dst, h)
 	err = r.Copy(w, src)
 	if err == nil && dropped > 0 {
 		_, err = fmt.Fprintf(w, "\n[toolcall: the output is cut here: %d more bytes were not saved, past --max-scratch-bytes]\n", dropped)
 	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return fail(err)
 	}
 	id := scratchID(callID) + "-" + hex.EncodeToString(h.Sum(nil))[:hashDigits]
-	if err := publish(dst.Name(), dir, id); err != nil {
+	if err := publish(dst, dir, id); err != nil {
 		return fail(err)
 	}
 	os.Remove(tmpPath)
 	return RefPrefix + id, nil
 }
 
-// publish gives the finished file tmp its name dir/id.txt, never
-// replacing or writing through what is there: a hard link fails when the
-// name exists, as does O_CREATE|O_EXCL, which is the fallback where a file
-// system has no hard links. An existing file is fine only when it is the
-// same saved output.
-func publish(tmp, dir, id string) error {
+// publish gives the finished file its name dir/id.txt, never replacing
+// or writing through what is there (atomicfile's CommitNew). An existing
+// file is fine only when it is the same saved output.
+func publish(f *atomicfile.File, dir, id string) error {
 	name := filepath.Join(dir, id+".txt")
-	err := os.Link(tmp, name)
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		err = copyNew(tmp, name)
-	}
+	err := f.CommitNew(name)
 	if errors.Is(err, fs.ErrExist) {
 		if _, rerr := readSaved(dir, id); rerr == nil {
 			return nil // saved before: the same call with the same output
 		}
 		return fmt.Errorf("%s is in the way and was not written by toolcall; remove it", name)
-	}
-	return err
-}
-
-// copyNew copies the file src to a new file dst that must not exist.
-func copyNew(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(dst)
 	}
 	return err
 }

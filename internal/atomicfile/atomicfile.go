@@ -13,6 +13,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,6 +41,17 @@ func Create(path string, perm fs.FileMode) (*File, error) {
 	return &File{path: path, perm: perm, f: f}, nil
 }
 
+// CreateIn starts a file to be named in dir once it is written, for a
+// name made from what it holds (CommitNew): a new file ".new.RANDOM.tmp"
+// there, private (0600) until CommitNew gives it perm.
+func CreateIn(dir string, perm fs.FileMode) (*File, error) {
+	f, err := os.CreateTemp(dir, ".new.*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &File{perm: perm, f: f}, nil
+}
+
 // Write writes to the new file.
 func (a *File) Write(p []byte) (int, error) { return a.f.Write(p) }
 
@@ -55,6 +67,47 @@ func (a *File) Commit() error {
 	if a.done {
 		return errors.New("the file was already committed or abandoned")
 	}
+	if a.path == "" {
+		return errors.New("a file made with CreateIn is named by CommitNew")
+	}
+	err := a.finish()
+	if err == nil {
+		err = os.Rename(a.f.Name(), a.path)
+	}
+	if err != nil {
+		os.Remove(a.f.Name())
+		return fmt.Errorf("writing %s: %w", a.path, err)
+	}
+	return a.syncDir()
+}
+
+// CommitNew gives the file the name path, which must be in its directory,
+// never replacing or writing through what is there: a hard link, which
+// fails when the name is taken (by anything, a symbolic link included),
+// or where the file system has no hard links a new file (O_EXCL) it is
+// copied to. A name taken is an error that errors.Is fs.ErrExist. The new
+// file is removed either way; the file and the directory are synced.
+func (a *File) CommitNew(path string) error {
+	if a.done {
+		return errors.New("the file was already committed or abandoned")
+	}
+	a.path = path
+	err := a.finish()
+	if err == nil {
+		err = os.Link(a.f.Name(), path)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			err = copyNew(a.f.Name(), path, a.perm)
+		}
+	}
+	os.Remove(a.f.Name())
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return a.syncDir()
+}
+
+// finish gives the file its mode, syncs and closes it.
+func (a *File) finish() error {
 	a.done = true
 	err := a.f.Chmod(a.perm)
 	if err == nil {
@@ -63,17 +116,39 @@ func (a *File) Commit() error {
 	if cerr := a.f.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
-		err = os.Rename(a.f.Name(), a.path)
-	}
-	if err != nil {
-		os.Remove(a.f.Name())
-		return fmt.Errorf("writing %s: %w", a.path, err)
-	}
+	return err
+}
+
+func (a *File) syncDir() error {
 	if err := SyncDir(filepath.Dir(a.path)); err != nil {
 		return fmt.Errorf("writing %s: the file is in place, but its directory could not be synced: %w", a.path, err)
 	}
 	return nil
+}
+
+// copyNew copies the file src to a new file dst, which must not exist:
+// O_EXCL fails on any name taken, a symbolic link included.
+func copyNew(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
+	}
+	return err
 }
 
 // Abort drops the new file, leaving what had the name as it was; after

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -79,5 +80,51 @@ func TestMissingDirectory(t *testing.T) {
 	_, err := Create(filepath.Join(t.TempDir(), "no", "rec.jsonl"), 0o644)
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// CommitNew names a file never replacing or writing through what has the
+// name: a file or a symbolic link there is fs.ErrExist, and stays as it
+// was; the new file is gone either way.
+func TestCommitNew(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere")
+	os.WriteFile(target, []byte("theirs\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "taken.txt"), []byte("old\n"), 0o644)
+	if err := os.Symlink(target, filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"taken.txt", "link.txt"} {
+		f, err := CreateIn(dir, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte("mine\n"))
+		if err := f.CommitNew(filepath.Join(dir, name)); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("%s: err = %v, want fs.ErrExist", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "taken.txt")); string(b) != "old\n" {
+		t.Errorf("taken.txt holds %q", b)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "theirs\n" {
+		t.Errorf("the link's target holds %q", b)
+	}
+	f, _ := CreateIn(dir, 0o600)
+	f.Write([]byte("mine\n"))
+	if err := f.Commit(); err == nil {
+		t.Error("Commit of a file without a name succeeded")
+	}
+	f.Abort()
+	f, _ = CreateIn(dir, 0o600)
+	f.Write([]byte("mine\n"))
+	if err := f.CommitNew(filepath.Join(dir, "new.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "new.txt")); string(b) != "mine\n" {
+		t.Errorf("new.txt holds %q", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("%d files in the directory, want elsewhere, taken, link and new", len(entries))
 	}
 }
