@@ -152,13 +152,14 @@ func (r *refResolver) swap(d *argDecoder, mark int, s string) (string, bool) {
 }
 
 // room is how many bytes the swapped arguments need beyond the text
-// decoded, plus one for the newline exec ends a tool's stdin with, so
-// that neither the decoding nor exec copies them again.
+// decoded, plus one for the newline exec ends a tool's stdin with and
+// the slack the JSON writer asks for, so that neither the decoding nor
+// exec copies them again.
 func (r *refResolver) room() int {
 	if r == nil || !r.swapping {
 		return 0
 	}
-	return int(r.grow) + 1
+	return int(r.grow) + 1 + jsonw.AppendSlack
 }
 
 // used is where the refs were, or nil.

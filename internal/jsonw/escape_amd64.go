@@ -26,24 +26,16 @@ var haveKernel = cpu.X86.HasAVX2
 // needs in dst stays small whatever the length of the string.
 const kernelPiece = 32 << 10
 
+// AppendSlack must cover the room the kernel asks for (see appendKernel).
+const _ = uint(AppendSlack - 2*kernelPiece)
+
 // appendKernel appends s[i:] escaped for as long as escapeASCII goes, and
 // returns dst and where it stopped: at a byte AppendString must look at
 // itself, or among the last bytes of s.
 func appendKernel(dst []byte, s string, i int) ([]byte, int) {
 	for len(s)-i >= 32 {
 		n := min(len(s)-i, kernelPiece)
-		if free := (cap(dst) - len(dst)) / 2; free < n {
-			// A caller may have made room for the whole result
-			// (StringLen): it is used, not copied into a larger dst.
-			switch {
-			case free >= 32:
-				n = free
-			case cap(dst)-len(dst) >= len(s)-i:
-				return dst, i // the rest may fit: the Go loop grows dst only if it must
-			default:
-				dst = slices.Grow(dst, 2*n)
-			}
-		}
+		dst = slices.Grow(dst, 2*n)
 		nsrc, ndst := escapeASCII(dst[len(dst):cap(dst)], s[i:i+n])
 		dst = dst[:len(dst)+ndst]
 		i += nsrc

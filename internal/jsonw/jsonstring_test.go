@@ -45,14 +45,14 @@ func TestStringLen(t *testing.T) {
 	if n := StringLen(strings.Repeat("\x01", 1<<20)); n != 6<<20+2 {
 		t.Errorf("a MiB of control bytes: %d, want %d", n, 6<<20+2)
 	}
-	// Room made with StringLen is used, not copied into a larger dst: a
-	// ref of many megabytes is one copy (the kernel once grew dst by
-	// 64 KiB near its end, which doubled it).
+	// Room made with StringLen and AppendSlack is used, not copied into a
+	// larger dst: a ref of many megabytes is one copy (sized exactly, dst
+	// was grown by the kernel near its end, which doubled it).
 	for _, s := range []string{strings.Repeat("plain text ", 100000), strings.Repeat("\x01", 100000), strings.Repeat("ab\"c\n\x01é", 30000) + strings.Repeat("x", 33)} {
-		dst := make([]byte, 0, StringLen(s))
+		dst := make([]byte, 0, StringLen(s)+AppendSlack)
 		out := AppendString(dst, s)
-		if len(out) != cap(dst) || &out[0] != &dst[:1][0] {
-			t.Errorf("%d bytes into a dst of exactly that room: copied (cap %d -> %d)", len(out), cap(dst), cap(out))
+		if len(out) != StringLen(s) || &out[0] != &dst[:1][0] {
+			t.Errorf("%d bytes into a dst of that room and the slack: copied (cap %d -> %d)", len(out), cap(dst), cap(out))
 		}
 	}
 }
