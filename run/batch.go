@@ -18,6 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -291,10 +292,10 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 }
 
 // writeAtomic writes a file through run and renames it into place only
-// when run succeeded (see FileBeside): a reader never sees half a
+// when run succeeded (see atomicfile): a reader never sees half a
 // transcript, and an interrupted batch leaves none behind.
 func writeAtomic(path string, run func(io.Writer) (Result, error)) (Result, error) {
-	f, err := CreateBeside(path)
+	f, err := atomicfile.Create(path, 0o644) // as os.Create would make it, not private
 	if err != nil {
 		return Result{}, fmt.Errorf("writing the transcript: %w", err)
 	}

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-
-	"github.com/tidwall/gjson"
 )
 
 // The attack: two shards share --out, and a request of shard 1 reuses the
@@ -76,39 +74,24 @@ func TestResumeRemovesItsOwnLeftovers(t *testing.T) {
 	}
 }
 
-// A file written beside its name replaces it only on Commit: what had the
-// name stays whole until then, and Abort leaves nothing behind.
-func TestFileBeside(t *testing.T) {
+// The attack: --out . (or any directory on another mount than $TMPDIR,
+// such as tmpfs). A transcript was written to $TMPDIR and renamed into
+// place: EXDEV at the end of a complete run, and the transcript lost. It
+// is written beside its name, whatever $TMPDIR is; here $TMPDIR does not
+// exist at all.
+func TestHostileBatchOutKeepsTranscriptWithoutTMPDIR(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "golden.jsonl")
-	if err := os.WriteFile(path, []byte("good\n"), 0o644); err != nil {
-		t.Fatal(err)
+	t.Chdir(dir)
+	t.Setenv("TMPDIR", filepath.Join(dir, "no-such-dir"))
+	_, res := runBatch(t, context.Background(), &batchModel{}, `{"id":"x","prompt":"add"}`+"\n", BatchOptions{Out: "."})
+	if res.Answered != 1 || res.Failed != 0 {
+		t.Errorf("%+v", res)
 	}
-	f, err := CreateBeside(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write([]byte("half"))
-	if b, _ := os.ReadFile(path); string(b) != "good\n" {
-		t.Errorf("before Commit the file holds %q", b)
-	}
-	f.Abort()
-	if b, _ := os.ReadFile(path); string(b) != "good\n" {
-		t.Errorf("after Abort the file holds %q", b)
+	b, err := os.ReadFile(filepath.Join(dir, "x.jsonl"))
+	if err != nil || !strings.Contains(string(b), `"type":"stop"`) {
+		t.Fatalf("the transcript under --out .: %q, %v", b, err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("Abort left %d files", len(entries))
-	}
-	f, _ = CreateBeside(path)
-	f.Write([]byte(`{"type":"stop"}` + "\n"))
-	if err := f.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	f.Abort() // after Commit: nothing
-	if b, _ := os.ReadFile(path); !gjson.ValidBytes(b) {
-		t.Errorf("after Commit the file holds %q", b)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("Commit left %d files", len(entries))
+		t.Errorf("--out . holds %d files, want the transcript alone", len(entries))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -154,84 +153,7 @@ func copyLines(w io.Writer, r io.Reader) error {
 	}
 }
 
-// FileBeside is a file written beside the name it is meant for, and given
-// that name only by Commit: until then whatever had the name (a good
-// recording, a finished transcript) stays as it was, and a process killed
-// half way leaves it so. Commit syncs the file and its directory, so that
-// after a crash the name holds either the old file or the whole new one.
-type FileBeside struct {
-	path string
-	f    *os.File
-	done bool
-}
-
-// CreateBeside starts the file meant for path: a new file
-// ".BASE.RANDOM.tmp" in path's directory, which Abort removes and Commit
-// renames over path (see staleTemps for a batch resumed after a kill).
-func CreateBeside(path string) (*FileBeside, error) {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	return &FileBeside{path: path, f: f}, nil
-}
-
-func (b *FileBeside) Write(p []byte) (int, error) { return b.f.Write(p) }
-
-// Commit gives the file its name, replacing what was there, once it and
-// its directory are on disk; after an error the file is removed.
-func (b *FileBeside) Commit() error {
-	if b.done {
-		return errors.New("the file was already committed or abandoned")
-	}
-	b.done = true
-	err := b.f.Chmod(0o644) // as os.Create would make it, not private
-	if err == nil {
-		err = b.f.Sync()
-	}
-	if cerr := b.f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(b.f.Name(), b.path)
-	}
-	if err != nil {
-		os.Remove(b.f.Name())
-		return fmt.Errorf("writing %s: %w", b.path, err)
-	}
-	if err := syncDir(filepath.Dir(b.path)); err != nil {
-		return fmt.Errorf("writing %s: the file is in place, but its directory could not be synced: %w", b.path, err)
-	}
-	return nil
-}
-
-// Abort drops the file, leaving what had the name as it was; after
-// Commit it does nothing, so it can be deferred.
-func (b *FileBeside) Abort() {
-	if b.done {
-		return
-	}
-	b.done = true
-	b.f.Close()
-	os.Remove(b.f.Name())
-}
-
-// syncDir makes a rename in dir durable. A file system that cannot sync
-// a directory (EINVAL) has nothing more to do.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
-}
-
-// staleTemps lists, by request id, the files CreateBeside left in dir
+// staleTemps lists, by request id, the files atomicfile.Create left in dir
 // for transcripts ".ID.jsonl.RANDOM.tmp" that a killed batch never
 // committed. A resumed batch removes those of each request it handles
 // (removeStale), and only those: the requests of another shard, which

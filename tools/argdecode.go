@@ -31,14 +31,14 @@ type argDecoder struct {
 	// replace maps pointers to the JSON written (and checked) instead of
 	// the value found there: applied coercions.
 	replace map[string][]byte
-	// refs, when set, swaps string values that are refs for the saved
-	// text they name (see resolveRefs).
+	// refs, when set, measures or swaps the string values that are refs
+	// (see measureRefs).
 	refs *refResolver
 }
 
 // decode parses the whole of src as one object.
 func (d *argDecoder) decode() (any, []byte, *SchemaError) {
-	d.out = make([]byte, 0, len(d.src))
+	d.out = make([]byte, 0, len(d.src)+d.refs.room())
 	d.skipSpace()
 	v := d.value(0)
 	if d.fail == nil && d.skipSpace() != len(d.src) {
@@ -110,8 +110,10 @@ func (d *argDecoder) value(depth int) any {
 		if !ok {
 			return nil
 		}
-		if d.refs != nil && d.refs.swap(d, mark, s) {
-			return nil
+		if d.refs != nil {
+			if text, ok := d.refs.swap(d, mark, s); ok {
+				return text
+			}
 		}
 		return s
 	case c == '-' || (c >= '0' && c <= '9'):

@@ -86,12 +86,19 @@ const (
 // The error is non-nil only when the schema does not compile (a
 // *CompileError); problems with the arguments are in Checked.Errors.
 func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
+	return t.checkArguments(args, coerce, nil)
+}
+
+// checkArguments is CheckArguments with the refs of the arguments, as
+// measureRefs found them, swapped for their text as they are decoded:
+// what is checked, and returned, is what the tool will get.
+func (t *Tool) checkArguments(args []byte, coerce bool, refs *refResolver) (Checked, error) {
 	obj, bad := normalizeArguments(args)
 	if bad != nil {
 		return Checked{Errors: []SchemaError{*bad}}, nil
 	}
 	if t.InputSchema == nil {
-		d := argDecoder{src: obj}
+		d := argDecoder{src: obj, refs: refs}
 		_, out, derr := d.decode()
 		if derr != nil {
 			return Checked{Errors: []SchemaError{*derr}}, nil
@@ -102,7 +109,7 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if err != nil {
 		return Checked{}, err
 	}
-	d := argDecoder{src: obj, strict: true}
+	d := argDecoder{src: obj, strict: true, refs: refs}
 	v, out, derr := d.decode()
 	if derr != nil {
 		return Checked{Errors: []SchemaError{*derr}}, nil
@@ -115,7 +122,7 @@ func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
 	if ce, ok := errors.AsType[*CostError](verr); ok {
 		return Checked{Arguments: out, Errors: []SchemaError{costError(ce)}}, nil
 	}
-	return t.explain(sch, budget, obj, v, out, verr, coerce), nil
+	return t.explain(sch, budget, obj, refs, v, out, verr, coerce), nil
 }
 
 // costError is the one error of a call whose check was given up: the
@@ -130,7 +137,7 @@ func costError(e *CostError) SchemaError {
 
 // explain turns a failed validation into SchemaErrors, after trying the
 // coercions the schema asks for when coerce is set.
-func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []byte, v any, out []byte, verr error, coerce bool) Checked {
+func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []byte, refs *refResolver, v any, out []byte, verr error, coerce bool) Checked {
 	base, _, _ := strings.Cut(sch.Location, "#")
 	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
 	b.add(verr)
@@ -144,7 +151,7 @@ func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []b
 			break
 		}
 		coerced = append(coerced, more...)
-		v, redone, rerr := recode(obj, coerced)
+		v, redone, rerr := recode(obj, coerced, refs)
 		if rerr != nil {
 			b.out = append(b.out, *rerr)
 			break

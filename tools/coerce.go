@@ -69,13 +69,14 @@ func coerceString(s string, types []string) ([]byte, bool) {
 }
 
 // recode parses the arguments again with the coercions in place, giving
-// the value to check and its compact text.
-func recode(obj []byte, coerced []Coercion) (any, []byte, *SchemaError) {
+// the value to check and its compact text; refs, when not nil, are
+// swapped for their text as in checkArguments.
+func recode(obj []byte, coerced []Coercion, refs *refResolver) (any, []byte, *SchemaError) {
 	replace := make(map[string][]byte, len(coerced))
 	for _, c := range coerced {
 		replace[c.Pointer] = c.To
 	}
-	d := argDecoder{src: obj, strict: true, replace: replace}
+	d := argDecoder{src: obj, strict: true, replace: replace, refs: refs}
 	return d.decode()
 }
 

@@ -49,8 +49,8 @@ type ExecOptions struct {
 	// MaxScratch caps what is saved there of one call's output
 	// (DefaultMaxScratch when 0); the saved file says where it was cut.
 	MaxScratch int64
-	// MaxRefBytes bounds what the refs of one call expand to, all
-	// together (DefaultMaxRefBytes when 0).
+	// MaxRefBytes bounds what the refs of one call pass, all together,
+	// as JSON strings (DefaultMaxRefBytes when 0).
 	MaxRefBytes int64
 	// Workdir is the tools' working directory ("" = the current one).
 	Workdir string

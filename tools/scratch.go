@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/atomicfile"
 )
 
 // RefPrefix starts a ref: a pointer to an output saved under --scratch,
@@ -24,10 +23,11 @@ const RefPrefix = "ref:"
 // arguments are held in memory and written to the tool's stdin.
 const MaxRefSize = 32 << 20
 
-// DefaultMaxRefBytes bounds the text all the refs of one call expand to
-// together (--max-ref-bytes): a few bytes of arguments naming one large
-// saved output many times would otherwise take memory in proportion to the
-// number of uses.
+// DefaultMaxRefBytes bounds what all the refs of one call pass to the tool
+// together (--max-ref-bytes), counted as the tool receives it, JSON strings
+// (six bytes for each control character): a few bytes of arguments naming
+// one large saved output many times, or one of control characters, would
+// otherwise take memory in proportion to the uses, or six times over.
 const DefaultMaxRefBytes = 64 << 20
 
 // DefaultMaxScratch is how much of one call's output is saved under
@@ -73,68 +73,39 @@ func finishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (str
 		return fail(err)
 	}
 	defer src.Close()
-	dst, err := os.CreateTemp(dir, ".redacted-*")
+	dst, err := atomicfile.CreateIn(dir, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("saving the whole output under --scratch %s: %w; check that the directory exists and is writable", dir, err)
 	}
-	defer os.Remove(dst.Name()) // linked to its name by then
+	defer dst.Abort()
 	h := sha256.New()
 	w := io.MultiWriter(dst, h)
 	err = r.Copy(w, src)
 	if err == nil && dropped > 0 {
 		_, err = fmt.Fprintf(w, "\n[toolcall: the output is cut here: %d more bytes were not saved, past --max-scratch-bytes]\n", dropped)
 	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
 		return fail(err)
 	}
 	id := scratchID(callID) + "-" + hex.EncodeToString(h.Sum(nil))[:hashDigits]
-	if err := publish(dst.Name(), dir, id); err != nil {
+	if err := publish(dst, dir, id); err != nil {
 		return fail(err)
 	}
 	os.Remove(tmpPath)
 	return RefPrefix + id, nil
 }
 
-// publish gives the finished file tmp its name dir/id.txt, never
-// replacing or writing through what is there: a hard link fails when the
-// name exists, as does O_CREATE|O_EXCL, which is the fallback where a file
-// system has no hard links. An existing file is fine only when it is the
-// same saved output.
-func publish(tmp, dir, id string) error {
+// publish gives the finished file its name dir/id.txt, never replacing
+// or writing through what is there (atomicfile's CommitNew). An existing
+// file is fine only when it is the same saved output.
+func publish(f *atomicfile.File, dir, id string) error {
 	name := filepath.Join(dir, id+".txt")
-	err := os.Link(tmp, name)
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		err = copyNew(tmp, name)
-	}
+	err := f.CommitNew(name)
 	if errors.Is(err, fs.ErrExist) {
 		if _, rerr := readSaved(dir, id); rerr == nil {
 			return nil // saved before: the same call with the same output
 		}
 		return fmt.Errorf("%s is in the way and was not written by toolcall; remove it", name)
-	}
-	return err
-}
-
-// copyNew copies the file src to a new file dst that must not exist.
-func copyNew(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(dst)
 	}
 	return err
 }
@@ -198,87 +169,6 @@ func refID(s string) (string, bool) {
 type refUse struct {
 	Pointer string // JSON pointer of the string that was the ref
 	Ref     string // "ref:<id>"
-}
-
-// mayHoldRef is a quick test that args hold no ref: every ref has "ref:"
-// in it, spelt out or with \u escapes.
-func mayHoldRef(args []byte) bool {
-	return bytes.Contains(args, []byte(RefPrefix)) || bytes.Contains(args, []byte(`\u`))
-}
-
-// resolveRefs returns the arguments object with every string value (at any
-// depth; object keys are left alone) that is a ref, "ref:<id>", replaced
-// by the text saved under dir/<id>.txt, and where each was. The arguments
-// are normalized as CheckArguments does first, so a ref inside arguments
-// sent as a JSON string is found too. Arguments without refs, or that are
-// not an object at all, are returned as they are, for CheckArguments to
-// judge. It fails, naming the ref, when dir is "" (no --scratch), when the
-// id names no output toolcall saved there, or when the saved output is
-// larger than MaxRefSize. Each saved output is read once, however many
-// refs name it, and the texts swapped in may come to at most maxTotal
-// bytes (DefaultMaxRefBytes when <= 0), counted at every use.
-func resolveRefs(args []byte, dir string, maxTotal int64) ([]byte, []refUse, error) {
-	if !mayHoldRef(args) {
-		return args, nil, nil
-	}
-	obj, bad := normalizeArguments(args)
-	if bad != nil {
-		return args, nil, nil
-	}
-	if maxTotal <= 0 {
-		maxTotal = DefaultMaxRefBytes
-	}
-	r := &refResolver{dir: dir, left: maxTotal, max: maxTotal}
-	d := argDecoder{src: obj, refs: r}
-	_, out, derr := d.decode()
-	switch {
-	case r.err != nil:
-		return nil, nil, r.err
-	case derr != nil || len(r.uses) == 0:
-		return args, nil, nil
-	}
-	return out, r.uses, nil
-}
-
-// refResolver is the argDecoder's hook that swaps refs for saved text.
-type refResolver struct {
-	dir  string
-	uses []refUse
-	err  error             // the first ref that could not be read
-	read map[string][]byte // the saved outputs read so far, by id
-	left int64             // how many more bytes of saved text may be swapped in
-	max  int64             // what left started at, for the message
-}
-
-// swap replaces the string s, written to d.out from mark on, by the text
-// of the saved output it names, when it is a ref. The decoded value is
-// not needed by the resolving pass, so none is made.
-func (r *refResolver) swap(d *argDecoder, mark int, s string) bool {
-	id, ok := refID(s)
-	if !ok || r.err != nil {
-		return false
-	}
-	text, seen := r.read[id]
-	if !seen {
-		var err error
-		if text, err = readRef(r.dir, id); err != nil {
-			r.err = err
-			return true
-		}
-		if r.read == nil {
-			r.read = map[string][]byte{}
-		}
-		r.read[id] = text
-	}
-	if int64(len(text)) > r.left {
-		r.err = fmt.Errorf("the refs in the arguments stand for more than the %d bytes one call may pass (--max-ref-bytes): argument %q would pass %d more, after %d already; name each saved output once, or pass a smaller part of it",
-			r.max, s, len(text), r.max-r.left)
-		return true
-	}
-	r.left -= int64(len(text))
-	d.out = jsonw.AppendBytes(d.out[:mark], text)
-	r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
-	return true
 }
 
 // readRef reads the output saved under id, for the argument "ref:<id>".

@@ -33,8 +33,8 @@ type ValidateOptions struct {
 	// checked, so the check is of what the tool will get; with no
 	// directory, a ref is an error.
 	Scratch string
-	// MaxRefBytes bounds what the refs of one call expand to, all
-	// together (DefaultMaxRefBytes when 0).
+	// MaxRefBytes bounds what the refs of one call pass, all together,
+	// as JSON strings (DefaultMaxRefBytes when 0).
 	MaxRefBytes int64
 	// MaxLine is the longest input line read (DefaultMaxLine when 0); a
 	// longer one is answered with a parse_error event and skipped.
@@ -347,12 +347,12 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		msg, content, details := validationReport(t.Name, []SchemaError{*collision})
 		return fail(KindValidation, msg, content, details)
 	}
-	input, refs, err := resolveRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
+	refs, err := measureRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
 	if err != nil {
 		msg := err.Error()
 		return fail(KindValidation, msg, msg+". Fix the argument and call the tool again.", nil)
 	}
-	checked, err := t.CheckArguments(input, v.opts.Coerce)
+	checked, err := t.checkArguments(args, v.opts.Coerce, refs)
 	if err != nil {
 		// A schema that does not compile is the tool's fault, not the
 		// model's: kind execution, as for a tool that fails when run. The
@@ -365,7 +365,7 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 		return fail(KindExecution, msg, msg+". This is a fault in the tool's definition, not in your call; use another tool or answer without it.", nil)
 	}
 	if len(checked.Errors) > 0 {
-		msg, content, details := validationReport(t.Name, fromAliases(fromRefs(checked.Errors, refs), normalized))
+		msg, content, details := validationReport(t.Name, fromAliases(fromRefs(checked.Errors, refs.used()), normalized))
 		return fail(KindValidation, msg, content, details)
 	}
 	// d. The call passes, under the tool's own name. It is written with
@@ -373,7 +373,7 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
 	checked.Normalized = normalized
-	if len(refs) > 0 {
+	if refs != nil {
 		c.Arguments = withRefs(args, checked)
 	}
 	return verdict{call: c, tool: t, checked: checked, consent: why, input: checked.Arguments}
@@ -399,7 +399,7 @@ func fromRefs(errs []SchemaError, refs []refUse) []SchemaError {
 func withRefs(args []byte, checked Checked) []byte {
 	obj, bad := normalizeArguments(args)
 	if bad == nil {
-		if _, out, err := recode(obj, checked.Coerced); err == nil {
+		if _, out, err := recode(obj, checked.Coerced, nil); err == nil {
 			return out
 		}
 	}

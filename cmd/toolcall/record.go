@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/run"
 )
 
@@ -17,7 +18,7 @@ import (
 // recording while the server was down), which stderr says; a first
 // recording of such a run is written, since replaying a failure is a test
 // too.
-func keepRecording(record *run.FileBeside, path string, res run.Result, interrupted bool, stderr io.Writer) error {
+func keepRecording(record *atomicfile.File, path string, res run.Result, interrupted bool, stderr io.Writer) error {
 	if record == nil || interrupted || res.Reason == run.StopInterrupted {
 		return nil
 	}

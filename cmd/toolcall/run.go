@@ -18,6 +18,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
+	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
@@ -403,9 +404,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		defer view.Close()
 		out = view
 	}
-	var record *run.FileBeside
+	var record *atomicfile.File
 	if o.record != "" {
-		if record, err = run.CreateBeside(o.record); err != nil {
+		if record, err = atomicfile.Create(o.record, 0o644); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// The error names the temporary file beside it.
 				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}

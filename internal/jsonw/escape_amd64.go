@@ -26,6 +26,9 @@ var haveKernel = cpu.X86.HasAVX2
 // needs in dst stays small whatever the length of the string.
 const kernelPiece = 32 << 10
 
+// AppendSlack must cover the room the kernel asks for (see appendKernel).
+const _ = uint(AppendSlack - 2*kernelPiece)
+
 // appendKernel appends s[i:] escaped for as long as escapeASCII goes, and
 // returns dst and where it stopped: at a byte AppendString must look at
 // itself, or among the last bytes of s.

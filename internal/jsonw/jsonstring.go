@@ -84,6 +84,47 @@ func AppendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// AppendSlack is the room beyond StringLen that AppendString may ask of
+// dst: given StringLen(s)+AppendSlack bytes free, it never copies dst to
+// a larger one. The kernel asks for room for its next piece escaped
+// twice over, rather than look ahead, so that a buffer being grown is
+// grown once for a long string.
+const AppendSlack = 64 << 10
+
+// StringLen is how many bytes AppendString(nil, s) appends, quotes
+// included, counted without writing them: a caller that bounds what it
+// will write (the refs of a call, each control character of which takes
+// six bytes as \u0001) decides before it builds anything, and may size
+// its buffer once (with AppendSlack).
+func StringLen(s string) int {
+	n := 2
+	for i := 0; ; {
+		j := skipPlain(s, i)
+		n += j - i
+		if j == len(s) {
+			return n
+		}
+		c := s[j]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[j:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				n += 6
+			} else {
+				n += size
+			}
+			i = j + size
+			continue
+		}
+		switch c {
+		case '"', '\\', '\n', '\r', '\t':
+			n += 2
+		default:
+			n += 6
+		}
+		i = j + 1
+	}
+}
+
 // AppendControl appends the JSON escape of a control character (below
 // 0x20): the short form where JSON has one, else \u00XX.
 func AppendControl(dst []byte, c byte) []byte {

@@ -32,12 +32,40 @@ func TestAppendString(t *testing.T) {
 	}
 }
 
+// StringLen counts what AppendString writes: six bytes for a control
+// character, an invalid byte, U+2028; two for a quote, a backslash, a
+// newline; the rest as it is.
+func TestStringLen(t *testing.T) {
+	for _, s := range []string{"", "plain", "\x01\x02", "\"\\\n\r\t\b\f", "\xff\xfe", "\u2028\u2029", "日本語", "é\x00",
+		strings.Repeat("\x01", 1000), strings.Repeat("abc\"", 100) + "\xff", strings.Repeat("x", 200) + "\x1f"} {
+		if n, want := StringLen(s), len(AppendString(nil, s)); n != want {
+			t.Errorf("StringLen(%q) = %d, want %d", s, n, want)
+		}
+	}
+	if n := StringLen(strings.Repeat("\x01", 1<<20)); n != 6<<20+2 {
+		t.Errorf("a MiB of control bytes: %d, want %d", n, 6<<20+2)
+	}
+	// Room made with StringLen and AppendSlack is used, not copied into a
+	// larger dst: a ref of many megabytes is one copy (sized exactly, dst
+	// was grown by the kernel near its end, which doubled it).
+	for _, s := range []string{strings.Repeat("plain text ", 100000), strings.Repeat("\x01", 100000), strings.Repeat("ab\"c\n\x01é", 30000) + strings.Repeat("x", 33)} {
+		dst := make([]byte, 0, StringLen(s)+AppendSlack)
+		out := AppendString(dst, s)
+		if len(out) != StringLen(s) || &out[0] != &dst[:1][0] {
+			t.Errorf("%d bytes into a dst of that room and the slack: copied (cap %d -> %d)", len(out), cap(dst), cap(out))
+		}
+	}
+}
+
 func FuzzAppendString(f *testing.F) {
 	for _, s := range []string{"", "abc", "a\"b\\c\n", "\xff\xfe", "日本語テキスト12345678", strings.Repeat("x", 17) + "\x01"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := AppendString(nil, s)
+		if n := StringLen(s); n != len(out) {
+			t.Fatalf("StringLen(%q) = %d, but AppendString wrote %d bytes: %s", s, n, len(out), out)
+		}
 		if !utf8.Valid(out) {
 			t.Fatalf("AppendString(%q) is not valid UTF-8: %q", s, out)
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/loopback"
 )
 
@@ -86,27 +87,20 @@ func TokenDir() (string, error) {
 }
 
 // WriteToken writes token to dir/name, mode 0600, whole or not at all:
-// it is written to a new file of its own first (never through a link an
-// attacker placed) and renamed into place.
+// it is written to a new file of its own first, beside the name (never
+// through a link an attacker placed), and renamed into place (see
+// atomicfile).
 func WriteToken(dir, name, token string) (string, error) {
-	f, err := os.CreateTemp(dir, ".token-*")
+	path := filepath.Join(dir, name)
+	f, err := atomicfile.Create(path, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("cannot write the bearer token: %w", err)
 	}
-	defer os.Remove(f.Name()) // a no-op once renamed
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
+	defer f.Abort()
+	if _, err := f.Write([]byte(token + "\n")); err != nil {
 		return "", fmt.Errorf("cannot write the bearer token: %w", err)
 	}
-	if _, err := f.WriteString(token + "\n"); err != nil {
-		f.Close()
-		return "", fmt.Errorf("cannot write the bearer token: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("cannot write the bearer token: %w", err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := f.Commit(); err != nil {
 		return "", fmt.Errorf("cannot write the bearer token: %w", err)
 	}
 	return path, nil
