@@ -59,6 +59,11 @@ func (c *Catalog) Close() {
 	}
 }
 
+// Servers lists the MCP servers of the catalog, those whose tools were
+// left out too: the files they run are protected as the tools' are
+// (tools.ServerSet).
+func (c *Catalog) Servers() []*tools.MCPServer { return c.servers }
+
 // Changed receives when an MCP server of the catalog said its tools
 // changed (notifications/tools/list_changed); Relist then gives the
 // catalog as it is now. Changes close together may come as one. A
@@ -136,3 +141,6 @@ func (l *Live) Lookup(name string) (*tools.Tool, bool) { return l.Catalog().Look
 
 // Names lists the tools of the catalog as it is now.
 func (l *Live) Names() []string { return l.Catalog().Names() }
+
+// Servers lists the MCP servers of the catalog.
+func (l *Live) Servers() []*tools.MCPServer { return l.Catalog().Servers() }

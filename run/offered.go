@@ -49,3 +49,12 @@ func (s *offeredSet) Names() []string {
 	}
 	return out
 }
+
+// Servers lists the MCP servers of the set it limits, offered or not: the
+// files they run are protected whatever the model was shown.
+func (s *offeredSet) Servers() []*tools.MCPServer {
+	if ss, ok := s.ToolSet.(tools.ServerSet); ok {
+		return ss.Servers()
+	}
+	return nil
+}

@@ -50,7 +50,7 @@ func TestToolsDirsLeaveServerDataFiles(t *testing.T) {
 	if err := os.WriteFile(db, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := &MCPServer{Command: []string{"/bin/sh", "--db", db}}
+	srv := &MCPServer{Command: []string{"/bin/true", "--db", db}}
 	if got := toolsDirs(execSet{"q": {Name: "q", Server: srv}}); slices.Contains(got, data) {
 		t.Errorf("toolsDirs = %q protects the directory of a data file", got)
 	}
