@@ -50,11 +50,6 @@ func (s *offeredSet) Names() []string {
 	return out
 }
 
-// Servers lists the MCP servers of the set it limits, offered or not: the
-// files they run are protected whatever the model was shown.
-func (s *offeredSet) Servers() []*tools.MCPServer {
-	if ss, ok := s.ToolSet.(tools.ServerSet); ok {
-		return ss.Servers()
-	}
-	return nil
-}
+// Whole is the set it limits: every tool in use, offered or not, is kept
+// out of the tools' reach (tools.WholeSet), whatever the model was shown.
+func (s *offeredSet) Whole() tools.ToolSet { return s.ToolSet }

@@ -141,12 +141,23 @@ type ServerSet interface {
 	Servers() []*MCPServer
 }
 
+// WholeSet is a ToolSet that holds some of the tools in use (run --pick,
+// mcp serve --tag): Whole gives them all, whose directories are all
+// protected.
+type WholeSet interface {
+	ToolSet
+	Whole() ToolSet
+}
+
 // toolsDirs lists, absolute and sorted, the directories that hold the
 // sidecars and executables of the tools in set, and of its MCP servers
 // (every file their commands run, see serverFiles): the directory of each executable as named and,
 // when it is a symbolic link, of the file it resolves to, since writing
 // either replaces what runs.
 func toolsDirs(set ToolSet) []string {
+	if ws, ok := set.(WholeSet); ok {
+		set = ws.Whole()
+	}
 	seen := map[string]bool{}
 	add := func(file string) {
 		if file == "" {
