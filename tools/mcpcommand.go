@@ -208,27 +208,28 @@ func (w *commandWalk) path(i int) string {
 }
 
 // file takes argument i for a file of code (what says what it is): it
-// must exist where path says, and becomes that path.
+// becomes the path under base, and must be there. An absolute path that
+// does not exist (a server not installed yet) is left to fail as the
+// server starts, as before; its directory is protected all the same, so
+// that no tool can put it there.
 func (w *commandWalk) file(i int, what string) {
 	if w.err != nil || i >= len(w.argv) {
 		return
 	}
 	p := w.path(i)
 	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() && !fi.IsDir() {
-		if w.strict {
-			why := "there is no such file"
-			if err == nil {
-				why = "it is not a regular file"
-			} else if !errors.Is(err, os.ErrNotExist) {
-				why = err.Error()
-			}
-			if filepath.IsAbs(w.argv[i]) {
-				w.err = fmt.Errorf("argument %d, %q, %s: %s", i, w.argv[i], what, why)
-			} else {
-				w.err = fmt.Errorf("argument %d, %q, %s, is not %s (%s: %s): put it there, or give its absolute path; a relative name is never taken from the working directory, where a tool may write", i, w.argv[i], what, w.besideWhat(), p, why)
-			}
+	missing := errors.Is(err, os.ErrNotExist)
+	bad := err != nil && !missing || err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
+	switch {
+	case w.strict && bad:
+		why := "it is not a regular file"
+		if err != nil {
+			why = err.Error()
 		}
+		w.err = fmt.Errorf("argument %d, %q, %s: %s", i, w.argv[i], what, why)
+		return
+	case w.strict && missing && !filepath.IsAbs(w.argv[i]):
+		w.err = fmt.Errorf("argument %d, %q, %s, is not %s (%s: there is no such file): put it there, or give its absolute path; a relative name is never taken from the working directory, where a tool may write", i, w.argv[i], what, w.besideWhat(), p)
 		return
 	}
 	w.argv[i] = p

@@ -45,6 +45,8 @@ func TestHostileMCPCommandFilesBesideTheSidecar(t *testing.T) {
 		{[]string{"timeout", "-k", "5", "30", "sh", "srv"}, []string{"timeout", "-k", "5", "30", "sh", at("srv")}},
 		{[]string{"my-server", "--plugin", "plugin.py"}, []string{"my-server", "--plugin", at("plugin.py")}},
 		{[]string{"./srv"}, []string{at("srv")}},
+		// Not installed yet: it fails as it starts, as before.
+		{[]string{"node", "/nonexistent/dist/index.js"}, []string{"node", "/nonexistent/dist/index.js"}},
 	} {
 		got, err := CheckMCPCommand(tt.cmd, side, false)
 		if err != nil || !slices.Equal(got, tt.want) {
@@ -84,10 +86,11 @@ func TestServerFilesAreTheFilesItRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(lib, "server"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := &MCPServer{File: filepath.Join(side, "srv.json"), Command: []string{"env", "A=1", "sh", filepath.Join(lib, "server")}}
+	later := filepath.Join(t.TempDir(), "not-yet")
+	s := &MCPServer{File: filepath.Join(side, "srv.json"), Command: []string{"env", "A=1", "sh", filepath.Join(lib, "server"), filepath.Join(later, "plugin.py")}}
 	got := toolsDirs(execSet{"t": {Name: "t", Server: s, File: s.File}})
 	abs := func(d string) string { a, _ := filepath.EvalSymlinks(d); return a }
-	for _, want := range []string{side, lib} {
+	for _, want := range []string{side, lib, later} { // later: so that no tool can create it
 		if !slices.Contains(got, want) && !slices.Contains(got, abs(want)) {
 			t.Errorf("toolsDirs = %q, missing %s", got, want)
 		}
