@@ -2,6 +2,8 @@ package tools
 
 import (
 	"strings"
+
+	"github.com/toolcall/toolcall/internal/unsafestr"
 )
 
 // A secret of digits alone (a PIN, a numeric key) can be written as a
@@ -28,9 +30,9 @@ func (r *Redactor) numberSpans(s string, sp []span) []span {
 	if len(r.digits) == 0 {
 		return sp
 	}
-	longest := 0
+	shortest, longest := len(r.digits[0]), 0
 	for _, d := range r.digits {
-		longest = max(longest, len(d))
+		shortest, longest = min(shortest, len(d)), max(longest, len(d))
 	}
 	var plain []byte
 	for i := 0; i < len(s); i++ {
@@ -38,14 +40,17 @@ func (r *Redactor) numberSpans(s string, sp []span) []span {
 		if c < '0' || c > '9' || i > 0 && (isDigit(s[i-1]) || s[i-1] == '.') {
 			continue
 		}
-		end, n, ok := readNumber(s, i)
-		if !ok {
+		end, whole, frac, exp, ok := readNumber(s, i)
+		// Too few digits, and zeros, to hold the shortest secret: most
+		// numbers of a text (a time, a version, a size).
+		if !ok || len(whole)+len(frac)+min(abs(exp), longest) < shortest {
 			i = end - 1
 			continue
 		}
+		n := number{digits: whole + frac, exp: exp - len(frac)}
 		plain = n.appendPlain(plain[:0], longest)
 		for _, d := range r.digits {
-			if strings.Contains(string(plain), d) {
+			if strings.Contains(unsafestr.String(plain), d) {
 				start := i
 				if start > 0 && s[start-1] == '-' {
 					start--
@@ -59,6 +64,13 @@ func (r *Redactor) numberSpans(s string, sp []span) []span {
 	return sp
 }
 
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // number is a decimal number as written: its digits (integer part, then
@@ -68,17 +80,16 @@ type number struct {
 	exp    int // the value is digits × 10^exp
 }
 
-// readNumber reads the number that starts at s[i] (a digit): digits, then
-// a fraction, then an exponent, each optional but the first. ok is false
-// for a number of digits alone, which the plain search finds already;
-// end is past what was read either way.
-func readNumber(s string, i int) (end int, n number, ok bool) {
+// readNumber reads the number that starts at s[i] (a digit): digits (its
+// whole part), then a fraction, then an exponent, each optional but the
+// first. ok is false for a number of digits alone, which the plain search
+// finds already; end is past what was read either way.
+func readNumber(s string, i int) (end int, whole, frac string, exp int, ok bool) {
 	j := i
 	for j < len(s) && isDigit(s[j]) {
 		j++
 	}
-	whole := s[i:j]
-	frac := ""
+	whole = s[i:j]
 	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
 		k := j + 1
 		for k < len(s) && isDigit(s[k]) {
@@ -86,7 +97,7 @@ func readNumber(s string, i int) (end int, n number, ok bool) {
 		}
 		frac, j = s[j+1:k], k
 	}
-	exp, hasExp := 0, false
+	hasExp := false
 	if j+1 < len(s) && (s[j] == 'e' || s[j] == 'E') {
 		k, neg := j+1, false
 		if s[k] == '+' || s[k] == '-' {
@@ -105,10 +116,7 @@ func readNumber(s string, i int) (end int, n number, ok bool) {
 			j, hasExp = k, true
 		}
 	}
-	if frac == "" && !hasExp {
-		return j, number{}, false
-	}
-	return j, number{digits: whole + frac, exp: exp - len(frac)}, true
+	return j, whole, frac, exp, frac != "" || hasExp
 }
 
 // appendPlain appends n in plain decimal, without sign, leading zeros of
