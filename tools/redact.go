@@ -554,7 +554,7 @@ func (r *Redactor) MayContinue(s string) bool {
 			return true
 		}
 	}
-	return false
+	return r.numberAtEnd(s)
 }
 
 // startsAtEnd is the length of the longest proper prefix of the secret

@@ -153,3 +153,19 @@ func (n number) appendPlain(dst []byte, pad int) []byte {
 	}
 	return dst
 }
+
+// numberAtEnd reports whether s ends with what may be the start of a
+// number writing a digit secret in another form (8.6753 of
+// 8.675309123e9), which the text after s could complete: MayContinue
+// holds such a piece back too.
+func (r *Redactor) numberAtEnd(s string) bool {
+	if len(r.digits) == 0 {
+		return false
+	}
+	i := len(s)
+	for i > 0 && strings.IndexByte("0123456789.eE+-", s[i-1]) >= 0 {
+		i--
+	}
+	tail := s[i:]
+	return len(tail) >= minSplitPrefix && strings.IndexAny(tail, "0123456789") >= 0
+}

@@ -40,6 +40,14 @@ func TestHostileDigitsSecretInExponentForm(t *testing.T) {
 			t.Errorf("text %q: got %q", f, got)
 		}
 	}
+	// Cut in two by the events of a long stretch of text: held, and
+	// replaced across the cut.
+	if !r.MayContinue("the pin is 8.6753") {
+		t.Error("a piece ending in the start of a number is not held back")
+	}
+	if a, b := r.Across("the pin is 8.6753", "09123e9, keep it"); strings.Contains(a+b, "09123") || a != "the pin is [REDACTED]" || b != ", keep it" {
+		t.Errorf("across the cut: %q %q", a, b)
+	}
 	// Other values keep their digits: a different number, and one huge
 	// exponent that must cost nothing.
 	for _, keep := range []string{"8.675309124e9", "1.5e3", "3.14", "1e999999999", "8.675309123e8"} {
