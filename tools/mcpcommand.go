@@ -165,11 +165,13 @@ func CheckMCPCommand(argv []string, base string, unchecked bool) ([]string, erro
 		return nil, w.err
 	}
 	if w.opaque != "" && !unchecked {
+		instead := `(such as ["python3", "server.py"], server.py beside the sidecar)`
 		optIn := `set "unchecked_command": true in the mcp_server to run it as it is`
 		if base == "" {
+			instead = `(such as python3 server.py)`
 			optIn = `declare the server in a sidecar with "unchecked_command": true to run it as it is`
 		}
-		return nil, fmt.Errorf("%s, so a file a tool planted in the working directory could run; run a script of yours instead (such as [\"python3\", \"server.py\"], server.py beside the sidecar), or %s", w.opaque, optIn)
+		return nil, fmt.Errorf("%s, so a file a tool planted in the working directory could run; run a script of yours instead %s, or %s", w.opaque, instead, optIn)
 	}
 	return w.argv, nil
 }
