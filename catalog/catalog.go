@@ -20,6 +20,9 @@ type Catalog struct {
 	// servers are the MCP servers whose tools are in the catalog; Close
 	// stops them.
 	servers []*tools.MCPServer
+	// whole is the catalog this one is a part of (Part), nil for a
+	// catalog of its own.
+	whole tools.ToolSet
 	// seen is each server's count of changes (MCPServer.Changes) when
 	// its tools were listed; changed hears of a change (see Changed);
 	// load is what Relist lists them again with.

@@ -127,7 +127,13 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			}
 			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(urlcred.Strip(argv[0])), URL: argv[0]})
 		case len(argv) > 0:
-			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: argv})
+			// As in a sidecar, with the working directory for its
+			// directory: what it runs from there is protected too.
+			cmd, err := tools.CheckMCPCommand(argv, "", false)
+			if err != nil {
+				return nil, fmt.Errorf("--mcp %q: %w", line, err)
+			}
+			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: cmd})
 		}
 	}
 	changed := make(chan struct{}, 1)
@@ -504,9 +510,6 @@ func (e *entry) load() {
 		return
 	}
 	if srv, ok, err := tools.ParseMCPServer(e.file, data); ok {
-		if err == nil {
-			serverBesideSidecar(srv, e.dir)
-		}
 		e.server, e.err = srv, err
 		return
 	}
@@ -573,22 +576,6 @@ func (e *entry) findExecutable() {
 		stem := strings.TrimSuffix(filepath.Base(e.file), ".json")
 		noExe(fmt.Sprintf("add an executable named %s or %s.EXT (such as %s.py), or set \"command\" in the sidecar", stem, stem, stem))
 	}
-}
-
-// serverBesideSidecar makes a relative path in an mcp_server "command"
-// ("./server", "bin/server") name a file under the sidecar's directory,
-// as a tool's "command" does, not under whatever directory toolcall
-// happens to run in, where anyone who can write there could put a
-// program of that name. A bare name ("npx") is still looked up on PATH.
-func serverBesideSidecar(s *tools.MCPServer, dir string) {
-	if len(s.Command) == 0 {
-		return
-	}
-	p := s.Command[0]
-	if filepath.IsAbs(p) || !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
-		return
-	}
-	s.Command[0] = commandPath(filepath.Join(dir, p))
 }
 
 // notExecutable says why path cannot be run as a tool, or "" when it can.

@@ -59,6 +59,28 @@ func (c *Catalog) Close() {
 	}
 }
 
+// Servers lists the MCP servers of the catalog, those whose tools were
+// left out too: the files they run are protected as the tools' are
+// (tools.ServerSet).
+func (c *Catalog) Servers() []*tools.MCPServer { return c.servers }
+
+// Part is a catalog of some of c's tools (mcp serve --tag) whose Whole is
+// c: the tools it runs are kept out of the directories of every tool and
+// server of c, not only of those it holds (tools.WholeSet).
+func (c *Catalog) Part(ts []*tools.Tool) *Catalog {
+	p := New(ts)
+	p.whole = c.Whole()
+	return p
+}
+
+// Whole is the catalog c is a part of, or c.
+func (c *Catalog) Whole() tools.ToolSet {
+	if c.whole != nil {
+		return c.whole
+	}
+	return c
+}
+
 // Changed receives when an MCP server of the catalog said its tools
 // changed (notifications/tools/list_changed); Relist then gives the
 // catalog as it is now. Changes close together may come as one. A
@@ -136,3 +158,9 @@ func (l *Live) Lookup(name string) (*tools.Tool, bool) { return l.Catalog().Look
 
 // Names lists the tools of the catalog as it is now.
 func (l *Live) Names() []string { return l.Catalog().Names() }
+
+// Servers lists the MCP servers of the catalog.
+func (l *Live) Servers() []*tools.MCPServer { return l.Catalog().Servers() }
+
+// Whole is the catalog as it is now: a Live is never a part.
+func (l *Live) Whole() tools.ToolSet { return l }

@@ -16,7 +16,7 @@ import (
 // on, the server's tools are left out, and a warning says why.
 func TestLoadWithholdsAServerThatFails(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "srv.json"), []byte(`{"mcp_server":{"command":["/bin/sh","-c","echo cannot start >&2; exit 1"],"timeout":"5s"}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "srv.json"), []byte(`{"mcp_server":{"command":["/bin/sh","-c","echo cannot start >&2; exit 1"],"timeout":"5s","unchecked_command":true}}`), 0o644)
 	os.WriteFile(filepath.Join(dir, "bad.json"), []byte(`{"mcp_server":{"command":["x"],"colour":"red"}}`), 0o644)
 
 	_, err := Load([]string{dir}, LoadOptions{})
@@ -26,7 +26,7 @@ func TestLoadWithholdsAServerThatFails(t *testing.T) {
 	os.Remove(filepath.Join(dir, "bad.json"))
 
 	var warns []string
-	c, err := Load([]string{dir}, LoadOptions{Warn: func(s string) { warns = append(warns, s) }, MCP: []string{"/bin/sh -c exit"}})
+	c, err := Load([]string{dir}, LoadOptions{Warn: func(s string) { warns = append(warns, s) }, MCP: []string{"/bin/false"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestLoadWithholdsAServerThatFails(t *testing.T) {
 		t.Errorf("tools of a failed server: %v", c.Names())
 	}
 	got := strings.Join(warns, "\n")
-	for _, want := range []string{"its tools are left out: MCP server " + filepath.Join(dir, "srv.json"), "cannot start", `--mcp "/bin/sh -c exit"`} {
+	for _, want := range []string{"its tools are left out: MCP server " + filepath.Join(dir, "srv.json"), "cannot start", `--mcp "/bin/false"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("warnings %q do not say %q", got, want)
 		}

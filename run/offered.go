@@ -49,3 +49,7 @@ func (s *offeredSet) Names() []string {
 	}
 	return out
 }
+
+// Whole is the set it limits: every tool in use, offered or not, is kept
+// out of the tools' reach (tools.WholeSet), whatever the model was shown.
+func (s *offeredSet) Whole() tools.ToolSet { return s.ToolSet }

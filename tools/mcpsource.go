@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,9 @@ type MCPServer struct {
 	File string
 	// Exactly one of Command and URL is set.
 	Command []string // the program and its arguments; the program is looked up on PATH
+	// Unchecked lets Command run code toolcall cannot find (sh -c,
+	// python3 -m): the sidecar's "unchecked_command" (CheckMCPCommand).
+	Unchecked bool
 	// URL is the streamable HTTP endpoint of a server already running,
 	// on a loopback address (CheckMCPURL). It may carry a user and
 	// password; messages never show them.
@@ -161,6 +165,11 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 			s.Prefix = val.Str
 		case "timeout":
 			s.Timeout = timeout(val, fail)
+		case "unchecked_command":
+			if val.Type != gjson.True && val.Type != gjson.False {
+				fail(`"mcp_server.unchecked_command" must be true or false`)
+			}
+			s.Unchecked = val.Type == gjson.True
 		case "url":
 			if val.Type != gjson.String {
 				fail(`"mcp_server.url" must be a string, such as "http://127.0.0.1:8000/mcp"`)
@@ -172,7 +181,7 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 			}
 			s.URL = val.Str
 		default:
-			fail(`"mcp_server" has an unknown key %q; the keys are command, url, env, prefix and timeout`, k.Str)
+			fail(`"mcp_server" has an unknown key %q; the keys are command, url, env, prefix, timeout and unchecked_command`, k.Str)
 		}
 		return true
 	})
@@ -185,6 +194,15 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 		fail(`"mcp_server" needs "command" (the program and its arguments, such as ["npx", "-y", "@modelcontextprotocol/server-everything"]) or "url" (a server running on this machine, such as "http://127.0.0.1:8000/mcp")`)
 	case hasURL && v.Get("env").Exists():
 		fail(`"mcp_server.env" names variables passed to a server toolcall starts; a "url" server is already running with an environment of its own, so remove "env"`)
+	case hasURL && s.Unchecked:
+		fail(`"mcp_server.unchecked_command" is about a server toolcall starts; a "url" server runs no command of toolcall's, so remove it`)
+	case len(s.Command) > 0:
+		// Every file the command runs is taken from beside the sidecar.
+		cmd, err := CheckMCPCommand(s.Command, filepath.Dir(file), s.Unchecked)
+		if err != nil {
+			fail(`"mcp_server.command" %w`, err)
+		}
+		s.Command = cmd
 	}
 	if len(errs) > 0 {
 		return nil, true, errors.Join(errs...)

@@ -36,6 +36,7 @@ const minSecretLen = 6
 // well-known credential formats, so forgetting one fails closed.
 type Redactor struct {
 	values []secretValue // secret values, longest first
+	digits []string      // the values of digits alone, which a number may write (numberSpans)
 	extra  []*regexp.Regexp
 	// overlap is how much of a stream Copy keeps for the next read, so a
 	// secret split across reads is still seen whole.
@@ -80,6 +81,7 @@ func NewRedactor(environ []string, extra []*regexp.Regexp, secrets ...string) *R
 	slices.SortFunc(r.values, func(a, b secretValue) int {
 		return cmp.Or(cmp.Compare(len(b.raw), len(a.raw)), strings.Compare(a.raw, b.raw))
 	})
+	r.digits = digitSecrets(r.values)
 	return r
 }
 
@@ -429,6 +431,7 @@ func (r *Redactor) spans(s string) []span {
 	sp := scanCredentials(s, nil)
 	if r != nil {
 		sp = r.valueSpans(s, sp)
+		sp = r.numberSpans(s, sp)
 		if len(r.values) > 0 {
 			sp = escapedSpans(r.values, s, sp)
 			sp = cutSpans(r.values, s, sp)
@@ -551,7 +554,7 @@ func (r *Redactor) MayContinue(s string) bool {
 			return true
 		}
 	}
-	return false
+	return r.numberAtEnd(s)
 }
 
 // startsAtEnd is the length of the longest proper prefix of the secret

@@ -222,3 +222,19 @@ func BenchmarkRedactorEscapedText(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRedactorDigitsSecret is BenchmarkRedactorString with a secret
+// of digits alone among the others, which makes every number in the text
+// be read for its value (numberSpans).
+func BenchmarkRedactorDigitsSecret(b *testing.B) {
+	env := []string{"OPENAI_API_KEY=sk-" + fakeKey(40, 48), "GITHUB_TOKEN=ghp_" + fakeKey(41, 36),
+		"DB_PASSWORD=correct-horse-battery", "BANK_PIN_SECRET=8675309123", "PATH=/usr/bin"}
+	r := NewRedactor(env, nil)
+	text := logText(1 << 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if r.String(text) != text {
+			b.Fatal("ordinary text changed")
+		}
+	}
+}

@@ -20,6 +20,43 @@ func TestHostileDigitsSecretAsJSONNumber(t *testing.T) {
 	}
 }
 
+// A secret of digits alone in every form JSON (or a float printer) may
+// write its value: exponent, fraction, capital E, plus sign, trailing
+// zeros, negative; in JSON numbers and in text alike (issue 42).
+func TestHostileDigitsSecretInExponentForm(t *testing.T) {
+	r := NewRedactor([]string{"BANK_PIN_SECRET=8675309123"}, nil)
+	forms := []string{
+		"8.675309123e9", "8.675309123E9", "8.675309123e+9", "8.675309123E+09",
+		"8675309123.0", "8675309123.000", "8675309123e0", "86753091230e-1",
+		"867530912300E-2", "0.8675309123e10", "86753.09123e5", "-8.675309123e9",
+		"8.6753091230000e9", "8675309123.5e0",
+	}
+	for _, f := range forms {
+		got := string(r.JSON([]byte(`{"pin":` + f + `,"ok":1.5e3}`)))
+		if got != `{"pin":"[REDACTED]","ok":1.5e3}` {
+			t.Errorf("JSON number %s: got %s", f, got)
+		}
+		if got := r.String("the pin is " + f + "."); got != "the pin is [REDACTED]." {
+			t.Errorf("text %q: got %q", f, got)
+		}
+	}
+	// Cut in two by the events of a long stretch of text: held, and
+	// replaced across the cut.
+	if !r.MayContinue("the pin is 8.6753") {
+		t.Error("a piece ending in the start of a number is not held back")
+	}
+	if a, b := r.Across("the pin is 8.6753", "09123e9, keep it"); strings.Contains(a+b, "09123") || a != "the pin is [REDACTED]" || b != ", keep it" {
+		t.Errorf("across the cut: %q %q", a, b)
+	}
+	// Other values keep their digits: a different number, and one huge
+	// exponent that must cost nothing.
+	for _, keep := range []string{"8.675309124e9", "1.5e3", "3.14", "1e999999999", "8.675309123e8"} {
+		if got := r.String(keep); got != keep {
+			t.Errorf("%s became %s", keep, got)
+		}
+	}
+}
+
 // A key pasted with a blank around it: the server echoes it trimmed.
 func TestHostileSecretGivenWithBlanks(t *testing.T) {
 	r := NewRedactor(nil, nil, "  hunter2-hunter2\n")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -135,12 +134,30 @@ func (was *executableStamp) differs(now *executableStamp) string {
 	return ""
 }
 
+// ServerSet is a ToolSet that knows its MCP servers, those without a tool
+// in it too (catalog.Catalog).
+type ServerSet interface {
+	ToolSet
+	Servers() []*MCPServer
+}
+
+// WholeSet is a ToolSet that holds some of the tools in use (run --pick,
+// mcp serve --tag): Whole gives them all, whose directories are all
+// protected.
+type WholeSet interface {
+	ToolSet
+	Whole() ToolSet
+}
+
 // toolsDirs lists, absolute and sorted, the directories that hold the
-// sidecars and executables of the tools in set, and of the MCP servers
-// that run some of them: the directory of each executable as named and,
+// sidecars and executables of the tools in set, and of its MCP servers
+// (every file their commands run, see serverFiles): the directory of each executable as named and,
 // when it is a symbolic link, of the file it resolves to, since writing
 // either replaces what runs.
 func toolsDirs(set ToolSet) []string {
+	if ws, ok := set.(WholeSet); ok {
+		set = ws.Whole()
+	}
 	seen := map[string]bool{}
 	add := func(file string) {
 		if file == "" {
@@ -156,6 +173,16 @@ func toolsDirs(set ToolSet) []string {
 		}
 	}
 	servers := map[*MCPServer]bool{}
+	addServer := func(s *MCPServer) {
+		if s == nil || servers[s] {
+			return
+		}
+		servers[s] = true
+		add(s.File)
+		for _, f := range serverFiles(s) {
+			add(f) // its directory: for a directory it runs (npx ./pkg), the one holding it
+		}
+	}
 	for _, name := range set.Names() {
 		t, ok := set.Lookup(name)
 		if !ok {
@@ -163,12 +190,14 @@ func toolsDirs(set ToolSet) []string {
 		}
 		add(t.File)
 		add(t.Command)
-		if s := t.Server; s != nil && !servers[s] {
-			servers[s] = true
-			add(s.File)
-			for _, f := range serverFiles(s) {
-				add(f)
-			}
+		addServer(t.Server)
+	}
+	// A server with no tool in the set (one that failed to start, or
+	// lists none this time) runs again at the next load: its files are
+	// protected all the same.
+	if ss, ok := set.(ServerSet); ok {
+		for _, s := range ss.Servers() {
+			addServer(s)
 		}
 	}
 	dirs := make([]string, 0, len(seen))
@@ -177,39 +206,6 @@ func toolsDirs(set ToolSet) []string {
 	}
 	slices.Sort(dirs)
 	return dirs
-}
-
-// serverFiles lists the files an MCP server's command runs: the program,
-// looked up on PATH as the launcher will, and every argument that names by
-// a path an existing program or script (executable, or a source file an
-// interpreter runs), as in ["python3", "/srv/mcp/server.py"]. A data file
-// (a database, a config) is not taken for code, so that its directory, often
-// the project's, stays writable; nor is a bare word, as likely a package
-// or a subcommand.
-func serverFiles(s *MCPServer) []string {
-	if len(s.Command) == 0 {
-		return nil
-	}
-	var files []string
-	if p, err := exec.LookPath(s.Command[0]); err == nil {
-		files = append(files, p)
-	}
-	for _, a := range s.Command[1:] {
-		if !strings.ContainsRune(a, filepath.Separator) && !strings.ContainsRune(a, '/') {
-			continue
-		}
-		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() && (fi.Mode()&0o111 != 0 || scriptExt[filepath.Ext(a)]) {
-			files = append(files, a)
-		}
-	}
-	return files
-}
-
-// scriptExt lists the extensions of the programs interpreters are handed.
-var scriptExt = map[string]bool{
-	".py": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".mts": true,
-	".rb": true, ".pl": true, ".php": true, ".lua": true, ".sh": true, ".bash": true,
-	".jar": true, ".R": true, ".jl": true, ".go": true,
 }
 
 // toolsDirsOnce computes ToolsDirsEnv's value for a set once, when the

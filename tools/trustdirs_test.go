@@ -50,8 +50,48 @@ func TestToolsDirsLeaveServerDataFiles(t *testing.T) {
 	if err := os.WriteFile(db, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := &MCPServer{Command: []string{"/bin/sh", "--db", db}}
+	srv := &MCPServer{Command: []string{"/bin/true", "--db", db}}
 	if got := toolsDirs(execSet{"q": {Name: "q", Server: srv}}); slices.Contains(got, data) {
 		t.Errorf("toolsDirs = %q protects the directory of a data file", got)
+	}
+}
+
+// partSet offers some of the tools in use, as run --pick does.
+type partSet struct {
+	execSet
+	whole ToolSet
+}
+
+func (p partSet) Whole() ToolSet { return p.whole }
+
+// serverSet knows a server none of its tools come from: it did not start.
+type serverSet struct {
+	execSet
+	servers []*MCPServer
+}
+
+func (s serverSet) Servers() []*MCPServer { return s.servers }
+
+// The attacks: under --pick (or mcp serve --tag) the tools run are told
+// only the directories of the tools offered, so write_file could replace
+// one the model was not shown; and a server that failed to start this
+// time has no tool, so its script could be rewritten for the next load.
+// Both stay protected.
+func TestHostileToolsDirsCoverToolsNotOfferedAndServersNotStarted(t *testing.T) {
+	offered, hidden, script := t.TempDir(), t.TempDir(), t.TempDir()
+	whole := execSet{
+		"write_file": {Name: "write_file", File: filepath.Join(offered, "write_file.json")},
+		"other":      {Name: "other", File: filepath.Join(hidden, "other.json")},
+	}
+	part := partSet{execSet: execSet{"write_file": whole["write_file"]}, whole: whole}
+	if got := toolsDirs(part); !slices.Contains(got, hidden) {
+		t.Errorf("toolsDirs of a part = %q, missing %s, a tool not offered", got, hidden)
+	}
+	if err := os.WriteFile(filepath.Join(script, "server"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	down := &MCPServer{Command: []string{"sh", filepath.Join(script, "server")}}
+	if got := toolsDirs(serverSet{execSet: execSet{}, servers: []*MCPServer{down}}); !slices.Contains(got, script) {
+		t.Errorf("toolsDirs = %q, missing %s, the script of a server with no tool", got, script)
 	}
 }

@@ -350,17 +350,32 @@ func ttyConfirm() func(*tools.Tool, *tools.Call) tools.Consent {
 			return tools.ConsentNo
 		}
 		defer tty.Close()
-		why := "it has side effects"
-		if t.Safe {
-			why = "it needs a person's approval"
-		}
-		fmt.Fprintf(tty, "toolcall: the model calls %s (%s):\n%sRun it? [y]es, [n]o, [a]ll calls of %s: ", t.Name, why, tools.ConfirmText(c.Arguments), t.Name)
-		answer, _ := bufio.NewReader(tty).ReadString('\n')
+		return askConsent(bufio.NewReader(tty), tty, t, c)
+	}
+}
+
+// askConsent asks the person at in and out whether the model's call c of
+// t may run. Long values are cut in the middle in the question; "v" shows
+// the whole call, and asks again. Anything but a yes is a no.
+func askConsent(in *bufio.Reader, out io.Writer, t *tools.Tool, c *tools.Call) tools.Consent {
+	why := "it has side effects"
+	if t.Safe {
+		why = "it needs a person's approval"
+	}
+	fmt.Fprintf(out, "toolcall: the model calls %s (%s):\n%s", t.Name, why, tools.ConfirmText(c.Arguments))
+	for {
+		fmt.Fprintf(out, "Run it? [y]es, [n]o, [a]ll calls of %s, [v]iew the whole call: ", t.Name)
+		answer, err := in.ReadString('\n')
 		switch strings.ToLower(strings.TrimSpace(answer)) {
 		case "y", "yes":
 			return tools.ConsentYes
 		case "a", "all":
 			return tools.ConsentAll
+		case "v", "view":
+			fmt.Fprintf(out, "toolcall: the whole call of %s, nothing cut:\n%s", t.Name, tools.ConfirmWhole(c.Arguments))
+			if err == nil {
+				continue
+			}
 		}
 		return tools.ConsentNo
 	}
@@ -382,7 +397,7 @@ func unreadNote(unread, lastLine int, readAll bool) string {
 // addRunFlags defines the flags of how calls run that exec and run share,
 // worded once so that they read the same in both.
 func (o *execOptions) addRunFlags(fs *pflag.FlagSet) {
-	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, or a for all calls of that tool)")
+	fs.BoolVar(&o.confirm, "confirm", false, "ask at the terminal before a call that needs consent runs (y, n, a for all calls of that tool, or v to see the whole call first)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "run nothing; show what each call would run")
 	fs.IntVar(&o.maxCalls, "max-calls", 0, "run at most `n` tool calls in all (run: the whole run; exec: the whole stream); later calls are refused, kind permission (0: no bound)")
 	o.addLimitFlags(fs)

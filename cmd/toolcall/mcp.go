@@ -69,7 +69,7 @@ TOKEN), or it is answered 401: a new one is made at start and written,
 mode 0600, to $XDG_RUNTIME_DIR/toolcall/mcp-serve-PORT.token (or under the
 user's cache directory), whose name is said on standard error and which
 is removed when the server stops; --token-file FILE uses the token in
-FILE instead. --no-auth serves without a token, so that every local
+FILE instead (a file of yours that only you may read). --no-auth serves without a token, so that every local
 account can call the tools: it says so on standard error. A request from
 a browser page (an Origin header) is answered 403 unless the page is on
 this machine (localhost, 127.0.0.1, [::1]) or --allow-origin names it. A session
@@ -144,7 +144,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.poll, "poll", mcpserve.DefaultPoll, "look for changed tools this often (0: never)")
 	fs.StringVar(&o.listen, "listen", "", "serve streamable HTTP on `host:port` (loopback only, unless --listen-any) instead of stdio")
 	fs.BoolVar(&o.listenAny, "listen-any", false, "let --listen use an address other machines can reach")
-	fs.StringVar(&o.tokenFile, "token-file", "", "with --listen: the bearer token clients must send is the one in `file` (mode 0600), not a new one")
+	fs.StringVar(&o.tokenFile, "token-file", "", "with --listen: the bearer token clients must send is the one in `file` (yours, mode 0600), not a new one")
 	fs.BoolVar(&o.noAuth, "no-auth", false, "with --listen: take requests without a bearer token (anyone who can reach the port may call the tools)")
 	fs.StringSliceVar(&o.origins, "allow-origin", nil, "with --listen: take requests from browser pages of these `origins` (scheme://host:port; repeatable, comma-separated) beside those on loopback")
 	durationVar(fs, &o.idle, "session-timeout", mcpserve.DefaultSessionTimeout, "with --listen: close a session that sent no request for this long (0: never)")

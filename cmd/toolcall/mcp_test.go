@@ -308,6 +308,31 @@ func TestMCPListenNoAuth(t *testing.T) {
 	}
 }
 
+// TestMCPListenForeignTokenFile: a --token-file of mode 0600 that another
+// user owns is refused, exit 2, naming the file: its owner can read the
+// token and change it (issue 42). Giving a file away takes root.
+func TestMCPListenForeignTokenFile(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("chown to another user needs root; run/mcpserve tests the check for any uid")
+	}
+	clearEnv(t)
+	examples := buildExamples(t)
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte("their-token-of-some-length\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(file, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	code := execute(ctx, []string{"mcp", "serve", "--tools", examples, "--listen", "127.0.0.1:0", "--token-file", file}, strings.NewReader(""), io.Discard, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "--token-file "+file+": owned by another user (uid 65534, you are 0)") {
+		t.Errorf("--token-file owned by uid 65534: exit %d, %s", code, stderr.String())
+	}
+}
+
 // TestMCPServeStdioLongLine: one request over the 16 MiB a line may hold
 // is answered with an error, and the server goes on with the requests
 // after it (it used to end, exit 1, leaving them unanswered).

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -33,20 +34,37 @@ func NewToken() (string, error) {
 
 // ReadToken reads the bearer token a person put in path (surrounding
 // blanks and the final newline are not part of it). A file other users
-// may read, or a token too short to resist guessing, is refused: either
-// would let the accounts the token keeps out call the tools.
+// may read, a file another user owns (who may read it, and change the
+// token, whatever its mode says now), or a token too short to resist
+// guessing, is refused: each would let the accounts the token keeps out
+// call the tools.
 func ReadToken(path string) (string, error) {
-	fi, err := os.Stat(path)
+	return readToken(path, os.Getuid())
+}
+
+// readToken is ReadToken for the user uid (-1 where the system has no
+// user ids): the file must be theirs. The checks are of the file opened,
+// which is the one read, whatever the name points at by then.
+func readToken(path string, uid int) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return "", err
 	}
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%s: not a regular file", path)
 	}
+	if owner, ok := fileOwner(fi); ok && uid >= 0 && owner != uid {
+		return "", fmt.Errorf("%s: owned by another user (uid %d, you are %d), who can read the token and change it: make a token file of your own (umask 077; openssl rand -hex 32 > FILE)", path, owner, uid)
+	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("%s: other users may read it (mode %v): chmod 600 %s", path, fi.Mode().Perm(), path)
 	}
-	b, err := os.ReadFile(path)
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return "", err
 	}

@@ -149,7 +149,7 @@ func (s *Server) makeOffer(c *catalog.Catalog) (*offer, error) {
 				ts = append(ts, t)
 			}
 		}
-		callable = catalog.New(ts)
+		callable = c.Part(ts) // the others stay protected
 	}
 	xopts := s.opts.Exec
 	xopts.Policy = s.opts.Policy
