@@ -167,7 +167,10 @@ type Parser struct {
 	// extra holds the markers of Options.Syntax, checked before the
 	// built-in ones; nil without a syntax.
 	extra *markerIndex
-	err   error
+	// inGeneric: the generic reader (generic_block.go) is emitting, and
+	// its own parse_errors are not read again.
+	inGeneric bool
+	err       error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
@@ -695,6 +698,13 @@ func (p *Parser) put(typ string, content []byte, format string) error {
 
 // fail emits a parse_error for the block at buf[start:end].
 func (p *Parser) fail(start, end int, format, msg string) error {
+	// With known tools, markup a family could not read may still read as
+	// a common shape (generic_block.go): those calls stand instead.
+	if p.opts.KnownTool != nil && !p.inGeneric {
+		if done, err := p.genericInstead(start, end); done {
+			return err
+		}
+	}
 	if err := p.flushBlock(); err != nil {
 		return err
 	}

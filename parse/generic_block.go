@@ -1,0 +1,522 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// Markup no family claims, read when Options.KnownTool names the
+// caller's tools (DESIGN.md §4a, docs/parse-rules.md): a tag naming a
+// known tool (<invoke name="f">, <function=f>, a call tag then f), or a
+// call tag then JSON naming one, followed by one of the shapes the
+// generic readers read (generic.go). The markers are found by the words
+// of the tags, whatever their spelling (generic_tag.go); each call says
+// which shape it was read as (FormatGeneric…).
+//
+// It is reached from two places only, both with known tools and no
+// --format: dispatch, where a '<' or '[' starts no family's marker (or
+// the family's reader let it be prose), and fail, where a family's
+// reader could not read its own markup; the generic reading then stands
+// in for the parse_error when it reads the whole of it.
+
+// maxWrap bounds the wrappers read around calls (<calls><call>…).
+const maxWrap = 3
+
+// genericAt reads the markup at buf[i] as calls to known tools, and
+// emits them. noMatch leaves the byte to prose.
+func (p *Parser) genericAt(i int, eof bool) (int, status, error) {
+	calls, end, st := p.readGeneric(p.buf[i:], eof)
+	if st != matched {
+		return 0, st, nil
+	}
+	return i + end, matched, p.emitGeneric(i, calls)
+}
+
+// genericInstead is fail's fallback: when buf[start:end], markup a
+// family could not read, reads whole as calls to known tools, they are
+// emitted in place of the parse_error.
+func (p *Parser) genericInstead(start, end int) (bool, error) {
+	if p.inGeneric || p.opts.Format != "" || start < 0 || end > len(p.buf) || start >= end {
+		return false, nil
+	}
+	b := p.buf[start:end]
+	calls, n, st := p.readGeneric(b, true)
+	if st != matched || len(bytes.TrimSpace(b[n:])) > 0 {
+		return false, nil
+	}
+	for _, c := range calls {
+		if c.msg != "" {
+			return false, nil
+		}
+	}
+	return true, p.emitGeneric(start, calls)
+}
+
+// emitGeneric emits the calls read in the block at buf[at:].
+func (p *Parser) emitGeneric(at int, calls []gcall) error {
+	p.inGeneric = true
+	defer func() { p.inGeneric = false }()
+	for _, c := range calls {
+		s, e := at+c.start, at+c.end
+		if c.msg != "" {
+			if err := p.fail(s, e, c.format, c.msg); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := p.emitCall("", c.name, c.args, c.format, c.repairs, p.base+int64(s), p.buf[s:e]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readGeneric reads calls at the start of b: up to maxWrap wrappers,
+// then calls, each with its closers, until something else. noMatch
+// unless a call to a known tool starts there.
+func (p *Parser) readGeneric(b []byte, eof bool) ([]gcall, int, status) {
+	var calls []gcall
+	var outer []string // the words of the wrappers' tags
+	pos, end := 0, 0
+	for {
+		if pos == len(b) {
+			if !eof && len(calls) > 0 {
+				return nil, 0, needMore // a closer or another call may follow
+			}
+			break
+		}
+		t, st := lexTag(b, pos, eof)
+		if st == needMore {
+			return nil, 0, needMore
+		}
+		if st != matched {
+			break
+		}
+		if t.closing {
+			if len(calls) == 0 {
+				return nil, 0, noMatch
+			}
+			if !closesAny(t.word, outer) && !callWord(t.word) {
+				break
+			}
+			end = t.end
+			pos = skipWS(b, end)
+			continue
+		}
+		cs, next, st := p.genericCall(b, &t, outer, eof)
+		if st == needMore {
+			return nil, 0, needMore
+		}
+		if st == matched {
+			calls = append(calls, cs...)
+			end = next
+			pos = skipWS(b, next)
+			continue
+		}
+		if callWord(t.word) && !t.hasAttr && len(outer) < maxWrap {
+			j := skipWS(b, t.end)
+			if j == len(b) && !eof {
+				return nil, 0, needMore
+			}
+			if tagStart(b, j) {
+				outer = append(outer, t.word)
+				pos = j
+				continue
+			}
+		}
+		break
+	}
+	if len(calls) == 0 {
+		return nil, 0, noMatch
+	}
+	return calls, end, matched
+}
+
+func closesAny(w string, words []string) bool {
+	for _, o := range words {
+		if o == w {
+			return true
+		}
+	}
+	return false
+}
+
+// genericCall reads the call that the opening tag t starts, if t names
+// a known tool or is a call tag followed by one's name or a JSON call.
+func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gcall, int, status) {
+	known := p.opts.KnownTool
+	var name string
+	var k int
+	if t.hasAttr {
+		name = strings.TrimPrefix(t.attr, "functions.")
+		if !nameAttr(t) || !known(name) {
+			return nil, 0, noMatch
+		}
+		k = t.end
+	} else {
+		if !callWord(t.word) {
+			return nil, 0, noMatch
+		}
+		j := skipWS(b, t.end)
+		if j >= len(b) {
+			return nil, 0, needOrNotStatus(eof)
+		}
+		if b[j] == '{' || b[j] == '[' {
+			calls, end, st, ok := readJSONCalls(b, j, eof, known, p.opts.NoRepair)
+			if st == needMore {
+				return nil, 0, needMore
+			}
+			if !ok {
+				return nil, 0, noMatch
+			}
+			calls[0].start = t.start
+			return calls, end, matched
+		}
+		n := j
+		for n < len(b) && n-j <= 128 && nameByte(b[n]) {
+			n++
+		}
+		if n == len(b) && !eof {
+			return nil, 0, needMore
+		}
+		name = cleanName(b[j:n])
+		if name == "" || !known(name) {
+			return nil, 0, noMatch
+		}
+		k = n
+	}
+	c := gcall{name: name, start: t.start}
+	ctx := &readCtx{tool: name, ptype: p.opts.ParamType, noRepair: p.opts.NoRepair}
+	ends := closerSpellings(b, k, append([]string{t.word}, outer...))
+	j := skipWS(b, k)
+	// A separator after the name (Hunyuan's <tool_sep>) is layout.
+	if u, st := lexTag(b, j, eof); st == needMore {
+		return nil, 0, needMore
+	} else if st == matched && !u.closing && !u.hasAttr && strings.Contains(u.word, "sep") {
+		j = skipWS(b, u.end)
+	}
+	if j >= len(b) {
+		if !eof {
+			return nil, 0, needMore
+		}
+		c.end, c.format = len(b), FormatGenericParams
+		c.msg = fmt.Sprintf("call to %q was cut off after its name; send the whole call again", name)
+		return []gcall{c}, len(b), matched
+	}
+	var a argsBuilder
+	a.reset()
+	stop, st, msg := 0, matched, ""
+	switch {
+	case b[j] == '{':
+		c.format = FormatGenericNameJSON
+		var args []byte
+		var rep repairSet
+		args, stop, rep, st, msg = readNameJSON(b, j, eof, ctx)
+		a.buf, a.repairs = args, rep
+	case tagStart(b, j):
+		u, ust := lexTag(b, j, eof)
+		if ust == needMore {
+			return nil, 0, needMore
+		}
+		after := skipWS(b, u.end)
+		if ust == matched && after == len(b) && !eof {
+			return nil, 0, needMore
+		}
+		switch {
+		case ust != matched:
+			c.format, stop, msg = FormatGenericParams, j, fmt.Sprintf("call to %q: its arguments do not read as tags or JSON", name)
+		case u.closing:
+			c.format, stop = FormatGenericParams, j
+			a.buf = append(a.buf, '}')
+		case !u.hasAttr && after < len(b) && b[after] == '{':
+			// A separator before the JSON arguments (<|tool_call_argument_begin|>).
+			c.format = FormatGenericNameJSON
+			var args []byte
+			var rep repairSet
+			args, stop, rep, st, msg = readNameJSON(b, after, eof, ctx)
+			a.buf, a.repairs = args, rep
+		case strings.Contains(u.word, "key"):
+			c.format = FormatGenericKV
+			m, ok := kvMarkers(b, &u)
+			if !ok {
+				if !eof && len(b)-u.end < maxTag {
+					return nil, 0, needMore
+				}
+				stop, msg = j, fmt.Sprintf("call to %q: an argument name has no end tag", name)
+				break
+			}
+			stop, st, msg = readKV(b, j, eof, m, ends, ctx, &a)
+			if msg == "" && st == matched {
+				a.buf = append(a.buf, '}')
+			}
+		case !u.hasAttr && (markupWord(u.word) || !identWord(u.name)):
+			// Neither a parameter nor a key tag: markup this reader
+			// does not know, inside a call to a known tool.
+			c.format, stop, msg = FormatGenericParams, j, fmt.Sprintf("call to %q: tag %q where its arguments belong; write them as parameter tags or one JSON object", name, b[u.start:u.end])
+		default:
+			c.format = FormatGenericParams
+			m := paramMarkers(b, &u)
+			stop, st, msg = readParams(b, j, eof, m, ends, ctx, &a)
+			if msg == "" && st == matched {
+				a.buf = append(a.buf, '}')
+			}
+		}
+	default:
+		if !t.hasAttr {
+			return nil, 0, noMatch // <tool_call>search for it</tool_call>: prose
+		}
+		c.format, stop, msg = FormatGenericParams, j, fmt.Sprintf("call to %q: text where its arguments belong; write them as tags or one JSON object", name)
+	}
+	if st == needMore {
+		return nil, 0, needMore
+	}
+	if msg != "" {
+		c.end, c.msg = max(stop, j), msg
+		if e := closerAfter(b, c.end, ends); e > 0 {
+			c.end = e
+		}
+		return []gcall{c}, c.end, matched
+	}
+	// The call's end marker, or what shows it was left out.
+	e := skipWS(b, stop)
+	if e < len(b) && !tagStart(b, e) {
+		c.end, c.msg = len(b), fmt.Sprintf("call to %q: text %q after its arguments, before its end marker; write only the call between its markers", name, firstChar(b[e:]))
+		if x := closerAfter(b, e, ends); x > 0 {
+			c.end = x
+		}
+		return []gcall{c}, c.end, matched
+	}
+	if e == len(b) && !eof {
+		return nil, 0, needMore
+	}
+	if e < len(b) && !hasAny(b[e:], ends) {
+		// Only the next call may follow a call whose end marker was
+		// left out; other markup inside its markers is the call's.
+		u, _ := lexTag(b, e, eof)
+		if _, _, st := p.genericCall(b, &u, outer, eof); st == needMore {
+			return nil, 0, needMore
+		} else if st != matched && !u.closing {
+			c.end, c.msg = e, fmt.Sprintf("call to %q: markup %q inside the call that is not an argument; write each argument as the call's other arguments are written", name, clipTag(b[e:]))
+			if x := closerAfter(b, e, ends); x > 0 {
+				c.end = x
+			}
+			return []gcall{c}, c.end, matched
+		}
+	}
+	if !hasAny(b[e:], ends) && c.format != FormatGenericNameJSON {
+		if p.opts.NoRepair {
+			c.end, c.msg = stop, fmt.Sprintf("call to %q has no end marker", name)
+			return []gcall{c}, stop, matched
+		}
+		a.repairs |= repairMissingClosingTag
+	}
+	c.args, c.repairs, c.end = a.buf, a.repairs, stop
+	if u, st := lexTag(b, e, eof); st == matched && u.closing && (u.word == t.word || closesAny(u.word, outer)) {
+		if (u.residue || t.residue) && !p.opts.NoRepair {
+			c.repairs |= repairTagSpelling
+		}
+		c.end = u.end
+	}
+	return []gcall{c}, c.end, matched
+}
+
+// nameByte reports whether c may be part of a tool's name as a call tag
+// writes it (functions.get_weather:0, call:get_weather, 获取天气).
+func nameByte(c byte) bool {
+	return isIdentByte(c, false) || c == '.' || c == '-' || c == ':' || c >= 0x80 && c != 0xEF
+}
+
+// cleanName is the tool's name in what a call tag wrote before its
+// arguments: without a "functions." or "call:" prefix or a ":0" index.
+func cleanName(raw []byte) string {
+	s := string(raw)
+	for _, pre := range [...]string{"functions.", "function.", "call:", "tool:", "functions:"} {
+		s = strings.TrimPrefix(s, pre)
+	}
+	if c := strings.LastIndexByte(s, ':'); c > 0 {
+		if isDigits(s[c+1:]) {
+			s = s[:c]
+		}
+	}
+	return strings.TrimRight(s, ":.")
+}
+
+func isDigits(s string) bool {
+	for k := 0; k < len(s); k++ {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// closerSpellings finds, from b[k], how the closing tags of words are
+// spelled (</invoke>, </ifm|tool_call>, <|tool_call_end|>): the first
+// of each, as written, for the readers' end markers.
+func closerSpellings(b []byte, k int, words []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for q := k; q < len(b) && q-k < maxBlock; {
+		x := bytes.IndexAny(b[q:], "<[")
+		if x < 0 {
+			break
+		}
+		q += x
+		t, st := lexTag(b, q, true)
+		if st == matched && t.closing && closesAny(t.word, words) {
+			s := string(b[t.start:t.end])
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+			if len(out) == len(words) {
+				break
+			}
+		}
+		q++
+	}
+	return out
+}
+
+// closerAfter returns the end of the first of ends at or after k, or
+// -1: where a call that does not read ends.
+func closerAfter(b []byte, k int, ends []string) int {
+	best := -1
+	for _, e := range ends {
+		if x := bytes.Index(b[k:min(len(b), k+leftoverWindow)], []byte(e)); x >= 0 && (best < 0 || k+x+len(e) < best) {
+			best = k + x + len(e)
+		}
+	}
+	return best
+}
+
+// paramMarkers are the markers of the parameter tag u as written:
+// <parameter name="k">…</parameter>, <parameter=k>…, or <k>…</k>.
+func paramMarkers(b []byte, u *gtag) paramTags {
+	raw := b[u.start:u.end]
+	if !u.hasAttr {
+		return paramTags{Open: "<", keyIsTag: true}
+	}
+	eq := bytes.IndexByte(raw, '=')
+	open := raw[:eq+1]
+	rest := raw[eq+1:]
+	tagEnd := string(closeBracket(raw))
+	m := paramTags{Close: closeOf(b, u)}
+	if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+		m.Open, m.KeyEnd, m.TagEnd = string(raw[:eq+2]), string(rest[:1]), tagEnd
+	} else {
+		m.Open, m.KeyEnd = string(open), tagEnd
+	}
+	return m
+}
+
+// kvMarkers are the markers of the key tag u's pairs, as written: the
+// key's end tag, and the value tag after it (a type tag between skipped).
+func kvMarkers(b []byte, u *gtag) (kvTags, bool) {
+	m := kvTags{Key: string(b[u.start:u.end])}
+	ke := findTag(b, u.end, func(t *gtag) bool { return t.closing && t.word == u.word })
+	if ke == nil {
+		return m, false
+	}
+	m.KeyEnd = string(b[ke.start:ke.end])
+	v := skipWS(b, ke.end)
+	vt, st := lexTag(b, v, true)
+	if st == matched && !vt.closing && strings.Contains(vt.word, "type") {
+		m.Type = string(b[vt.start:vt.end])
+		te := findTag(b, vt.end, func(t *gtag) bool { return t.closing && t.word == vt.word })
+		if te == nil {
+			return m, false
+		}
+		m.TypeEnd = string(b[te.start:te.end])
+		v = skipWS(b, te.end)
+		vt, st = lexTag(b, v, true)
+	}
+	if st != matched || vt.closing {
+		return m, false
+	}
+	m.Value = string(b[vt.start:vt.end])
+	m.ValueEnd = closeOf(b, &vt)
+	return m, true
+}
+
+// closeOf is how the end tag of the opening tag u is spelled: as the
+// first one that follows, else as u's own spelling would have it.
+func closeOf(b []byte, u *gtag) string {
+	if t := findTag(b, u.end, func(t *gtag) bool { return t.closing && t.word == u.word }); t != nil {
+		return string(b[t.start:t.end])
+	}
+	raw := b[u.start:u.end]
+	open := 1
+	if bytes.HasPrefix(raw, []byte("<|")) {
+		open = 2
+	}
+	inner := raw[open : len(raw)-len(closeBracket(raw))]
+	if eq := bytes.IndexAny(inner, " ="); eq >= 0 {
+		inner = inner[:eq]
+	}
+	return string(raw[:open]) + "/" + string(inner) + string(closeBracket(raw))
+}
+
+// closeBracket is what ends the tag raw: "|>", "｜>", ">", "]" or "›".
+func closeBracket(raw []byte) []byte {
+	for _, c := range [...]string{"|>", "｜>", ">", "]", "›"} {
+		if bytes.HasSuffix(raw, []byte(c)) {
+			return []byte(c)
+		}
+	}
+	return nil
+}
+
+// findTag returns the first tag at or after k, within maxBlock, that ok
+// accepts.
+func findTag(b []byte, k int, ok func(*gtag) bool) *gtag {
+	for q := k; q < len(b) && q-k < maxBlock; {
+		x := bytes.IndexAny(b[q:], "<[")
+		if x < 0 {
+			return nil
+		}
+		q += x
+		if t, st := lexTag(b, q, true); st == matched && ok(&t) {
+			return &t
+		}
+		q++
+	}
+	return nil
+}
+
+// orGeneric is dispatch's hook: where the marker at buf[i] is no
+// family's (noMatch) or its reader left it prose, and the caller's
+// tools are known, the markup may still be a call in a shape the
+// generic readers know. Anything else stands as the family decided.
+func (p *Parser) orGeneric(i int, eof bool, end int, st status, err error) (int, status, error) {
+	if err != nil || st != noMatch && st != prose || p.opts.KnownTool == nil || p.opts.Format != "" {
+		return end, st, err
+	}
+	if gend, gst, gerr := p.genericAt(i, eof); gst != noMatch || gerr != nil {
+		return gend, gst, gerr
+	}
+	return end, st, err
+}
+
+// identWord reports whether s can be a parameter's name as a tag's name
+// (<city>Paris</city>): an identifier.
+func identWord(s string) bool {
+	if s == "" || !isIdentByte(s[0], true) {
+		return false
+	}
+	for k := 1; k < len(s); k++ {
+		if !isIdentByte(s[k], false) && s[k] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipTag is the tag at the start of b, for a message.
+func clipTag(b []byte) string {
+	if e := bytes.IndexAny(b[:min(len(b), maxTag)], ">]"); e >= 0 {
+		return string(b[:e+1])
+	}
+	return firstChar(b)
+}
