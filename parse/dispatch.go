@@ -364,6 +364,9 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		if p.allowed(FormatPythonic) {
 			return p.knownPyCall(i, eof)
 		}
+	case 0xe2:
+		// '‹' (generic_block.go); any other character is prose.
+		return p.orGeneric(i, eof, 0, noMatch, nil)
 	}
 	return 0, noMatch, nil
 }

@@ -322,9 +322,10 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 }
 
 // nameByte reports whether c may be part of a tool's name as a call tag
-// writes it (functions.get_weather:0, call:get_weather, 获取天气).
+// writes it (functions.get_weather:0, call:get_weather, 获取天气): not
+// punctuation of U+2000 on (‹, ▁) nor a fullwidth form (｜).
 func nameByte(c byte) bool {
-	return isIdentByte(c, false) || c == '.' || c == '-' || c == ':' || c >= 0x80 && c != 0xEF
+	return isIdentByte(c, false) || c == '.' || c == '-' || c == ':' || c >= 0x80 && c != 0xEF && c != 0xE2
 }
 
 // cleanName is the tool's name in what a call tag wrote before its
@@ -358,7 +359,7 @@ func closerSpellings(b []byte, k int, words []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for q := k; q < len(b) && q-k < maxBlock; {
-		x := bytes.IndexAny(b[q:], "<[")
+		x := nextTagStart(b[q:])
 		if x < 0 {
 			break
 		}
@@ -472,7 +473,7 @@ func closeBracket(raw []byte) []byte {
 // accepts.
 func findTag(b []byte, k int, ok func(*gtag) bool) *gtag {
 	for q := k; q < len(b) && q-k < maxBlock; {
-		x := bytes.IndexAny(b[q:], "<[")
+		x := nextTagStart(b[q:])
 		if x < 0 {
 			return nil
 		}
@@ -519,4 +520,13 @@ func clipTag(b []byte) string {
 		return string(b[:e+1])
 	}
 	return firstChar(b)
+}
+
+// nextTagStart is where the first tag may start in b ('<', '[', '‹'), or -1.
+func nextTagStart(b []byte) int {
+	x := bytes.IndexAny(b, "<[")
+	if y := bytes.Index(b, angleQ); y >= 0 && (x < 0 || y < x) {
+		return y
+	}
+	return x
 }

@@ -14,6 +14,7 @@ import (
 // tools the request gave (each parameter's schema type), and the calls a
 // peer's parser test expects from it (name and arguments, in order).
 type genericCase struct {
+	file   string
 	ID     string                       `json:"id"`
 	Source string                       `json:"source"`
 	Tools  map[string]map[string]string `json:"tools"`
@@ -47,7 +48,7 @@ func readGenericCorpus(t *testing.T) []genericCase {
 			if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 				continue
 			}
-			var c genericCase
+			c := genericCase{file: filepath.Base(file)}
 			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 				t.Fatalf("%s: %v", file, err)
 			}
@@ -94,28 +95,33 @@ func (c *genericCase) agrees(out string) (bool, string) {
 	return true, ""
 }
 
-// TestGenericCorpus parses model outputs taken from other projects'
-// parser tests (testdata/generic/*.jsonl: inputs and the calls those
-// tests expect, as data) with the request's tools known, and reports how
-// many parse agrees on. Each case must read the same whole and cut
-// anywhere.
+// TestGenericCorpus parses model outputs of recent formats
+// (testdata/generic: peers.jsonl from other projects' parser tests,
+// inputs and the calls those tests expect, as data; unseen.jsonl,
+// spellings no family writes, invented here) with the request's tools
+// known, and reports how many parse agrees on, per file. Every case
+// must agree (-run TestGenericCorpus -v shows the figures), and read the
+// same whole and cut into pieces.
 func TestGenericCorpus(t *testing.T) {
 	cases := readGenericCorpus(t)
-	agree := 0
+	agree, total := map[string]int{}, map[string]int{}
 	for _, c := range cases {
 		out := parseAll(t, []byte(c.Input), c.options(), nil)
 		checkEvents(t, out)
-		ok, why := c.agrees(out)
-		if ok {
-			agree++
+		total[c.file]++
+		if ok, why := c.agrees(out); ok {
+			agree[c.file]++
 		} else {
-			t.Logf("disagree %s (%s): %s\n%s", c.ID, why, c.Source, out)
+			t.Errorf("%s %s (%s; from %s):\n%s", c.file, c.ID, why, c.Source, out)
 		}
 		for _, n := range []int{1, 7} {
 			if cut := parseAll(t, []byte(c.Input), c.options(), []int{n}); cut != out {
 				t.Errorf("%s in pieces of %d changes the events:\nwhole:\n%s\ncut:\n%s", c.ID, n, out, cut)
 			}
 		}
+		checkSpread(t, []byte(c.Input), c.options(), 16, 2)
 	}
-	t.Logf("agreement: %d of %d (%.1f%%)", agree, len(cases), 100*float64(agree)/float64(len(cases)))
+	for f, n := range total {
+		t.Logf("%s: agreement %d of %d (%.1f%%)", f, agree[f], n, 100*float64(agree[f])/float64(n))
+	}
 }

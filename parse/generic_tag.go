@@ -70,6 +70,8 @@ func lexTag(b []byte, i int, eof bool) (gtag, status) {
 		open, close = 1, []byte("]")
 	case bytes.HasPrefix(b[i:], angleQ):
 		open, close = len(angleQ), angleQEnd
+	case !eof && len(b)-i < len(angleQ) && bytes.HasPrefix(angleQ, b[i:]):
+		return t, needMore
 	default:
 		return t, noMatch
 	}
@@ -113,6 +115,9 @@ func lexTag(b []byte, i int, eof bool) (gtag, status) {
 		head = left
 		if sp := strings.LastIndexAny(left, " \t"); sp >= 0 {
 			t.attrKey, head = left[sp+1:], strings.TrimSpace(left[:sp])
+		} else if n := len(left); n > 4 && strings.HasSuffix(strings.ToLower(left), "name") {
+			// A dropped space: <invokename="f">, <paramname="k">.
+			t.attrKey, head = "name", left[:n-4]
 		} else {
 			t.attrKey = left
 		}
