@@ -157,11 +157,16 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 		ve := bytes.Index(b[vs:], []byte(closeTok))
 		// The value runs to its end marker; one left out ends at the
 		// call's end marker or the next parameter, the one reading there.
-		cut, cutAt := -1, -1
+		cut := -1
 		for _, s := range append([]string{"\n" + m.Open}, end...) {
-			if x := bytes.Index(b[vs:], []byte(s)); x >= 0 && (cutAt < 0 || x < cutAt) {
-				cut, cutAt = x, x
+			if x := bytes.Index(b[vs:], []byte(s)); x >= 0 && (cut < 0 || x < cut) {
+				cut = x
 			}
+		}
+		if cut >= 0 && (ve < 0 || cut < ve) && bytes.Contains(b[vs:vs+cut], []byte(m.Open)) && !m.keyIsTag {
+			// The value runs into another parameter's tag on its own
+			// line: which text is the value's is not for parse to guess.
+			return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next parameter; close each value", c.tool, key, closeTok)
 		}
 		if cut >= 0 && (ve < 0 || cut < ve) {
 			if !eof && ve < 0 && vs+cut+maxTag > len(b) {
@@ -230,10 +235,16 @@ func readKV(b []byte, k int, eof bool, m kvTags, end []string, c *readCtx, a *ar
 		vs += len(m.Value)
 		ve := bytes.Index(b[vs:], []byte(m.ValueEnd))
 		cut := -1
-		for _, s := range append([]string{m.Key}, end...) {
+		for _, s := range end {
 			if x := bytes.Index(b[vs:], []byte(s)); x >= 0 && (cut < 0 || x < cut) {
 				cut = x
 			}
+		}
+		if x := bytes.Index(b[vs:], []byte(m.Key)); x >= 0 && (ve < 0 || x < ve) && (cut < 0 || x < cut) {
+			// The value ran into the next key: its end marker is
+			// missing, and which text is the value's is not for parse
+			// to guess (as GLM's reader decides).
+			return vs + x, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next %s; close each value", c.tool, key, m.ValueEnd, m.Key)
 		}
 		if cut >= 0 && (ve < 0 || cut < ve) {
 			if !eof && ve < 0 && vs+cut+maxTag > len(b) {

@@ -313,7 +313,10 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 	}
 	c.args, c.repairs, c.end = a.buf, a.repairs, stop
 	if u, st := lexTag(b, e, eof); st == matched && u.closing && (u.word == t.word || closesAny(u.word, outer)) {
-		if (u.residue || t.residue) && !p.opts.NoRepair {
+		if u.residue || t.residue {
+			if p.opts.NoRepair {
+				c.msg = fmt.Sprintf("call to %q: its tags hold tokenizer residue (%q)", name, clipTag(b[u.start:]))
+			}
 			c.repairs |= repairTagSpelling
 		}
 		c.end = u.end
@@ -494,6 +497,9 @@ func (p *Parser) orGeneric(i int, eof bool, end int, st status, err error) (int,
 	if err != nil || st != noMatch && st != prose || p.opts.KnownTool == nil || p.opts.Format != "" {
 		return end, st, err
 	}
+	if e, ok := p.strayGenericCloser(i, eof); ok {
+		return e, matched, nil
+	}
 	if gend, gst, gerr := p.genericAt(i, eof); gst != noMatch || gerr != nil {
 		return gend, gst, gerr
 	}
@@ -529,4 +535,20 @@ func nextTagStart(b []byte) int {
 		return y
 	}
 	return x
+}
+
+// strayGenericCloser drops a call's closing tag that follows the call
+// with only whitespace between, where the family that read the call has
+// no such end marker (<|tool_call|>{…}<|/tool_call|>): it is the call's,
+// never prose. The closer handler in dispatch does so for known ones.
+func (p *Parser) strayGenericCloser(i int, eof bool) (int, bool) {
+	if p.afterCall < 0 || p.afterCall != p.lineAt || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+		return 0, false
+	}
+	t, st := lexTag(p.buf, i, eof)
+	if st != matched || !t.closing || !callWord(t.word) {
+		return 0, false
+	}
+	p.afterCall = t.end
+	return t.end, true
 }
