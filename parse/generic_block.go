@@ -271,21 +271,16 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 	if st == needMore {
 		return nil, 0, needMore
 	}
+	words := append([]string{t.word}, outer...)
 	if msg != "" {
-		c.end, c.msg = max(stop, j), msg
-		if e := closerAfter(b, c.end, ends); e > 0 {
-			c.end = e
-		}
-		return []gcall{c}, c.end, matched
+		c.msg = msg
+		return failSpan(b, c, max(stop, j), words, eof)
 	}
 	// The call's end marker, or what shows it was left out.
 	e := skipWS(b, stop)
 	if e < len(b) && !tagStart(b, e) {
-		c.end, c.msg = len(b), fmt.Sprintf("call to %q: text %q after its arguments, before its end marker; write only the call between its markers", name, firstChar(b[e:]))
-		if x := closerAfter(b, e, ends); x > 0 {
-			c.end = x
-		}
-		return []gcall{c}, c.end, matched
+		c.msg = fmt.Sprintf("call to %q: text %q after its arguments, before its end marker; write only the call between its markers", name, firstChar(b[e:]))
+		return failSpan(b, c, e, words, eof)
 	}
 	if e == len(b) && !eof {
 		return nil, 0, needMore
@@ -297,11 +292,8 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 		if _, _, st := p.genericCall(b, &u, outer, eof); st == needMore {
 			return nil, 0, needMore
 		} else if st != matched && !u.closing {
-			c.end, c.msg = e, fmt.Sprintf("call to %q: markup %q inside the call that is not an argument; write each argument as the call's other arguments are written", name, clipTag(b[e:]))
-			if x := closerAfter(b, e, ends); x > 0 {
-				c.end = x
-			}
-			return []gcall{c}, c.end, matched
+			c.msg = fmt.Sprintf("call to %q: markup %q inside the call that is not an argument; write each argument as the call's other arguments are written", name, clipTag(b[e:]))
+			return failSpan(b, c, e, words, eof)
 		}
 	}
 	if !hasAny(b[e:], ends) && c.format != FormatGenericNameJSON {
@@ -383,16 +375,23 @@ func closerSpellings(b []byte, k int, words []string) []string {
 	return out
 }
 
-// closerAfter returns the end of the first of ends at or after k, or
-// -1: where a call that does not read ends.
-func closerAfter(b []byte, k int, ends []string) int {
-	best := -1
-	for _, e := range ends {
-		if x := bytes.Index(b[k:min(len(b), k+leftoverWindow)], []byte(e)); x >= 0 && (best < 0 || k+x+len(e) < best) {
-			best = k + x + len(e)
+// failSpan ends the call c that does not read, from where reading it
+// stopped: at the first closing tag of its own or its wrappers' words
+// within leftoverWindow, since everything inside a call's markers is the
+// call's; else where it stopped. Undecided until that closer, the end
+// of the input or the window has come, so how the input is cut cannot
+// change the span.
+func failSpan(b []byte, c gcall, from int, words []string, eof bool) ([]gcall, int, status) {
+	c.end = from
+	if from < len(b) {
+		win := b[:min(len(b), from+leftoverWindow)]
+		if t := findTag(win, from, func(t *gtag) bool { return t.closing && closesAny(t.word, words) }); t != nil {
+			c.end = t.end
+		} else if !eof && len(b)-from < leftoverWindow {
+			return nil, 0, needMore
 		}
 	}
-	return best
+	return []gcall{c}, c.end, matched
 }
 
 // paramMarkers are the markers of the parameter tag u as written:
