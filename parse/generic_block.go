@@ -496,6 +496,9 @@ func (p *Parser) orGeneric(i int, eof bool, end int, st status, err error) (int,
 	if err != nil || st != noMatch && st != prose || p.opts.KnownTool == nil || p.opts.Format != "" {
 		return end, st, err
 	}
+	if !mayBeCallTag(p.buf, i) {
+		return end, st, err
+	}
 	if e, ok := p.strayGenericCloser(i, eof); ok {
 		return e, matched, nil
 	}
@@ -550,4 +553,56 @@ func (p *Parser) strayGenericCloser(i int, eof bool) (int, bool) {
 	}
 	p.afterCall = t.end
 	return t.end, true
+}
+
+// mayBeCallTag is orGeneric's first look, which keeps prose cheap: the
+// tag at b[i] can start a generic call or end one only when its text
+// holds a call's word (tool, call, func, invoke, action, plugin) or an
+// attribute. <b>, [sic] and ’ are prose after this look alone. A tag
+// whose end has not come yet is left to the reader, which waits.
+func mayBeCallTag(b []byte, i int) bool {
+	rest := b[i:min(len(b), i+maxTag)]
+	var e int
+	switch {
+	case rest[0] == '<':
+		e = bytes.IndexByte(rest, '>')
+	case rest[0] == '[':
+		e = bytes.IndexByte(rest, ']')
+	case bytes.HasPrefix(rest, angleQ):
+		e = bytes.Index(rest, angleQEnd)
+	case len(rest) < len(angleQ) && bytes.HasPrefix(angleQ, rest):
+		return true
+	default:
+		return false
+	}
+	if e < 0 {
+		return true
+	}
+	inner := rest[:e]
+	if bytes.IndexByte(inner, '=') >= 0 {
+		return true
+	}
+	for k := 0; k+3 < len(inner); k++ {
+		switch inner[k] | 0x20 {
+		case 't', 'c', 'f', 'i', 'a', 'p':
+			w := inner[k:]
+			for _, kw := range [...]string{"tool", "call", "func", "invoke", "action", "plugin"} {
+				if len(w) >= len(kw) && asciiFoldPrefix(w, kw) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// asciiFoldPrefix reports whether b starts with the lower-case word w,
+// in any case.
+func asciiFoldPrefix(b []byte, w string) bool {
+	for k := 0; k < len(w); k++ {
+		if b[k]|0x20 != w[k] {
+			return false
+		}
+	}
+	return true
 }
