@@ -23,7 +23,7 @@ type genericCase struct {
 	// otherwise than the peer (a rule of docs/parse-rules.md): it counts
 	// as a disagreement, and is not a failure.
 	Differs string `json:"differs"`
-	Calls  []struct {
+	Calls   []struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	} `json:"calls"`
