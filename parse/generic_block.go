@@ -14,11 +14,13 @@ import (
 // of the tags, whatever their spelling (generic_tag.go); each call says
 // which shape it was read as (FormatGeneric…).
 //
-// It is reached from two places only, both with known tools and no
-// --format: dispatch, where a '<' or '[' starts no family's marker (or
-// the family's reader let it be prose), and fail, where a family's
-// reader could not read its own markup; the generic reading then stands
-// in for the parse_error when it reads the whole of it.
+// It is reached from three places only, all with known tools and no
+// --format: dispatch (orGeneric), where a '<', '[' or '‹' starts no
+// family's marker (or the family's reader let it be prose); tagBlock
+// (genericFor), where a <tool_call> block holds a body no family reads;
+// and fail (genericInstead), where a family's reader could not read its
+// own markup: the generic reading then stands in for the parse_error
+// when it reads the whole of it.
 
 // maxWrap bounds the wrappers read around calls (<calls><call>…).
 const maxWrap = 3
@@ -31,6 +33,24 @@ func (p *Parser) genericAt(i int, eof bool) (int, status, error) {
 		return 0, st, nil
 	}
 	return i + end, matched, p.emitGeneric(i, calls)
+}
+
+// genericFor is a family's fallback for a block it knows the marker of
+// but not the body (tagBlock's <tool_call> around new tags): the block
+// read generically from buf[i], waiting for more input as any reader
+// does. ok is false when it does not read so; the family decides.
+func (p *Parser) genericFor(i int, eof bool) (int, status, error, bool) {
+	if p.opts.KnownTool == nil || p.opts.Format != "" {
+		return 0, noMatch, nil, false
+	}
+	calls, end, st := p.readGeneric(p.buf[i:], eof)
+	switch st {
+	case needMore:
+		return 0, needMore, nil, true
+	case matched:
+		return i + end, matched, p.emitGeneric(i, calls), true
+	}
+	return 0, noMatch, nil, false
 }
 
 // genericInstead is fail's fallback: when buf[start:end], markup a
