@@ -305,8 +305,10 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 	if e == len(b) && !eof {
 		return nil, 0, needMore
 	}
-	if e < len(b) && !hasAny(b[e:], ends) {
-		// Only the next call may follow a call whose end marker was
+	if e < len(b) && !hasAny(b[e:], ends) && c.format != FormatGenericNameJSON {
+		// JSON arguments end where their value does, and what follows
+		// (an end-of-turn token, <|call|>) is not the call's. Tags end
+		// at the call's end marker: only the next call may follow a call whose end marker was
 		// left out; other markup inside its markers is the call's.
 		u, _ := lexTag(b, e, eof)
 		if _, _, st := p.genericCall(b, &u, outer, eof); st == needMore {

@@ -154,10 +154,17 @@ func foldResidue(b []byte) (string, bool) {
 		return string(b), false
 	}
 	s := string(b)
+	residue := strings.Contains(s, "Ġ") || strings.Contains(s, `\u0120`)
+	if strings.Contains(s, "▁") {
+		// Between words ▁ is how DeepSeek's tokens are spelled
+		// (tool▁calls▁begin); at a word's edge it is residue.
+		t := strings.TrimPrefix(s, "/")
+		residue = residue || strings.HasPrefix(t, "▁") || strings.HasSuffix(t, "▁") || strings.Contains(t, " ▁") || strings.Contains(t, "▁ ")
+	}
 	s = strings.ReplaceAll(s, "Ġ", " ")
 	s = strings.ReplaceAll(s, `\u0120`, " ")
 	s = strings.ReplaceAll(s, "▁", "_")
-	return s, true
+	return s, residue
 }
 
 // unspace returns the part of a tag's name that names it: of NS:x,
