@@ -28,7 +28,7 @@ const maxWrap = 3
 // genericAt reads the markup at buf[i] as calls to known tools, and
 // emits them. noMatch leaves the byte to prose.
 func (p *Parser) genericAt(i int, eof bool) (int, status, error) {
-	calls, end, st := p.readGeneric(p.buf[i:], eof)
+	calls, end, st := p.readGeneric(p.buf[i:], eof, false)
 	if st != matched {
 		return 0, st, nil
 	}
@@ -43,7 +43,7 @@ func (p *Parser) genericFor(i int, eof bool) (int, status, error, bool) {
 	if p.opts.KnownTool == nil || p.opts.Format != "" {
 		return 0, noMatch, nil, false
 	}
-	calls, end, st := p.readGeneric(p.buf[i:], eof)
+	calls, end, st := p.readGeneric(p.buf[i:], eof, false)
 	switch st {
 	case needMore:
 		return 0, needMore, nil, true
@@ -61,7 +61,7 @@ func (p *Parser) genericInstead(start, end int) (bool, error) {
 		return false, nil
 	}
 	b := p.buf[start:end]
-	calls, n, st := p.readGeneric(b, true)
+	calls, n, st := p.readGeneric(b, true, true)
 	if st != matched || len(bytes.TrimSpace(b[n:])) > 0 {
 		return false, nil
 	}
@@ -93,18 +93,33 @@ func (p *Parser) emitGeneric(at int, calls []gcall) error {
 }
 
 // readGeneric reads calls at the start of b: up to maxWrap wrappers,
-// then calls, each with its closers, until something else. noMatch
-// unless a call to a known tool starts there.
-func (p *Parser) readGeneric(b []byte, eof bool) ([]gcall, int, status) {
+// then a call with the closers that follow it, and with all, the calls
+// and closers after it until something else. noMatch unless a call to a
+// known tool starts there. Without all, the block ends after the first
+// call, so that each call comes out as soon as it is complete, however
+// many a wrapper holds: the next is read as a block of its own, and a
+// closer that comes later is dropped after it (strayGenericCloser).
+func (p *Parser) readGeneric(b []byte, eof, all bool) ([]gcall, int, status) {
 	var calls []gcall
 	var outer []string // the words of the wrappers' tags
 	pos, end := 0, 0
 	for {
 		if pos == len(b) {
-			if !eof && len(calls) > 0 {
+			if !eof && len(calls) > 0 && all {
 				return nil, 0, needMore // a closer or another call may follow
 			}
 			break
+		}
+		if len(calls) > 0 && !all {
+			// Only the closers already here: what comes later is read
+			// on its own, with the same events.
+			t, st := lexTag(b, pos, true)
+			if st != matched || !t.closing || !closesAny(t.word, outer) && !callWord(t.word) || !eof && t.end == len(b) {
+				break
+			}
+			end = t.end
+			pos = skipWS(b, end)
+			continue
 		}
 		t, st := lexTag(b, pos, eof)
 		if st == needMore {
@@ -326,7 +341,11 @@ func (p *Parser) genericCall(b []byte, t *gtag, outer []string, eof bool) ([]gca
 		a.repairs |= repairMissingClosingTag
 	}
 	c.args, c.repairs, c.end = a.buf, a.repairs, stop
-	if u, st := lexTag(b, e, eof); st == matched && u.closing && (u.word == t.word || closesAny(u.word, outer)) {
+	u, ust := lexTag(b, e, eof)
+	if ust == needMore {
+		return nil, 0, needMore // the end marker decides the span and the repairs
+	}
+	if ust == matched && u.closing && (u.word == t.word || closesAny(u.word, outer)) {
 		if u.residue || t.residue {
 			if p.opts.NoRepair {
 				c.msg = fmt.Sprintf("call to %q: its tags hold tokenizer residue (%q)", name, clipTag(b[u.start:]))

@@ -357,7 +357,7 @@ func FuzzGeneric(f *testing.F) {
 		// The readers alone, on any bytes, whole and cut.
 		var p Parser
 		p.opts = opts
-		p.readGeneric(in, true)
-		p.readGeneric(in[:cut], false)
+		p.readGeneric(in, true, true)
+		p.readGeneric(in[:cut], false, false)
 	})
 }
