@@ -361,3 +361,40 @@ func FuzzGeneric(f *testing.F) {
 		p.readGeneric(in[:cut], false, false)
 	})
 }
+
+// The body readers with fixed markers, as a format file's body kinds
+// call them (DESIGN.md §4a): the same readers the generic reader finds
+// the markers for.
+func TestGenericReadersFixedMarkers(t *testing.T) {
+	ctx := &readCtx{tool: "get_weather", ptype: genOptions().ParamType}
+	var a argsBuilder
+	a.reset()
+	params := []byte(`<arg name="city">Paris</arg><arg name="days" unit="d">3</arg></invoke>`)
+	end, st, msg := readParams(params, 0, true, paramTags{Open: `<arg name="`, KeyEnd: `"`, TagEnd: ">", Close: "</arg>"}, []string{"</invoke>"}, ctx, &a)
+	if st != matched || msg != "" || string(params[end:]) != "</invoke>" || string(a.done()) != `{"city":"Paris","days":3}` {
+		t.Errorf("readParams: %s, stopped at %q, %v %q", a.done(), params[end:], st, msg)
+	}
+	a.reset()
+	kv := []byte("<k>city</k><v>Oslo</v>\n<k>days</k><v>2</v></call>")
+	end, st, msg = readKV(kv, 0, true, kvTags{Key: "<k>", KeyEnd: "</k>", Value: "<v>", ValueEnd: "</v>"}, []string{"</call>"}, ctx, &a)
+	if st != matched || msg != "" || string(kv[end:]) != "</call>" || string(a.done()) != `{"city":"Oslo","days":2}` {
+		t.Errorf("readKV: %s, stopped at %q, %v %q", a.done(), kv[end:], st, msg)
+	}
+	args, end, _, st, msg := readNameJSON([]byte(`{"city": 'Rome'}</call>`), 0, true, ctx)
+	if st != matched || msg != "" || end != 16 || string(args) != `{"city":"Rome"}` {
+		t.Errorf("readNameJSON: %s, end %d, %v %q", args, end, st, msg)
+	}
+	calls, end, st, ok := readJSONCalls([]byte(`[{"tool": "get_weather", "input": {"city": "Rome"}}]</x>`), 0, true, genOptions().KnownTool, false)
+	if !ok || st != matched || end != 52 || len(calls) != 1 || calls[0].name != "get_weather" || string(calls[0].args) != `{"city":"Rome"}` {
+		t.Errorf("readJSONCalls: %+v, end %d, %v", calls, end, st)
+	}
+	// Cut off: more input is waited for, and at the end it is an error.
+	a.reset()
+	if _, st, _ := readParams(params[:20], 0, false, paramTags{Open: `<arg name="`, KeyEnd: `"`, TagEnd: ">", Close: "</arg>"}, []string{"</invoke>"}, ctx, &a); st != needMore {
+		t.Errorf("readParams on a cut input: %v, want needMore", st)
+	}
+	a.reset()
+	if _, _, msg := readParams(params[:20], 0, true, paramTags{Open: `<arg name="`, KeyEnd: `"`, TagEnd: ">", Close: "</arg>"}, []string{"</invoke>"}, ctx, &a); msg == "" {
+		t.Error("readParams at the end of a cut input: no error")
+	}
+}
