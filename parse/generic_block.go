@@ -599,34 +599,34 @@ func (p *Parser) strayGenericCloser(i int, eof bool) (int, bool) {
 // mayBeCallTag is orGeneric's first look, which keeps prose cheap: the
 // tag at b[i] can start a generic call or end one only when its text
 // holds a call's word (tool, call, func, invoke, action, plugin) or an
-// attribute. <b>, [sic] and ’ are prose after this look alone. A tag
-// whose end has not come yet is left to the reader, which waits.
+// attribute. <b>, [sic] and ’ are prose after this look alone, one pass
+// over the tag. A tag whose end has not come yet is left to the reader,
+// which waits.
 func mayBeCallTag(b []byte, i int) bool {
 	rest := b[i:min(len(b), i+maxTag)]
-	var e int
+	var close byte
 	switch {
 	case rest[0] == '<':
-		e = bytes.IndexByte(rest, '>')
+		close = '>'
 	case rest[0] == '[':
-		e = bytes.IndexByte(rest, ']')
+		close = ']'
 	case bytes.HasPrefix(rest, angleQ):
-		e = bytes.Index(rest, angleQEnd)
+		// '›' ends it: its last byte, 0xBA, is in no ASCII word.
+		close = 0xBA
 	case len(rest) < len(angleQ) && bytes.HasPrefix(angleQ, rest):
 		return true
 	default:
 		return false
 	}
-	if e < 0 {
-		return true
-	}
-	inner := rest[:e]
-	if bytes.IndexByte(inner, '=') >= 0 {
-		return true
-	}
-	for k := 0; k+3 < len(inner); k++ {
-		switch inner[k] | 0x20 {
-		case 't', 'c', 'f', 'i', 'a', 'p':
-			w := inner[k:]
+	for k := 1; k < len(rest); k++ {
+		c := rest[k]
+		switch {
+		case c == close:
+			return false
+		case c == '=':
+			return true
+		case callWordStart[c]:
+			w := rest[k:]
 			for _, kw := range [...]string{"tool", "call", "func", "invoke", "action", "plugin"} {
 				if len(w) >= len(kw) && asciiFoldPrefix(w, kw) {
 					return true
@@ -634,8 +634,17 @@ func mayBeCallTag(b []byte, i int) bool {
 			}
 		}
 	}
-	return false
+	return true // no end within maxTag yet, or ever: the reader decides
 }
+
+// callWordStart marks the first letters of the words mayBeCallTag
+// looks for, in either case.
+var callWordStart = func() (t [256]bool) {
+	for _, c := range "tcfiap" {
+		t[c], t[c-32] = true, true
+	}
+	return t
+}()
 
 // asciiFoldPrefix reports whether b starts with the lower-case word w,
 // in any case.
