@@ -328,13 +328,17 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 				return end, matched, err
 			}
 		}
-		return p.matchMarker(angleIndex, i, eof)
+		// orGeneric (generic_block.go): with known tools, markup no
+		// family reads may still be a call in a common shape.
+		end, st, err := p.matchMarker(angleIndex, i, eof)
+		return p.orGeneric(i, eof, end, st, err)
 	case '[':
 		end, st, err := p.matchMarker(bracketIndex, i, eof)
 		if st != noMatch || err != nil {
 			return end, st, err
 		}
-		return p.bracket(i, eof)
+		end, st, err = p.bracket(i, eof)
+		return p.orGeneric(i, eof, end, st, err)
 	case '{':
 		if p.section == "" && p.opts.KnownTool == nil && p.atLineStart(i) {
 			if end, ok, err := p.protocolCall(i); ok {
@@ -360,6 +364,9 @@ func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 		if p.allowed(FormatPythonic) {
 			return p.knownPyCall(i, eof)
 		}
+	case 0xe2:
+		// '‹' (generic_block.go); any other character is prose.
+		return p.orGeneric(i, eof, 0, noMatch, nil)
 	}
 	return 0, noMatch, nil
 }

@@ -561,6 +561,11 @@ func tagBlock(closer, format string) handler {
 		} else if !yes {
 			return end, st, err
 		}
+		// With known tools, a body in a shape no family writes (a new
+		// release's tags) may still read (generic_block.go).
+		if gend, gst, gerr, ok := p.genericFor(i, eof); ok {
+			return gend, gst, gerr
+		}
 		return p.failThrough(i, j, closer, eof, format, "a "+string(p.buf[i:j])+" block that no call syntax reads: write it as <tool_call>{\"name\": \"TOOL\", \"arguments\": {…}}</tool_call>, or in the syntax your prompt shows")
 	}
 }

@@ -47,12 +47,17 @@ const (
 // triggers are the bytes at which something other than prose can start.
 // Everything else is copied through, found with byteset.Index.
 //
-// '(' is last, and a trigger only with Options.KnownTool: a bare pythonic
-// call to a known tool (get_weather(city="Paris") on a line of its own).
-const triggers = "<[{>`("
+// '(' and 0xE2 are last, and triggers only with Options.KnownTool: a
+// bare pythonic call to a known tool (get_weather(city="Paris") on a line
+// of its own), and the first byte of '‹', a tag the generic reader reads
+// (generic_block.go).
+const triggers = "<[{>`(\xe2"
 
-// triggerSets are triggers without '(' and with it, for nextTrigger.
-var triggerSets = [2]*byteset.Set{byteset.New(triggers[:len(triggers)-1]), byteset.New(triggers)}
+// knownTriggers is how many of triggers only Options.KnownTool adds.
+const knownTriggers = 2
+
+// triggerSets are triggers without those two and with them, for nextTrigger.
+var triggerSets = [2]*byteset.Set{byteset.New(triggers[:len(triggers)-knownTriggers]), byteset.New(triggers)}
 
 // oneScan: a new Parser searches for all the triggers at once, as
 // byteset.Index does in one pass where it can; else for each trigger in
@@ -167,7 +172,10 @@ type Parser struct {
 	// extra holds the markers of Options.Syntax, checked before the
 	// built-in ones; nil without a syntax.
 	extra *markerIndex
-	err   error
+	// inGeneric: the generic reader (generic_block.go) is emitting, and
+	// its own parse_errors are not read again.
+	inGeneric bool
+	err       error
 }
 
 // NewParser returns a Parser that calls emit for each event. The Event
@@ -193,7 +201,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		p.buf = append(p.buf, opts.Syntax.Prompt...)
 		p.base = -int64(len(opts.Syntax.Prompt))
 	}
-	p.ntrig, p.trigSet, p.oneScan = len(triggers)-1, triggerSets[0], oneScan
+	p.ntrig, p.trigSet, p.oneScan = len(triggers)-knownTriggers, triggerSets[0], oneScan
 	if opts.KnownTool != nil {
 		p.ntrig, p.trigSet = len(triggers), triggerSets[1]
 	}
@@ -695,6 +703,13 @@ func (p *Parser) put(typ string, content []byte, format string) error {
 
 // fail emits a parse_error for the block at buf[start:end].
 func (p *Parser) fail(start, end int, format, msg string) error {
+	// With known tools, markup a family could not read may still read as
+	// a common shape (generic_block.go): those calls stand instead.
+	if p.opts.KnownTool != nil && !p.inGeneric {
+		if done, err := p.genericInstead(start, end); done {
+			return err
+		}
+	}
 	if err := p.flushBlock(); err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ const (
 	repairExtraCloser       = jsonrepair.ExtraCloser
 	repairDoubleEncoded     = jsonrepair.DoubleEncoded
 	repairMissingClosingTag = jsonrepair.MissingClosingTag
+	repairTagSpelling       = jsonrepair.TagSpelling
 )
 
 // RepairJSON is the lenient JSON repair toolcall uses: it appends src, one

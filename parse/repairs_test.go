@@ -113,6 +113,17 @@ func TestRepairKinds(t *testing.T) {
 		}
 		made[tc.kind] = true
 	}
+	// The kinds only the generic reader makes, with known tools
+	// (generic_block.go).
+	for _, tc := range []struct{ kind, in string }{
+		{"tag_spelling", `<ĠinvokeĠname="f"><ĠparameterĠname="a">x</Ġparameter></Ġinvoke>`},
+	} {
+		out := parseAll(t, []byte(tc.in), knownTools("f"), nil)
+		if !strings.Contains(out, `"repairs":["`+tc.kind+`"]`) {
+			t.Errorf("parse --tools f (%q): want repairs [%s]:\n%s", tc.in, tc.kind, out)
+		}
+		made[tc.kind] = true
+	}
 	for _, k := range RepairKinds() {
 		if !made[k] {
 			t.Errorf("no input here makes the repair %q", k)

@@ -45,6 +45,7 @@ const (
 	StringConcatenation                 // adjacent Python strings 'a' 'b' → "ab"
 	DoubleEncoded                       // arguments given as a JSON string that holds a JSON string
 	MissingClosingTag                   // a tagged call without its </parameter>, </function>, </invoke> or </tool_call>
+	TagSpelling                         // a call's tags written with tokenizer residue (Ġ, ▁), read by their words
 	kindCount           = iota
 )
 
@@ -84,6 +85,7 @@ var kindNames = [kindCount]string{
 	"string_concatenation",
 	"double_encoded",
 	"missing_closing_tag",
+	"tag_spelling",
 }
 
 // Kinds lists the names a tool_call's "repairs" may hold, in the order
