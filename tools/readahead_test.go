@@ -5,26 +5,28 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/leaktest"
 )
 
-// endlessInput is an input that never ends: text events, one a line,
-// until past lines of them have been read, when it fails, so that an Exec
-// that reads on past a dead output ends rather than hangs.
+// endlessInput is text events, one a line, far more than an Exec whose
+// output failed should read: past them it fails, so that an Exec that
+// reads on ends rather than hangs.
 type endlessInput struct {
-	lines, past int
-	rest        string
+	lines atomic.Int64 // read in the test once Exec's reader is gone
+	past  int64
+	rest  string
 }
 
 func (r *endlessInput) Read(p []byte) (int, error) {
 	if r.rest == "" {
-		if r.lines == r.past {
+		n := r.lines.Add(1)
+		if n > r.past {
 			return 0, errors.New("read on past a failed write")
 		}
-		r.lines++
-		r.rest = fmt.Sprintf(`{"type":"text","content":"line %d"}`+"\n", r.lines)
+		r.rest = fmt.Sprintf(`{"type":"text","content":"line %d"}`+"\n", n)
 	}
 	n := copy(p, r.rest)
 	r.rest = r.rest[n:]
@@ -44,8 +46,8 @@ func TestExecStopsOnWriteError(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("Exec = %v, want the writer's error", err)
 	}
-	if in.lines == in.past {
+	leaktest.NoGoroutine(t, "tools.readAhead")
+	if in.lines.Load() > in.past {
 		t.Fatalf("Exec read all %d lines of its input after its output failed", in.past)
 	}
-	leaktest.NoGoroutine(t, "tools.readAhead")
 }
