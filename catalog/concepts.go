@@ -91,8 +91,11 @@ func parseConcepts(text string) ([]*concept, error) {
 }
 
 // conceptToken splits a request for the lexicon: numbers (17, 2.5,
-// 1,000), words, and any other single character but space.
-var conceptToken = regexp.MustCompile(`\d+(?:[.,]\d+)*|[\p{L}']+|[^\s\p{L}\d]`)
+// 1,000), words, and any other single character but space. Compiled on
+// first use, not at start-up: only ranking needs it.
+var conceptToken = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\d+(?:[.,]\d+)*|[\p{L}']+|[^\s\p{L}\d]`)
+})
 
 // findConcepts returns the concepts text points to, in lexicon order, and
 // text with every word that stood between numbers as an operator blanked
@@ -104,7 +107,7 @@ func findConcepts(text string) ([]*concept, string) {
 		num    bool
 	}
 	var toks []tok
-	for _, m := range conceptToken.FindAllStringIndex(text, -1) {
+	for _, m := range conceptToken().FindAllStringIndex(text, -1) {
 		s := strings.ToLower(text[m[0]:m[1]])
 		r, _ := utf8.DecodeRuneInString(s)
 		toks = append(toks, tok{s: s, lo: m[0], hi: m[1], num: r >= '0' && r <= '9'})

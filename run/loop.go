@@ -199,7 +199,7 @@ func (r Result) stopEvent() *tools.Stop {
 //
 // The error is only for failures of the transcript itself (w); how the run
 // ended is in Result and in the stop event.
-func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
+func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result, err error) {
 	if opts.MaxIterations <= 0 {
 		opts.MaxIterations = DefaultMaxIterations
 	}
@@ -254,12 +254,17 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, err
 		l.opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
 	rw := newRedactingWriter(w, redactor)
-	defer rw.Flush() // a text event held back, when the run ends without a stop event
+	defer func() {
+		// A text event held back, when the run ends without a stop event.
+		if ferr := rw.Flush(); ferr != nil && err == nil {
+			err = fmt.Errorf("writing the transcript: %w", ferr)
+		}
+	}()
 	l.w = rw
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
-	res, err := l.run(ctx, in)
+	res, err = l.run(ctx, in)
 	res.Error = redactor.String(res.Error)
 	res.FinalAnswer = redactor.String(res.FinalAnswer)
 	res.Calls = l.calls

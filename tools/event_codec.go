@@ -96,40 +96,55 @@ func DecodeEvent(line []byte) (Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if decode, ok := decoders[typ]; ok {
-		return decode(line), nil
+	if e := decodeOwned(typ, line); e != nil {
+		return e, nil
 	}
 	return &OtherEvent{Type: typ, Line: line}, nil
 }
 
-// decoders reads each event type of the codec into its value.
-var decoders = map[string]func([]byte) Event{
-	TypeText:            decoded(DecodeText),
-	TypeReasoning:       decoded(DecodeText),
-	TypeFinalAnswer:     decoded(DecodeText),
-	TypeParseError:      decoded(DecodeParseError),
-	TypeToolCall:        decoded(func(line []byte) CallEvent { e, _ := DecodeCallEvent(line); return e }),
-	TypeToolObservation: decoded(DecodeObservation),
-	TypeSystem:          decoded(DecodeMessage),
-	TypeUser:            decoded(DecodeMessage),
-	TypeAssistant:       decoded(DecodeAssistant),
-	TypeStop:            decoded(DecodeStop),
-	TypeSummary:         decoded(DecodeSummary),
-	TypeBatch:           decoded(DecodeBatch),
-	TypeCheck:           decoded(DecodeCheck),
-	TypeStep:            decoded(DecodeStep),
-	TypeReflection:      decoded(DecodeReflection),
-}
-
-// decoded turns a decoder of values into one of Events (their pointers).
-func decoded[T any, P interface {
-	*T
-	Event
-}](decode func([]byte) T) func([]byte) Event {
-	return func(line []byte) Event {
-		e := decode(line)
-		return P(&e)
+// decodeOwned reads line, of type typ, into the value of its type; nil
+// for a type the codec does not own. (A switch, not a map: nothing to
+// build at start-up.)
+func decodeOwned(typ string, line []byte) Event {
+	switch typ {
+	case TypeText, TypeReasoning, TypeFinalAnswer:
+		e := DecodeText(line)
+		return &e
+	case TypeParseError:
+		e := DecodeParseError(line)
+		return &e
+	case TypeToolCall:
+		e, _ := DecodeCallEvent(line)
+		return &e
+	case TypeToolObservation:
+		e := DecodeObservation(line)
+		return &e
+	case TypeSystem, TypeUser:
+		e := DecodeMessage(line)
+		return &e
+	case TypeAssistant:
+		e := DecodeAssistant(line)
+		return &e
+	case TypeStop:
+		e := DecodeStop(line)
+		return &e
+	case TypeSummary:
+		e := DecodeSummary(line)
+		return &e
+	case TypeBatch:
+		e := DecodeBatch(line)
+		return &e
+	case TypeCheck:
+		e := DecodeCheck(line)
+		return &e
+	case TypeStep:
+		e := DecodeStep(line)
+		return &e
+	case TypeReflection:
+		e := DecodeReflection(line)
+		return &e
 	}
+	return nil
 }
 
 // eachField calls fn with each top-level key and value of line, in order:

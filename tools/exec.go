@@ -126,14 +126,21 @@ type ExecStats struct {
 //
 // When ctx is cancelled, running tools are killed and answered with kind
 // interrupted, no new call starts, and Exec returns ctx's error once every
-// started call has its observation written.
+// started call has its observation written. When w fails, Exec reads
+// and starts nothing more, and returns w's error once the calls under way
+// are done. Either way, a Read of r that is blocked when Exec returns is
+// left to end by itself: Exec never closes r.
 func Exec(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts ExecOptions) (ExecStats, error) {
 	x := newExecutor(set, opts)
 	opts = x.opts
 
 	// Lines are read in a goroutine of their own, so that a cancelled
-	// ctx is noticed while the input is quiet.
-	ra := readAhead(ctx, r, opts.MaxLine)
+	// ctx is noticed while the input is quiet. It is stopped when Exec
+	// returns, though the caller's ctx may never be done: Exec returns
+	// before the end of its input when its writer fails.
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	ra := readAhead(readCtx, r, opts.MaxLine)
 	lines, readErr := ra.lines, ra.err
 
 	// Slots hold the output of each input line in order; the writer
@@ -149,6 +156,10 @@ read:
 		case <-ctx.Done():
 			err = ctx.Err()
 			break read
+		case werr := <-writeErr:
+			// The writer stopped: nothing more can be written.
+			x.wg.Wait()
+			return x.stats(), werr
 		case l, ok := <-lines:
 			if !ok {
 				err = <-readErr
@@ -376,33 +387,31 @@ func (x *executor) write(w io.Writer, slots <-chan *slot) error {
 		}
 		_, err := w.Write(out)
 		out = out[:0]
-		return err
+		if err != nil {
+			return fmt.Errorf("writing events: %w", err)
+		}
+		return nil
 	}
-	var err error
+	// The first error ends the writer: nothing more can be shown, and
+	// Exec, seeing it, stops reading and starting calls.
 	for s := range slots {
 		select {
 		case <-s.done:
 		default:
 			// Show what is ready before waiting for a tool.
-			if err == nil {
-				err = flush()
+			if err := flush(); err != nil {
+				return err
 			}
 			<-s.done
 		}
-		if err == nil {
-			out = append(out, s.out...)
-			if len(out) >= flushSize || len(slots) == 0 {
-				err = flush()
+		out = append(out, s.out...)
+		if len(out) >= flushSize || len(slots) == 0 {
+			if err := flush(); err != nil {
+				return err
 			}
 		}
 	}
-	if err == nil {
-		err = flush()
-	}
-	if err != nil {
-		return fmt.Errorf("writing events: %w", err)
-	}
-	return nil
+	return flush()
 }
 
 // run runs one call that passed its checks and makes its observation.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 )
@@ -94,7 +95,11 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 }
 
 // newRootCmdArgs is newRootCmd for the command line args, which it reads
-// only to name a misspelt command before a flag it does not know.
+// to name a misspelt command before a flag it does not know, and to build
+// only what they run: when they name a command, the tree holds that one
+// alone, and for --version by itself none; help, completion, a bare
+// toolcall and a misspelt name get the whole tree. Every command's flags
+// took a tenth of start-up, which each stage of a pipeline pays.
 func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "toolcall",
@@ -139,18 +144,20 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	// Defined here rather than by cobra, to have no -v shorthand.
 	root.Flags().Bool("version", false, "print the version and exit")
 
-	root.AddCommand(
-		newCatalogCmd(stdin, stdout, stderr),
-		newExecCmd(stdin, stdout, stderr),
-		newNewCmd(stdout, stderr),
-		newMCPCmd(stdin, stdout, stderr),
-		newParseCmd(stdin, stdout, stderr),
-		newProbeCmd(stdout, stderr),
-		newRunCmd(stdin, stdout, stderr),
-		newShowCmd(stdin, stdout, stderr),
-		newValidateCmd(stdin, stdout, stderr),
-		newVersionCmd(stdout),
-	)
+	commands := rootCommands(stdin, stdout, stderr)
+	switch name := firstWord(args); {
+	case len(args) == 1 && args[0] == "--version":
+	case name != "" && slices.ContainsFunc(commands, func(c rootCommand) bool { return c.name == name }):
+		for _, c := range commands {
+			if c.name == name {
+				root.AddCommand(c.build())
+			}
+		}
+	default:
+		for _, c := range commands {
+			root.AddCommand(c.build())
+		}
+	}
 	// Cobra adds these two only when it executes; adding them now makes
 	// the tree the man pages are built from the tree users run.
 	root.InitDefaultHelpCmd()
@@ -159,6 +166,29 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	root.SetUsageTemplate(usageTemplate)
 	settlePlaceholders(root)
 	return root
+}
+
+// rootCommand is a command of the root, by name, built on demand.
+type rootCommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// rootCommands lists the root's commands in the order of the help
+// (TestRootCommandNames holds the names to the commands).
+func rootCommands(stdin io.Reader, stdout, stderr io.Writer) []rootCommand {
+	return []rootCommand{
+		{"catalog", func() *cobra.Command { return newCatalogCmd(stdin, stdout, stderr) }},
+		{"exec", func() *cobra.Command { return newExecCmd(stdin, stdout, stderr) }},
+		{"new", func() *cobra.Command { return newNewCmd(stdout, stderr) }},
+		{"mcp", func() *cobra.Command { return newMCPCmd(stdin, stdout, stderr) }},
+		{"parse", func() *cobra.Command { return newParseCmd(stdin, stdout, stderr) }},
+		{"probe", func() *cobra.Command { return newProbeCmd(stdout, stderr) }},
+		{"run", func() *cobra.Command { return newRunCmd(stdin, stdout, stderr) }},
+		{"show", func() *cobra.Command { return newShowCmd(stdin, stdout, stderr) }},
+		{"validate", func() *cobra.Command { return newValidateCmd(stdin, stdout, stderr) }},
+		{"version", func() *cobra.Command { return newVersionCmd(stdout) }},
+	}
 }
 
 // rootArgs rejects an unknown command, suggesting a close name.

@@ -275,7 +275,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return cmd
 }
 
-func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if o.check && o.replay == "" {
 		return usage(errors.New("--check needs --replay FILE"))
 	}
@@ -285,7 +285,6 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		}
 		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
 	}
-	var err error
 	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
 		return usage(fmt.Errorf("--ignore: %w", err))
 	}
@@ -401,7 +400,12 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// bulk check keeps its check events: its lines on stderr are the
 		// ones for people.
 		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
-		defer view.Close()
+		defer func() {
+			// The view's last lines, of a recording cut short.
+			if cerr := view.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("showing the run: %w", cerr)
+			}
+		}()
 		out = view
 	}
 	var record *atomicfile.File

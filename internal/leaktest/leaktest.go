@@ -1,6 +1,8 @@
-// Package leaktest helps tests prove that a secret never reaches output:
-// it writes a secret in the forms JSON encoders give it, and looks for
-// every form in text and in the strings of JSON events.
+// Package leaktest helps tests prove that nothing leaks: that a secret
+// never reaches output, and that no goroutine outlives the call that
+// started it (NoGoroutine). For secrets, it writes a secret in the forms
+// JSON encoders give it, and looks for every form in text and in the
+// strings of JSON events.
 package leaktest
 
 import (
