@@ -1,5 +1,7 @@
 package parse
 
+import "strings"
+
 // Format describes one tool-call syntax that parse recognises.
 type Format struct {
 	// ID is the value of the "format" field on events, and what
@@ -126,13 +128,38 @@ var formats = []Format{
 	{FormatNative, "servers with function calling: tool_calls in an OpenAI or Ollama response", `{"choices":[{"message":{"tool_calls":[…]}}]}`},
 }
 
-// Formats lists every syntax parse recognises, in a fixed order.
-func Formats() []Format { return append([]Format(nil), formats...) }
-
-// knownFormat reports whether id names a format.
-func knownFormat(id string) bool {
+// builtins are the built-in families, in the order of Formats.
+var builtins = func() []*Spec {
+	var ss []*Spec
 	for _, f := range formats {
-		if f.ID == id {
+		ss = append(ss, &Spec{Format: f.ID, Models: []string{f.Models}, Example: f.Example, Source: "built-in", Code: "own"})
+	}
+	return ss
+}()
+
+// Formats lists every syntax parse recognises, in a fixed order.
+func Formats() []Format {
+	fs := make([]Format, len(builtins))
+	for k, s := range builtins {
+		fs[k] = Format{ID: s.Format, Models: strings.Join(s.Models, ", "), Example: s.Example}
+	}
+	return fs
+}
+
+// Specs returns the built-in families' specs, in the order of Formats.
+func Specs() []*Spec {
+	ss := make([]*Spec, len(builtins))
+	for k, s := range builtins {
+		c := *s
+		ss[k] = &c
+	}
+	return ss
+}
+
+// knownFormat reports whether id names a built-in format.
+func knownFormat(id string) bool {
+	for _, s := range builtins {
+		if s.Format == id {
 			return true
 		}
 	}

@@ -282,6 +282,7 @@ type xmlDialect struct {
 	close      string // ends the call
 	outer      string // ends the wrapper the call is in, when there is one
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
+	keyEnd     string // a spec's end of the key, in place of attrs' and '>'s
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
 
@@ -438,6 +439,17 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
 			k = after + gt + 1
+		} else if d.keyEnd != "" {
+			// A spec's key ends at its own marker (specCall).
+			e := p.indexWithin(k, d.keyEnd, lookAhead)
+			if e < 0 {
+				if !eof && len(p.buf)-k <= lookAhead+len(d.keyEnd) {
+					return 0, needMore, nil
+				}
+				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
+			}
+			key = p.buf[k:e]
+			k = e + len(d.keyEnd)
 		} else {
 			win, _ := p.ahead(k, eof)
 			gt := bytes.IndexByte(win, '>')
@@ -457,6 +469,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			tag := d.paramOpen + "NAME>"
 			if d.attrs {
 				tag = d.paramOpen + `"NAME">`
+			} else if d.keyEnd != "" {
+				tag = d.paramOpen + "NAME" + d.keyEnd
 			}
 			return p.failThrough(i, ps, d.close, eof, format, fmt.Sprintf("call to %q: a parameter tag is not closed before the next tag; write each argument as %s…%s", name, tag, d.paramClose))
 		}
