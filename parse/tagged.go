@@ -553,7 +553,9 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 			}
 			return e, matched
 		}
-		if p.buf[n] == '<' {
+		// A tag starts the next one: '<', or '[' in a format whose tags
+		// are bracketed (a format file's).
+		if c := p.buf[n]; c == '<' || c == '[' && tag[0] == '[' {
 			return e, matched
 		}
 		k = e + 1
