@@ -50,8 +50,16 @@ type Spec struct {
 	// file's path, or "template PATH".
 	Source string `json:"-"`
 	// Code, for a built-in family read by code of its own, says why no
-	// generic body reader fits; such a spec has no file form.
+	// generic body reader fits. Such a family may still have a file form
+	// (Body set) that reads what its example shows.
 	Code string `json:"-"`
+
+	// own are the markers a built-in family's code reads, which
+	// dispatch.go indexes; a family without them is read by its spec.
+	own []marker
+	// opens are the family's markers that open a call section, and so
+	// end an open think block (sectionOpener).
+	opens []string
 }
 
 // Markers are a start and an end marker.
@@ -128,7 +136,7 @@ func (s *Spec) Check() error {
 	if strings.Trim(s.Format, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return specErr("format", "%q: use lower-case letters, digits, '_', '.' and '-' only", s.Format)
 	}
-	if s.Code != "" {
+	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it
 	}
 	opener := func(field, t string) error {
@@ -251,8 +259,8 @@ func (s *Spec) argumentsKeys() []string {
 }
 
 // FileForm reports whether s can be written as a format file: a built-in
-// family read by code of its own cannot.
-func (s *Spec) FileForm() bool { return s.Code == "" && s.Body != "" }
+// family read by code of its own that no spec describes cannot.
+func (s *Spec) FileForm() bool { return s.Body != "" }
 
 // didYouMean is ` (did you mean "x"?)` for the candidate closest to s,
 // or "" when none is close.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,6 +162,16 @@ func TestSpecRoundTrip(t *testing.T) {
 				if got != wantOut {
 					t.Fatalf("%q:\n%s", in, cmp.Diff(wantOut, got))
 				}
+				if id, ok := strings.CutPrefix(s.Format, "spec_"); ok {
+					// The built-in family's own code reads the same calls
+					// and text; which of the formats sharing its tags it
+					// names (a lone object in <tool_calls> is MiniMax M1's)
+					// is its own to say.
+					want := noFormat(wantOut)
+					if got := noFormat(parseAll(t, []byte(in), Options{}, nil)); got != want {
+						t.Errorf("built-in %s read %q as:\n%s", id, in, cmp.Diff(want, got))
+					}
+				}
 				for cut := 1; cut < len(in); cut++ {
 					if got := parseAll(t, []byte(in), opts, []int{cut, len(in)}); got != wantOut {
 						t.Fatalf("%q cut at %d:\n%s", in, cut, cmp.Diff(wantOut, got))
@@ -247,6 +258,9 @@ func TestShowFormatRoundTrip(t *testing.T) {
 		}
 		ex := strings.ReplaceAll(s.Example, `\n`, "\n")
 		builtin := parseAll(t, []byte(ex), Options{}, nil)
+		if !strings.Contains(builtin, `"tool_call"`) {
+			t.Errorf("%s: its example reads as no call:\n%s", s.Format, builtin)
+		}
 		back.Format = s.Format + "_copy"
 		fromFile := parseAll(t, []byte(ex), Options{Formats: []*Spec{back}, Format: back.Format}, nil)
 		if strings.ReplaceAll(fromFile, back.Format, s.Format) != builtin {
@@ -307,3 +321,7 @@ func TestFormatFileIDs(t *testing.T) {
 		t.Error("unknown --format: no error")
 	}
 }
+
+var formatField = regexp.MustCompile(`,"format":"[^"]*"`)
+
+func noFormat(events string) string { return formatField.ReplaceAllString(events, "") }

@@ -19,28 +19,11 @@ import (
 // specMarkers appends the markers of s to ms.
 func specMarkers(ms []marker, s *Spec) []marker {
 	own := []string{s.Format}
-	id := s.Format
 	ms = append(ms, marker{s.Call.Start, specCall(s), own})
 	// A call's end marker that arrives after the call was emitted.
 	ms = append(ms, marker{s.Call.End, lateCloser, own})
 	if sec := s.Section; sec != nil {
-		ms = append(ms, marker{sec.Start, func(p *Parser, i, j int, eof bool) (int, status, error) {
-			if err := p.flushText(i); err != nil {
-				return 0, 0, err
-			}
-			p.section = id
-			return j, matched, nil
-		}, own})
-		ms = append(ms, marker{sec.End, func(p *Parser, i, j int, eof bool) (int, status, error) {
-			if p.section != id {
-				return 0, noMatch, nil
-			}
-			if err := p.flushText(i); err != nil {
-				return 0, 0, err
-			}
-			p.section = ""
-			return j, matched, nil
-		}, own})
+		ms = append(ms, sectionMarker(sec.Start, s.Format), marker{sec.End, endSection, own})
 	}
 	return ms
 }
@@ -136,6 +119,12 @@ func (p *Parser) specNameStart(j int, nameStart string, eof bool) (int, status) 
 // the name and the arguments under the spec's keys.
 func specJSON(s *Spec) handler {
 	closer := s.Call.End
+	if len(s.NameKeys) == 0 && len(s.ArgumentsKeys) == 0 {
+		// The default keys are read as every call in markers is: the
+		// name under "name" or "tool_name" (or in "function": {…}), the
+		// arguments under "arguments" or "parameters".
+		return jsonBlock(closer, s.Format)
+	}
 	names, argKeys := s.nameKeys(), s.argumentsKeys()
 	example := fmt.Sprintf(`{%q: "TOOL", %q: {…}}`, names[0], argKeys[0])
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
@@ -226,8 +215,8 @@ func checkOptions(opts Options) (prompt string, err error) {
 		if err := s.Check(); err != nil {
 			return "", fmt.Errorf("format %q: %w", s.Format, err)
 		}
-		if s.Code != "" {
-			return "", fmt.Errorf("format %q is read by code of its own, not by its spec", s.Format)
+		if !s.FileForm() {
+			return "", fmt.Errorf("format %q is read by code of its own, not by a spec", s.Format)
 		}
 		if s.Format == opts.Format {
 			forced = true
