@@ -54,6 +54,12 @@ It writes these events, with their fields beyond "type":
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
 
+A syntax none of them covers can be described in a format file, JSON that
+names its markers and how the text between them is read (docs/formats.md):
+--format-file FILE (repeatable, or TOOLCALL_FORMAT_FILES, colon-separated)
+reads it besides the built-in ones. --show-format ID prints a family in
+that form, to copy and change.
+
 Every syntax is looked for unless --format names one, or --template gives
 the model's own chat template: a Jinja file, a tokenizer_config.json
 (chat_template as a string or a named list, or the chat_template.jinja
@@ -105,6 +111,10 @@ const parseExample = `  # a model's raw output, saved to a file
 
   # the syntaxes parse knows, and the models that write them
   toolcall parse --list-formats
+
+  # a syntax of your own, described in a format file (docs/formats.md)
+  toolcall parse --format-file acme.json reply.txt
+  toolcall parse --show-format qwen3_coder > my_coder.json
 
   # in CI: fail when any call in the saved outputs could not be parsed
   toolcall parse --fail outputs/*.txt > events.jsonl`
