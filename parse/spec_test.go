@@ -325,3 +325,18 @@ func TestFormatFileIDs(t *testing.T) {
 var formatField = regexp.MustCompile(`,"format":"[^"]*"`)
 
 func noFormat(events string) string { return formatField.ReplaceAllString(events, "") }
+
+// TestSpecSpread: dense calls of a format file's family give the same
+// events when spread over forks as when one Parser reads them.
+func TestSpecSpread(t *testing.T) {
+	for _, s := range fileSpecs(t) {
+		var b strings.Builder
+		for k := range 300 {
+			c := roundTripCalls[k%len(roundTripCalls)]
+			b.WriteString(render(s, []renderedCall{c}) + "\n")
+		}
+		for _, block := range []int{1, 7, 64, 1024} {
+			checkSpread(t, []byte(b.String()), Options{Formats: []*Spec{s}}, block, 4)
+		}
+	}
+}
