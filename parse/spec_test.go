@@ -340,3 +340,41 @@ func TestSpecSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendCalls: calls written back with a family's spec read back as
+// the same calls, by the spec and, for a built-in family, by its code.
+func TestAppendCalls(t *testing.T) {
+	calls := []SpecCall{
+		{"get_weather", []byte(`{"city":"Zürich old town","days":3,"metric":true}`)},
+		{"list_files", nil},
+	}
+	for _, s := range everySpec(t) {
+		n := len(calls)
+		if s.Section == nil {
+			n = 1
+		}
+		b, err := s.AppendCalls(nil, calls[:n]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		for k, c := range calls[:n] {
+			args := string(c.Arguments)
+			if args == "" {
+				args = "{}"
+			}
+			fmt.Fprintf(&want, `{"type":"tool_call","id":"call_%d","name":%q,"arguments":%s,"format":%q}`+"\n", k+1, c.Name, args, s.Format)
+		}
+		if got := parseAll(t, b, Options{Formats: []*Spec{s}}, nil); got != want.String() {
+			t.Errorf("%s wrote %q, read back as:\n%s", s.Format, b, cmp.Diff(want.String(), got))
+		}
+		if id, ok := strings.CutPrefix(s.Format, "spec_"); ok {
+			if got := noFormat(parseAll(t, b, Options{}, nil)); got != noFormat(want.String()) {
+				t.Errorf("built-in %s read %q as:\n%s", id, b, cmp.Diff(noFormat(want.String()), got))
+			}
+		}
+	}
+	if _, err := BuiltinSpec(FormatHarmony).AppendCalls(nil, calls[0]); err == nil {
+		t.Error("harmony wrote calls without a spec")
+	}
+}
