@@ -21,13 +21,10 @@ var (
 		}})
 	_ = register(Spec{Format: FormatInternLM2, Models: []string{"InternLM2, InternLM2.5"}, Example: `<|action_start|><|plugin|>{"name":"f","parameters":{}}<|action_end|>`,
 		Call: CallMarkers{Start: "<|action_start|><|plugin|>", End: "<|action_end|>"}, Body: BodyJSON})
+	// Its directly_answer entry is no call: the JSON reader knows it by
+	// the format (directly.go).
 	_ = register(Spec{Format: FormatCommandR7B, Models: []string{"Cohere Command R7B, Command A"}, Example: `<|START_ACTION|>[{"tool_call_id":"0","tool_name":"f","parameters":{}}]<|END_ACTION|>`,
-		Call: CallMarkers{Start: "<|START_ACTION|>", End: "<|END_ACTION|>"}, Body: BodyJSON,
-		Code: "its directly_answer entry is no call (directly.go)",
-		own: []marker{
-			{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
-			closer("<|END_ACTION|>", FormatCommandR7B),
-		}})
+		Call: CallMarkers{Start: "<|START_ACTION|>", End: "<|END_ACTION|>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json [{\"tool_name\":\"f\",\"parameters\":{}}] ```",
 		Code: `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
 	_ = register(Spec{Format: FormatToolCallsArray, Models: []string{"AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5"}, Example: `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`,

@@ -378,3 +378,31 @@ func TestAppendCalls(t *testing.T) {
 		t.Error("harmony wrote calls without a spec")
 	}
 }
+
+// FuzzFormatFiles reads any text with each format file of testdata: the
+// events are well formed and do not depend on where the input is cut.
+func FuzzFormatFiles(f *testing.F) {
+	files, _ := filepath.Glob("testdata/formatfiles/*.json")
+	var specs []*Spec
+	for _, name := range files {
+		s, err := LoadFormatFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		specs = append(specs, s)
+		f.Add([]byte("Sure. "+render(s, roundTripCalls)+" done"), uint16(7))
+		f.Add([]byte(render(s, roundTripCalls[:1])[:len(render(s, roundTripCalls[:1]))/2]), uint16(3))
+	}
+	addFileSeeds(f, "testdata/formatfiles/*.txt")
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16) {
+		for _, s := range specs {
+			opts := Options{Formats: []*Spec{s}}
+			whole := parseAll(t, in, opts, nil)
+			checkEvents(t, whole)
+			k := int(cut)%(len(in)+1) + 1
+			if got := parseAll(t, in, opts, []int{k}); got != whole {
+				t.Fatalf("%s: in pieces of %d:\n%s", s.Format, k, cmp.Diff(whole, got))
+			}
+		}
+	})
+}
