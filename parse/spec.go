@@ -311,3 +311,36 @@ func specFor(extra []*Spec, id string) *Spec {
 	}
 	return nil
 }
+
+// CheckFormats reports what is wrong with specs read together: each
+// must pass Check, and no two may share an id or a marker that starts a
+// call or a section, for then which one reads it is not for parse to
+// guess. A spec may reuse a built-in family's id and markers: its own
+// are looked for first.
+func CheckFormats(specs []*Spec) error {
+	ids := map[string]*Spec{}
+	starts := map[string]*Spec{}
+	for _, s := range specs {
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("format %q (%s): %w", s.Format, s.Source, err)
+		}
+		if o := ids[s.Format]; o != nil {
+			return fmt.Errorf("format %q (%s) is also the format of %s; give each an id of its own", s.Format, s.Source, o.Source)
+		}
+		ids[s.Format] = s
+		if !s.FileForm() {
+			continue
+		}
+		marks := []string{s.Call.Start}
+		if s.Section != nil {
+			marks = append(marks, s.Section.Start)
+		}
+		for _, m := range marks {
+			if o := starts[m]; o != nil && o != s {
+				return fmt.Errorf("format %q (%s) starts a block with %q, as %q (%s) does; give one of them a marker of its own", s.Format, s.Source, m, o.Format, o.Source)
+			}
+			starts[m] = s
+		}
+	}
+	return nil
+}

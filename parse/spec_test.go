@@ -320,6 +320,22 @@ func TestFormatFileIDs(t *testing.T) {
 	if _, err := NewParser(Options{Format: "nosuch", Formats: []*Spec{s}}, func(*Event) error { return nil }); err == nil {
 		t.Error("unknown --format: no error")
 	}
+	// Two of one id, or two that start a call alike: an error.
+	other := *s
+	other.Format = "other"
+	for _, specs := range [][]*Spec{{s, s}, {s, &other}} {
+		if _, err := NewParser(Options{Formats: specs}, func(*Event) error { return nil }); err == nil {
+			t.Errorf("%s and %s together: no error", specs[0].Format, specs[1].Format)
+		}
+	}
+	// A built-in id and marker may be reused: the file's reading is
+	// looked for first.
+	hermes := BuiltinSpec(FormatHermes)
+	hermes.Call.Start, hermes.Call.End = "<tool-call>", "</tool-call>"
+	got = parseAll(t, []byte(`<tool-call>{"name":"f","arguments":{}}</tool-call> <tool_call>{"name":"g","arguments":{}}</tool_call>`), Options{Formats: []*Spec{hermes}}, nil)
+	if strings.Count(got, `"format":"hermes"`) != 2 {
+		t.Errorf("hermes with a second spelling:\n%s", got)
+	}
 }
 
 var formatField = regexp.MustCompile(`,"format":"[^"]*"`)

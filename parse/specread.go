@@ -210,11 +210,11 @@ func checkOptions(opts Options) (prompt string, err error) {
 		}
 		prompt = s.Prompt
 	}
+	if err := CheckFormats(opts.Formats); err != nil {
+		return "", err
+	}
 	forced := false
 	for _, s := range opts.Formats {
-		if err := s.Check(); err != nil {
-			return "", fmt.Errorf("format %q: %w", s.Format, err)
-		}
 		if !s.FileForm() {
 			return "", fmt.Errorf("format %q is read by code of its own, not by a spec", s.Format)
 		}

@@ -27,17 +27,15 @@ func (f *formatFiles) add(fs *pflag.FlagSet) {
 // naming the file, the field and the fix.
 func (f *formatFiles) load() ([]*parse.Spec, error) {
 	var specs []*parse.Spec
-	seen := map[string]string{}
 	for _, name := range f.files {
 		s, err := parse.LoadFormatFile(name)
 		if err != nil {
 			return nil, &usageError{err: err}
 		}
-		if other, ok := seen[s.Format]; ok {
-			return nil, &usageError{err: fmt.Errorf("format file %s: field \"format\": %q is also the format of %s; give each file an id of its own", name, s.Format, other)}
-		}
-		seen[s.Format] = name
 		specs = append(specs, s)
+	}
+	if err := parse.CheckFormats(specs); err != nil {
+		return nil, &usageError{err: fmt.Errorf("--format-file: %w", err)}
 	}
 	return specs, nil
 }
