@@ -8,6 +8,14 @@ package parse
 // quantizations detokenize them.
 var dsmlSections = []string{"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<|DSML|function_calls>", "<|DSML|tool_calls>"}
 
+// DSML's tags, and Step-3's.
+var (
+	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
+	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
+	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+)
+
 var (
 	_ = register(Spec{Format: FormatDeepSeekR1, Models: []string{"DeepSeek R1, V3-0324, R1-0528"}, Example: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{\"a\":1}\\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
 		Code: "the name comes after a type, the arguments in a Markdown fence (fullwidthToken, deepseekCall)",

@@ -2,6 +2,9 @@ package parse
 
 // Moonshot's Kimi and MiniMax.
 
+// xmlMiniMax are MiniMax M2's tags.
+var xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+
 var (
 	_ = register(Spec{Format: FormatKimiK2, Models: []string{"Moonshot Kimi K2, K2 Thinking"}, Example: `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`,
 		Code: "the name is written as an id, functions.NAME:INDEX (kimiCall)",

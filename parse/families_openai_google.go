@@ -3,6 +3,9 @@ package parse
 // OpenAI's harmony and Muse Glimmer, which writes harmony's messages
 // around its own ATEM markup; Google's FunctionGemma and Gemma 4.
 
+// xmlAtem is Muse Glimmer's ATEM markup.
+var xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
+
 var (
 	_ = register(Spec{Format: FormatHarmony, Models: []string{"OpenAI gpt-oss (harmony)"}, Example: `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`,
 		Code: "the name is in a message header (to=functions.NAME) and the channel says what the message is (harmony)",

@@ -6,6 +6,9 @@ package parse
 // inToolCall are the formats a <tool_call> block may hold.
 var inToolCall = []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}
 
+// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
+var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
+
 var (
 	_ = register(Spec{Format: FormatHermes, Models: []string{"Hermes 2 Pro/3, Qwen2.5, QwQ, Qwen3, Xiaomi MiMo, ERNIE 4.5, LongCat, many fine-tunes"}, Example: `<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>`,
 		Call: CallMarkers{Start: "<tool_call>", End: "</tool_call>"}, Body: BodyJSON,

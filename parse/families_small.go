@@ -2,6 +2,10 @@ package parse
 
 // AllenAI, LiquidAI, OpenBMB, Preferred Networks and Upstage.
 
+// xmlMiniCPM5 are MiniCPM 5's tags, read after <function name=…>
+// (functionTag).
+var xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
+
 var (
 	_ = register(Spec{Format: FormatOlmo3, Models: []string{"AllenAI Olmo 3"}, Example: "<function_calls>\\nf(a=1)\\n</function_calls>",
 		Call: CallMarkers{Start: "<function_calls>", End: "</function_calls>"}, Body: BodyPythonic})

@@ -3,6 +3,15 @@ package parse
 // GLM's <arg_key>/<arg_value> pairs, as Zhipu, Tencent and NAVER write
 // them.
 
+// hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
+func hyTags(suffix string) *glmTags {
+	return &glmTags{key: "<arg_key" + suffix + ">", keyEnd: "</arg_key" + suffix + ">", val: "<arg_value" + suffix + ">", valEnd: "</arg_value" + suffix + ">", sep: "<tool_sep" + suffix + ">"}
+}
+
+// glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
+// switches to Hunyuan's reading.
+var glmPlain = func() *glmTags { t := hyTags(""); t.nameJSON = true; return t }()
+
 var (
 	_ = register(Spec{Format: FormatGLM45, Models: []string{"Zhipu GLM 4.5, 4.6"}, Example: "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>",
 		Call: CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyKV,

@@ -286,17 +286,6 @@ type xmlDialect struct {
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
 
-var (
-	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
-	// xmlAtem is Muse Glimmer's ATEM markup.
-	xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
-	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
-	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
-	xmlMiniCPM5  = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
-)
-
 // invokeBlock handles <invoke name="N"> forms.
 func invokeBlock(d *xmlDialect) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
@@ -723,18 +712,6 @@ type glmTags struct {
 	// instead of the pairs (poolside Laguna).
 	nameJSON bool
 }
-
-// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
-var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
-
-// hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
-func hyTags(suffix string) *glmTags {
-	return &glmTags{key: "<arg_key" + suffix + ">", keyEnd: "</arg_key" + suffix + ">", val: "<arg_value" + suffix + ">", valEnd: "</arg_value" + suffix + ">", sep: "<tool_sep" + suffix + ">"}
-}
-
-// glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
-// switches to Hunyuan's reading.
-var glmPlain = func() *glmTags { t := hyTags(""); t.nameJSON = true; return t }()
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
 // wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose
