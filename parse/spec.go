@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -296,20 +295,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// specFor finds the spec of id among the extra formats, then the
-// built-in ones.
-func specFor(extra []*Spec, id string) *Spec {
-	for _, s := range extra {
-		if s.Format == id {
-			return s
-		}
-	}
-	if k := slices.IndexFunc(builtins, func(s *Spec) bool { return s.Format == id }); k >= 0 {
-		return builtins[k]
-	}
-	return nil
 }
 
 // CheckFormats reports what is wrong with specs read together: each

@@ -12,9 +12,10 @@ import (
 // A spec is read by the generic body readers the built-in families share:
 // markedJSON's reading of a JSON body, namedArgs for a name then JSON,
 // taggedArgs for tagged parameters, glmCall for key/value tags,
-// pythonicBlock for Python-style calls. Its markers go into the Parser's
-// extra index (Parser.extra), looked at before the built-in ones, so a
-// format file's spelling of a marker wins over a built-in's.
+// pythonicBlock for Python-style calls. A format file's markers go into
+// the Parser's extra index (Parser.extra), looked at before the built-in
+// ones, so its spelling of a marker wins over a built-in's; a built-in
+// family read by its spec alone has them in dispatch.go's tables.
 
 // specMarkers appends the markers of s to ms.
 func specMarkers(ms []marker, s *Spec) []marker {

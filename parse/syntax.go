@@ -253,7 +253,7 @@ func TemplateSpec(format string, s *Syntax, source string) (*Spec, error) {
 			spec.Body = BodyJSON
 		}
 	} else {
-		b := specFor(nil, format)
+		b := BuiltinSpec(format)
 		if b == nil {
 			return nil, fmt.Errorf("the template's calls are in format %q, which parse does not know", format)
 		}
