@@ -302,6 +302,17 @@ func TestFormatFileErrors(t *testing.T) {
 	}
 }
 
+// TestFormatFileBounded: a file too large for a spec is refused unread.
+func TestFormatFileBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, bytes.Repeat([]byte(" "), maxFormatFile+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFormatFile(path); err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Errorf("a file of %d bytes: %v", maxFormatFile+1, err)
+	}
+}
+
 func asFormatFileError(err error, fe **FormatFileError) bool {
 	e, ok := err.(*FormatFileError)
 	*fe = e

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // A format file is a Spec as JSON (docs/formats.md). Reading one is
@@ -29,11 +31,27 @@ func (e *FormatFileError) Error() string {
 	return fmt.Sprintf("format file %s: field %q: %s", e.File, e.Field, e.Msg)
 }
 
-// LoadFormatFile reads the format file at path.
+// maxFormatFile bounds a format file: a spec is a few hundred bytes.
+const maxFormatFile = 1 << 20
+
+// LoadFormatFile reads the format file at path: a regular file (a FIFO
+// or a device would never end) of at most maxFormatFile bytes.
 func LoadFormatFile(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	bad := func(msg string) error { return &FormatFileError{File: path, Msg: msg} }
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return nil, &FormatFileError{File: path, Msg: fmt.Sprintf("%v; give the path of a JSON file as docs/formats.md describes", errors.Unwrap(err))}
+		return nil, bad(fmt.Sprintf("%v; give the path of a JSON file as docs/formats.md describes", errors.Unwrap(err)))
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, bad("not a regular file; give the path of a JSON file as docs/formats.md describes")
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxFormatFile+1))
+	if err != nil {
+		return nil, bad(err.Error())
+	}
+	if len(b) > maxFormatFile {
+		return nil, bad(fmt.Sprintf("larger than %d MiB; a format file is one small JSON object", maxFormatFile>>20))
 	}
 	return ParseFormatFile(path, b)
 }
