@@ -433,3 +433,27 @@ func FuzzFormatFiles(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFormatFile: whatever a format file holds, reading it fails with a
+// FormatFileError or gives a spec parse reads any text with.
+func FuzzFormatFile(f *testing.F) {
+	files, _ := filepath.Glob("testdata/formatfiles/*.json")
+	for _, name := range files {
+		b, _ := os.ReadFile(name)
+		f.Add(b, []byte("a <b> [c] {\"d\": 1}"))
+	}
+	f.Add([]byte(`{"format":"x","call":{"start":"<c>","end":"e"},"body":"kv","key":{"start":"k","end":"K"},"value":{"start":"","end":"V"},"reasoning":[{"start":"<t>","end":"T"}]}`), []byte("<c>f kaK vV e <t> x T"))
+	f.Fuzz(func(t *testing.T, file, text []byte) {
+		s, err := ParseFormatFile("f.json", file)
+		if err != nil {
+			if _, ok := err.(*FormatFileError); !ok {
+				t.Fatalf("%T: %v", err, err)
+			}
+			return
+		}
+		checkEvents(t, parseAll(t, text, Options{Formats: []*Spec{s}}, nil))
+		if _, err := MarshalSpec(s); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

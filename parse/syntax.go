@@ -132,6 +132,11 @@ func controlMarkers(ms []marker, reasoning [][2]string, skip []string, format st
 // same text (Solar's <|call|>-like names); control tokens a built-in
 // marker reads under format are left to it.
 func addMarker(ms []marker, m marker, format string, own bool) []marker {
+	if len(m.tok) < 2 || m.tok[0] != '<' && m.tok[0] != '[' {
+		// Only '<' and '[' reach the markers (dispatch): an end marker
+		// spelled otherwise is found by its reader alone.
+		return ms
+	}
 	if !own && builtinMarker(m.tok, format) {
 		return ms
 	}
