@@ -422,6 +422,16 @@ func (p *Parser) markerAt(n int, eof bool) (yes, undecided bool) {
 		}
 		undecided = undecided || partial && !eof
 	}
+	if p.extra != nil {
+		// A format file's markers are markers too.
+		for _, m := range p.extra[rest[1]] {
+			ok, partial := p.hasPrefixAt(n, m.tok)
+			if ok {
+				return true, false
+			}
+			undecided = undecided || partial && !eof
+		}
+	}
 	return false, undecided
 }
 

@@ -2,7 +2,9 @@ package parse
 
 import (
 	"bytes"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -22,245 +24,181 @@ type marker struct {
 }
 
 // angleMarkers start with '<', bracketMarkers with '['. They are sorted
-// longest first, so <tool_calls> wins over <tool_call>.
+// longest first, so <tool_calls> wins over <tool_call>. Built from the
+// control tokens below and each family's markers (register), once.
 var angleMarkers, bracketMarkers []marker
 
-func init() {
-	reason := func(closers ...string) handler {
-		return func(p *Parser, i, j int, eof bool) (int, status, error) {
-			return p.openReasoning(j, "think", closers)
-		}
+// Handlers the control tokens and the families' markers share.
+
+// reason opens a think block that one of closers ends.
+func reason(closers ...string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		return p.openReasoning(j, "think", closers)
 	}
-	skip := func(p *Parser, i, j int, eof bool) (int, status, error) { return j, matched, nil }
-	// closer drops the closing tag of a call block that came in a later
-	// piece of input than the call. Anywhere else the tag is prose.
-	closer := func(p *Parser, i, j int, eof bool) (int, status, error) {
-		if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+}
+
+// skip drops a control token that is never prose.
+func skip(p *Parser, i, j int, eof bool) (int, status, error) { return j, matched, nil }
+
+// closer drops the closing tag of a call block that came in a later piece
+// of input than the call. Anywhere else the tag is prose.
+func closer(tok string, formats ...string) marker { return marker{tok, lateCloser, formats} }
+
+// sectionMarker opens a call section of format; also lists the other
+// formats whose calls it may hold, for --format.
+func sectionMarker(tok, format string, also ...string) marker {
+	h := func(p *Parser, i, j int, eof bool) (int, status, error) {
+		ok := p.allowed(format)
+		for _, f := range also {
+			ok = ok || p.allowed(f)
+		}
+		if !ok {
 			return 0, noMatch, nil
 		}
-		p.afterCall = j
-		return j, matched, nil
-	}
-	// section opens a call section; also lists the other formats whose
-	// calls it may hold, for --format.
-	section := func(format string, also ...string) handler {
-		return func(p *Parser, i, j int, eof bool) (int, status, error) {
-			ok := p.allowed(format)
-			for _, f := range also {
-				ok = ok || p.allowed(f)
-			}
-			if !ok {
-				return 0, noMatch, nil
-			}
-			if err := p.flushText(i); err != nil {
-				return 0, 0, err
-			}
-			p.section = format
-			return j, matched, nil
-		}
-	}
-	endSection := func(p *Parser, i, j int, eof bool) (int, status, error) {
 		if err := p.flushText(i); err != nil {
 			return 0, 0, err
 		}
-		p.section = ""
+		p.section = format
 		return j, matched, nil
 	}
-	// ends is the marker that ends a call section, which also ends a call
-	// in it that left its own end marker out (sectionEnds).
-	ends := func(tok string) marker {
-		sectionEnds = append(sectionEnds, tok)
-		return marker{tok, endSection, nil}
+	return marker{tok, h, append([]string{format}, also...)}
+}
+
+func endSection(p *Parser, i, j int, eof bool) (int, status, error) {
+	if err := p.flushText(i); err != nil {
+		return 0, 0, err
 	}
-	stray := func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }
-	answer := func(closers ...string) handler {
-		return func(p *Parser, i, j int, eof bool) (int, status, error) {
-			if err := p.flushText(i); err != nil {
-				return 0, 0, err
-			}
-			p.mode, p.closers, p.reasonFormat = modeAnswer, closers, FormatCommandR7B
-			return j, matched, nil
+	p.section = ""
+	return j, matched, nil
+}
+
+// sectionEnd is the marker that ends a call section, which also ends a
+// call in it that left its own end marker out (sectionEnds).
+func sectionEnd(tok string) marker {
+	sectionEnds = append(sectionEnds, tok)
+	return marker{tok, endSection, nil}
+}
+
+func stray(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }
+
+// answer opens an explicit final-answer block that one of closers ends.
+func answer(closers ...string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		if err := p.flushText(i); err != nil {
+			return 0, 0, err
+		}
+		p.mode, p.closers, p.reasonFormat = modeAnswer, closers, FormatCommandR7B
+		return j, matched, nil
+	}
+}
+
+// controlTokens are the markers no family owns: reasoning, looked for
+// first (nothing inside it is ever a call), and the end-of-turn and other
+// control tokens servers leave in the text when they do not skip special
+// tokens. They are not prose.
+var controlTokens = []marker{
+	{"<think>", reason("</think>"), nil},
+	{"<thinking>", reason("</thinking>"), nil},
+	{"<seed:think>", reason("</seed:think>"), nil},
+	{"<mm:think>", reason("</mm:think>"), nil},
+	{"<think:opensource>", reason("</think:opensource>"), nil}, // Hunyuan Hy3
+	{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
+	{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
+	{"<|channel>", (*Parser).gemmaChannel, nil},
+	{"</think>", stray, nil},
+	{"</thinking>", stray, nil},
+	{"</seed:think>", stray, nil},
+	{"</mm:think>", stray, nil},
+	{"</think:opensource>", stray, nil},
+	{"<|END_THINKING|>", stray, nil},
+	{"<|inner_suffix|>", stray, nil},
+	{"<channel|>", stray, nil},
+	{"<|START_RESPONSE|>", answer("<|END_RESPONSE|>"), nil},
+	{"<|END_RESPONSE|>", skip, nil},
+	// Command A (cmd4) writes visible text between these; it stays
+	// prose, and the tokens go.
+	{"<|START_TEXT|>", skip, nil},
+	{"<|END_TEXT|>", skip, nil},
+
+	{"<|eot_id|>", skip, nil},
+	{"<|eom_id|>", skip, nil},
+	{"<|eot|>", skip, nil}, // Llama 4
+	{"<|eom|>", skip, nil},
+	{"<|im_end|>", skip, nil},
+	{"<|im_start|>assistant\n", skip, nil},
+	{"<|end|>", skip, nil},
+	{"<|return|>", skip, nil},
+	{"<|call|>", skip, nil},
+	{"<|endoftext|>", skip, nil},
+	{"<|end_of_text|>", skip, nil},
+	{"<|END_OF_TURN_TOKEN|>", skip, nil},
+	{"<|START_OF_TURN_TOKEN|>", skip, nil},
+	{"<|CHATBOT_TOKEN|>", skip, nil},
+	{"<|assistant_end|>", skip, nil},
+	{"<|observation|>", skip, nil},
+	{"<seed:eos>", skip, nil},
+	{"<|message_sep|>", skip, nil},
+	{"<end_of_turn>", skip, nil},
+	// Where the template has a tool's response begin right after the
+	// calls, the model stops by writing that token (Gemma 4's
+	// <|tool_response>, FunctionGemma's <start_function_response>).
+	{"<|tool_response>", skip, nil},
+	{"<start_function_response>", skip, nil},
+	{"</s>", skip, nil},
+	{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
+	// Upstage Solar Open: reasoning, the answer and the calls each
+	// after <|begin|>assistant.
+	{"<|think|>", reason("<|end|>"), nil},
+	{"<|begin|>assistant", skip, nil},
+	{"<|content|>", skip, nil},
+	{"<|flush|>", skip, nil},
+	// Solar Open 2.
+	{"<|think:start|>", reason("<|think:end|>"), nil},
+	{"<|think:end|>", stray, nil},
+	// Kimi K3's XTML: reasoning, the answer and the calls each in an
+	// <|open|>…<|close|> block.
+	{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
+	{"<|close|>think<|sep|>", stray, nil},
+	{"<|open|>response<|sep|>", skip, nil},
+	{"<|close|>response<|sep|>", skip, nil},
+	{"<|close|>message<|sep|>", skip, nil},
+
+	{"[THINK]", reason("[/THINK]"), nil},
+	{"[/THINK]", stray, nil},
+	// Apriel writes its reasoning steps, then the answer between
+	// these: the opener closes the reasoning like a </think>.
+	{"[BEGIN FINAL RESPONSE]", stray, nil},
+	{"[END FINAL RESPONSE]", skip, nil},
+}
+
+// sectionOpeners start a tool-call section; each ends an open think block
+// (unless --format rules its format out). From the families' opens.
+var sectionOpeners []struct{ tok, format string }
+
+func init() {
+	// The families register as the package's variables are set, in an
+	// order their dependencies decide: listed by id.
+	slices.SortFunc(builtins, func(a, b *Spec) int { return strings.Compare(a.Format, b.Format) })
+	ms := append([]marker(nil), controlTokens...)
+	for _, s := range builtins {
+		if s.own != nil || !s.FileForm() {
+			ms = append(ms, s.own...)
+		} else {
+			ms = specMarkers(ms, s) // read by its spec alone
+		}
+		for _, t := range s.opens {
+			sectionOpeners = append(sectionOpeners, struct{ tok, format string }{t, s.Format})
 		}
 	}
-
-	angleMarkers = []marker{
-		// Reasoning, looked for first: nothing inside it is ever a call.
-		{"<think>", reason("</think>"), nil},
-		{"<thinking>", reason("</thinking>"), nil},
-		{"<seed:think>", reason("</seed:think>"), nil},
-		{"<mm:think>", reason("</mm:think>"), nil},
-		{"<think:opensource>", reason("</think:opensource>"), nil}, // Hunyuan Hy3
-		{"<|START_THINKING|>", reason("<|END_THINKING|>"), nil},
-		{"<|inner_prefix|>", reason("<|inner_suffix|>"), nil},
-		{"<|channel>", (*Parser).gemmaChannel, nil},
-		{"</think>", stray, nil},
-		{"</thinking>", stray, nil},
-		{"</seed:think>", stray, nil},
-		{"</mm:think>", stray, nil},
-		{"</think:opensource>", stray, nil},
-		{"<|END_THINKING|>", stray, nil},
-		{"<|inner_suffix|>", stray, nil},
-		{"<channel|>", stray, nil},
-		{"<|START_RESPONSE|>", answer("<|END_RESPONSE|>"), nil},
-		{"<|END_RESPONSE|>", skip, nil},
-		// Command A (cmd4) writes visible text between these; it stays
-		// prose, and the tokens go.
-		{"<|START_TEXT|>", skip, nil},
-		{"<|END_TEXT|>", skip, nil},
-
-		// End-of-turn and other control tokens servers leave in the text
-		// when they do not skip special tokens. They are not prose.
-		{"<|eot_id|>", skip, nil},
-		{"<|eom_id|>", skip, nil},
-		{"<|eot|>", skip, nil}, // Llama 4
-		{"<|eom|>", skip, nil},
-		{"<|im_end|>", skip, nil},
-		{"<|im_start|>assistant\n", skip, nil},
-		{"<|end|>", skip, nil},
-		{"<|return|>", skip, nil},
-		{"<|call|>", skip, nil},
-		{"<|endoftext|>", skip, nil},
-		{"<|end_of_text|>", skip, nil},
-		{"<|END_OF_TURN_TOKEN|>", skip, nil},
-		{"<|START_OF_TURN_TOKEN|>", skip, nil},
-		{"<|CHATBOT_TOKEN|>", skip, nil},
-		{"<|assistant_end|>", skip, nil},
-		{"<|observation|>", skip, nil},
-		{"<seed:eos>", skip, nil},
-		{"<|message_sep|>", skip, nil},
-		{"<end_of_turn>", skip, nil},
-		// Where the template has a tool's response begin right after the
-		// calls, the model stops by writing that token (Gemma 4's
-		// <|tool_response>, FunctionGemma's <start_function_response>).
-		{"<|tool_response>", skip, nil},
-		{"<start_function_response>", skip, nil},
-		{"</s>", skip, nil},
-		{"</tool_call>", closer, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
-		{"</tool_call:opensource>", closer, []string{FormatHunyuan}},
-		{"<|tool_call_end|>", closer, []string{FormatLFM2, FormatKimiK2, FormatMiniCPM3}},
-		{"<|python_end|>", closer, []string{FormatPythonic, FormatLlama3JSON}},
-		// Closing tokens of call blocks. A block ends where its payload
-		// does, so a closer that arrives in a later piece of input is
-		// dropped here rather than shown as prose.
-		{"</function>", closer, []string{FormatFunctionTag, FormatQwen3Coder, FormatMiniCPM5}},
-		{"</function_call>", closer, []string{FormatGranite20B}},
-		{"</TOOLCALL>", closer, []string{FormatNemotron}},
-		{"<|END_ACTION|>", closer, []string{FormatCommandR7B}},
-		{"<|tools_suffix|>", closer, []string{FormatApertus}},
-		{"<|action_end|>", closer, []string{FormatInternLM2}},
-		{"<end_function_call>", closer, []string{FormatFunctionGemma}},
-		{"<tool_call|>", closer, []string{FormatGemma4}},
-		{"</seed:tool_call>", closer, []string{FormatSeedOSS}},
-		{"</longcat_tool_call>", closer, []string{FormatHermes, FormatLongCat}},
-		{"</function_calls>", closer, []string{FormatOlmo3}},
-
-		{"<|plamo:end_tool_request:plamo|>", closer, []string{FormatPlamo3}},
-		{"<|plamo:end_tool_arguments:plamo|>", closer, []string{FormatPlamo3}},
-		{"</tool>", closer, []string{FormatCWM}},
-		{"<|plamo:tag|>", skip, nil}, // PLaMo 3's end of turn
-		// Upstage Solar Open: reasoning, the answer and the calls each
-		// after <|begin|>assistant, the calls in a <|tool_calls|> section.
-		{"<|think|>", reason("<|end|>"), nil},
-		{"<|begin|>assistant", skip, nil},
-		{"<|content|>", skip, nil},
-		{"<|flush|>", skip, nil},
-		{"<|tool_calls|>", section(FormatSolarOpen), []string{FormatSolarOpen}},
-		ends("<|calls|>"),
-		{"<|tool_call:begin|>", (*Parser).solarCall, []string{FormatSolarOpen}},
-		{"<|tool_call:end|>", closer, []string{FormatSolarOpen, FormatSolarOpen2}},
-		// Solar Open 2.
-		{"<|think:start|>", reason("<|think:end|>"), nil},
-		{"<|think:end|>", stray, nil},
-		{"<|tool_call:start|>", (*Parser).solar2Call, []string{FormatSolarOpen2}},
-		// poolside Laguna sometimes wraps a call in <user> tags: only a
-		// call to a known tool counts (see lagunaUser).
-		{"<user>", (*Parser).lagunaUser, []string{FormatLaguna}},
-		{"</user>", closer, []string{FormatLaguna}},
-		// Kimi K3's XTML: reasoning, the answer and the calls each in an
-		// <|open|>…<|close|> block.
-		{"<|open|>think<|sep|>", reason("<|close|>think<|sep|>"), nil},
-		{"<|close|>think<|sep|>", stray, nil},
-		{"<|open|>response<|sep|>", skip, nil},
-		{"<|close|>response<|sep|>", skip, nil},
-		{"<|close|>message<|sep|>", skip, nil},
-		{"<|open|>tools<|sep|>", section(FormatKimiK3), []string{FormatKimiK3}},
-		ends("<|close|>tools<|sep|>"),
-		{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
-		{"<|close|>call<|sep|>", closer, []string{FormatKimiK3}},
-
-		// Call sections: their own separators are not prose.
-		{"<|tool_calls_section_begin|>", section(FormatKimiK2), []string{FormatKimiK2}},
-		ends("<|tool_calls_section_end|>"),
-		{"<minimax:tool_call>", section(FormatMiniMaxM2), []string{FormatMiniMaxM2}},
-		ends("</minimax:tool_call>"),
-		{"<tool_calls>", section(FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan), []string{FormatToolCallsArray, FormatMiniMaxM1, FormatHunyuan}},
-		{"<tool_calls:opensource>", section(FormatHunyuan), []string{FormatHunyuan}},
-		ends("</tool_calls:opensource>"),
-		ends("</tool_calls>"),
-		{"<｜DSML｜function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		ends("</｜DSML｜function_calls>"),
-		// DeepSeek V4 names the same wrapper tool_calls.
-		{"<｜DSML｜tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		ends("</｜DSML｜tool_calls>"),
-		// The same tokens as some servers and quantizations detokenize
-		// them, with ASCII '|' for the fullwidth '｜'.
-		{"<|DSML|function_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		ends("</|DSML|function_calls>"),
-		{"<|DSML|tool_calls>", section(FormatDeepSeekDSML), []string{FormatDeepSeekDSML}},
-		ends("</|DSML|tool_calls>"),
-		{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
-		{"<|plamo:begin_tool_requests:plamo|>", section(FormatPlamo3), []string{FormatPlamo3}},
-		ends("<|plamo:end_tool_requests:plamo|>"),
-
-		// Calls.
-		{"<tool_call>", tagBlock("</tool_call>", FormatHermes), []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
-		// Hunyuan Hy3's tokenizer puts a suffix on each of its tags.
-		{"<tool_call:opensource>", hunyuanCall(":opensource"), []string{FormatHunyuan}},
-		{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes, FormatLongCat}},
-		{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
-		{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
-		{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
-		{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
-		// Llama 4's own template writes the content between these and
-		// the JSON calls after them: a block that holds no call is
-		// layout, its text prose.
-		{"<|python_start|>", llama4Block, []string{FormatPythonic, FormatLlama3JSON}},
-		{"<|python_end|>", skip, []string{FormatPythonic, FormatLlama3JSON}},
-		{"<function_calls>", pythonicBlock("</function_calls>", FormatOlmo3), []string{FormatOlmo3}},
-		{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2, FormatMiniCPM3}},
-		{"<|START_ACTION|>", jsonBlock("<|END_ACTION|>", FormatCommandR7B), []string{FormatCommandR7B}},
-		{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
-		{"<function_call>", jsonBlock("</function_call>", FormatGranite20B), []string{FormatGranite20B}},
-		{"<TOOLCALL>", jsonBlock("</TOOLCALL>", FormatNemotron), []string{FormatNemotron}},
-		{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
-		{"<|action_start|><|plugin|>", jsonBlock("<|action_end|>", FormatInternLM2), []string{FormatInternLM2}},
-		{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
-		{"<|plamo:begin_tool_request:plamo|>", (*Parser).plamoCall, []string{FormatPlamo3}},
-		{"<tool:", (*Parser).cwmCall, []string{FormatCWM}},
-		{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},
-		{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
-		{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
-		{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
-		{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
-		{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
-		{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
-		{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
-		{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
-		{"<|start|>", (*Parser).harmony, []string{FormatHarmony, FormatGlimmer}},
-		{"<|message|>", (*Parser).harmonyContinued, []string{FormatHarmony, FormatGlimmer}},
-		{"<atem:function_calls>", section(FormatGlimmer), []string{FormatGlimmer}},
-		ends("</atem:function_calls>"),
-		{"<atem:invoke name=", invokeBlock(xmlAtem), []string{FormatGlimmer}},
-		{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
-	}
-	bracketMarkers = []marker{
-		{"[THINK]", reason("[/THINK]"), nil},
-		{"[/THINK]", stray, nil},
-		// Apriel writes its reasoning steps, then the answer between
-		// these: the opener closes the reasoning like a </think>.
-		{"[BEGIN FINAL RESPONSE]", stray, nil},
-		{"[END FINAL RESPONSE]", skip, nil},
-		{"[TOOL_CALLS]", (*Parser).mistral, []string{FormatMistral, FormatMistralV11}},
+	for _, m := range ms {
+		switch m.tok[0] {
+		case '<':
+			angleMarkers = append(angleMarkers, m)
+		case '[':
+			bracketMarkers = append(bracketMarkers, m)
+		default:
+			panic("parse: marker " + m.tok + " starts with neither '<' nor '['")
+		}
 	}
 	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {
 		sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
@@ -523,20 +461,6 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 		}
 		p.pos = i + 1
 	}
-}
-
-// sectionOpeners start a tool-call section; each ends an open think block
-// (unless --format rules its format out).
-var sectionOpeners = []struct{ tok, format string }{
-	{"<|tool_calls_section_begin|>", FormatKimiK2},
-	{"<minimax:tool_call>", FormatMiniMaxM2},
-	{m3Marker + "<tool_call>", FormatMiniMaxM3},
-	{"<｜DSML｜function_calls>", FormatDeepSeekDSML},
-	{"<｜DSML｜tool_calls>", FormatDeepSeekDSML},
-	{"<|DSML|function_calls>", FormatDeepSeekDSML},
-	{"<|DSML|tool_calls>", FormatDeepSeekDSML},
-	// Kimi K2 Thinking may start a call with no section around it.
-	{"<|tool_call_begin|>", FormatKimiK2},
 }
 
 // sectionOpener reports whether a section opener starts at buf[i], and

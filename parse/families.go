@@ -265,16 +265,6 @@ func (p *Parser) solarHeaderEnded(i, k int, eof bool, msg string) (int, status, 
 	return p.inputEnded(i, eof, FormatSolarOpen, msg)
 }
 
-// solar2Tags are Solar Open 2's: <|tool_arg:start|>k<|tool_arg:value|>v
-// <|tool_arg:end|>, with no tag of its own before the value.
-var solar2Tags = &glmTags{key: "<|tool_arg:start|>", keyEnd: "<|tool_arg:value|>", valEnd: "<|tool_arg:end|>", format: FormatSolarOpen2}
-
-// solar2Call handles Solar Open 2's <|tool_call:start|>NAME\n, then its
-// argument tags, then <|tool_call:end|>.
-func (p *Parser) solar2Call(i, j int, eof bool) (int, status, error) {
-	return p.glmCall(i, p.skipSpace(j), eof, solarEnd, solar2Tags)
-}
-
 // lagunaTags are GLM's pairs as poolside Laguna writes them inside <user>.
 var lagunaTags = &glmTags{key: "<arg_key>", keyEnd: "</arg_key>", val: "<arg_value>", valEnd: "</arg_value>", format: FormatLaguna, nameJSON: true}
 

@@ -181,25 +181,16 @@ type Parser struct {
 // NewParser returns a Parser that calls emit for each event. The Event
 // passed to emit, and the slices in it, are only valid during the call.
 func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
-	var extra *markerIndex
-	if s := opts.Syntax; s != nil {
-		if err := s.validate(); err != nil {
-			return nil, err
-		}
-		if (s.Call != nil) != (opts.Format == FormatTemplate) {
-			return nil, fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
-		}
-		extra = syntaxIndex(s, opts.Format)
+	prompt, err := checkOptions(opts)
+	if err != nil {
+		return nil, err
 	}
-	if opts.Format != "" && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
-		return nil, fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
-	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, gemmaCallAt: -1, extra: extra}
-	if opts.Syntax != nil && opts.Syntax.Prompt != "" {
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, gemmaCallAt: -1, extra: extraIndex(opts)}
+	if prompt != "" {
 		// The prompt's tail goes first, at negative offsets: text there
 		// is never emitted (see flushText), offsets stay the output's.
-		p.buf = append(p.buf, opts.Syntax.Prompt...)
-		p.base = -int64(len(opts.Syntax.Prompt))
+		p.buf = append(p.buf, prompt...)
+		p.base = -int64(len(prompt))
 	}
 	p.ntrig, p.trigSet, p.oneScan = len(triggers)-knownTriggers, triggerSets[0], oneScan
 	if opts.KnownTool != nil {

@@ -39,6 +39,9 @@ type Options struct {
 	// (see parse/chattemplate). With Syntax.Call set, Format must be
 	// FormatTemplate: only the template's own call syntax is read.
 	Syntax *Syntax
+	// Formats are families read besides the built-in ones (format files,
+	// LoadFormatFile), their markers looked at first. Format may name one.
+	Formats []*Spec
 }
 
 // Stats counts what a Stream wrote.

@@ -92,65 +92,96 @@ func (s *Syntax) validate() error {
 	return nil
 }
 
-// syntaxIndex builds the markers of a Syntax for a parser of format.
-// Tokens a built-in marker already handles, and that format leaves on, are
-// left to it.
-func syntaxIndex(s *Syntax, format string) *markerIndex {
-	probe := &Parser{opts: Options{Format: format}}
-	builtin := func(t string) bool {
-		ix := angleIndex
-		if t[0] == '[' {
-			ix = bracketIndex
-		}
-		for _, m := range ix[t[1]] {
-			if m.tok == t && m.on(probe) {
-				return true
-			}
-		}
-		return false
-	}
-	var ms []marker
-	add := func(t string, h handler, own bool) {
-		// A call's own markers win over a built-in token of the same
-		// text (Solar's <|call|>-like names); control tokens a built-in
-		// marker reads are left to it.
-		if !own && builtin(t) {
-			return
-		}
-		for _, m := range ms {
-			if m.tok == t {
-				return
-			}
-		}
-		ms = append(ms, marker{tok: t, h: h})
-	}
+// syntaxMarkers appends the markers of a Syntax for a parser of format
+// to ms. Tokens a built-in marker already handles, and that format leaves
+// on, are left to it.
+func syntaxMarkers(ms []marker, s *Syntax, format string) []marker {
 	if c := s.Call; c != nil {
-		add(c.Open, templateCall(c), true)
+		ms = addMarker(ms, marker{tok: c.Open, h: templateCall(c)}, format, true)
 		if c.Close != "" {
 			// A closer that arrives after the call was emitted.
-			add(c.Close, func(p *Parser, i, j int, eof bool) (int, status, error) {
-				if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
-					return 0, noMatch, nil
-				}
-				p.afterCall = j
-				return j, matched, nil
-			}, true)
+			ms = addMarker(ms, marker{tok: c.Close, h: lateCloser}, format, true)
 		}
 	}
-	for _, r := range s.Reasoning {
+	return controlMarkers(ms, s.Reasoning, s.Skip, format)
+}
+
+// controlMarkers appends markers for think blocks and control tokens
+// that are never prose.
+func controlMarkers(ms []marker, reasoning [][2]string, skip []string, format string) []marker {
+	for _, r := range reasoning {
 		closers := []string{r[1]}
-		add(r[0], func(p *Parser, i, j int, eof bool) (int, status, error) {
+		ms = addMarker(ms, marker{tok: r[0], h: func(p *Parser, i, j int, eof bool) (int, status, error) {
 			return p.openReasoning(j, "think", closers)
-		}, false)
-		add(r[1], func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }, false)
+		}}, format, false)
+		ms = addMarker(ms, marker{tok: r[1], h: func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }}, format, false)
 	}
-	for _, t := range s.Skip {
-		add(t, func(p *Parser, i, j int, eof bool) (int, status, error) {
+	for _, t := range skip {
+		ms = addMarker(ms, marker{tok: t, h: func(p *Parser, i, j int, eof bool) (int, status, error) {
 			if err := p.flushText(i); err != nil {
 				return 0, 0, err
 			}
 			return j, matched, nil
-		}, false)
+		}}, format, false)
+	}
+	return ms
+}
+
+// addMarker appends m to ms unless a marker of the same text is there
+// already. A call's own markers (own) win over a built-in token of the
+// same text (Solar's <|call|>-like names); control tokens a built-in
+// marker reads under format are left to it.
+func addMarker(ms []marker, m marker, format string, own bool) []marker {
+	if len(m.tok) < 2 || m.tok[0] != '<' && m.tok[0] != '[' {
+		// Only '<' and '[' reach the markers (dispatch): an end marker
+		// spelled otherwise is found by its reader alone.
+		return ms
+	}
+	if !own && builtinMarker(m.tok, format) {
+		return ms
+	}
+	for _, o := range ms {
+		if o.tok == m.tok {
+			return ms
+		}
+	}
+	return append(ms, m)
+}
+
+// builtinMarker reports whether a built-in marker reads t under format.
+func builtinMarker(t, format string) bool {
+	probe := &Parser{opts: Options{Format: format}}
+	ix := angleIndex
+	if t[0] == '[' {
+		ix = bracketIndex
+	}
+	for _, m := range ix[t[1]] {
+		if m.tok == t && m.on(probe) {
+			return true
+		}
+	}
+	return false
+}
+
+// extraIndex builds the markers of Options.Formats and Options.Syntax,
+// which the Parser looks at before the built-in ones; nil when there are
+// none.
+func extraIndex(opts Options) *markerIndex {
+	var ms []marker
+	if s := opts.Syntax; s != nil {
+		ms = syntaxMarkers(ms, s, opts.Format)
+	}
+	for _, s := range opts.Formats {
+		for _, m := range specMarkers(nil, s) {
+			ms = addMarker(ms, m, opts.Format, true)
+		}
+	}
+	for _, s := range opts.Formats {
+		var reasoning [][2]string
+		for _, r := range s.Reasoning {
+			reasoning = append(reasoning, [2]string{r.Start, r.End})
+		}
+		ms = controlMarkers(ms, reasoning, s.Skip, opts.Format)
 	}
 	if len(ms) == 0 {
 		return nil
@@ -201,4 +232,52 @@ func templateCall(c *CallSyntax) handler {
 		}
 		return p.namedArgs(i, e+len(c.ArgsAfter), eof, string(name), FormatTemplate, c.Close)
 	}
+}
+
+// TemplateSpec is the family a chat template shows, as a spec: its own
+// call syntax (format FormatTemplate), or the built-in family format it
+// writes, each with the template's control tokens, think markers and
+// prompt tail. source says where it came from, for --list-formats.
+func TemplateSpec(format string, s *Syntax, source string) (*Spec, error) {
+	var spec Spec
+	if c := s.Call; c != nil {
+		spec = Spec{Format: FormatTemplate, Call: CallMarkers{Start: c.Open, NameStart: c.NameAfter, NameEnd: c.ArgsAfter, End: c.Close}}
+		switch {
+		case c.Pythonic:
+			spec.Body = BodyPythonic
+		case c.ParamOpen != "":
+			spec.Body = BodyParams
+			spec.Param = &ParamMarkers{Start: c.ParamOpen, KeyEnd: ">", End: c.ParamClose}
+			if c.AttrKeys {
+				spec.Param.Start += `"`
+				spec.Param.KeyEnd = `">`
+			}
+		case c.ArgsAfter != "":
+			spec.Body = BodyNameJSON
+		default:
+			spec.Body = BodyJSON
+		}
+	} else {
+		b := BuiltinSpec(format)
+		if b == nil {
+			return nil, fmt.Errorf("the template's calls are in format %q, which parse does not know", format)
+		}
+		if !b.FileForm() {
+			return nil, fmt.Errorf("the template's calls are in format %q, which is read by code of its own (%s), not by a spec: give --format %s", format, b.Code, format)
+		}
+		spec = *b
+		spec.Reasoning, spec.Skip = append([]Markers(nil), b.Reasoning...), append([]string(nil), b.Skip...)
+	}
+	for _, r := range s.Reasoning {
+		spec.Reasoning = append(spec.Reasoning, Markers{Start: r[0], End: r[1]})
+	}
+	spec.Skip = append(spec.Skip, s.Skip...)
+	spec.Prompt = s.Prompt
+	spec.Source = source
+	if spec.Call.End == "" {
+		// A template's JSON call may end with the output; a spec's call
+		// needs an end marker, and the end of turn is one.
+		return nil, fmt.Errorf("the template's calls have no end marker of their own, which a format file needs")
+	}
+	return &spec, nil
 }

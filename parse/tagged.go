@@ -282,19 +282,9 @@ type xmlDialect struct {
 	close      string // ends the call
 	outer      string // ends the wrapper the call is in, when there is one
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
+	keyEnd     string // a spec's end of the key, in place of attrs' and '>'s
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
 }
-
-var (
-	xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
-	xmlStep3   = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-	xmlDSML    = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
-	// xmlAtem is Muse Glimmer's ATEM markup.
-	xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
-	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
-	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
-	xmlMiniCPM5  = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
-)
 
 // invokeBlock handles <invoke name="N"> forms.
 func invokeBlock(d *xmlDialect) handler {
@@ -438,6 +428,17 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
 			k = after + gt + 1
+		} else if d.keyEnd != "" {
+			// A spec's key ends at its own marker (specCall).
+			e := p.indexWithin(k, d.keyEnd, lookAhead)
+			if e < 0 {
+				if !eof && len(p.buf)-k <= lookAhead+len(d.keyEnd) {
+					return 0, needMore, nil
+				}
+				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
+			}
+			key = p.buf[k:e]
+			k = e + len(d.keyEnd)
 		} else {
 			win, _ := p.ahead(k, eof)
 			gt := bytes.IndexByte(win, '>')
@@ -457,6 +458,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			tag := d.paramOpen + "NAME>"
 			if d.attrs {
 				tag = d.paramOpen + `"NAME">`
+			} else if d.keyEnd != "" {
+				tag = d.paramOpen + "NAME" + d.keyEnd
 			}
 			return p.failThrough(i, ps, d.close, eof, format, fmt.Sprintf("call to %q: a parameter tag is not closed before the next tag; write each argument as %s…%s", name, tag, d.paramClose))
 		}
@@ -539,7 +542,9 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 			}
 			return e, matched
 		}
-		if p.buf[n] == '<' {
+		// A tag starts the next one: '<', or '[' in a format whose tags
+		// are bracketed (a format file's).
+		if c := p.buf[n]; c == '<' || c == '[' && tag[0] == '[' {
 			return e, matched
 		}
 		k = e + 1
@@ -707,18 +712,6 @@ type glmTags struct {
 	// instead of the pairs (poolside Laguna).
 	nameJSON bool
 }
-
-// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
-var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
-
-// hyTags returns Hunyuan's tags with suffix ("" or ":opensource").
-func hyTags(suffix string) *glmTags {
-	return &glmTags{key: "<arg_key" + suffix + ">", keyEnd: "</arg_key" + suffix + ">", val: "<arg_value" + suffix + ">", valEnd: "</arg_value" + suffix + ">", sep: "<tool_sep" + suffix + ">"}
-}
-
-// glmPlain are GLM's tags; Hunyuan's bare <tool_sep> after the name
-// switches to Hunyuan's reading.
-var glmPlain = func() *glmTags { t := hyTags(""); t.nameJSON = true; return t }()
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
 // wrapper: Functionary v3.1 JSON bodies, or Qwen3-Coder parameters whose

@@ -112,6 +112,9 @@ type Options struct {
 	// watches progress, such as tools offered under Pick although they
 	// scored below MinScore.
 	Warn func(msg string)
+	// Formats are families from format files, read besides the built-in
+	// ones (parse.Options.Formats).
+	Formats []*parse.Spec
 
 	// onStep, when set, hears each step event as it is written (a batch
 	// counts their timings).
@@ -225,7 +228,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 	}
 	// The calls are read as parse --tools reads them: the same options,
 	// from the same constructor.
-	l.parser = ParserOptions(set, parse.Options{})
+	l.parser = ParserOptions(set, parse.Options{Formats: opts.Formats})
 	// One executor for the whole run: what a person approves with "all"
 	// holds for the later turns too, and its redactor is the run's.
 	xopts := opts.Exec

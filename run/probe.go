@@ -51,6 +51,9 @@ type ProbeOptions struct {
 	// Environ is the environment, for redaction: values of secret-looking
 	// variables never reach an event.
 	Environ []string
+	// Formats are families from format files, read in the replies besides
+	// the built-in ones (parse.Options.Formats).
+	Formats []*parse.Spec
 }
 
 // finding is what one check found: a "probe" event.
@@ -602,7 +605,7 @@ func (p *prober) checkNative(ctx context.Context, f *finding) {
 		f.setString("name", r.calls[0].Name)
 		f.Summary = "the server returns native tool_calls"
 	default:
-		calls, _ := parseText(r.text)
+		calls, _ := p.parseText(r.text)
 		if len(calls) > 0 {
 			f.Status = "leaking"
 			p.leakFormat = calls[0].format
@@ -622,8 +625,8 @@ type parsedCall struct{ name, format string }
 
 // parseText reads text as parse does, and returns the calls it found and
 // how many parse errors.
-func parseText(text []byte) (calls []parsedCall, errs int) {
-	pr, err := parse.NewParser(parse.Options{}, func(e *parse.Event) error {
+func (p *prober) parseText(text []byte) (calls []parsedCall, errs int) {
+	pr, err := parse.NewParser(parse.Options{Formats: p.opts.Formats}, func(e *parse.Event) error {
 		switch e.Type {
 		case tools.TypeToolCall:
 			calls = append(calls, parsedCall{name: e.Call.Name, format: e.Call.Format})
@@ -742,7 +745,7 @@ func (p *prober) checkPromptMode(ctx context.Context, f *finding) {
 				result = "error"
 				f.firstError(p.failure(ctx, err))
 			} else {
-				calls, errs := parseText(r.text)
+				calls, errs := p.parseText(r.text)
 				switch {
 				case len(calls) > 0:
 					result = "call"

@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/parse/chattemplate"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -348,6 +349,10 @@ type TemplateData struct {
 //	json S               S as a JSON string literal, quotes included
 //	args CALL            a call's arguments, a JSON object, as text
 //	call CALL            {"name": …, "arguments": {…}} for a call
+//	callAs FORMAT CALLS  a message's calls as the built-in family FORMAT
+//	                     writes them (its spec's markers: parse
+//	                     --show-format FORMAT): earlier calls written back
+//	                     in the model's own syntax
 //	role MSGS I          the role of message I, "" when I is out of range
 //	                     (role $.Messages (add $i 1) tells the next one)
 //	add A B, sub A B     integer arithmetic, for the indexes above
@@ -366,6 +371,21 @@ var TemplateFuncs = template.FuncMap{
 		return string(c.Arguments)
 	},
 	"call": func(c tools.Call) string { return string(callJSON(c, "arguments")) },
+	"callAs": func(format string, calls []tools.Call) (string, error) {
+		s := parse.BuiltinSpec(format)
+		if s == nil {
+			return "", fmt.Errorf("callAs: unknown format %q: see toolcall parse --list-formats", format)
+		}
+		cs := make([]parse.SpecCall, len(calls))
+		for k, c := range calls {
+			cs[k] = parse.SpecCall{Name: c.Name, Arguments: c.Arguments}
+		}
+		b, err := s.AppendCalls(nil, cs...)
+		if err != nil {
+			return "", fmt.Errorf("callAs: %w", err)
+		}
+		return string(b), nil
+	},
 	"role": func(msgs []Message, i int) string {
 		if i < 0 || i >= len(msgs) {
 			return ""

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/golden"
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
 )
 
@@ -147,5 +148,45 @@ func TestTemplateErrors(t *testing.T) {
 	_, err = Template(filepath.Join(dir, "missing.tmpl"))
 	if err == nil || !strings.Contains(err.Error(), "missing.tmpl") {
 		t.Errorf("missing file: %v, want the path named", err)
+	}
+}
+
+// TestTemplateCallAs: a template file writes a model's earlier calls back
+// in a built-in family's syntax with callAs, and parse reads them back.
+func TestTemplateCallAs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "coder.tmpl")
+	src := `{{range .Messages}}{{if .ToolCalls}}{{callAs "qwen3_coder" .ToolCalls}}{{end}}{{end}}`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Template(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := []Message{{Role: "assistant", ToolCalls: []tools.Call{
+		{ID: "call_1", Name: "get_weather", Arguments: []byte(`{"city":"Paris","days":2}`)},
+	}}}
+	got, err := p.Render(msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	pr, _ := parse.NewParser(parse.Options{}, func(e *parse.Event) error {
+		if e.Type == tools.TypeToolCall {
+			calls = append(calls, e.Call.Name+string(e.Call.Arguments)+" "+e.Call.Format)
+		}
+		return nil
+	})
+	pr.Write([]byte(got))
+	pr.Close()
+	if want := []string{`get_weather{"city":"Paris","days":2} qwen3_coder`}; strings.Join(calls, "|") != strings.Join(want, "|") {
+		t.Errorf("rendered %q, read back as %q, want %q", got, calls, want)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.tmpl")
+	os.WriteFile(bad, []byte(`{{range .Messages}}{{callAs "gpt_oss_harmony" .ToolCalls}}{{end}}`), 0o644)
+	if p, err := Template(bad); err == nil {
+		if _, err := p.Render(msgs); err == nil || !strings.Contains(err.Error(), "code of its own") {
+			t.Errorf("harmony: %v, want an error that it has no spec", err)
+		}
 	}
 }

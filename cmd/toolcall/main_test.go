@@ -34,7 +34,7 @@ func clearEnv(t *testing.T) {
 // TestExecute runs the CLI in-process and checks the exact exit code,
 // stdout and stderr. It covers what does not reach parse.Stream.
 func TestExecute(t *testing.T) {
-	formatsRE := `^toolcall: invalid argument "nosuch" for "--format" flag: unknown format; want one of jsonl, hermes, .*qwen3_coder.* \(see 'toolcall parse --help'\)\n$`
+	formatsRE := `^toolcall: invalid argument "nosuch" for "--format" flag: unknown format; want one of apertus, command_r7b, .*hermes, .*qwen3_coder.* \(see 'toolcall parse --help'\)\n$`
 	tests := []struct {
 		name     string
 		args     []string
@@ -115,7 +115,7 @@ func TestExecute(t *testing.T) {
 			args:     []string{"parse"},
 			env:      map[string]string{"TOOLCALL_PARSE_FORMAT": "nosuch"},
 			code:     exitUsage,
-			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_PARSE_FORMAT: unknown format; want one of jsonl, hermes, .*\n$`,
+			stderrRE: `^toolcall: invalid value "nosuch" for TOOLCALL_PARSE_FORMAT: unknown format; want one of apertus, command_r7b, .*hermes, .*\n$`,
 		},
 		{
 			name:   "bad-bool-from-env",
@@ -165,7 +165,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "list-formats",
 			args:     []string{"parse", "--list-formats"},
-			stdoutRE: `^jsonl +this project's protocol.*\n(?:[a-z0-9_]+ +\S.*\n)+$`,
+			stdoutRE: `^apertus +Swiss AI Apertus\n(?:[a-z0-9_]+ +\S.*\n)+$`,
 		},
 		{
 			name:   "list-formats-with-file",

@@ -7,9 +7,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/run"
@@ -53,6 +53,12 @@ It writes these events, with their fields beyond "type":
 
 Call ids go on counting across files: the first call of the second file
 follows the last call of the first.
+
+A syntax none of them covers can be described in a format file, JSON that
+names its markers and how the text between them is read (docs/formats.md):
+--format-file FILE (repeatable, or TOOLCALL_FORMAT_FILES, colon-separated)
+reads it besides the built-in ones. --show-format ID prints a family in
+that form, to copy and change.
 
 Every syntax is looked for unless --format names one, or --template gives
 the model's own chat template: a Jinja file, a tokenizer_config.json
@@ -106,6 +112,10 @@ const parseExample = `  # a model's raw output, saved to a file
   # the syntaxes parse knows, and the models that write them
   toolcall parse --list-formats
 
+  # a syntax of your own, described in a format file (docs/formats.md)
+  toolcall parse --format-file acme.json reply.txt
+  toolcall parse --show-format qwen3_coder > my_coder.json
+
   # in CI: fail when any call in the saved outputs could not be parsed
   toolcall parse --fail outputs/*.txt > events.jsonl`
 
@@ -120,6 +130,9 @@ type parseOptions struct {
 	noRepair       bool        // --no-repair
 	fail           bool        // --fail
 	listFormats    bool        // --list-formats
+	showFormat     string      // --show-format
+	formatFiles    formatFiles // --format-file
+	flags          *pflag.FlagSet
 
 	// stream is parse.Stream; tests replace it.
 	stream func(context.Context, io.Reader, io.Writer, parse.Options) (parse.Stats, error)
@@ -139,6 +152,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		},
 	}
 	flags := cmd.Flags()
+	opts.flags = flags
 	opts.tools.addDirs(flags)
 	opts.tools.registerCompletions(cmd, false)
 	flags.Var(&opts.format, "format", "look for this syntax only, an id from --list-formats (default: every syntax)")
@@ -150,6 +164,10 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
 	noEnv(flags, "list-formats")
+	flags.StringVar(&opts.showFormat, "show-format", "", "print the spec of the syntax `id` as a format file (with --template, \"template\" is the template's), then exit")
+	noEnv(flags, "show-format")
+	must(cmd.RegisterFlagCompletionFunc("show-format", completeFormat))
+	opts.formatFiles.add(flags)
 	envAs(flags, "format", "TOOLCALL_PARSE_FORMAT")
 	must(cmd.RegisterFlagCompletionFunc("format", completeFormat))
 	return cmd
@@ -158,11 +176,15 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // run parses each input (args, else stdin) into stdout, or lists the
 // formats.
 func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if o.listFormats {
-		if len(args) > 0 {
-			return usage(errors.New("--list-formats takes no files"))
-		}
-		return listFormats(stdout)
+	specs, err := o.formatFiles.load()
+	if err != nil {
+		return err
+	}
+	if o.listFormats || o.showFormat != "" {
+		return o.describe(args, specs, stdout, stderr)
+	}
+	if err := checkFormat(string(o.format), o.formatFrom(), specs); err != nil {
+		return err
 	}
 	// With --tools, the schemas type tagged values and a bare
 	// call to one of the tools counts wherever it starts.
@@ -183,7 +205,7 @@ func (o *parseOptions) run(ctx context.Context, args []string, stdin io.Reader, 
 			return usage(fmt.Errorf("--template %s is one of run's prompt templates; parse needs the model's own chat template: a .jinja file, a tokenizer_config.json or a GGUF model", o.template))
 		}
 	}
-	base := run.ParserOptions(set, parse.Options{Format: string(o.format), NoRepair: o.noRepair})
+	base := run.ParserOptions(set, parse.Options{Format: string(o.format), NoRepair: o.noRepair, Formats: specs})
 	if o.template != "" {
 		opts, stream, fallback, err := run.TemplateParser(o.template, o.templateStrict, base)
 		if err != nil {
@@ -258,13 +280,54 @@ func (o *parseOptions) parseAll(ctx context.Context, ins []input, stdout, stderr
 	return nil
 }
 
-// listFormats writes the formats parse knows as an aligned table.
-func listFormats(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	for _, f := range parse.Formats() {
-		fmt.Fprintf(tw, "%s\t%s\n", f.ID, f.Models)
+// formatFrom names where --format's value came from, for messages.
+func (o *parseOptions) formatFrom() string {
+	if o.flags != nil {
+		if from := source(o.flags, "format"); from != "" {
+			return from
+		}
 	}
-	return tw.Flush()
+	return "--format"
+}
+
+// describe does --list-formats and --show-format: the families parse
+// reads, built in, from format files and derived from --template.
+func (o *parseOptions) describe(args []string, specs []*parse.Spec, stdout, stderr io.Writer) error {
+	flag := "--list-formats"
+	if o.showFormat != "" {
+		flag = "--show-format"
+	}
+	if len(args) > 0 {
+		return usage(fmt.Errorf("%s takes no files", flag))
+	}
+	if o.listFormats && o.showFormat != "" {
+		return usage(errors.New("--list-formats and --show-format both print: give one of them"))
+	}
+	if o.template != "" {
+		opts, _, fallback, err := run.TemplateParser(o.template, true, parse.Options{})
+		if err == nil && fallback != nil {
+			err = fallback
+		}
+		if err != nil {
+			return usage(fmt.Errorf("--template: %w", err))
+		}
+		derived, err := parse.TemplateSpec(opts.Format, opts.Syntax, "template "+o.template)
+		if err != nil {
+			if o.showFormat != "" {
+				return usage(fmt.Errorf("--template %s: %w", o.template, err))
+			}
+			fmt.Fprintf(stderr, "toolcall: warning: --template %s: %v\n", o.template, err)
+		} else {
+			if o.showFormat == opts.Format || o.showFormat == parse.FormatTemplate {
+				o.showFormat = derived.Format
+			}
+			specs = append(specs, derived)
+		}
+	}
+	if o.listFormats {
+		return listFormats(stdout, specs)
+	}
+	return showFormat(stdout, o.showFormat, specs)
 }
 
 // formatValue is the value of --format: empty, or the ID of a format.
@@ -278,15 +341,10 @@ func (v *formatValue) Set(s string) error {
 		*v = ""
 		return nil
 	}
-	var ids []string
-	for _, f := range parse.Formats() {
-		if f.ID == s {
-			*v = formatValue(s)
-			return nil
-		}
-		ids = append(ids, f.ID)
-	}
-	return fmt.Errorf("unknown format; want one of %s", strings.Join(ids, ", "))
+	// Checked once the format files are read (checkFormat): an id may
+	// be one of theirs.
+	*v = formatValue(s)
+	return nil
 }
 
 // completeFormat completes --format with the format ids, each described by

@@ -65,6 +65,8 @@ type probeOptions struct {
 	timeout time.Duration
 	checks  []string
 	fail    bool
+	// formatFiles are read in the replies, as parse reads them.
+	formatFiles formatFiles
 
 	isTerminal func(io.Writer) bool
 }
@@ -90,6 +92,7 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 	envAs(fs, "timeout", "TOOLCALL_PROBE_TIMEOUT") // per check, not per tool nor per run
 	fs.StringSliceVar(&o.checks, "checks", nil, "run only these `checks`: "+strings.Join(run.ProbeChecks, ", ")+" (comma-separated)")
 	fs.BoolVar(&o.fail, "fail", false, "exit 1 when no endpoint of the server answered")
+	o.formatFiles.add(fs)
 	must(cmd.RegisterFlagCompletionFunc("checks", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		// Complete the last of a comma-separated list.
 		done, last := "", toComplete
@@ -111,6 +114,10 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 }
 
 func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error {
+	formats, err := o.formatFiles.load()
+	if err != nil {
+		return err
+	}
 	if err := run.CheckNames(o.checks); err != nil {
 		return usage(fmt.Errorf("--checks: %w", err))
 	}
@@ -128,6 +135,7 @@ func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		Checks:  o.checks,
 		Timeout: o.timeout,
 		Environ: os.Environ(),
+		Formats: formats,
 	}, func(event []byte) error {
 		if _, err := stdout.Write(append(event, '\n')); err != nil {
 			return err

@@ -85,10 +85,11 @@ or the meaning: TOOLCALL_PARSE_FORMAT and TOOLCALL_CATALOG_FORMAT for
 --tool-timeout), TOOLCALL_RUN_TIMEOUT for run's --timeout and
 TOOLCALL_PROBE_TIMEOUT for probe's, and TOOLCALL_PARSE_TEMPLATE for
 parse's --template. A flag given on the command line wins. TOOLCALL_TOOLS
-holds a colon-separated list of tool directories, like PATH. run and probe
+holds a colon-separated list of tool directories, like PATH, and
+TOOLCALL_FORMAT_FILES one of format files (--format-file). run and probe
 also read OPENAI_BASE_URL and OPENAI_API_KEY when --base-url and
---api-key are not given. --help, --version, --list-formats and --check
-have no variable.`
+--api-key are not given. --help, --version, --list-formats, --show-format
+and --check have no variable.`
 
 func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return newRootCmdArgs(nil, stdin, stdout, stderr)

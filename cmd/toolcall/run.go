@@ -160,7 +160,8 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   toolcall run --tools ./tools --replay testdata/transcripts --check`
 
 type runOptions struct {
-	exec execOptions // the tools, the policy and the limits of exec
+	exec        execOptions // the tools, the policy and the limits of exec
+	formatFiles formatFiles // --format-file
 
 	api            choice
 	server         serverFlags
@@ -242,6 +243,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
+	o.formatFiles.add(fs)
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
 	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
@@ -284,6 +286,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return usage(errors.New("--ignore says what --check leaves out: add --check"))
 		}
 		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
+	}
+	formats, err := o.formatFiles.load()
+	if err != nil {
+		return err
 	}
 	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
 		return usage(fmt.Errorf("--ignore: %w", err))
@@ -458,6 +464,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		Stop:            model.stop,
 		Progress:        progress,
 		Warn:            warnTo(stderr),
+		Formats:         formats,
 	}
 	switch {
 	case many != nil:

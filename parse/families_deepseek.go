@@ -1,0 +1,49 @@
+package parse
+
+// DeepSeek's fullwidth tokens and DSML, and StepFun's Step-3, which
+// writes DeepSeek's wrapper around its own invoke tags.
+
+// The DSML call sections: V3.2's function_calls, V4's tool_calls, each
+// also with ASCII '|' for the fullwidth '｜' as some servers and
+// quantizations detokenize them.
+var dsmlSections = []string{"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<|DSML|function_calls>", "<|DSML|tool_calls>"}
+
+// DSML's tags, and Step-3's.
+var (
+	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
+	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
+	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+)
+
+var (
+	_ = register(Spec{Format: FormatDeepSeekR1, Models: []string{"DeepSeek R1, V3-0324, R1-0528"}, Example: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{\"a\":1}\\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+		Code: "the name comes after a type, the arguments in a Markdown fence (fullwidthToken, deepseekCall)",
+		own: []marker{
+			{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
+		}})
+	_ = register(Spec{Format: FormatDeepSeekV31, Models: []string{"DeepSeek V3.1, Cogito"}, Example: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		Section: &Markers{Start: "<｜tool▁calls▁begin｜>", End: "<｜tool▁calls▁end｜>"},
+		Call:    CallMarkers{Start: "<｜tool▁call▁begin｜>", NameEnd: "<｜tool▁sep｜>", End: "<｜tool▁call▁end｜>"}, Body: BodyNameJSON,
+		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{}})
+	_ = register(Spec{Format: FormatDeepSeekDSML, Models: []string{"DeepSeek V3.2, V4"}, Example: `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
+		Code:  `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
+		opens: dsmlSections,
+		own: []marker{
+			sectionMarker(dsmlSections[0], FormatDeepSeekDSML),
+			sectionEnd("</｜DSML｜function_calls>"),
+			sectionMarker(dsmlSections[1], FormatDeepSeekDSML),
+			sectionEnd("</｜DSML｜tool_calls>"),
+			sectionMarker(dsmlSections[2], FormatDeepSeekDSML),
+			sectionEnd("</|DSML|function_calls>"),
+			sectionMarker(dsmlSections[3], FormatDeepSeekDSML),
+			sectionEnd("</|DSML|tool_calls>"),
+			{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
+			{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
+		}})
+	_ = register(Spec{Format: FormatStep3, Models: []string{"StepFun Step-3"}, Example: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
+		Code: "its invoke tags sit in DeepSeek-like fullwidth tokens after a type (fullwidthToken, invokeBlock)",
+		own: []marker{
+			{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
+		}})
+)

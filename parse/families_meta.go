@@ -1,0 +1,30 @@
+package parse
+
+// Meta's families: Llama 3 and 4 JSON, pythonic lists, the built-in
+// tools' python_tag, CWM.
+
+var (
+	_ = register(Spec{Format: FormatLlama3JSON, Models: []string{"Llama 3.1/3.2/3.3, Llama 4 (JSON template)"}, Example: `{"name":"f","parameters":{"a":1}}`,
+		Code: "a bare JSON call, read where a line starts (bareJSON) or after <|python_tag|>",
+		own: []marker{
+			{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
+		}})
+	_ = register(Spec{Format: FormatLlama3Builtin, Models: []string{"Llama 3.1 built-in tools (brave_search, wolfram_alpha)"}, Example: `<|python_tag|>brave_search.call(query="x")`,
+		Code: "NAME.call(…) after <|python_tag|>, which also holds JSON calls (pythonTag)", own: []marker{}})
+	_ = register(Spec{Format: FormatPythonic, Models: []string{"Llama 3.2 pythonic, Llama 4, ToolACE, Gemma 3 when prompted"}, Example: `[f(a=1, b='x')]`,
+		Code: "a bare Python list on a line of its own (bracket); Llama 4's <|python_start|> block holds content or calls (llama4Block)",
+		own: []marker{
+			{"<|python_end|>", lateCloser, []string{FormatPythonic, FormatLlama3JSON}},
+			// Llama 4's own template writes the content between these and
+			// the JSON calls after them: a block that holds no call is
+			// layout, its text prose.
+			{"<|python_start|>", llama4Block, []string{FormatPythonic, FormatLlama3JSON}},
+			{"<|python_end|>", skip, []string{FormatPythonic, FormatLlama3JSON}},
+		}})
+	_ = register(Spec{Format: FormatCWM, Models: []string{"Meta CWM (Code World Model)"}, Example: "<tool: bash>\nbash ls -la\n</tool>",
+		Code: "the first word of the block names the tool and the rest is JSON or a command's text (cwmCall)",
+		own: []marker{
+			{"<tool:", (*Parser).cwmCall, []string{FormatCWM}},
+			closer("</tool>", FormatCWM),
+		}})
+)

@@ -1,0 +1,43 @@
+package parse
+
+// Moonshot's Kimi and MiniMax.
+
+// xmlMiniMax are MiniMax M2's tags.
+var xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
+
+var (
+	_ = register(Spec{Format: FormatKimiK2, Models: []string{"Moonshot Kimi K2, K2 Thinking"}, Example: `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`,
+		Code: "the name is written as an id, functions.NAME:INDEX (kimiCall)",
+		// Kimi K2 Thinking may start a call with no section around it.
+		opens: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"},
+		own: []marker{
+			sectionMarker("<|tool_calls_section_begin|>", FormatKimiK2),
+			sectionEnd("<|tool_calls_section_end|>"),
+			{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
+		}})
+	_ = register(Spec{Format: FormatKimiK3, Models: []string{"Moonshot Kimi K3 (XTML)"}, Example: `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
+		Code: "each argument says its type, and the arguments may be one JSON block instead (kimiK3Call)",
+		own: []marker{
+			sectionMarker("<|open|>tools<|sep|>", FormatKimiK3),
+			sectionEnd("<|close|>tools<|sep|>"),
+			{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
+			closer("<|close|>call<|sep|>", FormatKimiK3),
+		}})
+	_ = register(Spec{Format: FormatMiniMaxM2, Models: []string{"MiniMax M2"}, Example: `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`,
+		Section: &Markers{Start: "<minimax:tool_call>", End: "</minimax:tool_call>"},
+		Call:    CallMarkers{Start: `<invoke name="`, NameEnd: `">`, End: "</invoke>"}, Body: BodyParams,
+		Param: &ParamMarkers{Start: `<parameter name="`, KeyEnd: `">`, End: "</parameter>"},
+		Code:  "attribute values may be quoted either way or not at all (invokeBlock)",
+		opens: []string{"<minimax:tool_call>"},
+		own: []marker{
+			sectionMarker("<minimax:tool_call>", FormatMiniMaxM2),
+			sectionEnd("</minimax:tool_call>"),
+			{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
+		}})
+	_ = register(Spec{Format: FormatMiniMaxM3, Models: []string{"MiniMax M3"}, Example: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
+		Code:  "a namespace token before every tag, and each parameter a tag named by its key (miniMaxM3)",
+		opens: []string{m3Marker + "<tool_call>"},
+		own: []marker{
+			{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
+		}})
+)

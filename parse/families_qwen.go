@@ -1,0 +1,58 @@
+package parse
+
+// The <tool_call> tag family: Hermes JSON, and what Qwen, Seed, poolside
+// and Meituan write in the same tag or beside it.
+
+// inToolCall are the formats a <tool_call> block may hold.
+var inToolCall = []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}
+
+// longcatTags are Meituan LongCat's, GLM's tags with a prefix.
+var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
+
+var (
+	_ = register(Spec{Format: FormatHermes, Models: []string{"Hermes 2 Pro/3, Qwen2.5, QwQ, Qwen3, Xiaomi MiMo, ERNIE 4.5, LongCat, many fine-tunes"}, Example: `<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>`,
+		Call: CallMarkers{Start: "<tool_call>", End: "</tool_call>"}, Body: BodyJSON,
+		Code: "one <tool_call> tag holds Hermes JSON, Qwen3-Coder's <function=…>, GLM's pairs, Granite arrays and pythonic calls, told apart by what follows it (tagBlock)",
+		own: []marker{
+			{"<tool_call>", tagBlock("</tool_call>", FormatHermes), inToolCall},
+			closer("</tool_call>", inToolCall...),
+		}})
+	_ = register(Spec{Format: FormatFunctionTag, Models: []string{"Functionary v3.1 (Llama 3.1), Hermes variants"}, Example: `<function=f>{"a":1}</function>`,
+		Call: CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyNameJSON,
+		Code: "<function=…> also opens Qwen3-Coder's parameters, and <function name=…> MiniCPM 5's (functionTag)",
+		own: []marker{
+			{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
+			{"<function name=", (*Parser).functionTag, []string{FormatFunctionTag, FormatMiniCPM5}},
+			closer("</function>", FormatFunctionTag, FormatQwen3Coder, FormatMiniCPM5),
+		}})
+	_ = register(Spec{Format: FormatQwen3Coder, Models: []string{"Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano"}, Example: "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>",
+		Section: &Markers{Start: "<tool_call>", End: "</tool_call>"},
+		Call:    CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyParams,
+		Param: &ParamMarkers{Start: "<parameter=", KeyEnd: ">", End: "</parameter>", Wrapped: true},
+		Code:  "read in Hermes' <tool_call> tag (tagBlock), or from <function=…> without it (functionTag)", own: []marker{}})
+	_ = register(Spec{Format: FormatSeedOSS, Models: []string{"ByteDance Seed-OSS"}, Example: "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>",
+		Section: &Markers{Start: "<seed:tool_call>", End: "</seed:tool_call>"},
+		Call:    CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyParams,
+		Param: &ParamMarkers{Start: "<parameter=", KeyEnd: ">", End: "</parameter>"},
+		Code:  "its tag holds Qwen3-Coder's <function=…> block, read as Hermes' tag is (tagBlock)",
+		own: []marker{
+			{"<seed:tool_call>", tagBlock("</seed:tool_call>", FormatSeedOSS), []string{FormatSeedOSS}},
+			closer("</seed:tool_call>", FormatSeedOSS),
+		}})
+	_ = register(Spec{Format: FormatLaguna, Models: []string{"poolside Laguna (its other forms are glm_4_5 and hermes)"}, Example: "<tool_call>f\\n{\"a\":1}</tool_call>",
+		Call: CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyNameJSON,
+		Code: "read in Hermes' <tool_call> tag (glmCall); a call in <user> tags counts only for a known tool (lagunaUser)",
+		own: []marker{
+			// poolside Laguna sometimes wraps a call in <user> tags.
+			{"<user>", (*Parser).lagunaUser, []string{FormatLaguna}},
+			closer("</user>", FormatLaguna),
+		}})
+	_ = register(Spec{Format: FormatLongCat, Models: []string{"Meituan LongCat (XML arguments)"}, Example: "<longcat_tool_call>f\\n<longcat_arg_key>a</longcat_arg_key>\\n<longcat_arg_value>1</longcat_arg_value>\\n</longcat_tool_call>",
+		Call: CallMarkers{Start: "<longcat_tool_call>", NameEnd: "\n", End: "</longcat_tool_call>"}, Body: BodyKV,
+		Key: &Markers{Start: "<longcat_arg_key>", End: "</longcat_arg_key>"}, Value: &Markers{Start: "<longcat_arg_value>", End: "</longcat_arg_value>"},
+		Code: "its tag also holds Hermes JSON (tagBlock)",
+		own: []marker{
+			{"<longcat_tool_call>", tagBlock("</longcat_tool_call>", FormatHermes), []string{FormatHermes, FormatLongCat}},
+			closer("</longcat_tool_call>", FormatHermes, FormatLongCat),
+		}})
+)

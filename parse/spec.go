@@ -1,0 +1,331 @@
+package parse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Spec is one model family as data: its id, the models that write it, and
+// the markers and body reader its calls are read with. Built-in families,
+// the syntax a chat template shows (Syntax.Spec) and a user's format file
+// (LoadFormatFile) are specs of the same kind; its JSON form is the format
+// file's (docs/formats.md documents every field).
+type Spec struct {
+	// Format is the id every call read this way carries.
+	Format string `json:"format"`
+	// Models lists the models that write it.
+	Models []string `json:"models,omitempty"`
+	// Example is a short sample of the syntax; for a format file, what
+	// the property tests render and read back.
+	Example string `json:"example,omitempty"`
+	// Section, when set, are markers around one or more calls.
+	Section *Markers `json:"section,omitempty"`
+	// Call are the markers of one call.
+	Call CallMarkers `json:"call"`
+	// Body is how what is inside a call is read: one of the Body…
+	// constants.
+	Body string `json:"body"`
+	// NameKeys and ArgumentsKeys name the members of a json body's call
+	// object that hold the tool's name and its arguments, the first
+	// present winning; empty means DefaultNameKeys, DefaultArgumentsKeys.
+	NameKeys      []string `json:"name_keys,omitempty"`
+	ArgumentsKeys []string `json:"arguments_keys,omitempty"`
+	// Param are the tags of one parameter of a params body.
+	Param *ParamMarkers `json:"param,omitempty"`
+	// Key and Value are the tags of a kv body's pairs.
+	Key   *Markers `json:"key,omitempty"`
+	Value *Markers `json:"value,omitempty"`
+	// Reasoning lists markers around a think block: nothing inside one
+	// is a call.
+	Reasoning []Markers `json:"reasoning,omitempty"`
+	// Skip lists control tokens that are never prose (end of turn).
+	Skip []string `json:"skip,omitempty"`
+	// Prompt is the end of the prompt the output continues (a chat
+	// template's generation prompt): read as if the output came right
+	// after it. It applies when --format names this format.
+	Prompt string `json:"prompt,omitempty"`
+
+	// Source says where the spec comes from: "built-in", a format
+	// file's path, or "template PATH".
+	Source string `json:"-"`
+	// Code, for a built-in family read by code of its own, says why no
+	// generic body reader fits. Such a family may still have a file form
+	// (Body set) that reads what its example shows.
+	Code string `json:"-"`
+
+	// own are the markers a built-in family's code reads, which
+	// dispatch.go indexes; a family without them is read by its spec.
+	own []marker
+	// opens are the family's markers that open a call section, and so
+	// end an open think block (sectionOpener).
+	opens []string
+}
+
+// Markers are a start and an end marker.
+type Markers struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+}
+
+// CallMarkers are the markers of one call: Start, then (after NameStart,
+// when set) the tool's name up to NameEnd, then the body, then End.
+type CallMarkers struct {
+	Start string `json:"start"`
+	// NameStart, when set, is where the name begins: anything between
+	// Start and it (a call id) is skipped.
+	NameStart string `json:"name_start,omitempty"`
+	NameEnd   string `json:"name_end,omitempty"`
+	End       string `json:"end"`
+}
+
+// ParamMarkers are the tags of one parameter of a params body:
+// Start KEY KeyEnd VALUE End.
+type ParamMarkers struct {
+	Start  string `json:"start"`
+	KeyEnd string `json:"key_end,omitempty"`
+	End    string `json:"end"`
+	// Wrapped says the value sits on lines of its own (Qwen3-Coder's
+	// "<parameter=k>\nv\n</parameter>"): the one newline after the key
+	// and the one before End are layout, not the value's.
+	Wrapped bool `json:"wrapped,omitempty"`
+}
+
+// The body readers.
+const (
+	// BodyJSON: a JSON call object holding the name and the arguments,
+	// or an array of them.
+	BodyJSON = "json"
+	// BodyNameJSON: the name, then a JSON object of arguments.
+	BodyNameJSON = "name_json"
+	// BodyParams: the name, then parameters each in tags of their own.
+	BodyParams = "params"
+	// BodyKV: the name, then key and value each in a tag of its own.
+	BodyKV = "kv"
+	// BodyPythonic: Python-style calls, f(a=1), one or a list of them.
+	BodyPythonic = "pythonic"
+)
+
+// Bodies lists the body readers a spec may name.
+var Bodies = []string{BodyJSON, BodyNameJSON, BodyParams, BodyKV, BodyPythonic}
+
+// The members a json body's call object names its tool and arguments with
+// when the spec does not say.
+var (
+	DefaultNameKeys      = []string{"name"}
+	DefaultArgumentsKeys = []string{"arguments", "parameters"}
+)
+
+// SpecError is what is wrong with a spec: the field, and how to fix it.
+type SpecError struct {
+	Field string // "call.end"
+	Msg   string // what is wrong and the fix
+}
+
+func (e *SpecError) Error() string { return e.Field + ": " + e.Msg }
+
+func specErr(field, format string, args ...any) error {
+	return &SpecError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Check reports the first thing wrong with s as a *SpecError.
+func (s *Spec) Check() error {
+	if s.Format == "" {
+		return specErr("format", `is required: the id every call read this way carries, such as "acme_xml"`)
+	}
+	if strings.Trim(s.Format, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
+		return specErr("format", "%q: use lower-case letters, digits, '_', '.' and '-' only", s.Format)
+	}
+	if s.Code != "" && s.Body == "" {
+		return nil // a built-in's own code reads it
+	}
+	opener := func(field, t string) error {
+		if len(t) < 2 || t[0] != '<' && t[0] != '[' {
+			return specErr(field, "%q: a marker that starts a block must begin with '<' or '[' (the bytes parse stops at) and be two bytes or longer", t)
+		}
+		return nil
+	}
+	need := func(field, t, what string) error {
+		if t == "" {
+			return specErr(field, "is required: %s", what)
+		}
+		return nil
+	}
+	if err := opener("call.start", s.Call.Start); err != nil {
+		return err
+	}
+	if err := need("call.end", s.Call.End, "the marker that ends a call"); err != nil {
+		return err
+	}
+	if sec := s.Section; sec != nil {
+		if err := opener("section.start", sec.Start); err != nil {
+			return err
+		}
+		if err := need("section.end", sec.End, "the marker that ends the section"); err != nil {
+			return err
+		}
+		if sec.Start == s.Call.Start {
+			return specErr("section.start", "%q is also call.start: drop section, or give the section a marker of its own", sec.Start)
+		}
+	}
+	for k, r := range s.Reasoning {
+		if err := opener(fmt.Sprintf("reasoning[%d].start", k), r.Start); err != nil {
+			return err
+		}
+		if err := need(fmt.Sprintf("reasoning[%d].end", k), r.End, "the marker that ends the think block"); err != nil {
+			return err
+		}
+	}
+	for k, t := range s.Skip {
+		if err := opener(fmt.Sprintf("skip[%d]", k), t); err != nil {
+			return err
+		}
+	}
+	only := func(field string, set bool, body string) error {
+		if set && s.Body != body {
+			return specErr(field, "is read only with body %q, and this format's body is %q: drop it, or set body to %q", body, s.Body, body)
+		}
+		return nil
+	}
+	for _, o := range []struct {
+		field string
+		set   bool
+		body  string
+	}{
+		{"name_keys", len(s.NameKeys) > 0, BodyJSON},
+		{"arguments_keys", len(s.ArgumentsKeys) > 0, BodyJSON},
+		{"param", s.Param != nil, BodyParams},
+		{"key", s.Key != nil, BodyKV},
+		{"value", s.Value != nil, BodyKV},
+	} {
+		if err := only(o.field, o.set, o.body); err != nil {
+			return err
+		}
+	}
+	named := s.Call.NameStart != "" || s.Call.NameEnd != ""
+	switch s.Body {
+	case "":
+		return specErr("body", "is required: one of %s", strings.Join(Bodies, ", "))
+	case BodyJSON, BodyPythonic:
+		if named {
+			return specErr("call.name_end", "body %q reads no name before the body: drop call.name_start and call.name_end, or use body name_json, params or kv", s.Body)
+		}
+	case BodyNameJSON:
+		if s.Call.NameEnd == "" {
+			return specErr("call.name_end", `is required with body name_json: the text between the tool's name and its JSON arguments ("\n" for a name on a line of its own)`)
+		}
+	case BodyParams:
+		if s.Param == nil {
+			return specErr("param", `is required with body params: {"start": …, "key_end": …, "end": …}, the tags of one parameter`)
+		}
+		if err := need("param.start", s.Param.Start, "the text before a parameter's key"); err != nil {
+			return err
+		}
+		if err := need("param.end", s.Param.End, "the tag that ends a parameter's value"); err != nil {
+			return err
+		}
+	case BodyKV:
+		if s.Key == nil || s.Value == nil {
+			return specErr("key", `and value are required with body kv: "key": {"start": …, "end": …}, "value": {"start": …, "end": …}`)
+		}
+		if err := need("key.start", s.Key.Start, "the tag before a key"); err != nil {
+			return err
+		}
+		if err := need("key.end", s.Key.End, "the tag after a key"); err != nil {
+			return err
+		}
+		if err := need("value.end", s.Value.End, "the tag after a value"); err != nil {
+			return err
+		}
+	default:
+		return specErr("body", "%q is not a body reader; want one of %s%s", s.Body, strings.Join(Bodies, ", "), didYouMean(s.Body, Bodies))
+	}
+	return nil
+}
+
+// nameKeys and argumentsKeys are the spec's, or the defaults.
+func (s *Spec) nameKeys() []string {
+	if len(s.NameKeys) > 0 {
+		return s.NameKeys
+	}
+	return DefaultNameKeys
+}
+
+func (s *Spec) argumentsKeys() []string {
+	if len(s.ArgumentsKeys) > 0 {
+		return s.ArgumentsKeys
+	}
+	return DefaultArgumentsKeys
+}
+
+// FileForm reports whether s can be written as a format file: a built-in
+// family read by code of its own that no spec describes cannot.
+func (s *Spec) FileForm() bool { return s.Body != "" }
+
+// didYouMean is ` (did you mean "x"?)` for the candidate closest to s,
+// or "" when none is close.
+func didYouMean(s string, candidates []string) string {
+	best, bestD := "", len(s)/2+2
+	for _, c := range candidates {
+		if d := editDistance(s, c); d < bestD || d == bestD && best == "" && d <= 2 {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || best == s {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// CheckFormats reports what is wrong with specs read together: each
+// must pass Check, and no two may share an id or a marker that starts a
+// call or a section, for then which one reads it is not for parse to
+// guess. A spec may reuse a built-in family's id and markers: its own
+// are looked for first.
+func CheckFormats(specs []*Spec) error {
+	ids := map[string]*Spec{}
+	starts := map[string]*Spec{}
+	for _, s := range specs {
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("format %q (%s): %w", s.Format, s.Source, err)
+		}
+		if o := ids[s.Format]; o != nil {
+			return fmt.Errorf("format %q (%s) is also the format of %s; give each an id of its own", s.Format, s.Source, o.Source)
+		}
+		ids[s.Format] = s
+		if !s.FileForm() {
+			continue
+		}
+		marks := []string{s.Call.Start}
+		if s.Section != nil {
+			marks = append(marks, s.Section.Start)
+		}
+		for _, m := range marks {
+			if o := starts[m]; o != nil && o != s {
+				return fmt.Errorf("format %q (%s) starts a block with %q, as %q (%s) does; give one of them a marker of its own", s.Format, s.Source, m, o.Format, o.Source)
+			}
+			starts[m] = s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,233 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// A spec is read by the generic body readers the built-in families share:
+// markedJSON's reading of a JSON body, namedArgs for a name then JSON,
+// taggedArgs for tagged parameters, glmCall for key/value tags,
+// pythonicBlock for Python-style calls. A format file's markers go into
+// the Parser's extra index (Parser.extra), looked at before the built-in
+// ones, so its spelling of a marker wins over a built-in's; a built-in
+// family read by its spec alone has them in dispatch.go's tables.
+
+// specMarkers appends the markers of s to ms.
+func specMarkers(ms []marker, s *Spec) []marker {
+	own := []string{s.Format}
+	ms = append(ms, marker{s.Call.Start, specCall(s), own})
+	// A call's end marker that arrives after the call was emitted.
+	ms = append(ms, marker{s.Call.End, lateCloser, own})
+	if sec := s.Section; sec != nil {
+		ms = append(ms, sectionMarker(sec.Start, s.Format), marker{sec.End, endSection, own})
+	}
+	return ms
+}
+
+// lateCloser drops the closing tag of a call block that came in a later
+// piece of input than the call. Anywhere else the tag is prose.
+func lateCloser(p *Parser, i, j int, eof bool) (int, status, error) {
+	if p.afterCall != p.lineAt || p.lineAt < 0 || len(bytes.TrimSpace(p.buf[p.lineAt:i])) > 0 {
+		return 0, noMatch, nil
+	}
+	p.afterCall = j
+	return j, matched, nil
+}
+
+// specCall reads one call of s after its start marker.
+func specCall(s *Spec) handler {
+	c := s.Call
+	switch s.Body {
+	case BodyJSON:
+		return specJSON(s)
+	case BodyPythonic:
+		return pythonicBlock(c.End, s.Format)
+	case BodyKV:
+		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
+		return func(p *Parser, i, j int, eof bool) (int, status, error) {
+			k, st := p.specNameStart(j, c.NameStart, eof)
+			if st != matched {
+				return 0, st, nil
+			}
+			return p.glmCall(i, p.skipSpace(k), eof, c.End, t)
+		}
+	}
+	var d *xmlDialect
+	stop := c.NameEnd
+	if s.Body == BodyParams {
+		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped}
+		if d.keyEnd == "" {
+			d.keyEnd = ">"
+		}
+		if stop == "" {
+			// The name ends at the first parameter, or the call's end
+			// for a call without any.
+			stop = s.Param.Start
+		}
+	}
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k, st := p.specNameStart(j, c.NameStart, eof)
+		if st != matched {
+			return 0, st, nil
+		}
+		e := p.indexWithin(k, stop, lookAhead)
+		if d != nil && c.NameEnd == "" {
+			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
+				e = f
+			}
+		}
+		if e < 0 {
+			return needOrNot(eof || len(p.buf)-k > lookAhead+len(stop))
+		}
+		name := bytes.TrimSpace(p.buf[k:e])
+		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
+			return 0, noMatch, nil
+		}
+		b := e
+		if c.NameEnd != "" {
+			b += len(c.NameEnd)
+		}
+		if d != nil {
+			return p.taggedArgs(i, b, eof, string(name), s.Format, d)
+		}
+		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
+	}
+}
+
+// specNameStart finds where a call's name begins after its start marker
+// at j: right there, or after nameStart when the spec has one (with an id
+// or other text between).
+func (p *Parser) specNameStart(j int, nameStart string, eof bool) (int, status) {
+	if nameStart == "" {
+		return j, matched
+	}
+	n := p.indexWithin(j, nameStart, lookAhead)
+	if n < 0 {
+		if eof || len(p.buf)-j > lookAhead+len(nameStart) {
+			return 0, noMatch
+		}
+		return 0, needMore
+	}
+	return n + len(nameStart), matched
+}
+
+// specJSON reads a json body: a call object, or an array of them, with
+// the name and the arguments under the spec's keys.
+func specJSON(s *Spec) handler {
+	closer := s.Call.End
+	if len(s.NameKeys) == 0 && len(s.ArgumentsKeys) == 0 {
+		// The default keys are read as every call in markers is: the
+		// name under "name" or "tool_name" (or in "function": {…}), the
+		// arguments under "arguments" or "parameters".
+		return jsonBlock(closer, s.Format)
+	}
+	names, argKeys := s.nameKeys(), s.argumentsKeys()
+	example := fmt.Sprintf(`{%q: "TOOL", %q: {…}}`, names[0], argKeys[0])
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k == len(p.buf) {
+			if eof {
+				return j, matched, p.fail(i, k, s.Format, "tool call marker with nothing after it: the output ended before the call")
+			}
+			return 0, needMore, nil
+		}
+		if c := p.buf[k]; c != '{' && c != '[' {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			return 0, needMore, nil
+		}
+		body, after, msg, st := p.bodyOf(k, end, complete, eof, closer)
+		if st == needMore {
+			return 0, needMore, nil
+		}
+		if msg != "" {
+			return after, matched, p.fail(i, after, s.Format, msg)
+		}
+		if after == end {
+			after = p.closeBlock(end, closer)
+		}
+		out, res, err := p.decodeJSON(k, body)
+		switch {
+		case err != nil:
+			return after, matched, p.fail(i, after, s.Format, p.jsonErrorMessage(err, k))
+		case res.Truncated:
+			return after, matched, p.fail(i, after, s.Format, "tool call was cut off: its arguments end before they are complete; send the whole call again")
+		}
+		v := parseJSON(out)
+		calls := []gjson.Result{v}
+		if v.IsArray() {
+			calls = v.Array()
+		}
+		raw := p.buf[i:after]
+		for _, c := range calls {
+			if !c.IsObject() {
+				if err := p.fail(i, after, s.Format, fmt.Sprintf("expected a tool call object like %s, got %s", example, describeJSON([]byte(c.Raw)))); err != nil {
+					return 0, 0, err
+				}
+				continue
+			}
+			name, args := specMembers(out, c, names, argKeys)
+			p.noExp = !res.Exp
+			if err := p.emitCall("", name, args, s.Format, res.Repairs, p.base+int64(i), raw); err != nil {
+				return 0, 0, err
+			}
+		}
+		return after, matched, nil
+	}
+}
+
+// specMembers finds the name and the arguments of a call object, the
+// first of names and of argKeys present winning.
+func specMembers(out []byte, c gjson.Result, names, argKeys []string) (name string, args []byte) {
+	nameAt, argsAt := len(names), len(argKeys)
+	c.ForEach(func(k, v gjson.Result) bool {
+		if n := slices.Index(names[:nameAt], k.Str); n >= 0 && v.Type == gjson.String {
+			name, nameAt = strings.Clone(v.Str), n
+		}
+		if a := slices.Index(argKeys[:argsAt], k.Str); a >= 0 {
+			args, argsAt = rawOf(out, v), a
+		}
+		return true
+	})
+	return name, args
+}
+
+// checkOptions reports what is wrong with the formats and syntax opts
+// names, and returns the prompt tail the output continues.
+func checkOptions(opts Options) (prompt string, err error) {
+	if s := opts.Syntax; s != nil {
+		if err := s.validate(); err != nil {
+			return "", err
+		}
+		if (s.Call != nil) != (opts.Format == FormatTemplate) {
+			return "", fmt.Errorf("format %q needs a template call syntax, and a template call syntax needs format %q", FormatTemplate, FormatTemplate)
+		}
+		prompt = s.Prompt
+	}
+	if err := CheckFormats(opts.Formats); err != nil {
+		return "", err
+	}
+	forced := false
+	for _, s := range opts.Formats {
+		if !s.FileForm() {
+			return "", fmt.Errorf("format %q is read by code of its own, not by a spec", s.Format)
+		}
+		if s.Format == opts.Format {
+			forced = true
+			if s.Prompt != "" && prompt == "" {
+				prompt = s.Prompt
+			}
+		}
+	}
+	if opts.Format != "" && !forced && !knownFormat(opts.Format) && !(opts.Format == FormatTemplate && opts.Syntax != nil) {
+		return "", fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
+	}
+	return prompt, nil
+}

@@ -1,0 +1,120 @@
+package parse
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tidwall/gjson"
+)
+
+// Writing a call back: a conversation sent to a completions endpoint
+// holds the model's earlier calls, and a family's spec says how the model
+// writes them, so the same markers write them back (run's callAs template
+// function). What the family's reader reads is what is written.
+
+// AppendCalls appends calls, each a name and a JSON object of arguments,
+// as a model of the family s writes them: in one section when the family
+// has one. A spec without a file form cannot write them.
+func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
+	if !s.FileForm() {
+		return b, fmt.Errorf("format %q is read by code of its own (%s): it has no spec to write calls with", s.Format, s.Code)
+	}
+	if s.Section != nil {
+		b = append(b, s.Section.Start...)
+	}
+	for _, c := range calls {
+		args := gjson.ParseBytes(c.Arguments)
+		if len(c.Arguments) == 0 {
+			args = gjson.Parse("{}")
+		}
+		if !args.IsObject() {
+			return b, fmt.Errorf("call to %q: its arguments are not a JSON object", c.Name)
+		}
+		b = append(b, s.Call.Start...)
+		b = append(b, s.Call.NameStart...)
+		switch s.Body {
+		case BodyJSON:
+			b = append(b, `{"`...)
+			b = append(b, s.nameKeys()[0]...)
+			b = append(b, `": `...)
+			b = strconv.AppendQuote(b, c.Name)
+			b = append(b, `, "`...)
+			b = append(b, s.argumentsKeys()[0]...)
+			b = append(b, `": `...)
+			b = append(b, args.Raw...)
+			b = append(b, '}')
+		case BodyNameJSON:
+			b = append(b, c.Name...)
+			b = append(b, s.Call.NameEnd...)
+			b = append(b, args.Raw...)
+		case BodyPythonic:
+			b = append(b, '[')
+			b = append(b, c.Name...)
+			b = append(b, '(')
+			n := 0
+			args.ForEach(func(k, v gjson.Result) bool {
+				if n > 0 {
+					b = append(b, ", "...)
+				}
+				n++
+				b = append(b, k.Str...)
+				b = append(b, '=')
+				b = append(b, v.Raw...)
+				return true
+			})
+			b = append(b, ")]"...)
+		case BodyParams, BodyKV:
+			b = append(b, c.Name...)
+			b = append(b, s.Call.NameEnd...)
+			args.ForEach(func(k, v gjson.Result) bool {
+				val := v.Raw
+				if v.Type == gjson.String {
+					val = v.Str // bare text, as the reader takes it
+				}
+				if s.Body == BodyKV {
+					b = append(b, s.Key.Start...)
+					b = append(b, k.Str...)
+					b = append(b, s.Key.End...)
+					b = append(b, s.Value.Start...)
+					b = append(b, val...)
+					b = append(b, s.Value.End...)
+					return true
+				}
+				keyEnd := s.Param.KeyEnd
+				if keyEnd == "" {
+					keyEnd = ">"
+				}
+				b = append(b, s.Param.Start...)
+				b = append(b, k.Str...)
+				b = append(b, keyEnd...)
+				if s.Param.Wrapped {
+					val = "\n" + val + "\n"
+				}
+				b = append(b, val...)
+				b = append(b, s.Param.End...)
+				return true
+			})
+		}
+		b = append(b, s.Call.End...)
+	}
+	if s.Section != nil {
+		b = append(b, s.Section.End...)
+	}
+	return b, nil
+}
+
+// SpecCall is a call to write back with AppendCalls.
+type SpecCall struct {
+	Name      string
+	Arguments []byte // a JSON object
+}
+
+// BuiltinSpec returns the spec of the built-in family id, or nil.
+func BuiltinSpec(id string) *Spec {
+	for _, s := range Specs() {
+		if s.Format == id {
+			return s
+		}
+	}
+	return nil
+}
