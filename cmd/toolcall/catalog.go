@@ -39,8 +39,9 @@ lists each invalid sidecar on stderr with a warning.
 A sidecar without a schema is an error (fail closed) unless it says
 "allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
 or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
-resource embedded with its own $id); nothing is ever fetched. A tool whose
-schema does not compile is withheld, with a warning naming the keyword.
+resource embedded with its own $id); nothing is ever fetched. A schema that
+does not compile makes its sidecar invalid, the error naming the keyword
+(--skip-invalid withholds the tool, with a warning).
 "requires": ["jq"] and "platforms": ["linux"] keep a tool out of the
 catalog where it cannot run; --check says why. "retries": 2 runs a safe
 tool again after a timeout or a failed exit, up to twice (see toolcall
