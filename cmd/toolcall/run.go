@@ -25,7 +25,9 @@ import (
 
 const runLong = `Run is the whole loop: a prompt in, a final answer out, tools called in
 between. It reads the request from the arguments, or from standard input:
-plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
+plain text, {"prompt": "..."} or {"messages": [...]}; a request that is not
+text (a NUL byte, or bytes that are not UTF-8) is refused with exit 2
+unless --binary-ok. Then, turn by turn:
 
  1. The system prompt is --system (or a good default) and the tools, as
     catalog --format prompt --style STYLE writes them; with --pick N only
@@ -194,6 +196,7 @@ type runOptions struct {
 	verbose        bool
 	answer         bool
 	jsonl          bool
+	binaryOK       bool // --binary-ok
 	batch          batchOptions
 	idle           idleFlags // flags given that do nothing in the mode chosen
 
@@ -261,6 +264,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr in words how the run matched, its ending included")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
+	fs.BoolVar(&o.binaryOK, "binary-ok", false, "send a request that is not text (a NUL byte, or bytes that are not UTF-8, in its first 8 KiB) rather than refuse it")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
@@ -346,7 +350,11 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		}
 		in = rec.Input
 	case len(args) > 0:
-		in = run.Input{Messages: []run.Message{{Role: "user", Content: strings.Join(args, " ")}}}
+		prompt := strings.Join(args, " ")
+		if err := o.textOnly([]byte(prompt), "the prompt"); err != nil {
+			return err
+		}
+		in = run.Input{Messages: []run.Message{{Role: "user", Content: prompt}}}
 	default:
 		if o.isTerminal(stdin) {
 			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as arguments")
@@ -354,6 +362,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
 		if err != nil {
 			return fmt.Errorf("reading the request: %w", err)
+		}
+		if err := o.textOnly(data, "stdin"); err != nil {
+			return err
 		}
 		if in, err = run.ParseInput(data); err != nil {
 			return usage(err)
@@ -624,4 +635,16 @@ func findProgram(flag, what string, argv []string) error {
 // run.Recording.Setup).
 func (o *runOptions) native() bool {
 	return o.api.value == "native" && o.modelCmd == ""
+}
+
+// textOnly refuses a request that is not text, unless --binary-ok: a
+// model is sent what it can read, not an executable's bytes.
+func (o *runOptions) textOnly(data []byte, name string) error {
+	if o.binaryOK {
+		return nil
+	}
+	if err := checkText(data, name); err != nil {
+		return &usageError{err: err}
+	}
+	return nil
 }
