@@ -140,7 +140,7 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 	if b.file != "-" {
 		f, err := os.Open(b.file)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--batch: %w", err)}
+			return fileFlagError("--batch", err)
 		}
 		defer f.Close()
 		in, name = f, b.file

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mattn/go-isatty"
@@ -214,4 +215,19 @@ func (t *textReader) check(b []byte) error {
 func checkText(data []byte, name string) error {
 	_, err := io.Copy(io.Discard, textOnly(bytes.NewReader(data[:min(len(data), textBlock)]), name))
 	return err
+}
+
+// fileFlagError is the usage error for a file a flag names that cannot
+// be read: the flag first, then the file and why ("--replay nope.jsonl:
+// no such file or directory"), so that the message says what to change.
+func fileFlagError(flag string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		sep := " "
+		if strings.HasSuffix(flag, "@") {
+			sep = "" // --system @FILE
+		}
+		return &usageError{err: fmt.Errorf("%s%s%s: %w", flag, sep, termsafe.Line(pe.Path), pe.Err)}
+	}
+	return &usageError{err: fmt.Errorf("%s: %w", flag, err)}
 }

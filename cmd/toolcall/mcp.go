@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -263,6 +264,9 @@ func (o *mcpServeOptions) listenOptions(stderr io.Writer) (mcpserve.ListenOption
 	case o.tokenFile != "":
 		tok, err := mcpserve.ReadToken(o.tokenFile)
 		if err != nil {
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				return lo, fileFlagError("--token-file", err)
+			}
 			return lo, usage(fmt.Errorf("--token-file %w", err))
 		}
 		lo.Token = tok

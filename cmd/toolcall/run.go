@@ -29,7 +29,8 @@ plain text, {"prompt": "..."} or {"messages": [...]}; a request that is not
 text (a NUL byte, or bytes that are not UTF-8) is refused with exit 2
 unless --binary-ok. Then, turn by turn:
 
- 1. The system prompt is --system (or a good default) and the tools, as
+ 1. The system prompt is --system TEXT (or --system @FILE, the text of a
+    file; or a good default) and the tools, as
     catalog --format prompt --style STYLE writes them; with --pick N only
     the N tools ranked best for the request (made up with the best of the
     rest, and a warning, when fewer than N score 0.05 or more).
@@ -245,7 +246,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
-	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
+	fs.StringVarP(&o.system, "system", "s", "", "the system `text` that comes before the tools; @FILE reads it from a file")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
 	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns (enough for a small model to correct a call or two)")
@@ -339,7 +340,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// The recording holds the request too.
 		if rec, err = run.OpenRecording(o.replay); err != nil {
 			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-				return &usageError{err: err}
+				return fileFlagError("--replay", err)
 			}
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
@@ -379,13 +380,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	// The key and the URL's password are secrets of the transcript.
 	xopts.Secrets = append(xopts.Secrets, model.secrets...)
-	var system string
-	if o.system != "" {
-		data, err := os.ReadFile(o.system)
-		if err != nil {
-			return &usageError{err: err}
-		}
-		system = strings.TrimSpace(string(data))
+	system, err := o.systemText(stderr)
+	if err != nil {
+		return err
 	}
 	var extra []byte
 	if o.extra != "" {
@@ -647,4 +644,31 @@ func (o *runOptions) textOnly(data []byte, name string) error {
 		return &usageError{err: err}
 	}
 	return nil
+}
+
+// systemText is the text of --system: the value itself, or with a
+// leading @ the text of the file it names. A value that is the name of a
+// file, as --system once took, is still sent as text, with a warning that
+// says how to read the file.
+func (o *runOptions) systemText(stderr io.Writer) (string, error) {
+	switch {
+	case o.system == "":
+		return "", nil
+	case strings.HasPrefix(o.system, "@"):
+		name := o.system[1:]
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return "", fileFlagError("--system @", err)
+		}
+		if err := o.textOnly(data, "--system @"+name); err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(data)), nil
+	}
+	if !strings.ContainsAny(o.system, " \t\n") {
+		if fi, err := os.Stat(o.system); err == nil && fi.Mode().IsRegular() {
+			warnTo(stderr)(fmt.Sprintf("--system %s is sent as the system text itself; to send the text of the file, write --system @%s", o.system, o.system))
+		}
+	}
+	return o.system, nil
 }
