@@ -101,6 +101,8 @@ and tokens aside; a recording made before step events existed is compared
 without them), 0 when the run
 goes as recorded, its ending included: a golden test for CI. On success
 it says "ok FILE" on stderr, as a check of many recordings says of each.
+Stdout holds one check event (file, status, difference), not the new
+transcript, which --record FILE keeps.
 --ignore leaves out of the comparison what changes legitimately: system,
 the system prompt (when only the tools' descriptions changed), or a JSON
 pointer into observations, such as /structured_content/time, which
@@ -402,6 +404,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	switch {
 	case o.answer:
 		out = io.Discard
+	case o.check:
+		// stdout gets the check event, as for many recordings: a CI log
+		// is not the place for the whole transcript (--record keeps it).
+		out = io.Discard
 	case !o.jsonl && many == nil && o.isTerminalOut(stdout):
 		// A person is reading: show them the run (or the batch) as
 		// toolcall show does. The record file still gets the JSONL. A
@@ -493,6 +499,13 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
+		ev := tools.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
+		if diff != "" {
+			ev.Status, ev.Difference = run.CheckDiffers, strings.TrimRight(diff, "\n")
+		}
+		if _, err := stdout.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
+			return err
+		}
 		if diff != "" {
 			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
 			fmt.Fprintf(stderr, "toolcall: if the new run is right, make it the recording: the same command with --record %s in place of --check (and --ignore)\n", termsafe.Line(run.ShellLine([]string{o.replay})))

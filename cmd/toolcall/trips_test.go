@@ -116,7 +116,7 @@ func TestNewcomerTrips(t *testing.T) {
 		{
 			name:     "check-one-says-ok",
 			args:     []string{"run", "--tools", examples, "--replay", demo, "--check"},
-			stdoutRE: `"type":"stop"`,
+			stdoutRE: `^\{"type":"check","file":"[^"]*demo.jsonl","status":"ok"\}\n$`,
 			stderr:   "ok      " + demo + "\n",
 		},
 		{
@@ -140,7 +140,7 @@ func TestNewcomerTrips(t *testing.T) {
 		{
 			name:     "idle-server-flags-with-replay",
 			args:     []string{"run", "--tools", examples, "--replay", demo, "--check", "--max-tokens", "5", "--no-stream"},
-			stdoutRE: `"type":"stop"`,
+			stdoutRE: `"type":"check"`,
 			stderr:   "toolcall: warning: --max-tokens and --no-stream do nothing with --replay: the recording gives the model's turns\nok      " + demo + "\n",
 		},
 		{
