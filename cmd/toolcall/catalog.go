@@ -115,6 +115,7 @@ const catalogExample = `  # every tool, one tool event per line
   toolcall catalog --tools ./tools --check`
 
 type catalogOptions struct {
+	notes         io.Writer // stderr, or io.Discard under -q
 	tools         toolsFlags
 	format        choice // --format
 	style         choice // --style
@@ -141,6 +142,7 @@ type catalogOptions struct {
 
 func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts := catalogOptions{
+		notes:      stderr,
 		format:     choice{value: catalog.FormatJSONL, choices: catalog.Formats},
 		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
 		isTerminal: isTerminal,
@@ -168,6 +170,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				opts.query, opts.querySet = "-", true
 			}
 			opts.noteIdle(fs)
+			opts.notes = notesTo(cmd, stderr)
 			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -291,7 +294,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		if len(names) == 1 {
 			it = "it, or --approve " + names[0]
 		}
-		fmt.Fprintf(stderr, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
+		fmt.Fprintf(o.notes, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
 			len(names), plural(len(names)), termsafe.Line(strings.Join(names, ", ")), it)
 	}
 	err = catalog.Render(stdout, c, picked, catalog.RenderOptions{

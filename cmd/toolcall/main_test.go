@@ -63,10 +63,12 @@ func TestExecute(t *testing.T) {
 			stdout: "toolcall " + versionString() + "\n",
 		},
 		{
-			name:   "version-no-v-shorthand",
-			args:   []string{"-v"},
-			code:   exitUsage,
-			stderr: "toolcall: unknown shorthand flag: 'v' in -v (see 'toolcall --help')\n",
+			// -v is --verbose, on every command, not --version.
+			name:     "version-no-v-shorthand",
+			args:     []string{"-v"},
+			code:     exitUsage,
+			listing:  true,
+			stderrRE: `(?s)^Usage:\n.*toolcall: missing command: name one of the commands above\n$`,
 		},
 		{
 			name:   "version-with-argument",

@@ -132,6 +132,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Example: mcpServeExample,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.verbose = isVerbose(cmd)
 			return o.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -149,8 +150,6 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.noAuth, "no-auth", false, "with --listen: take requests without a bearer token (anyone who can reach the port may call the tools)")
 	fs.StringSliceVar(&o.origins, "allow-origin", nil, "with --listen: take requests from browser pages of these `origins` (scheme://host:port; repeatable, comma-separated) beside those on loopback")
 	durationVar(fs, &o.idle, "session-timeout", mcpserve.DefaultSessionTimeout, "with --listen: close a session that sent no request for this long (0: never)")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
-	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
 	o.exec.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
 	must(cmd.MarkFlagDirname("workdir"))

@@ -114,7 +114,10 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		// must not define one of its own.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			warnRetiredEnv(os.LookupEnv, warnTo(cmd.ErrOrStderr()))
-			return applyEnv(cmd.Flags(), os.LookupEnv)
+			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
+				return err
+			}
+			return checkVerbosity(cmd)
 		},
 		SuggestionsMinimumDistance: 2, // cobra's default, which SuggestionsFor does not apply
 		Version:                    versionString(),
@@ -138,6 +141,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	root.SetVersionTemplate("toolcall {{.Version}}\n")
 	// Defined here rather than by cobra, to have no -v shorthand.
 	root.Flags().Bool("version", false, "print the version and exit")
+	addVerbosity(root)
 
 	root.AddCommand(
 		newCatalogCmd(stdin, stdout, stderr),

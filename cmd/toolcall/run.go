@@ -130,8 +130,8 @@ time: a line per file on stderr (ok, differs with the first difference,
 error), check events on stdout.
 
 A flag that does nothing in the mode chosen (one marked "model servers
-only" with --model-cmd or --replay, --template without --api completions,
--v without --check) is said on stderr with a warning; its variable is not,
+only" with --model-cmd or --replay, --template without --api completions)
+is said on stderr with a warning; its variable is not,
 since a variable holds a setting for every mode.
 
 Secrets never reach the transcript or stderr: exec's redaction applies to
@@ -229,6 +229,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
 			o.ignoreGiven = source(fs, "ignore") == "--ignore"
+			o.quiet, o.verbose = isQuiet(cmd), isVerbose(cmd)
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
@@ -264,8 +265,6 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it (model servers only)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr in words how the run matched, its ending included")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	fs.BoolVar(&o.binaryOK, "binary-ok", false, "send a request that is not text (a NUL byte, or bytes that are not UTF-8, in its first 8 KiB) rather than refuse it")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
@@ -431,7 +430,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 
 	var progress func(string)
-	if !o.quiet && isTerminalWriter(stderr) {
+	if !o.quiet && (o.verbose || isTerminalWriter(stderr)) {
 		start := time.Now()
 		progress = func(msg string) {
 			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
@@ -514,7 +513,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// The recording is what was expected, its ending included: a run
 		// that ends as it did passes the check, said in the line a check
 		// of many recordings gives each; -v says it in words too.
-		reportCheck(stderr, o.replay, run.CheckOK, "")
+		if !o.quiet {
+			reportCheck(stderr, o.replay, run.CheckOK, "")
+		}
 		switch {
 		case !o.verbose:
 		case res.Reason != run.StopFinalAnswer:
@@ -560,9 +561,6 @@ func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 		if o.api.value == "native" {
 			o.idle.note("with --api native: the server's own tool calling writes the calls", "constrain")
 		}
-	}
-	if !o.check {
-		o.idle.note("without --check", "verbose")
 	}
 	if o.answer {
 		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
