@@ -107,22 +107,23 @@ func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 }
 
 type mcpServeOptions struct {
-	exec      execOptions
-	tags      []string
-	pageSize  int
-	poll      time.Duration
-	listen    string
-	listenAny bool
-	tokenFile string
-	noAuth    bool
-	origins   []string
-	idle      time.Duration
-	verbose   bool
-	cleanup   func() // removes the token file written, if any
+	exec       execOptions
+	tags       []string
+	pageSize   int
+	poll       time.Duration
+	listen     string
+	listenAny  bool
+	tokenFile  string
+	noAuth     bool
+	origins    []string
+	idle       time.Duration
+	verbose    bool
+	cleanup    func()               // removes the token file written, if any
+	isTerminal func(io.Reader) bool // tests replace it
 }
 
 func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	o := mcpServeOptions{}
+	o := mcpServeOptions{isTerminal: isTerminal}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
 	cmd := &cobra.Command{
@@ -213,6 +214,11 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 			o.cleanup()
 		}
 	} else {
+		if o.isTerminal(stdin) {
+			// An MCP client starts the server itself, on pipes; a person
+			// who ran it at a terminal should not be left waiting.
+			fmt.Fprintln(stderr, "toolcall: mcp serve: reading MCP JSON-RPC messages from stdin, one a line, as an MCP client sends them when it starts this command (Ctrl-D ends); to serve over HTTP, add --listen 127.0.0.1:PORT")
+		}
 		err = s.Run(ctx, mcpserve.Stdio(stdin, stdout))
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
