@@ -179,6 +179,10 @@ func CreateBeside(path string) (*FileBeside, error) {
 
 func (b *FileBeside) Write(p []byte) (int, error) { return b.f.Write(p) }
 
+// Name is the file being written, for a caller that keeps what it holds
+// under another name (an interrupted run --record).
+func (b *FileBeside) Name() string { return b.f.Name() }
+
 // Commit gives the file its name, replacing what was there, once it and
 // its directory are on disk; after an error the file is removed.
 func (b *FileBeside) Commit() error {

@@ -28,7 +28,8 @@ const mcpServeLong = `Serve offers the tools of the --tools directories to any M
 an MCP server on standard input and output (JSON-RPC, one message a line),
 or over streamable HTTP with --listen. Standard output carries protocol
 messages only; warnings and errors go to standard error, and with
---verbose a line for each call and each reload.
+--verbose a line for each call and each reload. Started at a terminal, it
+says on standard error what it reads.
 
 tools/list gives the tools catalog --format mcp shows with the same flags
 (name, title, description, inputSchema, outputSchema, annotations), in

@@ -67,7 +67,8 @@ timeout, interrupted, provider_error, repeated_call (the same call with
 the same arguments again), reply_too_large (a turn passed
 --max-reply-bytes; reading stopped there) or call_budget (a call was
 refused for its budget and no tool is left to offer). --record FILE writes it to a
-file too. When stdout is a terminal, run shows the run for a person
+file too; interrupted, it keeps the transcript so far in FILE.partial.jsonl
+and leaves FILE as it was. When stdout is a terminal, run shows the run for a person
 instead, as toolcall show does (calls, shortened results, the answer
 last; colour unless NO_COLOR is set); --jsonl keeps the transcript there.
 
@@ -416,15 +417,17 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		defer view.Close()
 		out = view
 	}
-	var record *run.FileBeside
+	var record *recordFile
 	if o.record != "" {
-		if record, err = run.CreateBeside(o.record); err != nil {
+		f, err := run.CreateBeside(o.record)
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// The error names the temporary file beside it.
 				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}
 			}
 			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
+		record = &recordFile{FileBeside: f}
 		defer record.Abort() // a run that fails leaves the old recording
 		out = io.MultiWriter(out, record)
 	}
