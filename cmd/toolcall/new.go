@@ -93,12 +93,13 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Writer) error {
 	spec := scaffold.Spec{Name: name, Lang: o.lang.value, Dir: o.dir, Description: o.description, Unsafe: o.unsafe}
+	from := "--dir" // where the directory came from, for an error about it
 	if spec.Dir == "" {
 		var dirs dirList
 		dirs.Set(os.Getenv(envName("tools")))
-		spec.Dir = defaultToolsDir
+		spec.Dir, from = defaultToolsDir, "the default, ./"+defaultToolsDir
 		if len(dirs) > 0 {
-			spec.Dir = dirs[0]
+			spec.Dir, from = dirs[0], "the first of "+envName("tools")
 		}
 	}
 	for _, s := range o.params {
@@ -111,6 +112,9 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 	res, err := scaffold.Write(ctx, spec)
 	var ierr *scaffold.InputError
 	if errors.As(err, &ierr) {
+		if strings.HasPrefix(err.Error(), "tools directory ") { // scaffold's word for the directory
+			err = fmt.Errorf("%w (%s)", err, from)
+		}
 		return &usageError{err: err}
 	}
 	for _, f := range res.Files {
