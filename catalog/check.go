@@ -44,8 +44,9 @@ func (p Problem) String() string {
 // so one run lists them all: unreadable directories, invalid sidecars
 // (remote refs and bad names included), schemas that do not compile,
 // executables missing, not executable or ambiguous, duplicate names,
-// examples that fail their own schema, and aliases that stand for no
-// property or enum value of it. Tools that are fine but cannot run
+// examples that fail their own schema, aliases that stand for no
+// property or enum value of it, and keys that mean nothing where they
+// stand (Tool.StrayKeys). Tools that are fine but cannot run
 // here (a required command missing, another platform) are not problems;
 // they come back in skipped, with the reason, as do .json files that are
 // not sidecars (package.json) and so are skipped; those have no Tool. A
@@ -112,6 +113,9 @@ func (e *entry) problems() []Problem {
 		if _, err := t.CompileOutput(); err != nil {
 			add("output_schema: " + strings.TrimPrefix(err.Error(), e.file+": "))
 		}
+	}
+	for _, msg := range t.StrayKeys {
+		add(msg) // a warning at load; --check holds the directory to more
 	}
 	ps = append(ps, e.aliasProblems()...)
 	if t.InputSchema == nil {

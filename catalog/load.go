@@ -53,9 +53,10 @@ type LoadOptions struct {
 // a sidecar, and the tool's executable sits beside it (see findExecutable).
 // A tool that cannot run here (no executable, a required command missing,
 // another platform) is loaded with Unavailable saying why, and a warning.
-// So is a tool whose input schema does not compile: every schema is
-// checked here, in parallel, so that such a tool is withheld from the
-// start rather than offered and then failing every call.
+// Every input schema is compiled here, in parallel: one that does not
+// compile is an invalid sidecar, as a CI job must not lose a tool without
+// failing; with SkipInvalid its tool is loaded withheld (Unavailable), with
+// a warning, rather than offered and then failing every call.
 //
 // A .json file with no key of a tool definition and no executable beside
 // it (package.json) is skipped, and a directory that holds no tool is
@@ -84,6 +85,11 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			invalid = append(invalid, e.err)
 			continue
 		}
+		if e.tool != nil {
+			for _, msg := range e.tool.StrayKeys {
+				warn(opts, e.file+": "+msg)
+			}
+		}
 		if e.server != nil {
 			servers = append(servers, e.server)
 			continue
@@ -97,6 +103,11 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 			continue
 		}
 		switch {
+		case e.schemaErr != nil && !opts.SkipInvalid:
+			// A tool lost without a word fails a CI job later and
+			// elsewhere; --skip-invalid withholds it instead.
+			invalid = append(invalid, &tools.SidecarError{File: e.file, Tool: e.tool.Name, Err: fmt.Errorf("the input schema of tool %q does not compile: %s; fix the schema in the sidecar (or give --skip-invalid to withhold the tool and load the others)", e.tool.Name, e.schemaErr.Reason())})
+			continue
 		case e.schemaErr != nil:
 			warn(opts, fmt.Sprintf("%s: tool %q is withheld: its input schema does not compile: %s; fix the schema in the sidecar", e.file, e.tool.Name, e.schemaErr.Reason()))
 		case e.missing != "":

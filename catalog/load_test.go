@@ -403,13 +403,25 @@ func BenchmarkLoad10k(b *testing.B) {
 	}
 }
 
-// A tool whose schema does not compile is withheld at load, like one
-// without an executable: loaded, not available, with one warning line
-// naming the file and the keyword at fault.
+// A tool whose schema does not compile makes the load fail, naming each
+// file and the keyword at fault. With SkipInvalid it is withheld, like
+// one without an executable: loaded, not available, with one warning line
+// naming the file and the keyword.
 func TestLoadWithholdsSchemasThatDoNotCompile(t *testing.T) {
 	dir := testDir(t, t.TempDir(), "no_compile")
+	_, err := Load([]string{dir}, linuxOpts(new([]string)))
+	for _, want := range []string{
+		filepath.Join(dir, "remote_meta.json") + `: the input schema of tool "remote_meta" does not compile: "$schema" "https://example.com/meta.json" is not a draft toolcall knows`,
+		filepath.Join(dir, "typo.json") + `: the input schema of tool "typo" does not compile: "type" at /properties/n: value must be one of`,
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Load error %v\nwant it to hold %q", err, want)
+		}
+	}
 	var warns []string
-	c, err := Load([]string{dir}, linuxOpts(&warns))
+	opts := linuxOpts(&warns)
+	opts.SkipInvalid = true
+	c, err := Load([]string{dir}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,8 +556,13 @@ func TestLoadListOfTools(t *testing.T) {
 	if err := os.WriteFile(list, []byte(`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo","description":"Echo.","inputSchema":{"type":"object","properties":{"message":{"type":"string"}}}},{"name":"bad","description":"Bad.","inputSchema":{"type":"object","properties":{"n":{"type":"integr"}}}}]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := Load([]string{dir, list}, linuxOpts(new([]string))); err == nil || !strings.Contains(err.Error(), list+`: result.tools[1]: the input schema of tool "bad" does not compile`) {
+		t.Errorf("Load error %v; want one naming result.tools[1]", err)
+	}
 	var warns []string
-	c, err := Load([]string{dir, list}, linuxOpts(&warns))
+	opts := linuxOpts(&warns)
+	opts.SkipInvalid = true
+	c, err := Load([]string{dir, list}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,6 +96,9 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			}
 		}
 		protocol := !inMarker && opensProtocolCall(p.buf[j:end])
+		if !inMarker && opensQuotedEvent(p.buf[j:end]) {
+			return false, nil // a quoted tool_observation, say: prose
+		}
 		if !inMarker && !protocol && !(truncated && looksLikeCall(p.buf[j:end])) && !p.knownCallAt(j, end) {
 			return false, nil
 		}
@@ -386,6 +389,8 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 			c.format = FormatJSONL
 		}
 		return append(dst, c)
+	case bare && isQuotedEvent(typ):
+		return dst // a tool_observation line quoted in prose, say
 	case fn.Exists():
 		c.name = strings.Clone(fn.Get("name").Str)
 		c.named = true

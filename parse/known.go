@@ -36,7 +36,7 @@ func (p *Parser) knownJSONCall(i int, eof bool) (int, status, error) {
 	if undecided {
 		return 0, needMore, nil
 	}
-	if !yes {
+	if !yes || opensQuotedEvent(p.buf[i:]) {
 		return 0, noMatch, nil
 	}
 	end, complete := p.jsonEnd(i, false)

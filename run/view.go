@@ -27,6 +27,7 @@ type View struct {
 	partial []byte // a line not yet complete
 	answer  string // the final answer, held back to be shown last
 	text    string // the last text event, held until the next event: prose taken as the answer comes twice, as text and as final_answer
+	textReq string // the request of text in a batch, its prefix shown with it
 	err     error  // the first write error, kept so that Close reports it
 }
 
@@ -71,10 +72,7 @@ func (v *View) Close() error {
 		v.line(v.partial)
 		v.partial = nil
 	}
-	if v.text != "" {
-		v.printf("%s\n", indentRest(termsafe.Text(v.text)))
-		v.text = ""
-	}
+	v.flushText()
 	v.flushAnswer("")
 	return v.err
 }
@@ -115,15 +113,16 @@ func (v *View) line(b []byte) {
 	ev := gjson.ParseBytes(b)
 	typ := ev.Get("type").String()
 	content := ev.Get("content").String()
+	req := ev.Get("request")
 	if v.text != "" {
-		if typ != "final_answer" || strings.TrimSpace(content) != v.text {
-			v.printf("%s\n", indentRest(termsafe.Text(v.text)))
+		if typ == "final_answer" && strings.TrimSpace(content) == v.text && req.String() == v.textReq {
+			v.text = "" // the answer says it, once
 		}
-		v.text = ""
+		v.flushText()
 	}
 	prefix := ""
-	if r := ev.Get("request"); r.Exists() { // a batch: say whose event it is
-		prefix = v.paint(styleDim, "["+clip.Runes(termsafe.Line(r.String()), viewValueLen)+"] ")
+	if req.Exists() { // a batch: say whose event it is
+		prefix = v.requestPrefix(req.String())
 	}
 	switch typ {
 	case "system":
@@ -141,11 +140,7 @@ func (v *View) line(b []byte) {
 			break
 		}
 		if s := strings.TrimSpace(content); s != "" {
-			if prefix != "" {
-				v.printf("%s%s\n", prefix, indentRest(termsafe.Text(s)))
-			} else {
-				v.text = s
-			}
+			v.text, v.textReq = s, req.String()
 		}
 	case "reasoning":
 		s, more := headLines(termsafe.Text(strings.TrimSpace(content)), viewReasoning, 0)
@@ -380,3 +375,21 @@ func headLines(s string, n, width int) (string, int) {
 // text stays under its label and none of its lines can pass for the
 // start of an event.
 func indentRest(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
+
+// requestPrefix is the "[id] " a batch's line starts with.
+func (v *View) requestPrefix(req string) string {
+	return v.paint(styleDim, "["+clip.Runes(termsafe.Line(req), viewValueLen)+"] ")
+}
+
+// flushText shows the text held back, behind its request's id in a batch.
+func (v *View) flushText() {
+	if v.text == "" {
+		return
+	}
+	prefix := ""
+	if v.textReq != "" {
+		prefix = v.requestPrefix(v.textReq)
+	}
+	v.printf("%s%s\n", prefix, indentRest(termsafe.Text(v.text)))
+	v.text, v.textReq = "", ""
+}

@@ -139,3 +139,26 @@ batch: 1 requests, 1 final_answer
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestViewBatchAnswerOnce: prose taken as the answer comes as text and
+// as final_answer; in a batch too it is shown once, as the answer, while
+// prose that is not the answer keeps its line behind its request's id
+// (issue 41, trip 10).
+func TestViewBatchAnswerOnce(t *testing.T) {
+	in := `{"request":"a","type":"text","content":"Let me look.\n"}
+{"request":"a","type":"tool_call","id":"call_1","name":"f","arguments":{}}
+{"request":"a","type":"text","content":"It is 4.\n"}
+{"request":"a","type":"final_answer","content":"It is 4."}
+{"request":"a","type":"stop","reason":"final_answer","iterations":2}
+{"request":"b","type":"text","content":"It is 4.\n"}
+{"request":"b","type":"final_answer","content":"It is 4."}
+{"request":"b","type":"stop","reason":"final_answer","iterations":1}
+`
+	got := viewed(t, []byte(in), false, len(in))
+	if n := strings.Count(got, "It is 4."); n != 2 {
+		t.Errorf("the two answers shown %d times:\n%s", n, got)
+	}
+	if !strings.Contains(got, "[a] Let me look.\n") {
+		t.Errorf("the prose before the call is not shown behind its id:\n%s", got)
+	}
+}

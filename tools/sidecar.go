@@ -77,9 +77,10 @@ const (
 // sidecar by them, the "function" wrapper is unwrapped by them, and
 // MeansATool knows a tool definition by them. "name", "title",
 // "description", "type", "properties" and "strict" are not toolOnly:
-// package.json and bare JSON Schemas have them too. Any other key belongs
-// to some dialect's extras (cache_control, x-* keys, ...) and is ignored,
-// but for the MCP fields passed through (mcpPassThrough).
+// package.json and bare JSON Schemas have them too. Any other key is
+// ignored, but for the MCP fields passed through (mcpPassThrough); one
+// that is not some dialect's extras (cache_control, x-* keys, ...) is
+// noted as stray (sidecarkeys.go).
 var sidecarKeys = []sidecarKey{
 	{key: "name", field: fName, inside: innerWins},
 	{key: "title", field: fTitle, inside: innerWins},
@@ -328,6 +329,7 @@ func (p *sidecarParser) read(data []byte, s *sidecar) bool {
 		s.unwrap()
 		p.dialect = DialectOpenAI
 	}
+	p.strayKeys(root, s)
 	return true
 }
 

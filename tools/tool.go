@@ -100,6 +100,11 @@ type Tool struct {
 	// parsed for and validated, and its calls are answered as not
 	// available by exec.
 	Definition bool
+	// StrayKeys says, one message each, which keys of the sidecar mean
+	// nothing where they stand and so were ignored (sidecarkeys.go): a
+	// warning at load, a problem for catalog --check. The messages do
+	// not name the file.
+	StrayKeys []string
 	// Unavailable says why the tool is not advertised on this machine (a
 	// required command missing, another platform, no executable); empty
 	// when it is available.

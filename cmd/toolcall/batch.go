@@ -140,7 +140,7 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 	if b.file != "-" {
 		f, err := os.Open(b.file)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--batch: %w", err)}
+			return fileFlagError("--batch", err)
 		}
 		defer f.Close()
 		in, name = f, b.file
@@ -207,7 +207,11 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 		Jobs:   b.jobs,
 		Shard:  shard,
 		Ignore: o.ignored,
-		Report: func(file, status, detail string) { reportCheck(stderr, file, status, detail) },
+		Report: func(file, status, detail string) {
+			if status != run.CheckOK || !o.quiet {
+				reportCheck(stderr, file, status, detail)
+			}
+		},
 	})
 	if err != nil {
 		return err
@@ -216,12 +220,15 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 		fmt.Fprintf(stderr, "toolcall: %v: %d recording%s not checked\n", sig, res.NotStarted, plural(res.NotStarted))
 		return &signalExit{code: signalCode(sig)}
 	}
-	fmt.Fprintf(stderr, "toolcall: %d recording%s: %d ok, %d differing, %d error%s\n", res.Files, plural(res.Files),
-		res.OK, res.Differ, res.Errors, plural(res.Errors))
+	failed := res.Differ > 0 || res.Errors > 0 || res.NotStarted > 0
+	if failed || !o.quiet {
+		fmt.Fprintf(stderr, "toolcall: %d recording%s: %d ok, %d differing, %d error%s\n", res.Files, plural(res.Files),
+			res.OK, res.Differ, res.Errors, plural(res.Errors))
+	}
 	if res.Differ > 0 {
 		fmt.Fprintln(stderr, "toolcall: if a new run is right, make it the recording: toolcall run --replay FILE --record FILE, with the same tools and flags but --check (and --ignore)")
 	}
-	if res.Differ > 0 || res.Errors > 0 || res.NotStarted > 0 {
+	if failed {
 		return errReported
 	}
 	return nil

@@ -39,8 +39,9 @@ lists each invalid sidecar on stderr with a warning.
 A sidecar without a schema is an error (fail closed) unless it says
 "allow_no_schema": true and a "no_schema_mode" of read-only, human-approval
 or full. A $ref must resolve inside the sidecar (#/$defs/..., or a
-resource embedded with its own $id); nothing is ever fetched. A tool whose
-schema does not compile is withheld, with a warning naming the keyword.
+resource embedded with its own $id); nothing is ever fetched. A schema that
+does not compile makes its sidecar invalid, the error naming the keyword
+(--skip-invalid withholds the tool, with a warning).
 "requires": ["jq"] and "platforms": ["linux"] keep a tool out of the
 catalog where it cannot run; --check says why. "retries": 2 runs a safe
 tool again after a timeout or a failed exit, up to twice (see toolcall
@@ -114,6 +115,7 @@ const catalogExample = `  # every tool, one tool event per line
   toolcall catalog --tools ./tools --check`
 
 type catalogOptions struct {
+	notes         io.Writer // stderr, or io.Discard under -q
 	tools         toolsFlags
 	format        choice // --format
 	style         choice // --style
@@ -140,6 +142,7 @@ type catalogOptions struct {
 
 func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	opts := catalogOptions{
+		notes:      stderr,
 		format:     choice{value: catalog.FormatJSONL, choices: catalog.Formats},
 		style:      choice{value: catalog.StyleJSONL, choices: catalog.Styles},
 		isTerminal: isTerminal,
@@ -167,6 +170,7 @@ func newCatalogCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 				opts.query, opts.querySet = "-", true
 			}
 			opts.noteIdle(fs)
+			opts.notes = notesTo(cmd, stderr)
 			return opts.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -290,7 +294,7 @@ func (o *catalogOptions) run(ctx context.Context, stdin io.Reader, stdout, stder
 		if len(names) == 1 {
 			it = "it, or --approve " + names[0]
 		}
-		fmt.Fprintf(stderr, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
+		fmt.Fprintf(o.notes, "toolcall: %d unsafe tool%s left out (%s): add --allow-unsafe to include %s\n",
 			len(names), plural(len(names)), termsafe.Line(strings.Join(names, ", ")), it)
 	}
 	err = catalog.Render(stdout, c, picked, catalog.RenderOptions{

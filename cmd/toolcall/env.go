@@ -46,16 +46,18 @@ func envAs(fs *pflag.FlagSet, name, v string) {
 }
 
 // retiredEnv are variables no longer read because they meant different
-// things to different subcommands, with what replaced them.
+// things to different subcommands, or one flag took the place of two,
+// with what replaced them.
 var retiredEnv = map[string]string{
-	"TOOLCALL_FORMAT":  "TOOLCALL_PARSE_FORMAT (parse --format) or TOOLCALL_CATALOG_FORMAT (catalog --format)",
-	"TOOLCALL_TIMEOUT": "TOOLCALL_TOOL_TIMEOUT (exec --timeout, run --tool-timeout) or TOOLCALL_RUN_TIMEOUT (run --timeout)",
+	"TOOLCALL_FORMAT":      "TOOLCALL_PARSE_FORMAT (parse --format) or TOOLCALL_CATALOG_FORMAT (catalog --format)",
+	"TOOLCALL_TIMEOUT":     "TOOLCALL_TOOL_TIMEOUT (exec --timeout, run --tool-timeout) or TOOLCALL_RUN_TIMEOUT (run --timeout)",
+	"TOOLCALL_MCP_VERBOSE": "TOOLCALL_VERBOSE (-v, which every command takes now)",
 }
 
 // warnRetiredEnv says, once per variable, that a retired variable set in
 // the environment is not read, so that it is not ignored silently.
 func warnRetiredEnv(lookup func(string) (string, bool), warn func(string)) {
-	for _, name := range []string{"TOOLCALL_FORMAT", "TOOLCALL_TIMEOUT"} {
+	for _, name := range []string{"TOOLCALL_FORMAT", "TOOLCALL_TIMEOUT", "TOOLCALL_MCP_VERBOSE"} {
 		if v, ok := lookup(name); ok && v != "" {
 			warn(fmt.Sprintf("%s is not read: one variable has one meaning, so set %s instead", name, retiredEnv[name]))
 		}

@@ -74,8 +74,15 @@ func numberProblem(v pflag.Value, err error) (problem string, ok bool) {
 }
 
 // flagError is the usage error for a bad flag: the flag, the value and
-// what is wrong, in words.
-func flagError(err error) error {
+// what is wrong, in words; for a flag cmd does not have, the one meant
+// (--tool: did you mean --tools?).
+func flagError(cmd *cobra.Command, err error) error {
+	var nee *pflag.NotExistError
+	if errors.As(err, &nee) && nee.GetSpecifiedShortnames() == "" {
+		if s := suggestFlag(cmd.Flags(), nee.GetSpecifiedName()); s != "" {
+			return usage(fmt.Errorf("%w, did you mean --%s?", err, s))
+		}
+	}
 	var ive *pflag.InvalidValueError
 	if errors.As(err, &ive) {
 		if problem, ok := numberProblem(ive.GetFlag().Value, ive.Unwrap()); ok {
@@ -333,3 +340,51 @@ Use "{{.CommandPath}} [command] --help" for more information about a command.{{e
 `
 
 func init() { cobra.AddTemplateFunc("flagUsages", flagUsages) }
+
+// suggestFlag is the flag of fs a mistyped --name probably meant: the
+// one it is a few edits away from (--tool, --tols), or else the one it
+// begins (--max-it); "" when none is close.
+func suggestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestDist := "", 3
+	if len(name) < 4 {
+		bestDist = 2 // a short name is close to too much
+	}
+	var prefixed []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if d := levenshtein(name, f.Name); d < bestDist || (d == bestDist && best != "" && f.Name < best) {
+			best, bestDist = f.Name, d
+		}
+		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
+			prefixed = append(prefixed, f.Name)
+		}
+	})
+	if best == "" && len(prefixed) == 1 {
+		best = prefixed[0]
+	}
+	return best
+}
+
+// levenshtein is the edit distance between a and b, in bytes: flag names
+// are ASCII.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

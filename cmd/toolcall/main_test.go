@@ -63,10 +63,12 @@ func TestExecute(t *testing.T) {
 			stdout: "toolcall " + versionString() + "\n",
 		},
 		{
-			name:   "version-no-v-shorthand",
-			args:   []string{"-v"},
-			code:   exitUsage,
-			stderr: "toolcall: unknown shorthand flag: 'v' in -v (see 'toolcall --help')\n",
+			// -v is --verbose, on every command, not --version.
+			name:     "version-no-v-shorthand",
+			args:     []string{"-v"},
+			code:     exitUsage,
+			listing:  true,
+			stderrRE: `(?s)^Usage:\n.*toolcall: missing command: name one of the commands above\n$`,
 		},
 		{
 			name:   "version-with-argument",
@@ -497,6 +499,7 @@ func TestOneVariableOneMeaning(t *testing.T) {
 		"TOOLCALL_SCRATCH":   true, // the directory of saved outputs, written by exec and read by validate
 		"TOOLCALL_MODEL":     true, // probe picks a default where run leaves it to the server
 		"TOOLCALL_PAGE_SIZE": true, // tools per page of an MCP tools/list, rendered by catalog or served by mcp serve
+		"TOOLCALL_BINARY_OK": true, // input that is not text taken rather than refused, by parse as model output, by run as the request
 	}
 	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
 	type use struct{ cmd, flag, usage string }

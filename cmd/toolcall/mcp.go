@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -27,7 +28,8 @@ const mcpServeLong = `Serve offers the tools of the --tools directories to any M
 an MCP server on standard input and output (JSON-RPC, one message a line),
 or over streamable HTTP with --listen. Standard output carries protocol
 messages only; warnings and errors go to standard error, and with
---verbose a line for each call and each reload.
+--verbose a line for each call and each reload. Started at a terminal, it
+says on standard error what it reads.
 
 tools/list gives the tools catalog --format mcp shows with the same flags
 (name, title, description, inputSchema, outputSchema, annotations), in
@@ -106,22 +108,23 @@ func newMCPCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 }
 
 type mcpServeOptions struct {
-	exec      execOptions
-	tags      []string
-	pageSize  int
-	poll      time.Duration
-	listen    string
-	listenAny bool
-	tokenFile string
-	noAuth    bool
-	origins   []string
-	idle      time.Duration
-	verbose   bool
-	cleanup   func() // removes the token file written, if any
+	exec       execOptions
+	tags       []string
+	pageSize   int
+	poll       time.Duration
+	listen     string
+	listenAny  bool
+	tokenFile  string
+	noAuth     bool
+	origins    []string
+	idle       time.Duration
+	verbose    bool
+	cleanup    func()               // removes the token file written, if any
+	isTerminal func(io.Reader) bool // tests replace it
 }
 
 func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	o := mcpServeOptions{}
+	o := mcpServeOptions{isTerminal: isTerminal}
 	o.exec.maxOutput = tools.DefaultMaxOutput
 	o.exec.maxSaved = tools.DefaultMaxScratch
 	cmd := &cobra.Command{
@@ -131,6 +134,7 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Example: mcpServeExample,
 		Args:    usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.verbose = isVerbose(cmd)
 			return o.run(cmd.Context(), stdin, stdout, stderr)
 		},
 	}
@@ -148,8 +152,6 @@ func newMCPServeCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.noAuth, "no-auth", false, "with --listen: take requests without a bearer token (anyone who can reach the port may call the tools)")
 	fs.StringSliceVar(&o.origins, "allow-origin", nil, "with --listen: take requests from browser pages of these `origins` (scheme://host:port; repeatable, comma-separated) beside those on loopback")
 	durationVar(fs, &o.idle, "session-timeout", mcpserve.DefaultSessionTimeout, "with --listen: close a session that sent no request for this long (0: never)")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "say on stderr each call and each reload of the tools, not only warnings")
-	envAs(fs, "verbose", "TOOLCALL_MCP_VERBOSE") // run's --verbose means something else
 	o.exec.tools.registerCompletions(cmd, true)
 	must(cmd.MarkFlagDirname("scratch"))
 	must(cmd.MarkFlagDirname("workdir"))
@@ -213,6 +215,11 @@ func (o *mcpServeOptions) run(ctx context.Context, stdin io.Reader, stdout, stde
 			o.cleanup()
 		}
 	} else {
+		if o.isTerminal(stdin) {
+			// An MCP client starts the server itself, on pipes; a person
+			// who ran it at a terminal should not be left waiting.
+			fmt.Fprintln(stderr, "toolcall: mcp serve: reading MCP JSON-RPC messages from stdin, one a line, as an MCP client sends them when it starts this command (Ctrl-D ends); to serve over HTTP, add --listen 127.0.0.1:PORT")
+		}
 		err = s.Run(ctx, mcpserve.Stdio(stdin, stdout))
 	}
 	if sig, ok := caught.Load().(os.Signal); ok {
@@ -263,6 +270,9 @@ func (o *mcpServeOptions) listenOptions(stderr io.Writer) (mcpserve.ListenOption
 	case o.tokenFile != "":
 		tok, err := mcpserve.ReadToken(o.tokenFile)
 		if err != nil {
+			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+				return lo, fileFlagError("--token-file", err)
+			}
 			return lo, usage(fmt.Errorf("--token-file %w", err))
 		}
 		lo.Token = tok

@@ -56,6 +56,7 @@ const newExample = `  # a tool in sh that takes a city, and its check
   toolcall new send_mail --lang go --unsafe --param to --param body`
 
 type newOptions struct {
+	notes       io.Writer // stderr, or io.Discard under -q
 	lang        choice
 	dir         string
 	params      []string
@@ -64,7 +65,7 @@ type newOptions struct {
 }
 
 func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
-	o := newOptions{lang: choice{value: scaffold.Languages[0], choices: scaffold.Languages}}
+	o := newOptions{notes: stderr, lang: choice{value: scaffold.Languages[0], choices: scaffold.Languages}}
 	cmd := &cobra.Command{
 		Use:     "new <name>",
 		Short:   "Write a new tool: its program and its sidecar",
@@ -72,6 +73,7 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 		Example: newExample,
 		Args:    usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.notes = notesTo(cmd, stderr)
 			return o.run(cmd.Context(), args[0], stdout, stderr)
 		},
 	}
@@ -91,12 +93,13 @@ func newNewCmd(stdout, stderr io.Writer) *cobra.Command {
 
 func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Writer) error {
 	spec := scaffold.Spec{Name: name, Lang: o.lang.value, Dir: o.dir, Description: o.description, Unsafe: o.unsafe}
+	from := "--dir" // where the directory came from, for an error about it
 	if spec.Dir == "" {
 		var dirs dirList
 		dirs.Set(os.Getenv(envName("tools")))
-		spec.Dir = defaultToolsDir
+		spec.Dir, from = defaultToolsDir, "the default, ./"+defaultToolsDir
 		if len(dirs) > 0 {
-			spec.Dir = dirs[0]
+			spec.Dir, from = dirs[0], "the first of "+envName("tools")
 		}
 	}
 	for _, s := range o.params {
@@ -109,10 +112,13 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 	res, err := scaffold.Write(ctx, spec)
 	var ierr *scaffold.InputError
 	if errors.As(err, &ierr) {
+		if strings.HasPrefix(err.Error(), "tools directory ") { // scaffold's word for the directory
+			err = fmt.Errorf("%w (%s)", err, from)
+		}
 		return &usageError{err: err}
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(stderr, "wrote %s\n", f)
+		fmt.Fprintf(o.notes, "wrote %s\n", f)
 	}
 	if err != nil {
 		return err
@@ -143,7 +149,7 @@ func (o *newOptions) run(ctx context.Context, name string, stdout, stderr io.Wri
 		return err
 	}
 	if line := toolsLine(spec.Dir, os.Getenv(envName("tools"))); line != "" {
-		fmt.Fprintf(stderr, "other commands read %s only when told: --tools %s, or for every command:\n    %s\n", spec.Dir, run.ShellLine([]string{spec.Dir}), line)
+		fmt.Fprintf(o.notes, "other commands read %s only when told: --tools %s, or for every command:\n    %s\n", spec.Dir, run.ShellLine([]string{spec.Dir}), line)
 	}
 	return nil
 }

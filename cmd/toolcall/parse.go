@@ -31,6 +31,9 @@ file is "-". The input may be:
     SSE stream     server-sent events ("data: {...}" lines) as curl -N
                    prints them from a streaming chat completion
 
+An input that is not text (a NUL byte, or bytes that are not UTF-8, in its
+first 8 KiB) is refused with exit 2 naming it, unless --binary-ok.
+
 It writes these events, with their fields beyond "type":
 
     text          content: prose outside any call; nothing the model said
@@ -133,6 +136,7 @@ type parseOptions struct {
 	showFormat     string      // --show-format
 	formatFiles    formatFiles // --format-file
 	flags          *pflag.FlagSet
+	binaryOK       bool // --binary-ok
 
 	// stream is parse.Stream; tests replace it.
 	stream func(context.Context, io.Reader, io.Writer, parse.Options) (parse.Stats, error)
@@ -162,6 +166,7 @@ func newParseCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	envAs(flags, "template-strict", "TOOLCALL_PARSE_TEMPLATE_STRICT")
 	flags.BoolVar(&opts.noRepair, "no-repair", false, "report JSON that is not strictly valid as a parse_error instead of repairing it")
 	flags.BoolVar(&opts.fail, "fail", false, "exit 1 if any parse_error was written")
+	flags.BoolVar(&opts.binaryOK, "binary-ok", false, "read an input that is not text (a NUL byte, or bytes that are not UTF-8, in its first 8 KiB) rather than refuse it")
 	flags.BoolVar(&opts.listFormats, "list-formats", false, "list the syntaxes parse knows, and the models that write them, then exit")
 	noEnv(flags, "list-formats")
 	flags.StringVar(&opts.showFormat, "show-format", "", "print the spec of the syntax `id` as a format file (with --template, \"template\" is the template's), then exit")
@@ -256,12 +261,19 @@ func (o *parseOptions) parseAll(ctx context.Context, ins []input, stdout, stderr
 		if multi {
 			opts.File = name
 		}
-		st, err := o.stream(ctx, in.r, stdout, opts)
+		r := in.r
+		if !o.binaryOK {
+			r = textOnly(r, in.name)
+		}
+		st, err := o.stream(ctx, r, stdout, opts)
 		total.Events += st.Events
 		total.Calls += st.Calls
 		total.Errors += st.Errors
 		if st.Errors > 0 {
 			failed = append(failed, fileErrors{name, st.Errors})
+		}
+		if nt := (*notTextError)(nil); errors.As(err, &nt) {
+			return &usageError{err: nt}
 		}
 		return err
 	})

@@ -5,9 +5,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -37,5 +40,56 @@ func TestRecordKeepsTheGoldenWhenARerecordFails(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("%d files in the directory, want the golden and the model", len(entries))
+	}
+}
+
+// Ctrl-C during run --record keeps the transcript so far, its complete
+// lines, beside the recording, and says where; the recording itself is
+// left as it was (issue 41, trip 12).
+func TestRecordInterruptedKeepsThePartial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildToolcall(t, t.TempDir())
+	dir, pidFile := hangingTool(t)
+	work := t.TempDir()
+	model := filepath.Join(work, "model")
+	writeFile(t, model, "#!/bin/sh\ncat > /dev/null\necho '{\"type\":\"tool_call\",\"name\":\"hang\",\"arguments\":{}}'\n", 0o755)
+	golden := filepath.Join(work, "golden.jsonl")
+	const good = `{"type":"stop","reason":"final_answer","iterations":1}` + "\n"
+	writeFile(t, golden, good, 0o644)
+
+	cmd := exec.Command(bin, "run", "--tools", dir, "--model-cmd", model, "--record", golden, "Go")
+	stdout, stderr := interrupt(t, cmd, pidFile, syscall.SIGINT)
+	partial := filepath.Join(work, "golden.partial.jsonl")
+	data, err := os.ReadFile(partial)
+	if err != nil {
+		t.Fatalf("no partial transcript: %v; stderr:\n%s", err, stderr)
+	}
+	if string(data) != stdout || !strings.HasSuffix(string(data), `{"type":"stop","reason":"interrupted","iterations":1}`+"\n") {
+		t.Errorf("the partial transcript:\n%s\nwant what stdout had:\n%s", data, stdout)
+	}
+	lines := strings.Count(string(data), "\n")
+	if want := fmt.Sprintf("toolcall: interrupted: the transcript so far (%d lines) is in %s; --record %s is as it was\n", lines, partial, golden); !strings.Contains(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if b, _ := os.ReadFile(golden); string(b) != good {
+		t.Errorf("the recording now holds:\n%s", b)
+	}
+	if entries, _ := os.ReadDir(work); len(entries) != 3 {
+		t.Errorf("%d files in the directory, want the model, the recording and the partial", len(entries))
+	}
+}
+
+func TestPartialName(t *testing.T) {
+	for path, want := range map[string]string{
+		"golden.jsonl":     "golden.partial.jsonl",
+		"dir/rec.v2.jsonl": "dir/rec.v2.partial.jsonl",
+		"rec":              "rec.partial",
+		".jsonl":           ".jsonl.partial",
+	} {
+		if got := partialName(path); got != want {
+			t.Errorf("partialName(%q) = %q, want %q", path, got, want)
+		}
 	}
 }

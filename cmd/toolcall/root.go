@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -120,7 +121,10 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		// must not define one of its own.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			warnRetiredEnv(os.LookupEnv, warnTo(cmd.ErrOrStderr()))
-			return applyEnv(cmd.Flags(), os.LookupEnv)
+			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
+				return err
+			}
+			return checkVerbosity(cmd)
 		},
 		SuggestionsMinimumDistance: 2, // cobra's default, which SuggestionsFor does not apply
 		Version:                    versionString(),
@@ -139,11 +143,12 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 				return rootArgs(root, []string{name})
 			}
 		}
-		return flagError(err)
+		return flagError(cmd, err)
 	})
 	root.SetVersionTemplate("toolcall {{.Version}}\n")
 	// Defined here rather than by cobra, to have no -v shorthand.
 	root.Flags().Bool("version", false, "print the version and exit")
+	addVerbosity(root)
 
 	commands := rootCommands(stdin, stdout, stderr)
 	switch name := firstWord(args); {
@@ -164,6 +169,7 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	checkHelpTopics(root)
+	checkShells(root)
 	root.SetUsageTemplate(usageTemplate)
 	settlePlaceholders(root)
 	return root
@@ -266,4 +272,44 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// checkShells makes "toolcall completion SHELL" for a shell cobra writes
+// no script for a usage error (exit 2) naming the shells, and a bare
+// "toolcall completion" one that lists them, where cobra shows the help
+// and exits 0, so that a typo in an install script does not pass.
+func checkShells(root *cobra.Command) {
+	comp := subcommand(root, "completion")
+	if comp == nil {
+		return
+	}
+	var shells []string
+	for _, c := range comp.Commands() {
+		shells = append(shells, c.Name())
+	}
+	list := strings.Join(shells, ", ")
+	comp.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		for _, sh := range shells {
+			// One letter off, or two swapped (zhs): shell names are too
+			// short for a wider net.
+			if levenshtein(args[0], sh) == 1 || sortedLetters(args[0]) == sortedLetters(sh) {
+				return &usageError{err: fmt.Errorf("no completion for shell %q, did you mean %q? (toolcall completes %s)", args[0], sh, list)}
+			}
+		}
+		return usage(fmt.Errorf("no completion for shell %q: toolcall completes %s", args[0], list))
+	}
+	comp.RunE = func(cmd *cobra.Command, _ []string) error {
+		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+		return usage(fmt.Errorf("missing shell: name one of %s", list))
+	}
+}
+
+// sortedLetters is s with its bytes sorted, to match an anagram.
+func sortedLetters(s string) string {
+	b := []byte(s)
+	slices.Sort(b)
+	return string(b)
 }

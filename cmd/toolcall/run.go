@@ -26,9 +26,12 @@ import (
 
 const runLong = `Run is the whole loop: a prompt in, a final answer out, tools called in
 between. It reads the request from the arguments, or from standard input:
-plain text, {"prompt": "..."} or {"messages": [...]}. Then, turn by turn:
+plain text, {"prompt": "..."} or {"messages": [...]}; a request that is not
+text (a NUL byte, or bytes that are not UTF-8) is refused with exit 2
+unless --binary-ok. Then, turn by turn:
 
- 1. The system prompt is --system (or a good default) and the tools, as
+ 1. The system prompt is --system TEXT (or --system @FILE, the text of a
+    file; or a good default) and the tools, as
     catalog --format prompt --style STYLE writes them; with --pick N only
     the N tools ranked best for the request (made up with the best of the
     rest, and a warning, when fewer than N score 0.05 or more).
@@ -65,7 +68,8 @@ timeout, interrupted, provider_error, repeated_call (the same call with
 the same arguments again), reply_too_large (a turn passed
 --max-reply-bytes; reading stopped there) or call_budget (a call was
 refused for its budget and no tool is left to offer). --record FILE writes it to a
-file too. When stdout is a terminal, run shows the run for a person
+file too; interrupted, it keeps the transcript so far in FILE.partial.jsonl
+and leaves FILE as it was. When stdout is a terminal, run shows the run for a person
 instead, as toolcall show does (calls, shortened results, the answer
 last; colour unless NO_COLOR is set); --jsonl keeps the transcript there.
 
@@ -99,6 +103,8 @@ and tokens aside; a recording made before step events existed is compared
 without them), 0 when the run
 goes as recorded, its ending included: a golden test for CI. On success
 it says "ok FILE" on stderr, as a check of many recordings says of each.
+Stdout holds one check event (file, status, difference), not the new
+transcript, which --record FILE keeps.
 --ignore leaves out of the comparison what changes legitimately: system,
 the system prompt (when only the tools' descriptions changed), or a JSON
 pointer into observations, such as /structured_content/time, which
@@ -126,8 +132,8 @@ time: a line per file on stderr (ok, differs with the first difference,
 error), check events on stdout.
 
 A flag that does nothing in the mode chosen (one marked "model servers
-only" with --model-cmd or --replay, --template without --api completions,
--v without --check) is said on stderr with a warning; its variable is not,
+only" with --model-cmd or --replay, --template without --api completions)
+is said on stderr with a warning; its variable is not,
 since a variable holds a setting for every mode.
 
 Secrets never reach the transcript or stderr: exec's redaction applies to
@@ -196,6 +202,7 @@ type runOptions struct {
 	verbose        bool
 	answer         bool
 	jsonl          bool
+	binaryOK       bool // --binary-ok
 	batch          batchOptions
 	idle           idleFlags // flags given that do nothing in the mode chosen
 
@@ -225,6 +232,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
 			o.ignoreGiven = source(fs, "ignore") == "--ignore"
+			o.quiet, o.verbose = isQuiet(cmd), isVerbose(cmd)
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
 	}
@@ -245,7 +253,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	o.formatFiles.add(fs)
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
-	fs.StringVar(&o.system, "system", "", "read the system text from this `file`")
+	fs.StringVarP(&o.system, "system", "s", "", "the system `text` that comes before the tools; @FILE reads it from a file")
 	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
 	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns (enough for a small model to correct a call or two)")
@@ -261,9 +269,8 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it (model servers only)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no progress on stderr")
-	fs.BoolVarP(&o.verbose, "verbose", "v", false, "with --check, say on stderr in words how the run matched, its ending included")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
+	fs.BoolVar(&o.binaryOK, "binary-ok", false, "send a request that is not text (a NUL byte, or bytes that are not UTF-8, in its first 8 KiB) rather than refuse it")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
 	o.exec.addRunFlags(fs)
 	fs.IntVar(&o.exec.parallel, "parallel", tools.DefaultParallel, "run at most `n` calls of a turn at once")
@@ -341,7 +348,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// The recording holds the request too.
 		if rec, err = run.OpenRecording(o.replay); err != nil {
 			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-				return &usageError{err: err}
+				return fileFlagError("--replay", err)
 			}
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
@@ -352,7 +359,11 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		}
 		in = rec.Input
 	case len(args) > 0:
-		in = run.Input{Messages: []run.Message{{Role: "user", Content: strings.Join(args, " ")}}}
+		prompt := strings.Join(args, " ")
+		if err := o.textOnly([]byte(prompt), "the prompt"); err != nil {
+			return err
+		}
+		in = run.Input{Messages: []run.Message{{Role: "user", Content: prompt}}}
 	default:
 		if o.isTerminal(stdin) {
 			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as arguments")
@@ -360,6 +371,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
 		if err != nil {
 			return fmt.Errorf("reading the request: %w", err)
+		}
+		if err := o.textOnly(data, "stdin"); err != nil {
+			return err
 		}
 		if in, err = run.ParseInput(data); err != nil {
 			return usage(err)
@@ -374,13 +388,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	// The key and the URL's password are secrets of the transcript.
 	xopts.Secrets = append(xopts.Secrets, model.secrets...)
-	var system string
-	if o.system != "" {
-		data, err := os.ReadFile(o.system)
-		if err != nil {
-			return &usageError{err: err}
-		}
-		system = strings.TrimSpace(string(data))
+	system, err := o.systemText(stderr)
+	if err != nil {
+		return err
 	}
 	var extra []byte
 	if o.extra != "" {
@@ -400,6 +410,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	switch {
 	case o.answer:
 		out = io.Discard
+	case o.check:
+		// stdout gets the check event, as for many recordings: a CI log
+		// is not the place for the whole transcript (--record keeps it).
+		out = io.Discard
 	case !o.jsonl && many == nil && o.isTerminalOut(stdout):
 		// A person is reading: show them the run (or the batch) as
 		// toolcall show does. The record file still gets the JSONL. A
@@ -414,21 +428,23 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		}()
 		out = view
 	}
-	var record *atomicfile.File
+	var record *recordFile
 	if o.record != "" {
-		if record, err = atomicfile.Create(o.record, 0o644); err != nil {
+		f, err := atomicfile.Create(o.record, 0o644)
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				// The error names the temporary file beside it.
 				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}
 			}
 			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
+		record = &recordFile{File: f}
 		defer record.Abort() // a run that fails leaves the old recording
 		out = io.MultiWriter(out, record)
 	}
 
 	var progress func(string)
-	if !o.quiet && isTerminalWriter(stderr) {
+	if !o.quiet && (o.verbose || isTerminalWriter(stderr)) {
 		start := time.Now()
 		progress = func(msg string) {
 			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
@@ -497,6 +513,13 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
+		ev := tools.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
+		if diff != "" {
+			ev.Status, ev.Difference = run.CheckDiffers, strings.TrimRight(diff, "\n")
+		}
+		if _, err := stdout.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
+			return err
+		}
 		if diff != "" {
 			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
 			fmt.Fprintf(stderr, "toolcall: if the new run is right, make it the recording: the same command with --record %s in place of --check (and --ignore)\n", termsafe.Line(run.ShellLine([]string{o.replay})))
@@ -505,7 +528,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// The recording is what was expected, its ending included: a run
 		// that ends as it did passes the check, said in the line a check
 		// of many recordings gives each; -v says it in words too.
-		reportCheck(stderr, o.replay, run.CheckOK, "")
+		if !o.quiet {
+			reportCheck(stderr, o.replay, run.CheckOK, "")
+		}
 		switch {
 		case !o.verbose:
 		case res.Reason != run.StopFinalAnswer:
@@ -551,9 +576,6 @@ func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 		if o.api.value == "native" {
 			o.idle.note("with --api native: the server's own tool calling writes the calls", "constrain")
 		}
-	}
-	if !o.check {
-		o.idle.note("without --check", "verbose")
 	}
 	if o.answer {
 		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
@@ -636,4 +658,43 @@ func findProgram(flag, what string, argv []string) error {
 // run.Recording.Setup).
 func (o *runOptions) native() bool {
 	return o.api.value == "native" && o.modelCmd == ""
+}
+
+// textOnly refuses a request that is not text, unless --binary-ok: a
+// model is sent what it can read, not an executable's bytes.
+func (o *runOptions) textOnly(data []byte, name string) error {
+	if o.binaryOK {
+		return nil
+	}
+	if err := checkText(data, name); err != nil {
+		return &usageError{err: err}
+	}
+	return nil
+}
+
+// systemText is the text of --system: the value itself, or with a
+// leading @ the text of the file it names. A value that is the name of a
+// file, as --system once took, is still sent as text, with a warning that
+// says how to read the file.
+func (o *runOptions) systemText(stderr io.Writer) (string, error) {
+	switch {
+	case o.system == "":
+		return "", nil
+	case strings.HasPrefix(o.system, "@"):
+		name := o.system[1:]
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return "", fileFlagError("--system @", err)
+		}
+		if err := o.textOnly(data, "--system @"+name); err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(data)), nil
+	}
+	if !strings.ContainsAny(o.system, " \t\n") {
+		if fi, err := os.Stat(o.system); err == nil && fi.Mode().IsRegular() {
+			warnTo(stderr)(fmt.Sprintf("--system %s is sent as the system text itself; to send the text of the file, write --system @%s", o.system, o.system))
+		}
+	}
+	return o.system, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -99,18 +100,37 @@ func (f *toolsFlags) policy() (tools.Policy, error) {
 
 // noTools is the usage error of a command that needs tools and got none.
 // No command looks in ./tools by itself, as a shell leaves "." out of
-// PATH: programs are not taken from wherever one stands. When ./tools is
-// there (where toolcall new writes), the error names it.
+// PATH: programs are not taken from wherever one stands. When ./tools
+// holds sidecars (where toolcall new writes), the error names it; in a
+// clone of toolcall, whose ./tools is Go source, it names the example
+// tools of testdata/tools instead.
 func noTools() error {
 	msg := "no tools: give --tools DIR (or --mcp COMMAND), or set TOOLCALL_TOOLS to a colon-separated list of directories"
-	if fi, err := os.Stat(defaultToolsDir); err == nil && fi.IsDir() {
+	switch {
+	case holdsSidecars(defaultToolsDir):
 		msg += "; ./" + defaultToolsDir + " is here (toolcall new writes there): --tools " + defaultToolsDir
+	case holdsSidecars(cloneToolsDir):
+		msg += "; the example tools are here: --tools " + cloneToolsDir
+		if _, err := os.Stat(filepath.Join(cloneToolsDir, "calculator")); err != nil {
+			msg += " (make tools builds them)"
+		}
 	}
 	return usage(errors.New(msg))
 }
 
-// defaultToolsDir is where toolcall new writes a tool when told nowhere.
-const defaultToolsDir = "tools"
+// defaultToolsDir is where toolcall new writes a tool when told nowhere;
+// cloneToolsDir is where a clone of toolcall keeps its example tools.
+const (
+	defaultToolsDir = "tools"
+	cloneToolsDir   = "testdata/tools"
+)
+
+// holdsSidecars reports whether dir is a directory with a *.json file
+// in it, as a tools directory has and a directory of Go source has not.
+func holdsSidecars(dir string) bool {
+	m, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	return err == nil && len(m) > 0
+}
 
 // load reads the tool directories. A problem with them is a usage error
 // (exit 2) that names each file; warnings go to stderr.
