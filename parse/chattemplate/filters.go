@@ -2,9 +2,6 @@ package chattemplate
 
 import (
 	"errors"
-	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/jinja"
@@ -50,7 +47,6 @@ func intOf(v jinja.Value) (int, bool) {
 // and those whose size comes from an argument, checked before they run.
 func filters(g *guard) map[string]jinja.Value {
 	f := map[string]jinja.Value{
-		"tojson": jinja.NewCallable("tojson", filterToJSON),
 		"format": jinja.NewCallable("format", func(a args, kw kwargs) (jinja.Value, error) {
 			if len(a) == 0 {
 				return jinja.NewString(""), nil
@@ -231,173 +227,11 @@ func (g *guard) rangeList(a args, _ kwargs) (jinja.Value, error) {
 	return jinja.NewList(out), nil
 }
 
-// filterToJSON is tojson as transformers defines it: Python's json.dumps
-// with ", " and ": " separators (",", ": " with an indent), no HTML
-// escaping, non-ASCII kept, keys in their order unless sort_keys.
+// filterToJSON is the engine's tojson, as transformers defines it, for
+// values toolcall writes itself (the tools given as functions).
 func filterToJSON(a args, kw kwargs) (jinja.Value, error) {
-	if len(a) == 0 {
-		return jinja.Undefined(), errors.New("tojson: no value")
-	}
-	j := jsonWriter{item: ", ", key: ": "}
-	if v, ok := arg(a[1:], kw, 0, "indent"); ok && !v.IsNone() && !v.IsUndefined() {
-		if n, ok := intOf(v); ok {
-			if n > 1000 {
-				return jinja.Undefined(), fmt.Errorf("%w: an indent of %d", errTooLarge, n)
-			}
-			j.indent = strings.Repeat(" ", max(n, 0))
-		} else {
-			j.indent = printed(v)
-		}
-		j.item, j.pretty = ",", true
-	}
-	if v, ok := kw["separators"]; ok && v.IsList() && v.AsList().Len() == 2 {
-		j.item, j.key = printed(v.AsList().Items[0]), printed(v.AsList().Items[1])
-	}
-	if v, ok := kw["sort_keys"]; ok {
-		j.sort = v.IsTruthy()
-	}
-	if err := j.write(a[0], 0); err != nil {
-		return jinja.Undefined(), fmt.Errorf("tojson: %w", err)
-	}
-	return jinja.NewString(j.b.String()), nil
-}
-
-type jsonWriter struct {
-	b            strings.Builder
-	item, key    string
-	indent       string
-	pretty, sort bool
-}
-
-func (j *jsonWriter) newline(depth int) {
-	if j.pretty {
-		j.b.WriteByte('\n')
-		for range depth {
-			j.b.WriteString(j.indent)
-		}
-	}
-}
-
-func (j *jsonWriter) write(v jinja.Value, depth int) error {
-	if depth > maxJSONDepth {
-		return fmt.Errorf("nested more than %d deep", maxJSONDepth)
-	}
-	if j.b.Len() > maxValue {
-		return fmt.Errorf("%w: JSON of more than %d MiB", errTooLarge, maxValue>>20)
-	}
-	switch {
-	case v.IsNone():
-		j.b.WriteString("null")
-	case v.IsBool():
-		j.b.WriteString(map[bool]string{true: "true", false: "false"}[v.AsBool()])
-	case v.IsInt():
-		j.b.WriteString(strconv.FormatInt(v.AsInt(), 10))
-	case v.IsFloat():
-		f := v.AsFloat()
-		switch {
-		case math.IsNaN(f):
-			j.b.WriteString("NaN")
-		case math.IsInf(f, 1):
-			j.b.WriteString("Infinity")
-		case math.IsInf(f, -1):
-			j.b.WriteString("-Infinity")
-		default:
-			j.b.WriteString(printed(v))
-		}
-	case v.IsString():
-		writeJSONString(&j.b, v.AsString())
-	case v.IsList():
-		items := v.AsList().Items
-		if len(items) == 0 {
-			j.b.WriteString("[]")
-			return nil
-		}
-		j.b.WriteByte('[')
-		for i, it := range items {
-			if i > 0 {
-				j.b.WriteString(j.item)
-			}
-			j.newline(depth + 1)
-			if err := j.write(it, depth+1); err != nil {
-				return err
-			}
-		}
-		j.newline(depth)
-		j.b.WriteByte(']')
-	case v.IsDict():
-		d := v.AsDict()
-		if d.Len() == 0 {
-			j.b.WriteString("{}")
-			return nil
-		}
-		keys := d.Keys
-		if j.sort {
-			keys = d.OrderedKeys()
-			for i := 1; i < len(keys); i++ {
-				for k := i; k > 0 && keys[k] < keys[k-1]; k-- {
-					keys[k], keys[k-1] = keys[k-1], keys[k]
-				}
-			}
-		}
-		j.b.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				j.b.WriteString(j.item)
-			}
-			j.newline(depth + 1)
-			writeJSONString(&j.b, k)
-			j.b.WriteString(j.key)
-			if err := j.write(d.Data[k], depth+1); err != nil {
-				return err
-			}
-		}
-		j.newline(depth)
-		j.b.WriteByte('}')
-	default:
-		return fmt.Errorf("a value of type %s is not JSON serializable", kindName(v))
-	}
-	return nil
-}
-
-func kindName(v jinja.Value) string {
-	switch {
-	case v.IsUndefined():
-		return "Undefined"
-	case v.IsCallable():
-		return "function"
-	}
-	return "unknown"
-}
-
-// writeJSONString writes s as Python's json.dumps does with
-// ensure_ascii=False.
-func writeJSONString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
+	f, _ := jinja.Filter("tojson")
+	return f.AsCallable().Fn(a, kw)
 }
 
 // sliceList is Jinja's slice filter: items cut into n columns, the first

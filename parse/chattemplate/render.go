@@ -1,6 +1,7 @@
 package chattemplate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -116,8 +117,15 @@ type errRaised struct{ msg string }
 
 func (e *errRaised) Error() string { return "the template raised: " + e.msg }
 
-// Render renders msgs through the template.
+// Render renders msgs through the template, for at most renderTimeout.
 func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	return t.RenderContext(ctx, msgs, opts)
+}
+
+// RenderContext renders msgs through the template until ctx is done.
+func (t *Template) RenderContext(ctx context.Context, msgs []Message, opts RenderOptions) (string, error) {
 	tpl, err := t.compile()
 	if err != nil {
 		return "", err
@@ -178,12 +186,14 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		vars["functions"] = fs
 	}
 	o := &jinja.Options{
+		Limits: jinja.Limits{
+			Steps:  g.maxSteps,
+			Output: maxRender,
+			String: maxValue,
+			Items:  maxItems,
+			Depth:  maxMacroDepth,
+		},
 		Step:      g.check,
-		Stopped:   g.stopped.Load,
-		MaxString: maxValue,
-		MaxItems:  maxItems,
-		MaxOutput: maxRender,
-		MaxDepth:  maxMacroDepth,
 		Filters:   filters(g),
 		StrMethod: g.strMethod,
 		Percent: func(f string, v jinja.Value) (string, error) {
@@ -196,51 +206,38 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 			return percentFormat(f, []jinja.Value{v}, jinja.Undefined())
 		},
 	}
-	// A template is code from a file or a server: bound what one render
-	// may write and how long it may take. A render that overruns stops at
-	// its next tag, loop iteration or macro call; the caller fails at once.
-	type result struct {
-		out string
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		// A panic in the engine on a hostile template fails this render,
-		// not the process.
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("the template engine failed on it: %v", p)}
-			}
-		}()
-		out, err := tpl.RenderWith(vars, o)
-		if err == nil && len(out) > maxRender {
-			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
-		}
-		if errors.Is(err, jinja.ErrTooLarge) {
-			if strings.Contains(err.Error(), "it wrote more than") {
-				err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
-			} else {
-				err = fmt.Errorf("%w: %v", errTooLarge, err)
-			}
-		}
-		done <- result{out, err}
-	}()
-	timer := time.NewTimer(renderTimeout)
-	defer timer.Stop()
-	var r result
-	select {
-	case r = <-done:
-	case <-timer.C:
-		g.stopped.Store(true)
-		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
-	}
-	if r.err != nil {
+	// A template is code from a file or a server: the engine bounds what
+	// one render may write, build and take, and stops when ctx is done.
+	out, err := renderEngine(ctx, tpl, vars, o)
+	if err != nil {
 		if raised != nil {
 			return "", printableErr{fmt.Errorf("chat template %s: %w", t.Name, raised)}
 		}
-		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err, t.Source))}
+		var le *jinja.LimitError
+		switch {
+		case errors.As(err, &le) && le.Bound == jinja.BoundOutput:
+			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
+		case errors.Is(err, jinja.ErrTooLarge):
+			err = fmt.Errorf("%w: %v", errTooLarge, err)
+		case errors.Is(err, context.DeadlineExceeded):
+			return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
+		case errors.Is(err, context.Canceled):
+			return "", fmt.Errorf("chat template %s does not render: %w", t.Name, err)
+		}
+		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(err, t.Source))}
 	}
-	return r.out, nil
+	return out, nil
+}
+
+// renderEngine renders tpl; a panic in the engine on a hostile template
+// fails this render, not the process.
+func renderEngine(ctx context.Context, tpl *jinja.Template, vars map[string]jinja.Value, o *jinja.Options) (out string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf("the template engine failed on it: %v", p)
+		}
+	}()
+	return tpl.Render(ctx, vars, o)
 }
 
 // Bounds of one render: real templates write kilobytes in milliseconds.
