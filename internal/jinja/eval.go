@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unsafe"
 )
 
 // defaultMaxDepth bounds macro calls under way when Limits.Depth is 0,
@@ -158,7 +159,7 @@ func (r *renderer) exec(sc *scope, n node) error {
 			return err
 		}
 		if v.k == KindString {
-			return r.write(v.s)
+			return r.write(v.str())
 		}
 		return r.write(Print(v))
 	case *sIf:
@@ -299,10 +300,10 @@ func (r *renderer) iterate(v Value) ([]Value, error) {
 		return keys, nil
 	case KindString:
 		var out []Value
-		if err := r.counted(len(v.s)); err != nil {
+		if err := r.counted(len(v.str())); err != nil {
 			return nil, err
 		}
-		for _, c := range v.s {
+		for _, c := range v.str() {
 			out = append(out, NewString(string(c)))
 		}
 		return out, nil
@@ -318,7 +319,7 @@ type loopState struct {
 	sc    *scope
 	n     *sFor
 	items []Value
-	i     int
+	pos   int
 	depth int
 	// changed's last arguments
 	last    []Value
@@ -354,12 +355,12 @@ func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
 		return r.block(&scope{parent: sc}, n.els)
 	}
 	ls := &loopState{r: r, sc: sc, n: n, items: items, depth: depth}
-	lv := Value{k: kindLoop, x: ls}
+	lv := Value{k: kindLoop, p: unsafe.Pointer(ls)}
 	for i, item := range items {
 		if err := r.step(); err != nil {
 			return err
 		}
-		ls.i = i
+		ls.pos = i
 		inner := &scope{parent: sc}
 		if err := r.assign(inner, n.target, item, n.line); err != nil {
 			return err
@@ -379,6 +380,7 @@ func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
 
 // macro makes the callable of a macro (or a call block's caller) defined
 // in sc.
+//go:noinline // one closure body for every use, not one each
 func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
 	return NewCallable(name, func(args []Value, kwargs map[string]Value) (Value, error) {
 		if err := r.step(); err != nil {
@@ -411,7 +413,7 @@ func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
 				}
 				inner.set(p, dv)
 			default:
-				inner.set(p, Value{s: "'" + p + "' is undefined"})
+				inner.set(p, undefMsg("'"+p+"' is undefined"))
 			}
 		}
 		var extra []Value

@@ -6,15 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-func undefinedName(name string) Value { return Value{s: "'" + name + "' is undefined"} }
+func undefinedName(name string) Value { return undefMsg("'" + name + "' is undefined") }
 
 // undefinedError is the failure of using v, an undefined value, as more
 // than nothing.
 func undefinedError(v Value) error {
-	if v.s == "" {
+	if v.str() == "" {
 		return undefinedErrorf("a value is undefined")
 	}
-	return undefinedErrorf("%s", v.s)
+	return undefinedErrorf("%s", v.str())
 }
 
 func (r *renderer) lookup(sc *scope, name string) Value {
@@ -137,7 +137,7 @@ func (r *renderer) eval(sc *scope, x expr) (Value, error) {
 			return r.eval(sc, x.a)
 		}
 		if x.b == nil {
-			return Value{s: "the inline if-expression evaluated to false and no else section was defined"}, nil
+			return undefMsg("the inline if-expression evaluated to false and no else section was defined"), nil
 		}
 		return r.eval(sc, x.b)
 	case *eList:
@@ -240,7 +240,7 @@ func (r *renderer) call(fn Value, args []Value, kw map[string]Value) (Value, err
 	case KindUndefined:
 		return Value{}, undefinedError(fn)
 	case kindLoop:
-		ls := fn.x.(*loopState)
+		ls := (*loopState)(fn.p)
 		if !ls.n.recursive {
 			return Value{}, typeErrorf("'LoopContext' object is not callable")
 		}
@@ -289,9 +289,9 @@ func (r *renderer) getAttr(v Value, name string) (Value, error) {
 			return m, nil
 		}
 	case kindLoop:
-		return v.x.(*loopState).attr(name)
+		return (*loopState)(v.p).attr(name)
 	}
-	return Value{s: "'" + typeName(v) + " object' has no attribute '" + name + "'"}, nil
+	return undefMsg("'" + typeName(v) + " object' has no attribute '" + name + "'"), nil
 }
 
 // getItem is x[k]: an item first, then an attribute.
@@ -304,7 +304,7 @@ func (r *renderer) getItem(v, k Value) (Value, error) {
 			return x, nil
 		}
 		if k.k == KindString {
-			return r.getAttr(v, k.s)
+			return r.getAttr(v, k.str())
 		}
 	case KindList:
 		if v.fl&flagIter != 0 {
@@ -312,22 +312,22 @@ func (r *renderer) getItem(v, k Value) (Value, error) {
 		}
 		if k.k == KindInt || k.k == KindBool {
 			items := v.AsList().Items
-			i := k.i
+			i := k.int()
 			if i < 0 {
 				i += int64(len(items))
 			}
 			if i >= 0 && i < int64(len(items)) {
 				return items[i], nil
 			}
-			return Value{s: typeName(v) + " object has no element " + Print(k)}, nil
+			return undefMsg(typeName(v) + " object has no element " + Print(k)), nil
 		}
 		if k.k == KindString {
-			return r.getAttr(v, k.s)
+			return r.getAttr(v, k.str())
 		}
 	case KindString:
 		if k.k == KindInt || k.k == KindBool {
-			i := k.i
-			s := v.s
+			i := k.int()
+			s := v.str()
 			n := int64(utf8.RuneCountInString(s))
 			if i < 0 {
 				i += n
@@ -343,17 +343,17 @@ func (r *renderer) getItem(v, k Value) (Value, error) {
 					i--
 				}
 			}
-			return Value{s: "str object has no element " + Print(k)}, nil
+			return undefMsg("str object has no element " + Print(k)), nil
 		}
 		if k.k == KindString {
-			return r.getAttr(v, k.s)
+			return r.getAttr(v, k.str())
 		}
 	case kindLoop:
 		if k.k == KindString {
-			return r.getAttr(v, k.s)
+			return r.getAttr(v, k.str())
 		}
 	}
-	return Value{s: "'" + typeName(v) + " object' has no attribute '" + Print(k) + "'"}, nil
+	return undefMsg("'" + typeName(v) + " object' has no attribute '" + Print(k) + "'"), nil
 }
 
 func (r *renderer) evalSlice(sc *scope, x *eSlice) (Value, error) {
@@ -373,7 +373,7 @@ func (r *renderer) evalSlice(sc *scope, x *eSlice) (Value, error) {
 		switch b.k {
 		case KindNone:
 		case KindInt, KindBool:
-			n := b.i
+			n := b.int()
 			bounds[i] = &n
 		default:
 			return Value{}, typeErrorf("slice indices must be integers or None")
@@ -387,10 +387,10 @@ func (r *renderer) evalSlice(sc *scope, x *eSlice) (Value, error) {
 	case KindList:
 		n = len(v.AsList().Items)
 	case KindString:
-		if utf8.RuneCountInString(v.s) == len(v.s) {
-			n = len(v.s)
+		if utf8.RuneCountInString(v.str()) == len(v.str()) {
+			n = len(v.str())
 		} else {
-			runes = []rune(v.s)
+			runes = []rune(v.str())
 			n = len(runes)
 		}
 	default:
@@ -409,17 +409,17 @@ func (r *renderer) evalSlice(sc *scope, x *eSlice) (Value, error) {
 		for i, j := range idx {
 			out[i] = items[j]
 		}
-		return Value{k: KindList, fl: v.fl & flagTuple, x: &List{Items: out}}, nil
+		return listOf(v.fl&flagTuple, out), nil
 	}
 	if runes == nil && len(idx) > 0 && idx[len(idx)-1]-idx[0] == len(idx)-1 {
-		return NewString(v.s[idx[0] : idx[0]+len(idx)]), nil
+		return NewString(v.str()[idx[0] : idx[0]+len(idx)]), nil
 	}
 	out := make([]rune, len(idx))
 	for i, j := range idx {
 		if runes != nil {
 			out[i] = runes[j]
 		} else {
-			out[i] = rune(v.s[j])
+			out[i] = rune(v.str()[j])
 		}
 	}
 	return NewString(string(out)), nil

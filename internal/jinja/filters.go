@@ -103,12 +103,12 @@ func init() {
 		"abs": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 			switch in.k {
 			case KindInt, KindBool:
-				if in.i < 0 {
-					return NewInt(-in.i), nil
+				if in.int() < 0 {
+					return NewInt(-in.int()), nil
 				}
-				return NewInt(in.i), nil
+				return NewInt(in.int()), nil
 			case KindFloat:
-				return NewFloat(math.Abs(in.f)), nil
+				return NewFloat(math.Abs(in.flt())), nil
 			}
 			return Value{}, typeErrorf("bad operand type for abs(): '%s'", typeName(in))
 		},
@@ -147,6 +147,7 @@ func init() {
 	}
 }
 
+//go:noinline // one closure body for every use, not one each
 func strFilter(f func(string) string) filterFn {
 	return func(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 		return NewString(f(Print(in))), nil
@@ -156,7 +157,7 @@ func strFilter(f func(string) string) filterFn {
 func fLength(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 	switch in.k {
 	case KindString:
-		return NewInt(int64(utf8.RuneCountInString(in.s))), nil
+		return NewInt(int64(utf8.RuneCountInString(in.str()))), nil
 	case KindList:
 		if in.fl&flagIter != 0 {
 			return Value{}, typeErrorf("object of type 'generator' has no len()")
@@ -212,7 +213,7 @@ func (r *renderer) getItemPath(v Value, path Value) (Value, error) {
 		return r.getItem(v, path)
 	}
 	var err error
-	for _, part := range strings.Split(path.s, ".") {
+	for _, part := range strings.Split(path.str(), ".") {
 		if n, e := strconv.Atoi(part); e == nil {
 			v, err = r.getItem(v, NewInt(int64(n)))
 		} else {
@@ -245,14 +246,14 @@ func fInt(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 	def := arg(args, kw, 0, "default", NewInt(0))
 	switch in.k {
 	case KindInt, KindBool:
-		return NewInt(in.i), nil
+		return NewInt(in.int()), nil
 	case KindFloat:
-		if math.IsNaN(in.f) || math.IsInf(in.f, 0) {
+		if math.IsNaN(in.flt()) || math.IsInf(in.flt(), 0) {
 			return def, nil
 		}
-		return NewInt(int64(in.f)), nil
+		return NewInt(int64(in.flt())), nil
 	case KindString:
-		s := strings.TrimSpace(in.s)
+		s := strings.TrimSpace(in.str())
 		if n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64); err == nil {
 			return NewInt(n), nil
 		}
@@ -267,11 +268,11 @@ func fFloat(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, er
 	def := arg(args, kw, 0, "default", NewFloat(0))
 	switch in.k {
 	case KindInt, KindBool:
-		return NewFloat(float64(in.i)), nil
+		return NewFloat(float64(in.int())), nil
 	case KindFloat:
 		return in, nil
 	case KindString:
-		if f, err := strconv.ParseFloat(strings.TrimSpace(in.s), 64); err == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(in.str()), 64); err == nil {
 			return NewFloat(f), nil
 		}
 	}
@@ -285,7 +286,7 @@ func fRound(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, er
 	if !ok {
 		return Value{}, typeErrorf("round needs a number, not %s", typeName(in))
 	}
-	p := math.Pow(10, float64(prec.i))
+	p := math.Pow(10, float64(prec.int()))
 	switch method {
 	case "ceil":
 		return NewFloat(math.Ceil(x*p) / p), nil
@@ -301,21 +302,21 @@ func fFirst(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error)
 		return Value{}, err
 	}
 	if len(items) == 0 {
-		return Value{s: "No first item, sequence was empty."}, nil
+		return undefMsg("No first item, sequence was empty."), nil
 	}
 	return items[0], nil
 }
 
 func fLast(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 	if in.k == KindList && in.fl&flagIter != 0 {
-		return Value{s: "No last item, sequence was empty."}, nil
+		return undefMsg("No last item, sequence was empty."), nil
 	}
 	items, err := r.iterate(in)
 	if err != nil {
 		return Value{}, err
 	}
 	if len(items) == 0 {
-		return Value{s: "No last item, sequence was empty."}, nil
+		return undefMsg("No last item, sequence was empty."), nil
 	}
 	return items[len(items)-1], nil
 }
@@ -342,7 +343,7 @@ func dictItems(d *Dict) []Value {
 // lowered unless case-sensitive.
 func sortKey(v Value, caseSensitive bool) Value {
 	if v.k == KindString && !caseSensitive {
-		return NewString(strings.ToLower(v.s))
+		return NewString(strings.ToLower(v.str()))
 	}
 	return v
 }
@@ -424,6 +425,7 @@ func fMap(r *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 	return newIter(out), nil
 }
 
+//go:noinline // one closure body for every use, not one each
 func selectFilter(reject, byAttr bool) filterFn {
 	return func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 		if !in.IsTruthy() {
@@ -533,7 +535,7 @@ func fSort(r *renderer, in Value, args []Value, kw map[string]Value) (Value, err
 
 func fReverse(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 	if in.k == KindString {
-		rs := []rune(in.s)
+		rs := []rune(in.str())
 		for i, j := 0, len(rs)-1; i < j; i, j = i+1, j-1 {
 			rs[i], rs[j] = rs[j], rs[i]
 		}
@@ -570,6 +572,7 @@ func fSum(r *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 	return total, nil
 }
 
+//go:noinline // one closure body for every use, not one each
 func minMax(sign int) filterFn {
 	return func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 		cs := arg(args, kw, 0, "case_sensitive", NewBool(false)).IsTruthy()
@@ -578,7 +581,7 @@ func minMax(sign int) filterFn {
 			return Value{}, err
 		}
 		if len(items) == 0 {
-			return Value{s: "No aggregated item, sequence was empty."}, nil
+			return undefMsg("No aggregated item, sequence was empty."), nil
 		}
 		best := items[0]
 		for _, it := range items[1:] {
@@ -597,19 +600,22 @@ func minMax(sign int) filterFn {
 func fBatch(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 	n := arg(args, kw, 0, "linecount", NewInt(1))
 	fill := arg(args, kw, 1, "fill_with", None())
-	if !isIntLike(n) || n.i <= 0 {
+	if !isIntLike(n) || n.int() <= 0 {
 		return Value{}, valueErrorf("batch takes a positive count")
+	}
+	if err := r.counted(int(min(n.int(), 1<<40))); err != nil {
+		return Value{}, err
 	}
 	items, err := r.iterate(in)
 	if err != nil {
 		return Value{}, err
 	}
 	var out []Value
-	for i := 0; i < len(items); i += int(n.i) {
-		end := min(i+int(n.i), len(items))
+	for i := 0; i < len(items); i += int(n.int()) {
+		end := min(i+int(n.int()), len(items))
 		row := append([]Value(nil), items[i:end]...)
 		if fill.k != KindNone {
-			for len(row) < int(n.i) {
+			for len(row) < int(n.int()) {
 				row = append(row, fill)
 			}
 		}
@@ -620,7 +626,7 @@ func fBatch(r *renderer, in Value, args []Value, kw map[string]Value) (Value, er
 
 func fCenter(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 	w := arg(args, kw, 0, "width", NewInt(80))
-	return pad(r, Print(in), int(w.i), " ", 'c')
+	return pad(r, Print(in), int(w.int()), " ", 'c')
 }
 
 // pad is s padded to width w with fill, as Python's ljust (l), rjust (r)
@@ -659,7 +665,7 @@ func fReplace(r *renderer, in Value, args []Value, kw map[string]Value) (Value, 
 	if err := r.sized(len(s) + n*len(nw)); err != nil {
 		return Value{}, err
 	}
-	return NewString(strings.Replace(s, old, nw, int(count.i))), nil
+	return NewString(strings.Replace(s, old, nw, int(count.int()))), nil
 }
 
 // splitLines is Python's str.splitlines for \n, \r\n and \r.
@@ -686,12 +692,12 @@ func fIndent(r *renderer, in Value, args []Value, kw map[string]Value) (Value, e
 	blank := arg(args, kw, 2, "blank", NewBool(false)).IsTruthy()
 	ind := ""
 	if w.k == KindString {
-		ind = w.s
+		ind = w.str()
 	} else {
-		if err := r.sized(int(w.i)); err != nil {
+		if err := r.sized(int(w.int())); err != nil {
 			return Value{}, err
 		}
-		ind = strings.Repeat(" ", max(int(w.i), 0))
+		ind = strings.Repeat(" ", max(int(w.int()), 0))
 	}
 	lines := splitLines(Print(in) + "\n")
 	if len(ind) > 0 && len(lines) > math.MaxInt32/len(ind) {
@@ -723,10 +729,10 @@ func fWordcount(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, er
 
 func fTruncate(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 	s := Print(in)
-	length := int(arg(args, kw, 0, "length", NewInt(255)).i)
+	length := int(arg(args, kw, 0, "length", NewInt(255)).int())
 	killwords := arg(args, kw, 1, "killwords", NewBool(false)).IsTruthy()
 	end := Print(arg(args, kw, 2, "end", NewString("...")))
-	leeway := int(arg(args, kw, 3, "leeway", NewInt(5)).i)
+	leeway := int(arg(args, kw, 3, "leeway", NewInt(5)).int())
 	rs := []rune(s)
 	if len(rs) <= length+leeway {
 		return NewString(s), nil
@@ -787,7 +793,7 @@ func title(s string) string {
 func strip(s string, chars Value, side int) string {
 	cut := unicode.IsSpace
 	if chars.k == KindString {
-		set := chars.s
+		set := chars.str()
 		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
 	}
 	if side&1 != 0 {

@@ -19,12 +19,12 @@ func fToJSON(r *renderer, in Value, args []Value, kw map[string]Value) (Value, e
 	if v := arg(args, kw, 0, "indent", None()); v.k != KindNone && v.k != KindUndefined {
 		switch {
 		case isIntLike(v):
-			if err := r.sized(int(v.i)); err != nil {
+			if err := r.sized(int(v.int())); err != nil {
 				return Value{}, err
 			}
-			j.indent = strings.Repeat(" ", max(int(v.i), 0))
+			j.indent = strings.Repeat(" ", max(int(v.int()), 0))
 		case v.k == KindString:
-			j.indent = v.s
+			j.indent = v.str()
 		default:
 			return Value{}, typeErrorf("indent must be an int or a str, not %s", typeName(v))
 		}
@@ -72,26 +72,26 @@ func (j *jsonWriter) write(v Value, depth int) error {
 	case KindNone:
 		j.b.WriteString("null")
 	case KindBool:
-		if v.i != 0 {
+		if v.int() != 0 {
 			j.b.WriteString("true")
 		} else {
 			j.b.WriteString("false")
 		}
 	case KindInt:
-		j.b.WriteString(strconv.FormatInt(v.i, 10))
+		j.b.WriteString(strconv.FormatInt(v.int(), 10))
 	case KindFloat:
 		switch {
-		case math.IsNaN(v.f):
+		case math.IsNaN(v.flt()):
 			j.b.WriteString("NaN")
-		case math.IsInf(v.f, 1):
+		case math.IsInf(v.flt(), 1):
 			j.b.WriteString("Infinity")
-		case math.IsInf(v.f, -1):
+		case math.IsInf(v.flt(), -1):
 			j.b.WriteString("-Infinity")
 		default:
-			j.b.WriteString(formatFloat(v.f))
+			j.b.WriteString(formatFloat(v.flt()))
 		}
 	case KindString:
-		writeJSONString(&j.b, v.s)
+		writeJSONString(&j.b, v.str())
 	case KindList:
 		// Python's json.dumps refuses a generator (tools | map(...) |
 		// tojson); it is written as the list it yields, as llama.cpp's

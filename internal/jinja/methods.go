@@ -16,11 +16,11 @@ func bound(name string, m method) (Value, bool) { return NewCallable(name, m), t
 
 func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 	if r.o.StrMethod != nil {
-		if m, ok := r.o.StrMethod(v.s, name); ok {
+		if m, ok := r.o.StrMethod(v.str(), name); ok {
 			return m, true
 		}
 	}
-	s := v.s
+	s := v.str()
 	switch name {
 	case "upper", "lower", "title", "capitalize":
 		f := map[string]func(string) string{"upper": strings.ToUpper, "lower": strings.ToLower, "title": title, "capitalize": capitalize}[name]
@@ -50,24 +50,24 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 			if a[0].k != KindString {
 				return Value{}, typeErrorf("%s first arg must be str or a tuple of str, not %s", name, typeName(a[0]))
 			}
-			return NewBool(has(s, a[0].s)), nil
+			return NewBool(has(s, a[0].str())), nil
 		})
 	case "split":
 		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
 			sep := arg(a, kw, 0, "sep", None())
-			limit := int(arg(a, kw, 1, "maxsplit", NewInt(-1)).i)
+			limit := int(arg(a, kw, 1, "maxsplit", NewInt(-1)).int())
 			var parts []string
 			switch {
 			case sep.k == KindNone && limit < 0:
 				parts = strings.Fields(s)
-			case sep.k == KindString && sep.s == "":
+			case sep.k == KindString && sep.str() == "":
 				return Value{}, valueErrorf("empty separator")
 			case sep.k == KindString:
 				n := -1
 				if limit >= 0 {
 					n = limit + 1
 				}
-				parts = strings.SplitN(s, sep.s, n)
+				parts = strings.SplitN(s, sep.str(), n)
 			default:
 				return Value{}, typeErrorf("split with these arguments is not supported")
 			}
@@ -85,7 +85,7 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 			if len(a) == 0 || a[0].k != KindString {
 				return Value{}, typeErrorf("%s takes a str", name)
 			}
-			sub := a[0].s
+			sub := a[0].str()
 			switch name {
 			case "count":
 				return NewInt(int64(strings.Count(s, sub))), nil
@@ -119,7 +119,7 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 			if utf8.RuneCountInString(fill) != 1 {
 				return Value{}, typeErrorf("The fill character must be exactly one character long")
 			}
-			return pad(r, s, int(w.i), fill, name[0])
+			return pad(r, s, int(w.int()), fill, name[0])
 		})
 	case "splitlines":
 		return bound(name, func([]Value, map[string]Value) (Value, error) { return strList(splitLines(s)), nil })
@@ -256,7 +256,7 @@ func (r *renderer) listMethod(v Value, name string) (Value, bool) {
 		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
 			i := int64(len(l.Items) - 1)
 			if len(a) > 0 {
-				i = a[0].i
+				i = a[0].int()
 				if i < 0 {
 					i += int64(len(l.Items))
 				}
@@ -276,7 +276,7 @@ func (r *renderer) listMethod(v Value, name string) (Value, bool) {
 			if err := r.counted(len(l.Items) + 1); err != nil {
 				return Value{}, err
 			}
-			i := a[0].i
+			i := a[0].int()
 			if i < 0 {
 				i = max(i+int64(len(l.Items)), 0)
 			}
@@ -315,17 +315,17 @@ func (ls *loopState) attr(name string) (Value, error) {
 	n := len(ls.items)
 	switch name {
 	case "index":
-		return NewInt(int64(ls.i + 1)), nil
+		return NewInt(int64(ls.pos + 1)), nil
 	case "index0":
-		return NewInt(int64(ls.i)), nil
+		return NewInt(int64(ls.pos)), nil
 	case "revindex":
-		return NewInt(int64(n - ls.i)), nil
+		return NewInt(int64(n - ls.pos)), nil
 	case "revindex0":
-		return NewInt(int64(n - ls.i - 1)), nil
+		return NewInt(int64(n - ls.pos - 1)), nil
 	case "first":
-		return NewBool(ls.i == 0), nil
+		return NewBool(ls.pos == 0), nil
 	case "last":
-		return NewBool(ls.i == n-1), nil
+		return NewBool(ls.pos == n-1), nil
 	case "length":
 		return NewInt(int64(n)), nil
 	case "depth":
@@ -333,21 +333,21 @@ func (ls *loopState) attr(name string) (Value, error) {
 	case "depth0":
 		return NewInt(int64(ls.depth)), nil
 	case "previtem":
-		if ls.i == 0 {
-			return Value{s: "there is no previous item"}, nil
+		if ls.pos == 0 {
+			return undefMsg("there is no previous item"), nil
 		}
-		return ls.items[ls.i-1], nil
+		return ls.items[ls.pos-1], nil
 	case "nextitem":
-		if ls.i == n-1 {
-			return Value{s: "there is no next item"}, nil
+		if ls.pos == n-1 {
+			return undefMsg("there is no next item"), nil
 		}
-		return ls.items[ls.i+1], nil
+		return ls.items[ls.pos+1], nil
 	case "cycle":
 		return NewCallable("cycle", func(a []Value, _ map[string]Value) (Value, error) {
 			if len(a) == 0 {
 				return Value{}, typeErrorf("no items for cycling given")
 			}
-			return a[ls.i%len(a)], nil
+			return a[ls.pos%len(a)], nil
 		}), nil
 	case "changed":
 		return NewCallable("changed", func(a []Value, _ map[string]Value) (Value, error) {
@@ -359,5 +359,5 @@ func (ls *loopState) attr(name string) (Value, error) {
 			return NewBool(true), nil
 		}), nil
 	}
-	return Value{s: "'LoopContext object' has no attribute '" + name + "'"}, nil
+	return undefMsg("'LoopContext object' has no attribute '" + name + "'"), nil
 }

@@ -18,12 +18,12 @@ func unary(op string, v Value) (Value, error) {
 	case "-":
 		switch v.k {
 		case KindInt, KindBool:
-			if v.i == math.MinInt64 {
-				return NewFloat(-float64(v.i)), nil
+			if v.int() == math.MinInt64 {
+				return NewFloat(-float64(v.int())), nil
 			}
-			return NewInt(-v.i), nil
+			return NewInt(-v.int()), nil
 		case KindFloat:
-			return NewFloat(-v.f), nil
+			return NewFloat(-v.flt()), nil
 		case KindUndefined:
 			return Value{}, undefinedError(v)
 		}
@@ -31,7 +31,7 @@ func unary(op string, v Value) (Value, error) {
 	case "+":
 		switch v.k {
 		case KindInt, KindBool:
-			return NewInt(v.i), nil
+			return NewInt(v.int()), nil
 		case KindFloat:
 			return v, nil
 		case KindUndefined:
@@ -70,17 +70,17 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 	case "+":
 		switch {
 		case a.k == KindString && b.k == KindString:
-			if err := r.sized(len(a.s) + len(b.s)); err != nil {
+			if err := r.sized(len(a.str()) + len(b.str())); err != nil {
 				return Value{}, err
 			}
 			// markupsafe's Markup escapes the plain str it is added to.
 			switch {
 			case a.fl&flagSafe != 0 && b.fl&flagSafe == 0:
-				return safeString(a.s + escapeHTML(b.s)), nil
+				return safeString(a.str() + escapeHTML(b.str())), nil
 			case b.fl&flagSafe != 0 && a.fl&flagSafe == 0:
-				return safeString(escapeHTML(a.s) + b.s), nil
+				return safeString(escapeHTML(a.str()) + b.str()), nil
 			}
-			return Value{k: KindString, fl: a.fl & flagSafe, s: a.s + b.s}, nil
+			return Value{k: KindString, fl: a.fl & flagSafe}.withStr(a.str() + b.str()), nil
 		case a.k == KindList && b.k == KindList && a.fl&flagIter == 0 && (a.fl&flagTuple) == (b.fl&flagTuple):
 			x, y := a.AsList().Items, b.AsList().Items
 			if err := r.counted(len(x) + len(y)); err != nil {
@@ -88,7 +88,7 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 			}
 			out := make([]Value, 0, len(x)+len(y))
 			out = append(append(out, x...), y...)
-			return Value{k: KindList, fl: a.fl & flagTuple, x: &List{Items: out}}, nil
+			return listOf(a.fl&flagTuple, out), nil
 		}
 	case "*":
 		seq, n := a, b
@@ -98,16 +98,16 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 		if !isIntLike(n) {
 			break
 		}
-		count := max(n.i, 0)
+		count := max(n.int(), 0)
 		switch seq.k {
 		case KindString:
-			if count > 0 && int64(len(seq.s)) > math.MaxInt32*4/count {
+			if count > 0 && int64(len(seq.str())) > math.MaxInt32*4/count {
 				return Value{}, r.sized(-1)
 			}
-			if err := r.sized(len(seq.s) * int(count)); err != nil {
+			if err := r.sized(len(seq.str()) * int(count)); err != nil {
 				return Value{}, err
 			}
-			return Value{k: KindString, fl: seq.fl & flagSafe, s: strings.Repeat(seq.s, int(count))}, nil
+			return Value{k: KindString, fl: seq.fl & flagSafe}.withStr(strings.Repeat(seq.str(), int(count))), nil
 		case KindList:
 			items := seq.AsList().Items
 			if count > 0 && int64(len(items)) > math.MaxInt32*4/count {
@@ -120,7 +120,7 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 			for range count {
 				out = append(out, items...)
 			}
-			return Value{k: KindList, fl: seq.fl & flagTuple, x: &List{Items: out}}, nil
+			return listOf(seq.fl&flagTuple, out), nil
 		}
 	case "%":
 		if a.k == KindString {
@@ -130,7 +130,7 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 			if err := r.step(); err != nil {
 				return Value{}, err
 			}
-			s, err := r.o.Percent(a.s, b)
+			s, err := r.o.Percent(a.str(), b)
 			if err != nil {
 				return Value{}, err
 			}
@@ -144,7 +144,7 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 // float), / is always a float, // and % floor as Python's do.
 func arith(op string, a, b Value) (Value, error) {
 	if isIntLike(a) && isIntLike(b) {
-		x, y := a.i, b.i
+		x, y := a.int(), b.int()
 		switch op {
 		case "+":
 			if s := x + y; (s > x) == (y > 0) {
@@ -270,14 +270,14 @@ func compare(op string, a, b Value) (bool, error) {
 func order(a, b Value, op string, depth int) (int, error) {
 	if isNum(a) && isNum(b) {
 		if isIntLike(a) && isIntLike(b) {
-			return cmp3(a.i, b.i), nil
+			return cmp3(a.int(), b.int()), nil
 		}
 		x, _ := number(a)
 		y, _ := number(b)
 		return cmpFloat(x, y), nil
 	}
 	if a.k == KindString && b.k == KindString {
-		return strings.Compare(a.s, b.s), nil
+		return strings.Compare(a.str(), b.str()), nil
 	}
 	if a.k == KindList && b.k == KindList && depth < maxPrintDepth {
 		x, y := a.AsList().Items, b.AsList().Items
@@ -325,7 +325,7 @@ func contains3(container, x Value) (bool, error) {
 		if x.k != KindString {
 			return false, typeErrorf("'in <string>' requires string as left operand, not %s", typeName(x))
 		}
-		return strings.Contains(container.s, x.s), nil
+		return strings.Contains(container.str(), x.str()), nil
 	case KindList:
 		for _, it := range container.AsList().Items {
 			if equal(it, x, 0) {

@@ -19,7 +19,7 @@ const maxPrinted = 16 << 20
 func Print(v Value) string {
 	switch v.k {
 	case KindString:
-		return v.s
+		return v.str()
 	case KindUndefined:
 		return ""
 	}
@@ -51,24 +51,24 @@ func writeRepr(b *strings.Builder, v Value, quote bool, seen []any) {
 	case KindNone:
 		b.WriteString("None")
 	case KindBool:
-		if v.i != 0 {
+		if v.int() != 0 {
 			b.WriteString("True")
 		} else {
 			b.WriteString("False")
 		}
 	case KindInt:
-		b.WriteString(strconv.FormatInt(v.i, 10))
+		b.WriteString(strconv.FormatInt(v.int(), 10))
 	case KindFloat:
-		b.WriteString(formatFloat(v.f))
+		b.WriteString(formatFloat(v.flt()))
 	case KindString:
 		if !quote {
-			b.WriteString(v.s)
+			b.WriteString(v.str())
 		} else if v.fl&flagSafe != 0 {
 			b.WriteString("Markup(")
-			writeQuoted(b, v.s)
+			writeQuoted(b, v.str())
 			b.WriteByte(')')
 		} else {
-			writeQuoted(b, v.s)
+			writeQuoted(b, v.str())
 		}
 	case KindList:
 		l := v.AsList()
@@ -244,7 +244,7 @@ func equal(v, w Value, depth int) bool {
 		return false
 	}
 	if v.k == KindInt && w.k == KindInt {
-		return v.i == w.i
+		return v.int() == w.int()
 	}
 	if n, ok := number(v); ok {
 		if m, ok := number(w); ok {
@@ -256,7 +256,7 @@ func equal(v, w Value, depth int) bool {
 	case KindUndefined, KindNone:
 		return w.k == v.k
 	case KindString:
-		return w.k == KindString && v.s == w.s
+		return w.k == KindString && v.str() == w.str()
 	case KindList:
 		if w.k != KindList || (v.fl&flagTuple) != (w.fl&flagTuple) {
 			return false
@@ -293,7 +293,7 @@ func equal(v, w Value, depth int) bool {
 		}
 		return true
 	case KindCallable:
-		return w.k == KindCallable && v.x == w.x
+		return w.k == KindCallable && v.p == w.p
 	}
 	return false
 }
@@ -302,9 +302,9 @@ func equal(v, w Value, depth int) bool {
 func number(v Value) (float64, bool) {
 	switch v.k {
 	case KindBool, KindInt:
-		return float64(v.i), true
+		return float64(v.int()), true
 	case KindFloat:
-		return v.f, true
+		return v.flt(), true
 	}
 	return 0, false
 }

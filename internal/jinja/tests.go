@@ -3,6 +3,7 @@ package jinja
 import (
 	"strings"
 	"unicode"
+	"unsafe"
 )
 
 // testFn is a test: x is name(args).
@@ -20,10 +21,12 @@ func (r *renderer) applyTest(sc *scope, t *eTest, v Value) (bool, error) {
 	return fn(r, v, args)
 }
 
+//go:noinline // one closure body for every use, not one each
 func kindTest(f func(v Value) bool) testFn {
 	return func(_ *renderer, v Value, _ []Value) (bool, error) { return f(v), nil }
 }
 
+//go:noinline // one closure body for every use, not one each
 func cmpTest(op string) testFn {
 	return func(_ *renderer, v Value, args []Value) (bool, error) {
 		if len(args) == 0 {
@@ -41,8 +44,8 @@ func init() {
 		"undefined": kindTest(func(v Value) bool { return v.k == KindUndefined }),
 		"none":      kindTest(func(v Value) bool { return v.k == KindNone }),
 		"boolean":   kindTest(func(v Value) bool { return v.k == KindBool }),
-		"true":      kindTest(func(v Value) bool { return v.k == KindBool && v.i != 0 }),
-		"false":     kindTest(func(v Value) bool { return v.k == KindBool && v.i == 0 }),
+		"true":      kindTest(func(v Value) bool { return v.k == KindBool && v.int() != 0 }),
+		"false":     kindTest(func(v Value) bool { return v.k == KindBool && v.int() == 0 }),
 		"integer":   kindTest(func(v Value) bool { return v.k == KindInt }),
 		"float":     kindTest(func(v Value) bool { return v.k == KindFloat }),
 		"number":    kindTest(isNum),
@@ -54,25 +57,25 @@ func init() {
 		"sequence": kindTest(func(v Value) bool {
 			return v.k == KindString || v.k == KindList && v.fl&flagIter == 0 || v.k == KindDict || v.k == KindUndefined
 		}),
-		"callable": kindTest(func(v Value) bool { return v.k == KindCallable || v.k == kindLoop && v.x.(*loopState).n.recursive }),
+		"callable": kindTest(func(v Value) bool { return v.k == KindCallable || v.k == kindLoop && (*loopState)(v.p).n.recursive }),
 		"escaped":  kindTest(func(v Value) bool { return v.k == KindString && v.fl&flagSafe != 0 }),
 		"lower": kindTest(func(v Value) bool {
-			return v.k == KindString && strings.IndexFunc(v.s, unicode.IsLower) >= 0 && strings.IndexFunc(v.s, unicode.IsUpper) < 0
+			return v.k == KindString && strings.IndexFunc(v.str(), unicode.IsLower) >= 0 && strings.IndexFunc(v.str(), unicode.IsUpper) < 0
 		}),
 		"upper": kindTest(func(v Value) bool {
-			return v.k == KindString && strings.IndexFunc(v.s, unicode.IsUpper) >= 0 && strings.IndexFunc(v.s, unicode.IsLower) < 0
+			return v.k == KindString && strings.IndexFunc(v.str(), unicode.IsUpper) >= 0 && strings.IndexFunc(v.str(), unicode.IsLower) < 0
 		}),
 		"odd": func(_ *renderer, v Value, _ []Value) (bool, error) {
 			if !isIntLike(v) {
 				return false, typeErrorf("odd needs an integer")
 			}
-			return v.i%2 != 0, nil
+			return v.int()%2 != 0, nil
 		},
 		"even": func(_ *renderer, v Value, _ []Value) (bool, error) {
 			if !isIntLike(v) {
 				return false, typeErrorf("even needs an integer")
 			}
-			return v.i%2 == 0, nil
+			return v.int()%2 == 0, nil
 		},
 		"divisibleby": func(_ *renderer, v Value, args []Value) (bool, error) {
 			if len(args) == 0 {
@@ -94,7 +97,7 @@ func init() {
 			}
 			switch v.k {
 			case KindList, KindDict, KindCallable, kindNamespace, kindLoop:
-				return v.x == w.x, nil
+				return v.p == w.p, nil
 			}
 			return equal(v, w, 0), nil
 		},
@@ -135,7 +138,7 @@ var globals = map[string]Value{
 		for _, k := range sortedKwargs(kw) {
 			d.Set(k, kw[k])
 		}
-		return Value{k: kindNamespace, x: d}, nil
+		return Value{k: kindNamespace, p: unsafe.Pointer(d)}, nil
 	}),
 	"dict": NewCallable("dict", func(args []Value, kw map[string]Value) (Value, error) {
 		d := NewDict()
@@ -160,7 +163,7 @@ func rangeOf(r *renderer, args []Value) (Value, error) {
 		if !isIntLike(a) || i > 2 {
 			return Value{}, typeErrorf("range takes integers: [start, ]stop[, step]")
 		}
-		n[i] = a.i
+		n[i] = a.int()
 	}
 	start, stop, step := int64(0), int64(0), int64(1)
 	switch len(args) {

@@ -15,6 +15,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"unsafe"
 )
 
 // Kind is the type of a Value.
@@ -44,14 +45,38 @@ const (
 )
 
 // Value is a template value: Python's None, bool, int, float, str, list
-// (or tuple), dict, a callable, or Jinja's undefined.
+// (or tuple), dict, a callable, or Jinja's undefined. It is three words:
+// a str's bytes (or the list, dict, callable) behind p, its length (or
+// an int, or a float's bits) in n, so that a str is held without a
+// box of its own and a Value copies cheaply.
 type Value struct {
+	p  unsafe.Pointer
+	n  uint64
 	k  Kind
 	fl uint8
-	i  int64
-	f  float64
-	s  string
-	x  any // *List, *Dict, *Callable, *loopState
+}
+
+func (v Value) str() string {
+	if v.n == 0 || v.p == nil {
+		return ""
+	}
+	return unsafe.String((*byte)(v.p), int(v.n))
+}
+
+func (v Value) int() int64   { return int64(v.n) }
+func (v Value) flt() float64 { return math.Float64frombits(v.n) }
+
+// withStr is v holding s.
+func (v Value) withStr(s string) Value {
+	v.p, v.n = unsafe.Pointer(unsafe.StringData(s)), uint64(len(s))
+	return v
+}
+
+// undefMsg is an undefined value that says why it is undefined.
+func undefMsg(msg string) Value { return Value{}.withStr(msg) }
+
+func listOf(fl uint8, items []Value) Value {
+	return Value{k: KindList, fl: fl, p: unsafe.Pointer(&List{Items: items})}
 }
 
 // List holds a list's items.
@@ -75,14 +100,14 @@ type Dict struct {
 func dictKey(k Value) string {
 	switch k.k {
 	case KindString:
-		return k.s
+		return k.str()
 	case KindInt, KindBool:
-		return "\x00" + strconv.FormatInt(k.i, 10)
+		return "\x00" + strconv.FormatInt(k.int(), 10)
 	case KindFloat:
-		if k.f == math.Trunc(k.f) && math.Abs(k.f) < 1<<62 {
-			return "\x00" + strconv.FormatInt(int64(k.f), 10)
+		if f := k.flt(); f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+			return "\x00" + strconv.FormatInt(int64(f), 10)
 		}
-		return "\x00" + formatFloat(k.f)
+		return "\x00" + formatFloat(k.flt())
 	}
 	return "\x00" + k.String()
 }
@@ -116,40 +141,34 @@ type Callable struct {
 	Fn   func(args []Value, kwargs map[string]Value) (Value, error)
 }
 
-func Undefined() Value         { return Value{} }
-func None() Value              { return Value{k: KindNone} }
-func NewInt(n int64) Value     { return Value{k: KindInt, i: n} }
-func NewFloat(f float64) Value { return Value{k: KindFloat, f: f} }
-func NewString(s string) Value { return Value{k: KindString, s: s} }
-func NewList(items []Value) Value {
-	return Value{k: KindList, x: &List{Items: items}}
-}
+func Undefined() Value            { return Value{} }
+func None() Value                 { return Value{k: KindNone} }
+func NewInt(n int64) Value        { return Value{k: KindInt, n: uint64(n)} }
+func NewFloat(f float64) Value    { return Value{k: KindFloat, n: math.Float64bits(f)} }
+func NewString(s string) Value    { return Value{k: KindString}.withStr(s) }
+func NewList(items []Value) Value { return listOf(0, items) }
 
 func NewBool(b bool) Value {
 	v := Value{k: KindBool}
 	if b {
-		v.i = 1
+		v.n = 1
 	}
 	return v
 }
 
 // NewDict returns an empty dict.
-func NewDict() Value { return Value{k: KindDict, x: &Dict{Data: map[string]Value{}}} }
+func NewDict() Value {
+	return Value{k: KindDict, p: unsafe.Pointer(&Dict{Data: map[string]Value{}})}
+}
 
 // NewCallable returns a function value.
 func NewCallable(name string, fn func(args []Value, kwargs map[string]Value) (Value, error)) Value {
-	return Value{k: KindCallable, x: &Callable{Name: name, Fn: fn}}
+	return Value{k: KindCallable, p: unsafe.Pointer(&Callable{Name: name, Fn: fn})}
 }
 
-func newTuple(items ...Value) Value {
-	return Value{k: KindList, fl: flagTuple, x: &List{Items: items}}
-}
-
-func newIter(items []Value) Value {
-	return Value{k: KindList, fl: flagIter, x: &List{Items: items}}
-}
-
-func safeString(s string) Value { return Value{k: KindString, fl: flagSafe, s: s} }
+func newTuple(items ...Value) Value { return listOf(flagTuple, items) }
+func newIter(items []Value) Value   { return listOf(flagIter, items) }
+func safeString(s string) Value     { return Value{k: KindString, fl: flagSafe}.withStr(s) }
 
 func (v Value) Kind() Kind            { return v.k }
 func (v Value) IsUndefined() bool     { return v.k == KindUndefined }
@@ -162,23 +181,23 @@ func (v Value) IsString() bool        { return v.k == KindString }
 func (v Value) IsList() bool          { return v.k == KindList }
 func (v Value) IsDict() bool          { return v.k == KindDict }
 func (v Value) IsCallable() bool      { return v.k == KindCallable }
-func (v Value) AsBool() bool          { return v.i != 0 }
-func (v Value) AsInt() int64          { return v.i }
-func (v Value) AsFloat() float64      { return v.f }
-func (v Value) AsString() string      { return v.s }
-func (v Value) AsList() *List         { return v.x.(*List) }
-func (v Value) AsDict() *Dict         { return v.x.(*Dict) }
-func (v Value) AsCallable() *Callable { return v.x.(*Callable) }
+func (v Value) AsBool() bool          { return v.n != 0 }
+func (v Value) AsInt() int64          { return int64(v.n) }
+func (v Value) AsFloat() float64      { return v.flt() }
+func (v Value) AsString() string      { return v.str() }
+func (v Value) AsList() *List         { return (*List)(v.p) }
+func (v Value) AsDict() *Dict         { return (*Dict)(v.p) }
+func (v Value) AsCallable() *Callable { return (*Callable)(v.p) }
 
 // IsTruthy is Python's bool(v).
 func (v Value) IsTruthy() bool {
 	switch v.k {
 	case KindBool, KindInt:
-		return v.i != 0
+		return v.n != 0
 	case KindFloat:
-		return v.f != 0
+		return v.flt() != 0
 	case KindString:
-		return v.s != ""
+		return v.n != 0
 	case KindList:
 		return len(v.AsList().Items) > 0 || v.fl&flagIter != 0
 	case KindDict, kindNamespace:

@@ -2,7 +2,6 @@ package chattemplate
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/toolcall/toolcall/internal/jinja"
 )
@@ -43,8 +42,8 @@ func intOf(v jinja.Value) (int, bool) {
 }
 
 // filters are toolcall's own filters, the engine's being looked up after
-// them: those whose output follows Python's where the engine's does not,
-// and those whose size comes from an argument, checked before they run.
+// them: format with Python's %, and slice; their size is checked before
+// they run. (The engine sizes its own, indent, join, replace, center, …)
 func filters(g *guard) map[string]jinja.Value {
 	f := map[string]jinja.Value{
 		"format": jinja.NewCallable("format", func(a args, kw kwargs) (jinja.Value, error) {
@@ -65,59 +64,6 @@ func filters(g *guard) map[string]jinja.Value {
 			return jinja.NewString(s), g.size(len(s))
 		}),
 	}
-	bound := func(name string, est func(in jinja.Value, a args, kw kwargs) int) {
-		own, ok := f[name]
-		if !ok {
-			own, ok = jinja.Filter(name)
-		}
-		if !ok {
-			return
-		}
-		f[name] = jinja.NewCallable(name, func(a args, kw kwargs) (jinja.Value, error) {
-			if len(a) > 0 {
-				if err := g.size(est(a[0], a[1:], kw)); err != nil {
-					return jinja.Undefined(), err
-				}
-			}
-			return own.AsCallable().Fn(a, kw)
-		})
-	}
-	bound("indent", func(in jinja.Value, a args, kw kwargs) int {
-		w := 4
-		if v, ok := arg(a, kw, 0, "width"); ok {
-			if n, ok := intOf(v); ok {
-				w = n
-			} else {
-				w = len(printed(v))
-			}
-		}
-		s := printed(in)
-		lines := strings.Count(s, "\n") + 1
-		if w > 0 && lines > maxValue/w {
-			return -1
-		}
-		return len(s) + lines*max(w, 0)
-	})
-	bound("join", func(in jinja.Value, a args, kw kwargs) int {
-		sep := ""
-		if v, ok := arg(a, kw, 0, "d"); ok {
-			sep = printed(v)
-		}
-		return joinedSize(in, sep)
-	})
-	bound("replace", func(in jinja.Value, a args, kw kwargs) int {
-		old, _ := arg(a, kw, 0, "old")
-		nw, _ := arg(a, kw, 1, "new")
-		return grownBy(printed(in), printed(old), printed(nw))
-	})
-	bound("batch", func(in jinja.Value, a args, kw kwargs) int {
-		v, _ := arg(a, kw, 0, "linecount")
-		n, _ := intOf(v)
-		if n > maxItems {
-			return -1
-		}
-		return 0
-	})
 	f["slice"] = jinja.NewCallable("slice", func(a args, kw kwargs) (jinja.Value, error) {
 		v, _ := arg(a[min(1, len(a)):], kw, 0, "slices")
 		n, _ := intOf(v)
@@ -130,47 +76,7 @@ func filters(g *guard) map[string]jinja.Value {
 		fill, hasFill := arg(a[1:], kw, 1, "fill_with")
 		return sliceList(a[0].AsList().Items, n, fill, hasFill), nil
 	})
-	f["center"] = jinja.NewCallable("center", func(a args, kw kwargs) (jinja.Value, error) {
-		if len(a) == 0 {
-			return jinja.NewString(""), nil
-		}
-		w := 80
-		if v, ok := arg(a[1:], kw, 0, "width"); ok {
-			w, _ = intOf(v)
-		}
-		return pad(g, printed(a[0]), w, " ", 'c')
-	})
 	return f
-}
-
-// joinedSize is the length of the items of l joined by sep, or -1 past
-// the bounds.
-func joinedSize(l jinja.Value, sep string) int {
-	if !l.IsList() {
-		return len(printed(l))
-	}
-	items := l.AsList().Items
-	n := len(items)
-	if n > 1 && len(sep) > 0 && n-1 > maxValue/len(sep) {
-		return -1
-	}
-	total := max(n-1, 0) * len(sep)
-	for _, it := range items {
-		total += len(printed(it))
-		if total > maxValue {
-			return -1
-		}
-	}
-	return total
-}
-
-// grownBy is the length of s with each old replaced by new.
-func grownBy(s, old, new string) int {
-	n := strings.Count(s, old)
-	if len(new) > 0 && n > maxValue/len(new) {
-		return -1
-	}
-	return len(s) + n*len(new)
 }
 
 func sortedKeys(m kwargs) []string {

@@ -35,16 +35,6 @@ var strMethods = sync.OnceValue(func() map[string]strMethodFunc {
 			return jinja.NewBool(s != "" && strings.IndexFunc(s, func(r rune) bool { return !f(r) }) < 0), nil
 		}
 	}
-	strip := func(trim func(string, func(rune) bool) string) strMethodFunc {
-		return func(_ *guard, s string, a args, kw kwargs) (jinja.Value, error) {
-			v, ok := arg(a, kw, 0, "chars")
-			if !ok || v.IsNone() {
-				return jinja.NewString(trim(s, unicode.IsSpace)), nil
-			}
-			cut := printed(v)
-			return jinja.NewString(trim(s, func(r rune) bool { return strings.ContainsRune(cut, r) })), nil
-		}
-	}
 	affix := func(has func(s, affix string) bool) strMethodFunc {
 		return func(_ *guard, s string, a args, kw kwargs) (jinja.Value, error) {
 			if len(a) == 0 {
@@ -66,31 +56,10 @@ var strMethods = sync.OnceValue(func() map[string]strMethodFunc {
 			return jinja.NewBool(has(s, printed(a[0]))), nil
 		}
 	}
-	just := func(mode byte) strMethodFunc {
-		return func(g *guard, s string, a args, kw kwargs) (jinja.Value, error) {
-			v, _ := arg(a, kw, 0, "width")
-			w, _ := intOf(v)
-			fill := " "
-			if v, ok := arg(a, kw, 1, "fillchar"); ok {
-				fill = printed(v)
-			}
-			return pad(g, s, w, fill, mode)
-		}
-	}
 	return map[string]strMethodFunc{
-		"strip":      strip(strings.TrimFunc),
-		"lstrip":     strip(strings.TrimLeftFunc),
-		"rstrip":     strip(strings.TrimRightFunc),
 		"startswith": affix(strings.HasPrefix),
 		"endswith":   affix(strings.HasSuffix),
 		"title":      str(pyTitle),
-		"capitalize": str(func(s string) string {
-			r, n := utf8.DecodeRuneInString(s)
-			if n == 0 {
-				return s
-			}
-			return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
-		}),
 		"swapcase": str(func(s string) string {
 			return strings.Map(func(r rune) rune {
 				if unicode.IsUpper(r) {
@@ -163,46 +132,6 @@ var strMethods = sync.OnceValue(func() map[string]strMethodFunc {
 			}
 			return jinja.NewInt(int64(i)), nil
 		},
-		"replace": func(g *guard, s string, a args, kw kwargs) (jinja.Value, error) {
-			if len(a) < 2 {
-				return jinja.Undefined(), errors.New("replace takes at least 2 arguments")
-			}
-			old, nw := printed(a[0]), printed(a[1])
-			count := -1
-			if v, ok := arg(a, kw, 2, "count"); ok {
-				count, _ = intOf(v)
-			}
-			if err := g.size(grownBy(s, old, nw)); err != nil {
-				return jinja.Undefined(), err
-			}
-			return jinja.NewString(strings.Replace(s, old, nw, count)), nil
-		},
-		"join": func(g *guard, s string, a args, _ kwargs) (jinja.Value, error) {
-			if len(a) == 0 {
-				return jinja.Undefined(), errors.New("join takes one argument")
-			}
-			l := a[0]
-			if l.IsString() {
-				var items []jinja.Value
-				for _, r := range l.AsString() {
-					items = append(items, jinja.NewString(string(r)))
-				}
-				l = jinja.NewList(items)
-			}
-			if err := g.size(joinedSize(l, s)); err != nil {
-				return jinja.Undefined(), err
-			}
-			var parts []string
-			if l.IsList() {
-				for _, it := range l.AsList().Items {
-					parts = append(parts, printed(it))
-				}
-			}
-			return jinja.NewString(strings.Join(parts, s)), nil
-		},
-		"ljust":  just('l'),
-		"rjust":  just('r'),
-		"center": just('c'),
 		"zfill": func(g *guard, s string, a args, kw kwargs) (jinja.Value, error) {
 			v, _ := arg(a, kw, 0, "width")
 			w, _ := intOf(v)
@@ -273,34 +202,6 @@ var strMethods = sync.OnceValue(func() map[string]strMethodFunc {
 		},
 	}
 })
-
-// pad is s padded to width w with fill, left (l), right (r) or centred
-// (c) as Python's ljust, rjust and center do.
-func pad(g *guard, s string, w int, fill string, mode byte) (jinja.Value, error) {
-	if err := g.size(max(w, len(s))); err != nil {
-		return jinja.Undefined(), err
-	}
-	if utf8.RuneCountInString(fill) != 1 {
-		return jinja.Undefined(), errors.New("the fill character must be exactly one character long")
-	}
-	n := w - utf8.RuneCountInString(s)
-	if n <= 0 {
-		return jinja.NewString(s), nil
-	}
-	switch mode {
-	case 'l':
-		return jinja.NewString(s + strings.Repeat(fill, n)), nil
-	case 'r':
-		return jinja.NewString(strings.Repeat(fill, n) + s), nil
-	}
-	// Python's center puts the odd space on the left when the text's
-	// length is odd and the width even, on the right otherwise.
-	left := n / 2
-	if n%2 == 1 && w%2 == 1 {
-		left++
-	}
-	return jinja.NewString(strings.Repeat(fill, left) + s + strings.Repeat(fill, n-left)), nil
-}
 
 // pyTitle is Python's str.title: each run of letters capitalised.
 func pyTitle(s string) string {
