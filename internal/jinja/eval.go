@@ -380,7 +380,10 @@ func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
 
 // macro makes the callable of a macro (or a call block's caller) defined
 // in sc.
-//go:noinline // one closure body for every use, not one each
+//
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
 	return NewCallable(name, func(args []Value, kwargs map[string]Value) (Value, error) {
 		if err := r.step(); err != nil {

@@ -135,6 +135,13 @@ func init() {
 			if len(args) == 0 {
 				return Value{}, typeErrorf("attr takes a name")
 			}
+			// Python's getattr: a dict's keys are not its attributes.
+			if in.k == KindDict {
+				if m, ok := r.dictMethod(in, Print(args[0])); ok {
+					return m, nil
+				}
+				return undefMsg("'dict object' has no attribute '" + Print(args[0]) + "'"), nil
+			}
 			return r.getAttr(in, Print(args[0]))
 		},
 		"tojson": fToJSON,
@@ -147,7 +154,9 @@ func init() {
 	}
 }
 
-//go:noinline // one closure body for every use, not one each
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func strFilter(f func(string) string) filterFn {
 	return func(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 		return NewString(f(Print(in))), nil
@@ -425,7 +434,9 @@ func fMap(r *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 	return newIter(out), nil
 }
 
-//go:noinline // one closure body for every use, not one each
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func selectFilter(reject, byAttr bool) filterFn {
 	return func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 		if !in.IsTruthy() {
@@ -572,7 +583,9 @@ func fSum(r *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 	return total, nil
 }
 
-//go:noinline // one closure body for every use, not one each
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func minMax(sign int) filterFn {
 	return func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 		cs := arg(args, kw, 0, "case_sensitive", NewBool(false)).IsTruthy()

@@ -6,8 +6,9 @@ import (
 
 // Expressions, by Jinja's precedence from loosest: conditional, or, and,
 // not, comparisons, + -, ~, * / // %, **, unary - +, then a primary with
-// its postfix (. [] ()) and its filters and tests. A filter binds tighter
-// than a unary minus (-x|abs is -(x|abs)), and ** is left-associative.
+// its postfix (. [] ()) and its filters and tests. A filter applies to a
+// unary minus (-3|abs is 3), ~ binds tighter than + ('a' ~ 1 + 2 is
+// ('a' ~ 1) + 2), and ** is left-associative, as in Jinja's parser.
 
 // parseTuple is an expression, or a tuple of them when commas follow.
 func (p *parser) parseTuple(_ bool) (expr, error) {

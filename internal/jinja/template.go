@@ -18,8 +18,15 @@ type Template struct {
 // Compile parses src. A template that names include, import, from or
 // extends does not parse (ErrNoFiles); nor does one nested past the
 // parser's bound (a *LimitError).
+//
+// As Python's Jinja reads a template, \r\n and a lone \r are \n, and one
+// newline at the very end is dropped (keep_trailing_newline off).
 func Compile(src string) (*Template, error) {
-	toks, err := lex(src)
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r\n", "\n")
+		src = strings.ReplaceAll(src, "\r", "\n")
+	}
+	toks, err := lex(strings.TrimSuffix(src, "\n"))
 	if err != nil {
 		return nil, err
 	}

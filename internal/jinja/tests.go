@@ -21,12 +21,16 @@ func (r *renderer) applyTest(sc *scope, t *eTest, v Value) (bool, error) {
 	return fn(r, v, args)
 }
 
-//go:noinline // one closure body for every use, not one each
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func kindTest(f func(v Value) bool) testFn {
 	return func(_ *renderer, v Value, _ []Value) (bool, error) { return f(v), nil }
 }
 
-//go:noinline // one closure body for every use, not one each
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
 func cmpTest(op string) testFn {
 	return func(_ *renderer, v Value, args []Value) (bool, error) {
 		if len(args) == 0 {

@@ -58,7 +58,7 @@ type compiled struct {
 func (t *Template) compile() (*jinja.Template, error) {
 	cc := &t.compiled
 	cc.once.Do(func() {
-		cc.tpl, cc.err = parseTemplate(normalizeNewlines(t.Source))
+		cc.tpl, cc.err = parseTemplate(t.Source)
 		switch {
 		case errors.Is(cc.err, jinja.ErrNoFiles):
 			cc.err = fmt.Errorf("chat template %s: %w", t.Name, ErrNoFiles)
@@ -67,17 +67,6 @@ func (t *Template) compile() (*jinja.Template, error) {
 		}
 	})
 	return cc.tpl, cc.err
-}
-
-// normalizeNewlines does what Python's Jinja does to a template's text
-// before it is read: each \r\n or lone \r is \n, and one newline at the
-// very end is dropped (keep_trailing_newline is off in transformers).
-func normalizeNewlines(src string) string {
-	if strings.IndexByte(src, '\r') >= 0 {
-		src = strings.ReplaceAll(src, "\r\n", "\n")
-		src = strings.ReplaceAll(src, "\r", "\n")
-	}
-	return strings.TrimSuffix(src, "\n")
 }
 
 // parseTemplate parses src with the engine. A panic in the engine on
