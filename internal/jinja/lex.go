@@ -45,7 +45,7 @@ type lexer struct {
 }
 
 func lex(src string) ([]token, error) {
-	lx := &lexer{src: src, line: 1}
+	lx := &lexer{src: src, line: 1, toks: make([]token, 0, len(src)/8+16)}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
@@ -317,6 +317,9 @@ func (lx *lexer) token() error {
 			switch op {
 			case "(", "[", "{":
 				lx.depth++
+				if lx.depth > maxNesting {
+					return &LimitError{Bound: BoundNesting, Max: maxNesting}
+				}
 			case ")", "]", "}":
 				lx.depth--
 			}

@@ -168,21 +168,22 @@ func (p *parser) binaryLevel(ops []string, operand func() (expr, error)) (expr, 
 	return x, err
 }
 
-func (p *parser) parseMath1() (expr, error) {
-	return p.binaryLevel([]string{"+", "-"}, p.parseConcat)
-}
+var (
+	opsMath1  = []string{"+", "-"}
+	opsConcat = []string{"~"}
+	opsMath2  = []string{"*", "/", "//", "%"}
+	opsPow    = []string{"**"}
+)
 
-func (p *parser) parseConcat() (expr, error) {
-	return p.binaryLevel([]string{"~"}, p.parseMath2)
-}
+func (p *parser) parseMath1() (expr, error) { return p.binaryLevel(opsMath1, p.parseConcat) }
 
-func (p *parser) parseMath2() (expr, error) {
-	return p.binaryLevel([]string{"*", "/", "//", "%"}, p.parsePow)
-}
+func (p *parser) parseConcat() (expr, error) { return p.binaryLevel(opsConcat, p.parseMath2) }
 
-func (p *parser) parsePow() (expr, error) {
-	return p.binaryLevel([]string{"**"}, func() (expr, error) { return p.parseUnary(true) })
-}
+func (p *parser) parseMath2() (expr, error) { return p.binaryLevel(opsMath2, p.parsePow) }
+
+func (p *parser) parsePow() (expr, error) { return p.binaryLevel(opsPow, p.parseUnaryFiltered) }
+
+func (p *parser) parseUnaryFiltered() (expr, error) { return p.parseUnary(true) }
 
 func (p *parser) parseUnary(withFilter bool) (expr, error) {
 	if err := p.enter(); err != nil {
