@@ -42,7 +42,14 @@ type lexer struct {
 	line  int
 	toks  []token
 	depth int // brackets open in the tag
+	// blocks counts the block tags open (if, for, …), so that a template
+	// nested past the parser's bound fails as it is read, not after a
+	// million tokens.
+	blocks int
 }
+
+// blockOpeners are the tags that take an end tag (a set block aside).
+var blockOpeners = map[string]bool{"if": true, "for": true, "macro": true, "call": true, "filter": true, "with": true, "generation": true, "block": true}
 
 func lex(src string) ([]token, error) {
 	lx := &lexer{src: src, line: 1, toks: make([]token, 0, len(src)/8+16)}
@@ -308,7 +315,18 @@ func (lx *lexer) token() error {
 			r, _ := utf8.DecodeRuneInString(src[i:])
 			return lx.errorf("unexpected char %q", r)
 		}
-		lx.emit(tName, src[i:j], lx.line)
+		name := src[i:j]
+		if n := len(lx.toks); n > 0 && lx.toks[n-1].typ == tBlockBegin {
+			switch {
+			case blockOpeners[name]:
+				if lx.blocks++; lx.blocks > maxNesting {
+					return &LimitError{Bound: BoundNesting, Max: maxNesting}
+				}
+			case strings.HasPrefix(name, "end") && blockOpeners[name[3:]]:
+				lx.blocks--
+			}
+		}
+		lx.emit(tName, name, lx.line)
 		lx.pos = j
 		return nil
 	}

@@ -35,7 +35,9 @@ const (
 	// runaway loop within seconds, sooner than the render's time bound.
 	maxSteps = 1 << 18
 	// maxHeapGrowth bounds what the heap may grow while a render runs.
-	maxHeapGrowth = 256 << 20
+	// 128 MiB keeps a render that fills the heap, with the process
+	// around it, within 256 MB.
+	maxHeapGrowth = 128 << 20
 	// maxMacroDepth is far deeper than any schema a template walks.
 	maxMacroDepth = 200
 )
