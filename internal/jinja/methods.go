@@ -15,72 +15,30 @@ type method func(args []Value, kw map[string]Value) (Value, error)
 func bound(name string, m method) (Value, bool) { return NewCallable(name, m), true }
 
 func (r *renderer) strMethod(v Value, name string) (Value, bool) {
-	if r.o.StrMethod != nil {
-		if m, ok := r.o.StrMethod(v.str(), name); ok {
-			return m, true
-		}
-	}
 	s := v.str()
+	if m, ok := r.pyStrMethod(s, name); ok {
+		return m, true
+	}
 	switch name {
-	case "upper", "lower", "title", "capitalize":
-		f := map[string]func(string) string{"upper": strings.ToUpper, "lower": strings.ToLower, "title": title, "capitalize": capitalize}[name]
+	case "upper", "lower", "capitalize":
+		f := strings.ToUpper
+		switch name {
+		case "lower":
+			f = strings.ToLower
+		case "capitalize":
+			f = capitalize
+		}
 		return bound(name, func([]Value, map[string]Value) (Value, error) { return NewString(f(s)), nil })
 	case "strip", "lstrip", "rstrip":
 		side := map[string]int{"strip": 3, "lstrip": 1, "rstrip": 2}[name]
 		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
 			return NewString(strip(s, arg(a, kw, 0, "chars", None()), side)), nil
 		})
-	case "startswith", "endswith":
-		has := strings.HasPrefix
-		if name == "endswith" {
-			has = strings.HasSuffix
-		}
-		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
-			if len(a) == 0 {
-				return Value{}, typeErrorf("%s takes a str or a tuple of strs", name)
-			}
-			if a[0].k == KindList {
-				for _, x := range a[0].AsList().Items {
-					if has(s, Print(x)) {
-						return NewBool(true), nil
-					}
-				}
-				return NewBool(false), nil
-			}
-			if a[0].k != KindString {
-				return Value{}, typeErrorf("%s first arg must be str or a tuple of str, not %s", name, typeName(a[0]))
-			}
-			return NewBool(has(s, a[0].str())), nil
-		})
-	case "split":
-		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
-			sep := arg(a, kw, 0, "sep", None())
-			limit := int(arg(a, kw, 1, "maxsplit", NewInt(-1)).int())
-			var parts []string
-			switch {
-			case sep.k == KindNone && limit < 0:
-				parts = strings.Fields(s)
-			case sep.k == KindString && sep.str() == "":
-				return Value{}, valueErrorf("empty separator")
-			case sep.k == KindString:
-				n := -1
-				if limit >= 0 {
-					n = limit + 1
-				}
-				parts = strings.SplitN(s, sep.str(), n)
-			default:
-				return Value{}, typeErrorf("split with these arguments is not supported")
-			}
-			if err := r.counted(len(parts)); err != nil {
-				return Value{}, err
-			}
-			return strList(parts), nil
-		})
 	case "replace":
 		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
 			return fReplace(r, v, a, kw)
 		})
-	case "find", "rfind", "index", "count":
+	case "find", "index", "count":
 		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
 			if len(a) == 0 || a[0].k != KindString {
 				return Value{}, typeErrorf("%s takes a str", name)
@@ -89,12 +47,6 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 			switch name {
 			case "count":
 				return NewInt(int64(strings.Count(s, sub))), nil
-			case "rfind":
-				i := strings.LastIndex(s, sub)
-				if i > 0 {
-					i = utf8.RuneCountInString(s[:i])
-				}
-				return NewInt(int64(i)), nil
 			}
 			i := strings.Index(s, sub)
 			if i < 0 && name == "index" {
@@ -121,8 +73,6 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 			}
 			return pad(r, s, int(w.int()), fill, name[0])
 		})
-	case "splitlines":
-		return bound(name, func([]Value, map[string]Value) (Value, error) { return strList(splitLines(s)), nil })
 	}
 	return Value{}, false
 }

@@ -124,15 +124,21 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 		}
 	case "%":
 		if a.k == KindString {
-			if r.o.Percent == nil {
-				return Value{}, typeErrorf("str %% values is not supported here")
-			}
 			if err := r.step(); err != nil {
 				return Value{}, err
 			}
-			s, err := r.o.Percent(a.str(), b)
+			var s string
+			var err error
+			switch b.k {
+			case KindList:
+				s, err = percentFormat(a.str(), b.AsList().Items, Undefined())
+			case KindDict:
+				s, err = percentFormat(a.str(), nil, b)
+			default:
+				s, err = percentFormat(a.str(), []Value{b}, Undefined())
+			}
 			if err != nil {
-				return Value{}, err
+				return Value{}, formatError(err)
 			}
 			return NewString(s), r.sized(len(s))
 		}

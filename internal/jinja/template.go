@@ -71,13 +71,9 @@ type Options struct {
 	// Step, when set, is called at each step; its error ends the render
 	// (toolcall samples the heap there).
 	Step func() error
-	// Filters are looked up before the engine's own.
+	// Filters are looked up before the engine's own; one is called with
+	// the filtered value first.
 	Filters map[string]Value
-	// StrMethod, when set, is asked for a str method before the engine's
-	// own: ok false leaves the name to the engine.
-	StrMethod func(s, name string) (Value, bool)
-	// Percent, when set, is str % values; without it % of a str fails.
-	Percent func(format string, values Value) (string, error)
 }
 
 // Render renders the template with vars as its globals. It stops when

@@ -18,9 +18,9 @@ import (
 //     bytes, maxItems items), and counts a step for each loop iteration,
 //     call and such operator, past maxSteps failing the render; it stops
 //     too when the render's context is done.
-//   - range, and the filters and str methods toolcall supplies whose size
-//     comes from an argument (center, indent, join, replace, ljust,
-//     format, …), check first (filters.go, strmethods.go).
+//   - range, and the filters and str methods whose size comes from an
+//     argument (center, indent, join, replace, ljust, format, …), are
+//     the engine's too, and size their result first.
 //   - At each step the engine calls the guard, which fails the render
 //     once the heap has grown past maxHeapGrowth since it began (a list
 //     filled in a loop, each value within the bounds).
@@ -93,20 +93,4 @@ func (g *guard) check() error {
 		}
 	}
 	return nil
-}
-
-// size checks a string of n bytes (n < 0: past any bound) and ticks.
-func (g *guard) size(n int) error {
-	if n > maxValue || n < 0 {
-		return fmt.Errorf("%w: a string of more than %d MiB", errTooLarge, maxValue>>20)
-	}
-	return g.check()
-}
-
-// items checks a list of n items and ticks.
-func (g *guard) items(n int) error {
-	if n > maxItems || n < 0 {
-		return fmt.Errorf("%w: a list of more than %d items", errTooLarge, maxItems)
-	}
-	return g.check()
 }

@@ -149,7 +149,6 @@ func (t *Template) RenderContext(ctx context.Context, msgs []Message, opts Rende
 			}
 			return jinja.NewString(strftime(now, f)), nil
 		}),
-		"range": jinja.NewCallable("range", g.rangeList),
 	}
 	// transformers passes tools=None when there are none: templates that
 	// test "tools is not none" see the same, and those that iterate over
@@ -182,18 +181,7 @@ func (t *Template) RenderContext(ctx context.Context, msgs []Message, opts Rende
 			Items:  maxItems,
 			Depth:  maxMacroDepth,
 		},
-		Step:      g.check,
-		Filters:   filters(g),
-		StrMethod: g.strMethod,
-		Percent: func(f string, v jinja.Value) (string, error) {
-			switch {
-			case v.IsList():
-				return percentFormat(f, v.AsList().Items, jinja.Undefined())
-			case v.IsDict():
-				return percentFormat(f, nil, v)
-			}
-			return percentFormat(f, []jinja.Value{v}, jinja.Undefined())
-		},
+		Step: g.check,
 	}
 	// A template is code from a file or a server: the engine bounds what
 	// one render may write, build and take, and stops when ctx is done.
