@@ -32,6 +32,13 @@ func TestBounds(t *testing.T) {
 		{`{{ [1, 2] | batch(100000000, 0) | list }}`, BoundItems},
 		{`{% for i in range(2000) %}{{ "x" * 1000 }}{% endfor %}`, BoundOutput},
 		{`{% set l = [] %}{% for i in range(70000) %}{% set _ = l.append(i) %}{% endfor %}`, BoundItems},
+		// Each turn within the bounds, the work of all of them is not.
+		{`{% for i in range(60000) %}{% set x = "a" * 1000000 %}{% endfor %}`, BoundSteps},
+		{`{% set l = range(60000) | list %}{% for i in range(60000) %}{% if l == l + [] %}{% endif %}{% endfor %}`, BoundSteps},
+		{`{% set l = range(60000) | list %}{% for i in range(60000) %}{% if -1 in l %}{% endif %}{% endfor %}`, BoundSteps},
+		{`{% set l = range(60000) | list %}{% for i in range(60000) %}{{ l | unique | list | length }}{% endfor %}`, BoundSteps},
+		{`{% set s = "é" * 500000 %}{% for i in range(60000) %}{% set c = s[i] %}{% endfor %}`, BoundSteps},
+		{`{% set s = "a" * 1000000 %}{% for i in range(60000) %}{% set c = s.split("b") %}{% endfor %}`, BoundSteps},
 	} {
 		_, err := render(c.src, nil)
 		var le *LimitError

@@ -76,7 +76,37 @@ func (r *renderer) step() error {
 	return nil
 }
 
-// sized checks a string of n bytes before it is built, and counts a step.
+// work counts n steps more: the cost of an operation that goes over
+// many bytes or items (a step per 4 KiB built or read, per 64 items
+// copied or compared), so that Steps bounds a render's time, not only
+// its loop iterations: a loop that builds a large string at each turn
+// stops as soon as one that turns often.
+func (r *renderer) work(n int) error {
+	if r == nil || n <= 0 {
+		return nil
+	}
+	r.steps += n
+	if r.o.Steps > 0 && r.steps > r.o.Steps {
+		return &LimitError{Bound: BoundSteps, Max: r.o.Steps}
+	}
+	return nil
+}
+
+// cost is the work of reading v once.
+func cost(v Value) int {
+	switch v.k {
+	case KindString:
+		return int(v.n >> 12)
+	case KindList:
+		return len(v.AsList().Items) >> 6
+	case KindDict:
+		return len(v.AsDict().Keys) >> 6
+	}
+	return 0
+}
+
+// sized checks a string of n bytes before it is built, and counts its
+// work.
 func (r *renderer) sized(n int) error {
 	if r == nil {
 		return nil
@@ -84,16 +114,23 @@ func (r *renderer) sized(n int) error {
 	if r.o.String > 0 && (n > r.o.String || n < 0) {
 		return &LimitError{Bound: BoundString, Max: r.o.String}
 	}
+	if err := r.work(n >> 12); err != nil {
+		return err
+	}
 	return r.step()
 }
 
-// counted checks a list of n items before it is built, and counts a step.
+// counted checks a list of n items before it is built, and counts its
+// work.
 func (r *renderer) counted(n int) error {
 	if r == nil {
 		return nil
 	}
 	if r.o.Items > 0 && (n > r.o.Items || n < 0) {
 		return &LimitError{Bound: BoundItems, Max: r.o.Items}
+	}
+	if err := r.work(n >> 6); err != nil {
+		return err
 	}
 	return r.step()
 }
@@ -281,6 +318,9 @@ func (r *renderer) assign(sc *scope, t target, v Value, line int) error {
 // iterate is the items a for loop over v sees: a dict's keys, a str's
 // characters; undefined is empty.
 func (r *renderer) iterate(v Value) ([]Value, error) {
+	if err := r.work(cost(v)); err != nil {
+		return nil, err
+	}
 	switch v.k {
 	case KindList:
 		l := v.AsList()

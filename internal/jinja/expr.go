@@ -121,7 +121,11 @@ func (r *renderer) eval(sc *scope, x expr) (Value, error) {
 			if err != nil {
 				return b, err
 			}
-			ok, err := compare(op, a, b)
+			var work int
+			ok, err := compare(op, a, b, &work)
+			if e := r.work(work >> 6); e != nil {
+				return Value{}, e
+			}
 			if err != nil || !ok {
 				return NewBool(false), err
 			}
@@ -271,6 +275,9 @@ func (r *renderer) getAttr(v Value, name string) (Value, error) {
 		return Value{}, undefinedError(v)
 	case KindString:
 		if m, ok := r.strMethod(v, name); ok {
+			if err := r.work(cost(v)); err != nil {
+				return Value{}, err
+			}
 			return m, nil
 		}
 	case KindDict:
@@ -326,6 +333,9 @@ func (r *renderer) getItem(v, k Value) (Value, error) {
 		}
 	case KindString:
 		if k.k == KindInt || k.k == KindBool {
+			if err := r.work(cost(v)); err != nil {
+				return Value{}, err
+			}
 			i := k.int()
 			s := v.str()
 			n := int64(utf8.RuneCountInString(s))

@@ -64,6 +64,9 @@ func (r *renderer) applyFilter(sc *scope, f *eFilter, in Value) (Value, error) {
 	if err := r.step(); err != nil {
 		return Value{}, err
 	}
+	if err := r.work(cost(in)); err != nil {
+		return Value{}, err
+	}
 	return fn(in, args, kw)
 }
 

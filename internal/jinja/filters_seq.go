@@ -32,19 +32,23 @@ func sortKey(v Value, caseSensitive bool) Value {
 	return v
 }
 
-func sortValues(items []Value, key func(Value) Value, reverse bool) error {
+func (r *renderer) sortValues(items []Value, key func(Value) Value, reverse bool) error {
 	var err error
+	work := 0
 	sort.SliceStable(items, func(i, j int) bool {
 		a, b := key(items[i]), key(items[j])
 		if reverse {
 			a, b = b, a
 		}
-		c, e := order(a, b, "<", 0)
+		c, e := order(a, b, "<", 0, &work)
 		if e != nil && err == nil {
 			err = e
 		}
 		return c < 0
 	})
+	if e := r.work(work >> 6); e != nil {
+		return e
+	}
 	return err
 }
 
@@ -60,7 +64,7 @@ func fDictsort(r *renderer, in Value, args []Value, kw map[string]Value) (Value,
 		pos = 1
 	}
 	items := dictItems(in.AsDict())
-	err := sortValues(items, func(v Value) Value { return sortKey(v.AsList().Items[pos], cs) }, rev)
+	err := r.sortValues(items, func(v Value) Value { return sortKey(v.AsList().Items[pos], cs) }, rev)
 	return NewList(items), err
 }
 
@@ -165,6 +169,8 @@ func fUnique(r *renderer, in Value, args []Value, kw map[string]Value) (Value, e
 		return Value{}, err
 	}
 	var out, keys []Value
+	seen := map[string]bool{}
+	work := 0
 	for _, it := range items {
 		k := it
 		if attr.k != KindNone {
@@ -173,14 +179,28 @@ func fUnique(r *renderer, in Value, args []Value, kw map[string]Value) (Value, e
 			}
 		}
 		k = sortKey(k, cs)
-		seen := false
+		// A str or number is found by its key at once; other values
+		// are compared with those seen, each comparison counted.
+		if k.k != KindList && k.k != KindDict && k.k != kindNamespace && k.k != KindCallable {
+			key := dictKey(k)
+			if _, dup := seen[key]; !dup {
+				seen[key] = true
+				out = append(out, it)
+			}
+			continue
+		}
+		dup := false
 		for _, s := range keys {
-			if equal(s, k, 0) {
-				seen = true
+			if equal(s, k, 0, &work) {
+				dup = true
 				break
 			}
 		}
-		if !seen {
+		if err := r.work(work >> 6); err != nil {
+			return Value{}, err
+		}
+		work &= 63
+		if !dup {
 			keys = append(keys, k)
 			out = append(out, it)
 		}
@@ -198,7 +218,7 @@ func fSort(r *renderer, in Value, args []Value, kw map[string]Value) (Value, err
 	}
 	items = append([]Value(nil), items...)
 	var ferr error
-	err = sortValues(items, func(v Value) Value {
+	err = r.sortValues(items, func(v Value) Value {
 		if attr.k != KindNone {
 			x, e := r.getItemPath(v, attr)
 			if e != nil && ferr == nil {
@@ -264,14 +284,18 @@ func minMax(sign int) filterFn {
 			return undefMsg("No aggregated item, sequence was empty."), nil
 		}
 		best := items[0]
+		work := 0
 		for _, it := range items[1:] {
-			c, err := order(sortKey(it, cs), sortKey(best, cs), "<", 0)
+			c, err := order(sortKey(it, cs), sortKey(best, cs), "<", 0, &work)
 			if err != nil {
 				return Value{}, err
 			}
 			if c*sign > 0 {
 				best = it
 			}
+		}
+		if err := r.work(work >> 6); err != nil {
+			return Value{}, err
 		}
 		return best, nil
 	}

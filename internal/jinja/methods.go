@@ -241,7 +241,7 @@ func (r *renderer) listMethod(v Value, name string) (Value, bool) {
 			}
 			n := 0
 			for i, x := range l.Items {
-				if equal(x, a[0], 0) {
+				if equal(x, a[0], 0, nil) {
 					if name == "index" {
 						return NewInt(int64(i)), nil
 					}
@@ -302,7 +302,7 @@ func (ls *loopState) attr(name string) (Value, error) {
 	case "changed":
 		return NewCallable("changed", func(a []Value, _ map[string]Value) (Value, error) {
 			l := newTuple(a...)
-			if ls.hasLast && equal(l, newTuple(ls.last...), 0) {
+			if ls.hasLast && equal(l, newTuple(ls.last...), 0, nil) {
 				return NewBool(false), nil
 			}
 			ls.last, ls.hasLast = a, true

@@ -246,18 +246,19 @@ func arith(op string, a, b Value) (Value, error) {
 	return Value{}, typeErrorf("unknown operator %s", op)
 }
 
-// compare is one comparison of a chain: a op b.
-func compare(op string, a, b Value) (bool, error) {
+// compare is one comparison of a chain: a op b; work, when not nil,
+// counts the items it looked at.
+func compare(op string, a, b Value, work *int) (bool, error) {
 	switch op {
 	case "==":
-		return equal(a, b, 0), nil
+		return equal(a, b, 0, work), nil
 	case "!=":
-		return !equal(a, b, 0), nil
+		return !equal(a, b, 0, work), nil
 	case "in", "notin":
-		ok, err := contains3(b, a)
+		ok, err := contains3(b, a, work)
 		return ok == (op == "in"), err
 	}
-	c, err := order(a, b, op, 0)
+	c, err := order(a, b, op, 0, work)
 	if err != nil {
 		return false, err
 	}
@@ -273,7 +274,10 @@ func compare(op string, a, b Value) (bool, error) {
 }
 
 // order compares a and b as Python's < does: numbers, strs, lists.
-func order(a, b Value, op string, depth int) (int, error) {
+func order(a, b Value, op string, depth int, work *int) (int, error) {
+	if work != nil {
+		*work++
+	}
 	if isNum(a) && isNum(b) {
 		if isIntLike(a) && isIntLike(b) {
 			return cmp3(a.int(), b.int()), nil
@@ -288,10 +292,10 @@ func order(a, b Value, op string, depth int) (int, error) {
 	if a.k == KindList && b.k == KindList && depth < maxPrintDepth {
 		x, y := a.AsList().Items, b.AsList().Items
 		for i := 0; i < len(x) && i < len(y); i++ {
-			if equal(x[i], y[i], 0) {
+			if equal(x[i], y[i], 0, work) {
 				continue
 			}
-			return order(x[i], y[i], op, depth+1)
+			return order(x[i], y[i], op, depth+1, work)
 		}
 		return cmp3(int64(len(x)), int64(len(y))), nil
 	}
@@ -325,7 +329,7 @@ func cmpFloat(a, b float64) int {
 }
 
 // contains3 is Python's x in container.
-func contains3(container, x Value) (bool, error) {
+func contains3(container, x Value, work *int) (bool, error) {
 	switch container.k {
 	case KindString:
 		if x.k != KindString {
@@ -334,7 +338,7 @@ func contains3(container, x Value) (bool, error) {
 		return strings.Contains(container.str(), x.str()), nil
 	case KindList:
 		for _, it := range container.AsList().Items {
-			if equal(it, x, 0) {
+			if equal(it, x, 0, work) {
 				return true, nil
 			}
 		}

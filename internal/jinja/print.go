@@ -237,11 +237,15 @@ func formatFloat(f float64) string {
 }
 
 // Equals is Python's ==: 1 == 1.0 == True, lists and dicts item by item.
-func (v Value) Equals(w Value) bool { return equal(v, w, 0) }
+func (v Value) Equals(w Value) bool { return equal(v, w, 0, nil) }
 
-func equal(v, w Value, depth int) bool {
+// equal is v == w; work, when not nil, counts the items compared.
+func equal(v, w Value, depth int, work *int) bool {
 	if depth > maxPrintDepth {
 		return false
+	}
+	if work != nil {
+		*work++
 	}
 	if v.k == KindInt && w.k == KindInt {
 		return v.int() == w.int()
@@ -269,7 +273,7 @@ func equal(v, w Value, depth int) bool {
 			return false
 		}
 		for i := range a.Items {
-			if !equal(a.Items[i], b.Items[i], depth+1) {
+			if !equal(a.Items[i], b.Items[i], depth+1, work) {
 				return false
 			}
 		}
@@ -287,7 +291,7 @@ func equal(v, w Value, depth int) bool {
 		}
 		for k, x := range a.Data {
 			y, ok := b.Data[k]
-			if !ok || !equal(x, y, depth+1) {
+			if !ok || !equal(x, y, depth+1, work) {
 				return false
 			}
 		}

@@ -32,11 +32,16 @@ func kindTest(f func(v Value) bool) testFn {
 //
 //go:noinline
 func cmpTest(op string) testFn {
-	return func(_ *renderer, v Value, args []Value) (bool, error) {
+	return func(r *renderer, v Value, args []Value) (bool, error) {
 		if len(args) == 0 {
 			return false, typeErrorf("the test takes a value to compare with")
 		}
-		return compare(op, v, args[0])
+		var work int
+		ok, err := compare(op, v, args[0], &work)
+		if e := r.work(work >> 6); e != nil {
+			return false, e
+		}
+		return ok, err
 	}
 }
 
@@ -103,13 +108,18 @@ func init() {
 			case KindList, KindDict, KindCallable, kindNamespace, kindLoop:
 				return v.p == w.p, nil
 			}
-			return equal(v, w, 0), nil
+			return equal(v, w, 0, nil), nil
 		},
-		"in": func(_ *renderer, v Value, args []Value) (bool, error) {
+		"in": func(r *renderer, v Value, args []Value) (bool, error) {
 			if len(args) == 0 {
 				return false, typeErrorf("in takes a container")
 			}
-			return contains3(args[0], v)
+			var work int
+			ok, err := contains3(args[0], v, &work)
+			if e := r.work(work >> 6); e != nil {
+				return false, e
+			}
+			return ok, err
 		},
 		"eq": cmpTest("=="), "equalto": cmpTest("=="), "==": cmpTest("=="),
 		"ne": cmpTest("!="), "!=": cmpTest("!="),
