@@ -25,6 +25,9 @@ type renderer struct {
 	written int
 	steps   int
 	depth   int
+	// kwOrder is the order of the keyword arguments evalArgs evaluated
+	// last: a macro's kwargs keep the call's order, as Python's do.
+	kwOrder []string
 }
 
 // scope is one level of variables: the template's, a loop iteration's, a
@@ -426,6 +429,11 @@ func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
 //go:noinline
 func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
 	return NewCallable(name, func(args []Value, kwargs map[string]Value) (Value, error) {
+		order := r.kwOrder
+		r.kwOrder = nil
+		if !sameKeys(order, kwargs) {
+			order = sortedKwargs(kwargs) // not called from a template's call
+		}
 		if err := r.step(); err != nil {
 			return Value{}, err
 		}
@@ -465,7 +473,7 @@ func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
 		}
 		inner.set("varargs", newTuple(extra...))
 		kw := NewDict()
-		for _, k := range sortedKwargs(kwargs) {
+		for _, k := range order {
 			if k == "caller" {
 				inner.set("caller", kwargs[k])
 				continue
@@ -493,4 +501,17 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// sameKeys reports whether order names exactly the keys of kw.
+func sameKeys(order []string, kw map[string]Value) bool {
+	if len(order) != len(kw) {
+		return false
+	}
+	for _, k := range order {
+		if _, ok := kw[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -208,6 +208,7 @@ func (r *renderer) evalArgs(sc *scope, c *callArgs, first *Value) ([]Value, map[
 		args = append(args, items...)
 	}
 	var kw map[string]Value
+	var order []string
 	if len(c.kwNames) > 0 || c.dstar != nil {
 		kw = make(map[string]Value, len(c.kwNames))
 	}
@@ -215,6 +216,9 @@ func (r *renderer) evalArgs(sc *scope, c *callArgs, first *Value) ([]Value, map[
 		v, err := r.eval(sc, c.kwVals[i])
 		if err != nil {
 			return nil, nil, err
+		}
+		if _, dup := kw[name]; !dup {
+			order = append(order, name)
 		}
 		kw[name] = v
 	}
@@ -228,9 +232,13 @@ func (r *renderer) evalArgs(sc *scope, c *callArgs, first *Value) ([]Value, map[
 		}
 		d := v.AsDict()
 		for _, k := range d.Keys {
+			if _, dup := kw[k]; !dup {
+				order = append(order, k)
+			}
 			kw[k] = d.Data[k]
 		}
 	}
+	r.kwOrder = order
 	return args, kw, nil
 }
 

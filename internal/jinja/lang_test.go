@@ -41,6 +41,8 @@ var pythonCases = []struct{ group, name, src, want, err string }{
 	{"loops", "recursive", "{% for x in [[1, [2]], 3] recursive %}{% if x is iterable %}({{ loop(x) }}){% else %}{{ x }}@{{ loop.depth }}{% endif %}{% endfor %}", "(1@2(2@3))3@1", ""},
 	{"loops", "changed", "{% for x in [1, 1, 2, 2, 3] %}{% if loop.changed(x) %}{{ x }}{% endif %}{% endfor %}", "123", ""},
 	{"macros", "defaults, varargs and kwargs", "{% macro m(a, b='B') %}{{ a }}{{ b }}{{ varargs }}{{ kwargs }}{% endmacro %}{{ m(1) }}|{{ m(1, 2, 3) }}|{{ m(1, c=4) }}|{{ m(b=5, a=6) }}", "1B(){}|12(3,){}|1B(){'c': 4}|65(){}", ""},
+	{"macros", "kwargs keep the call's order", "{% macro m(a) %}{{ kwargs }}{% endmacro %}{{ m(1, z=1, b=2) }}|{{ m(1, **{'y': 1, 'c': 2}) }}|{% macro w() %}{{ caller(q=1, a=2) }}{% endmacro %}{% call(q, a) w() %}{{ q }}{{ a }}{% endcall %}", "{'z': 1, 'b': 2}|{'y': 1, 'c': 2}|12", ""},
+	{"macros", "scopes", "{% macro m() %}{{ g }}{% endmacro %}{% set g = 1 %}{{ m() }}|{% set x = 5 %}{% for i in [1,2] %}{{ x }}{% set x = i %}{{ x }}{% endfor %}{{ x }}|{% for a in [1] %}{% for b in [2] %}{{ loop.index }}{{ a }}{% set a = 9 %}{% endfor %}{{ a }}{% endfor %}|{% set ns = namespace(x=1) %}{{ ns }}", "1|51525|111|<Namespace {'x': 1}>", ""},
 	{"macros", "call blocks", "{% macro w(t) %}<{{ caller(t) }}>{% endmacro %}{% call(x) w('v') %}[{{ x }}]{% endcall %}", "<[v]>", ""},
 	{"macros", "macros see the template's variables", "{% set g = 'G' %}{% macro m() %}{{ g }}{% endmacro %}{{ m() }}", "G", ""},
 	{"blocks", "set block and filter block", "{% set x %}a{{ 1 }}b{% endset %}{{ x }}|{% set y | upper %}q{% endset %}{{ y }}|{% filter upper %}f{{ 'g' }}{% endfilter %}", "a1b|Q|FG", ""},
