@@ -271,6 +271,8 @@ func fEscape(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error
 func fInt(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 	def := arg(args, kw, 0, "default", NewInt(0))
 	switch in.k {
+	case KindUndefined:
+		return Value{}, undefinedError(in)
 	case KindInt, KindBool:
 		return NewInt(in.int()), nil
 	case KindFloat:
@@ -293,6 +295,8 @@ func fInt(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, erro
 func fFloat(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
 	def := arg(args, kw, 0, "default", NewFloat(0))
 	switch in.k {
+	case KindUndefined:
+		return Value{}, undefinedError(in)
 	case KindInt, KindBool:
 		return NewFloat(float64(in.int())), nil
 	case KindFloat:
@@ -311,6 +315,9 @@ func fRound(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, er
 	x, ok := number(in)
 	if !ok {
 		return Value{}, typeErrorf("round needs a number, not %s", typeName(in))
+	}
+	if isIntLike(in) && method == "common" {
+		return NewInt(in.int()), nil // Python's round keeps an int an int
 	}
 	p := math.Pow(10, float64(prec.int()))
 	switch method {
@@ -420,6 +427,10 @@ func splitLines(s string) []string {
 }
 
 func fIndent(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	if in.k != KindString {
+		// Jinja's indent adds "\n" to the value as it is.
+		return Value{}, typeErrorf("unsupported operand type(s) for +=: '%s' and 'str'", typeName(in))
+	}
 	w := arg(args, kw, 0, "width", NewInt(4))
 	first := arg(args, kw, 1, "first", NewBool(false)).IsTruthy()
 	blank := arg(args, kw, 2, "blank", NewBool(false)).IsTruthy()

@@ -189,6 +189,9 @@ func fUnique(r *renderer, in Value, args []Value, kw map[string]Value) (Value, e
 			}
 			continue
 		}
+		if k.k != KindCallable {
+			return Value{}, typeErrorf("unhashable type: '%s'", typeName(k))
+		}
 		dup := false
 		for _, s := range keys {
 			if equal(s, k, 0, &work) {

@@ -96,6 +96,9 @@ func (j *jsonWriter) write(v Value, depth int) error {
 		// Python's json.dumps refuses a generator (tools | map(...) |
 		// tojson); it is written as the list it yields, as llama.cpp's
 		// engine writes it, so that such a template renders its tools.
+		if v.fl&flagRange != 0 {
+			return typeErrorf("Object of type range is not JSON serializable")
+		}
 		items := v.AsList().Items
 		if len(items) == 0 {
 			j.b.WriteString("[]")

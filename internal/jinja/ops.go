@@ -81,7 +81,7 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 				return safeString(escapeHTML(a.str()) + b.str()), nil
 			}
 			return Value{k: KindString, fl: a.fl & flagSafe}.withStr(a.str() + b.str()), nil
-		case a.k == KindList && b.k == KindList && a.fl&flagIter == 0 && (a.fl&flagTuple) == (b.fl&flagTuple):
+		case a.k == KindList && b.k == KindList && (a.fl|b.fl)&(flagIter|flagRange) == 0 && (a.fl&flagTuple) == (b.fl&flagTuple):
 			x, y := a.AsList().Items, b.AsList().Items
 			if err := r.counted(len(x) + len(y)); err != nil {
 				return Value{}, err
@@ -109,6 +109,9 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 			}
 			return Value{k: KindString, fl: seq.fl & flagSafe}.withStr(strings.Repeat(seq.str(), int(count))), nil
 		case KindList:
+			if seq.fl&(flagIter|flagRange) != 0 {
+				break
+			}
 			items := seq.AsList().Items
 			if count > 0 && int64(len(items)) > math.MaxInt32*4/count {
 				return Value{}, r.counted(-1)
@@ -129,11 +132,15 @@ func (r *renderer) binary(op string, a, b Value) (Value, error) {
 			}
 			var s string
 			var err error
-			switch b.k {
-			case KindList:
+			// Python's %: a tuple gives the values; anything else is one
+			// value, and a dict (or a list: both take []) may go unused.
+			switch {
+			case b.k == KindList && b.fl&flagTuple != 0:
 				s, err = percentFormat(a.str(), b.AsList().Items, Undefined())
-			case KindDict:
-				s, err = percentFormat(a.str(), nil, b)
+			case b.k == KindDict:
+				s, err = percentFormat(a.str(), []Value{b}, b)
+			case b.k == KindList || b.k == KindUndefined:
+				s, err = percentFormat(a.str(), []Value{b}, NewDict())
 			default:
 				s, err = percentFormat(a.str(), []Value{b}, Undefined())
 			}
@@ -230,7 +237,7 @@ func arith(op string, a, b Value) (Value, error) {
 		if y == 0 {
 			return Value{}, runtimeErrorf("ZeroDivisionError", "float floor division by zero")
 		}
-		return NewFloat(math.Floor(x / y)), nil
+		return NewFloat(floorDiv(x, y)), nil
 	case "%":
 		if y == 0 {
 			return Value{}, runtimeErrorf("ZeroDivisionError", "float modulo")
@@ -289,7 +296,8 @@ func order(a, b Value, op string, depth int, work *int) (int, error) {
 	if a.k == KindString && b.k == KindString {
 		return strings.Compare(a.str(), b.str()), nil
 	}
-	if a.k == KindList && b.k == KindList && depth < maxPrintDepth {
+	if a.k == KindList && b.k == KindList && depth < maxPrintDepth &&
+		(a.fl|b.fl)&(flagRange|flagIter) == 0 && a.fl&flagTuple == b.fl&flagTuple {
 		x, y := a.AsList().Items, b.AsList().Items
 		for i := 0; i < len(x) && i < len(y); i++ {
 			if equal(x[i], y[i], 0, work) {
@@ -344,6 +352,9 @@ func contains3(container, x Value, work *int) (bool, error) {
 		}
 		return false, nil
 	case KindDict, kindNamespace:
+		if x.k == KindList && x.fl&(flagTuple|flagRange) == 0 || x.k == KindDict {
+			return false, typeErrorf("unhashable type: '%s'", typeName(x))
+		}
 		_, ok := container.AsDict().Data[keyString(x)]
 		return ok, nil
 	case KindUndefined:
@@ -361,3 +372,21 @@ func escapeHTML(s string) string {
 }
 
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", "\"", "&#34;")
+
+// floorDiv is Python's float //: from the remainder, as CPython computes
+// it (1e3 // 0.1 is 9999.0, where floor(1e3 / 0.1) is 10000).
+func floorDiv(x, y float64) float64 {
+	mod := math.Mod(x, y)
+	div := (x - mod) / y
+	if mod != 0 && (y < 0) != (mod < 0) {
+		div -= 1
+	}
+	if div == 0 {
+		return math.Copysign(0, x/y)
+	}
+	f := math.Floor(div)
+	if div-f > 0.5 {
+		f++
+	}
+	return f
+}

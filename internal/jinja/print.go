@@ -76,6 +76,14 @@ func writeRepr(b *strings.Builder, v Value, quote bool, seen []any) {
 			b.WriteString("<generator object at 0x7f0000000000>")
 			return
 		}
+		if v.fl&flagRange != 0 {
+			b.WriteString("range(" + strconv.FormatInt(l.rng[0], 10) + ", " + strconv.FormatInt(l.rng[1], 10))
+			if l.rng[2] != 1 {
+				b.WriteString(", " + strconv.FormatInt(l.rng[2], 10))
+			}
+			b.WriteByte(')')
+			return
+		}
 		open, end := "[", "]"
 		if v.fl&flagTuple != 0 {
 			open, end = "(", ")"
@@ -262,7 +270,7 @@ func equal(v, w Value, depth int, work *int) bool {
 	case KindString:
 		return w.k == KindString && v.str() == w.str()
 	case KindList:
-		if w.k != KindList || (v.fl&flagTuple) != (w.fl&flagTuple) {
+		if w.k != KindList || (v.fl&(flagTuple|flagRange)) != (w.fl&(flagTuple|flagRange)) {
 			return false
 		}
 		a, b := v.AsList(), w.AsList()

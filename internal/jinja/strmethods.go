@@ -238,11 +238,11 @@ func partition(find func(s, sep string) int) strMethodFunc {
 		i := find(s, sep)
 		if i < 0 {
 			if find(s, "") == 0 { // partition
-				return strParts(s, "", ""), nil
+				return strTuple(s, "", ""), nil
 			}
-			return strParts("", "", s), nil
+			return strTuple("", "", s), nil
 		}
-		return strParts(s[:i], sep, s[i+len(sep):]), nil
+		return strTuple(s[:i], sep, s[i+len(sep):]), nil
 	}
 }
 
@@ -329,4 +329,11 @@ func intOf(v Value) (int, bool) {
 		return int(max(min(v.flt(), 1<<62), -1<<62)), true
 	}
 	return 0, false
+}
+
+// strTuple is a tuple of strs, as partition returns.
+func strTuple(parts ...string) Value {
+	v := strParts(parts...)
+	v.fl |= flagTuple
+	return v
 }

@@ -68,33 +68,32 @@ func init() {
 		}),
 		"callable": kindTest(func(v Value) bool { return v.k == KindCallable || v.k == kindLoop && (*loopState)(v.p).n.recursive }),
 		"escaped":  kindTest(func(v Value) bool { return v.k == KindString && v.fl&flagSafe != 0 }),
+		// Python's tests on str(value), and on value % 2 (a float too).
 		"lower": kindTest(func(v Value) bool {
-			return v.k == KindString && strings.IndexFunc(v.str(), unicode.IsLower) >= 0 && strings.IndexFunc(v.str(), unicode.IsUpper) < 0
+			p := Print(v)
+			return strings.IndexFunc(p, unicode.IsLower) >= 0 && strings.IndexFunc(p, unicode.IsUpper) < 0
 		}),
 		"upper": kindTest(func(v Value) bool {
-			return v.k == KindString && strings.IndexFunc(v.str(), unicode.IsUpper) >= 0 && strings.IndexFunc(v.str(), unicode.IsLower) < 0
+			p := Print(v)
+			return strings.IndexFunc(p, unicode.IsUpper) >= 0 && strings.IndexFunc(p, unicode.IsLower) < 0
 		}),
-		"odd": func(_ *renderer, v Value, _ []Value) (bool, error) {
-			if !isIntLike(v) {
-				return false, typeErrorf("odd needs an integer")
-			}
-			return v.int()%2 != 0, nil
+		"odd": func(r *renderer, v Value, _ []Value) (bool, error) {
+			m, err := r.binary("%", v, NewInt(2))
+			return err == nil && equal(m, NewInt(1), 0, nil), err
 		},
-		"even": func(_ *renderer, v Value, _ []Value) (bool, error) {
-			if !isIntLike(v) {
-				return false, typeErrorf("even needs an integer")
-			}
-			return v.int()%2 == 0, nil
+		"even": func(r *renderer, v Value, _ []Value) (bool, error) {
+			m, err := r.binary("%", v, NewInt(2))
+			return err == nil && equal(m, NewInt(0), 0, nil), err
 		},
-		"divisibleby": func(_ *renderer, v Value, args []Value) (bool, error) {
+		"divisibleby": func(r *renderer, v Value, args []Value) (bool, error) {
 			if len(args) == 0 {
 				return false, typeErrorf("divisibleby takes a number")
 			}
-			m, err := arith("%", v, args[0])
+			m, err := r.binary("%", v, args[0])
 			if err != nil {
 				return false, err
 			}
-			return !m.IsTruthy(), nil
+			return equal(m, NewInt(0), 0, nil), nil
 		},
 		"sameas": func(_ *renderer, v Value, args []Value) (bool, error) {
 			if len(args) == 0 {
@@ -212,5 +211,7 @@ func rangeOf(r *renderer, args []Value) (Value, error) {
 	for i := range out {
 		out[i] = NewInt(start + int64(i)*step)
 	}
-	return NewList(out), nil
+	v := listOf(flagRange, out)
+	v.AsList().rng = [3]int64{start, stop, step}
+	return v, nil
 }

@@ -31,6 +31,7 @@ const (
 	flagSafe  uint8 = 1 << iota // a str that is markupsafe's Markup
 	flagTuple                   // a list that is a tuple
 	flagIter                    // a list that is a generator or iterator
+	flagRange                   // a list that is a range (List.rng)
 )
 
 // Value is a template value: Python's None, bool, int, float, str, list
@@ -73,6 +74,8 @@ type List struct {
 	Items []Value
 	// spent marks a generator already iterated: Python's is empty then.
 	spent bool
+	// rng is a range's start, stop and step, as it prints.
+	rng [3]int64
 }
 
 // Dict is a dict: its keys in insertion order, as Python's.
@@ -308,6 +311,8 @@ func typeName(v Value) string {
 			return "tuple"
 		case v.fl&flagIter != 0:
 			return "generator"
+		case v.fl&flagRange != 0:
+			return "range"
 		}
 		return "list"
 	case KindDict:
