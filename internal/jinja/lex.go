@@ -190,14 +190,17 @@ func (lx *lexer) isRaw() bool {
 		return false
 	}
 	s = strings.TrimLeft(s[3:], " \t\n")
-	return strings.HasPrefix(s, "%}") || strings.HasPrefix(s, "-%}") || strings.HasPrefix(s, "+%}")
+	// Jinja's raw tag takes no "+" at its end: {% raw +%} is an unknown tag.
+	return strings.HasPrefix(s, "%}") || strings.HasPrefix(s, "-%}")
 }
 
 func (lx *lexer) raw() error {
 	close := strings.Index(lx.src[lx.pos:], "%}")
 	sign := lx.src[lx.pos+close-1]
 	lx.pos += close + 2
-	lx.after(sign, true)
+	// Jinja's raw tag keeps the newline after it (trim_blocks does not
+	// apply); "-" trims as elsewhere.
+	lx.after(sign, false)
 	for i := lx.pos; ; {
 		j := nextTag(lx.src, i)
 		if j < 0 {
