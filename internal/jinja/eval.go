@@ -361,7 +361,9 @@ type loopState struct {
 	r     *renderer
 	sc    *scope
 	n     *sFor
-	items []Value
+	items []Value // the items, those filtered so far with a condition
+	src   []Value // with a condition: the items before filtering
+	next  int     // the first of src not yet filtered
 	pos   int
 	depth int
 	// changed's last arguments
@@ -374,48 +376,69 @@ func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
 	if err != nil {
 		return r.located(err, n.line)
 	}
-	if n.cond != nil {
-		var kept []Value
-		for _, item := range items {
-			if err := r.step(); err != nil {
-				return err
-			}
-			inner := &scope{parent: sc}
-			if err := r.assign(inner, n.target, item, n.line); err != nil {
-				return err
-			}
-			c, err := r.evalAt(inner, n.cond)
-			if err != nil {
-				return err
-			}
-			if c.IsTruthy() {
-				kept = append(kept, item)
-			}
-		}
-		items = kept
+	ls := &loopState{r: r, sc: sc, n: n, depth: depth}
+	if n.cond == nil {
+		ls.items = items
+	} else {
+		ls.src = items // filtered as the loop goes, as Jinja's generator
 	}
-	if len(items) == 0 {
-		return r.block(&scope{parent: sc}, n.els)
-	}
-	ls := &loopState{r: r, sc: sc, n: n, items: items, depth: depth}
 	lv := Value{k: kindLoop, p: unsafe.Pointer(ls)}
-	for i, item := range items {
+	// Jinja runs the else block unless a turn reached the end of the
+	// body: a turn that breaks or continues does not count.
+	completed := false
+loop:
+	for i := 0; ; i++ {
+		if err := ls.fill(i); err != nil {
+			return err
+		}
+		if i >= len(ls.items) {
+			break
+		}
 		if err := r.step(); err != nil {
 			return err
 		}
 		ls.pos = i
 		inner := &scope{parent: sc}
-		if err := r.assign(inner, n.target, item, n.line); err != nil {
+		if err := r.assign(inner, n.target, ls.items[i], n.line); err != nil {
 			return err
 		}
 		inner.set("loop", lv)
-		err := r.block(inner, n.body)
-		switch {
+		switch err := r.block(inner, n.body); {
 		case err == errBreak:
-			return nil
+			break loop
 		case err == errContinue:
 		case err != nil:
 			return err
+		default:
+			completed = true
+		}
+	}
+	if !completed {
+		return r.block(&scope{parent: sc}, n.els)
+	}
+	return nil
+}
+
+// fill filters a conditional loop's items until it holds k+1 of them or
+// they end (k < 0: all of them, for loop.length).
+func (ls *loopState) fill(k int) error {
+	r, n := ls.r, ls.n
+	for ls.next < len(ls.src) && (k < 0 || len(ls.items) <= k) {
+		item := ls.src[ls.next]
+		ls.next++
+		if err := r.step(); err != nil {
+			return err
+		}
+		inner := &scope{parent: ls.sc}
+		if err := r.assign(inner, n.target, item, n.line); err != nil {
+			return err
+		}
+		c, err := r.evalAt(inner, n.cond)
+		if err != nil {
+			return err
+		}
+		if c.IsTruthy() {
+			ls.items = append(ls.items, item)
 		}
 	}
 	return nil

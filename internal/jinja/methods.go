@@ -262,6 +262,16 @@ func (r *renderer) listMethod(v Value, name string) (Value, bool) {
 }
 
 func (ls *loopState) attr(name string) (Value, error) {
+	switch name {
+	case "length", "revindex", "revindex0":
+		if err := ls.fill(-1); err != nil {
+			return Value{}, err
+		}
+	case "last", "nextitem":
+		if err := ls.fill(ls.pos + 1); err != nil {
+			return Value{}, err
+		}
+	}
 	n := len(ls.items)
 	switch name {
 	case "index":
@@ -275,7 +285,7 @@ func (ls *loopState) attr(name string) (Value, error) {
 	case "first":
 		return NewBool(ls.pos == 0), nil
 	case "last":
-		return NewBool(ls.pos == n-1), nil
+		return NewBool(ls.pos == n-1 && ls.next == len(ls.src)), nil
 	case "length":
 		return NewInt(int64(n)), nil
 	case "depth":
@@ -288,7 +298,7 @@ func (ls *loopState) attr(name string) (Value, error) {
 		}
 		return ls.items[ls.pos-1], nil
 	case "nextitem":
-		if ls.pos == n-1 {
+		if ls.pos >= n-1 {
 			return undefMsg("there is no next item"), nil
 		}
 		return ls.items[ls.pos+1], nil

@@ -18,6 +18,7 @@ type parser struct {
 	// template, and on one inside an if (soft) only when it is reached.
 	filters, tests []string
 	soft           bool
+	loops          int // for bodies open, where break and continue may go
 }
 
 // hard parses with soft off: a loop's, macro's or block's body is a new
@@ -187,6 +188,9 @@ func (p *parser) statement(name token) (node, error) {
 	case "with":
 		return p.parseWith()
 	case "break", "continue":
+		if p.loops == 0 {
+			return nil, syntaxErrorf(name.line, "'%s' outside a loop", name.s)
+		}
 		if err := p.expectBlockEnd(); err != nil {
 			return nil, err
 		}
@@ -312,7 +316,9 @@ func (p *parser) parseFor(line int) (node, error) {
 	saved := p.soft
 	p.soft = false
 	defer func() { p.soft = saved }()
+	p.loops++
 	body, end, err := p.parseBody("else", "endfor")
+	p.loops--
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +422,11 @@ func (p *parser) parseMacro(line int) (node, error) {
 	if err := p.expectBlockEnd(); err != nil {
 		return nil, err
 	}
-	if err := p.hard(func() (err error) { n.body, _, err = p.parseBody("endmacro"); return err }); err != nil {
+	loops := p.loops
+	p.loops = 0 // a macro is a function of its own: no loop around it
+	err = p.hard(func() (err error) { n.body, _, err = p.parseBody("endmacro"); return err })
+	p.loops = loops
+	if err != nil {
 		return nil, err
 	}
 	p.skipName(name)
@@ -442,7 +452,11 @@ func (p *parser) parseCallBlock(line int) (node, error) {
 	if err := p.expectBlockEnd(); err != nil {
 		return nil, err
 	}
-	if err := p.hard(func() (err error) { n.body, _, err = p.parseBody("endcall"); return err }); err != nil {
+	loops := p.loops
+	p.loops = 0
+	err = p.hard(func() (err error) { n.body, _, err = p.parseBody("endcall"); return err })
+	p.loops = loops
+	if err != nil {
 		return nil, err
 	}
 	return n, p.expectBlockEnd()
