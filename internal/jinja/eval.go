@@ -1,485 +1,540 @@
 package jinja
 
 import (
+	"context"
 	"errors"
-	"fmt"
-	"slices"
 	"strings"
+	"unsafe"
 )
+
+// defaultMaxDepth bounds macro calls under way when Limits.Depth is 0,
+// so that no template overflows the stack.
+const defaultMaxDepth = 1000
 
 var (
-	errBreak    = errors.New("break")
-	errContinue = errors.New("continue")
+	errBreak    = errors.New("break outside a loop")
+	errContinue = errors.New("continue outside a loop")
 )
 
-// =============================================================================
-// Scope
-// =============================================================================
+type renderer struct {
+	ctx     context.Context
+	done    <-chan struct{}
+	o       *Options
+	vars    map[string]Value
+	out     *strings.Builder
+	written int
+	steps   int
+	depth   int
+	// kwOrder is the order of the keyword arguments evalArgs evaluated
+	// last: a macro's kwargs keep the call's order, as Python's do.
+	kwOrder []string
+}
 
+// scope is one level of variables: the template's, a loop iteration's, a
+// macro call's. Few names live in one, so a slice beats a map.
 type scope struct {
-	vars   map[string]Value
+	names  []string
+	vals   []Value
 	parent *scope
 }
 
-func newScope(parent *scope) *scope {
-	return &scope{vars: make(map[string]Value, 4), parent: parent}
-}
-
-func (s *scope) get(name string) (Value, bool) {
-	if v, ok := s.vars[name]; ok {
-		return v, true
+func (sc *scope) lookup(name string) (Value, bool) {
+	for s := sc; s != nil; s = s.parent {
+		for i := len(s.names) - 1; i >= 0; i-- {
+			if s.names[i] == name {
+				return s.vals[i], true
+			}
+		}
 	}
-	if s.parent != nil {
-		return s.parent.get(name)
+	return Value{}, false
+}
+
+func (sc *scope) set(name string, v Value) {
+	for i, n := range sc.names {
+		if n == name {
+			sc.vals[i] = v
+			return
+		}
 	}
-	return Undefined(), false
+	sc.names = append(sc.names, name)
+	sc.vals = append(sc.vals, v)
 }
 
-func (s *scope) set(name string, val Value) {
-	s.vars[name] = val
+// step counts one step and checks the bounds and the context.
+func (r *renderer) step() error {
+	r.steps++
+	if r.o.Steps > 0 && r.steps > r.o.Steps {
+		return &LimitError{Bound: BoundSteps, Max: r.o.Steps}
+	}
+	if r.done != nil {
+		select {
+		case <-r.done:
+			return r.ctx.Err()
+		default:
+		}
+	}
+	if r.o.Step != nil {
+		return r.o.Step()
+	}
+	return nil
 }
 
-// =============================================================================
-// Evaluator
-// =============================================================================
-
-type evaluator struct {
-	scope    *scope
-	builtins *scope
-	output   strings.Builder
-	lim      *limits
+// work counts n steps more: the cost of an operation that goes over
+// many bytes or items (a step per 4 KiB built or read, per 64 items
+// copied or compared), so that Steps bounds a render's time, not only
+// its loop iterations: a loop that builds a large string at each turn
+// stops as soon as one that turns often.
+func (r *renderer) work(n int) error {
+	if r == nil || n <= 0 {
+		return nil
+	}
+	r.steps += n
+	if r.o.Steps > 0 && r.steps > r.o.Steps {
+		return &LimitError{Bound: BoundSteps, Max: r.o.Steps}
+	}
+	return nil
 }
 
-func (e *evaluator) execNodes(nodes []node) error {
-	for _, n := range nodes {
-		if err := e.execNode(n); err != nil {
+// cost is the work of reading v once.
+func cost(v Value) int {
+	switch v.k {
+	case KindString:
+		return int(v.n >> 12)
+	case KindList:
+		return len(v.AsList().Items) >> 6
+	case KindDict:
+		return len(v.AsDict().Keys) >> 6
+	}
+	return 0
+}
+
+// sized checks a string of n bytes before it is built, and counts its
+// work.
+func (r *renderer) sized(n int) error {
+	if r == nil {
+		return nil
+	}
+	if r.o.String > 0 && (n > r.o.String || n < 0) {
+		return &LimitError{Bound: BoundString, Max: r.o.String}
+	}
+	if err := r.work(n >> 12); err != nil {
+		return err
+	}
+	return r.step()
+}
+
+// counted checks a list of n items before it is built, and counts its
+// work.
+func (r *renderer) counted(n int) error {
+	if r == nil {
+		return nil
+	}
+	if r.o.Items > 0 && (n > r.o.Items || n < 0) {
+		return &LimitError{Bound: BoundItems, Max: r.o.Items}
+	}
+	if err := r.work(n >> 6); err != nil {
+		return err
+	}
+	return r.step()
+}
+
+func (r *renderer) write(s string) error {
+	r.written += len(s)
+	if r.o.Output > 0 && r.written > r.o.Output {
+		return &LimitError{Bound: BoundOutput, Max: r.o.Output}
+	}
+	r.out.WriteString(s)
+	return nil
+}
+
+// capture renders body into a string of its own.
+func (r *renderer) capture(sc *scope, body []node) (string, error) {
+	saved := r.out
+	var b strings.Builder
+	r.out = &b
+	err := r.block(sc, body)
+	r.out = saved
+	return b.String(), err
+}
+
+// evalAt evaluates x for a statement, giving a failure its line.
+func (r *renderer) evalAt(sc *scope, x expr) (Value, error) {
+	v, err := r.eval(sc, x)
+	if err != nil {
+		return v, r.located(err, x.lineOf())
+	}
+	return v, nil
+}
+
+func (r *renderer) located(err error, line int) error {
+	var f *failure
+	if errors.As(err, &f) {
+		return &RenderError{Line: line, Type: f.typ, Msg: f.msg}
+	}
+	var re *RenderError
+	var le *LimitError
+	if errors.As(err, &re) || errors.As(err, &le) || errors.Is(err, errBreak) || errors.Is(err, errContinue) ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &RenderError{Line: line, Err: err}
+}
+
+func (r *renderer) block(sc *scope, body []node) error {
+	for _, n := range body {
+		if err := r.exec(sc, n); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (e *evaluator) execNode(n node) error {
-	if l := e.lim; l != nil {
-		if l.Stopped != nil && l.Stopped() {
-			return errors.New("the render was given up")
-		}
-		if l.MaxOutput > 0 && e.output.Len() > l.MaxOutput {
-			return fmt.Errorf("%w: it wrote more than %d bytes", ErrTooLarge, l.MaxOutput)
-		}
-	}
-	switch nd := n.(type) {
-	case *textNode:
-		e.output.WriteString(nd.text)
-		return nil
-
-	case *outputNode:
-		val, err := e.evalExpr(nd.expression)
+func (r *renderer) exec(sc *scope, n node) error {
+	switch n := n.(type) {
+	case *sText:
+		return r.write(n.s)
+	case *sOutput:
+		v, err := r.evalAt(sc, n.x)
 		if err != nil {
 			return err
 		}
-		e.output.WriteString(printValue(val))
+		if v.k == KindString {
+			return r.write(v.str())
+		}
+		return r.write(Print(v))
+	case *sIf:
+		for i, c := range n.conds {
+			v, err := r.evalAt(sc, c)
+			if err != nil {
+				return err
+			}
+			if v.IsTruthy() {
+				return r.block(sc, n.bodies[i])
+			}
+		}
+		return r.block(sc, n.els)
+	case *sFor:
+		it, err := r.evalAt(sc, n.iter)
+		if err != nil {
+			return err
+		}
+		return r.loop(sc, n, it, 0)
+	case *sSet:
+		return r.execSet(sc, n)
+	case *sMacro:
+		sc.set(n.name, r.macro(sc, n.name, &n.macroDef, n.line))
 		return nil
-
-	case *ifNode:
-		return e.execIf(nd)
-
-	case *forNode:
-		return e.execFor(nd)
-
-	case *setNode:
-		return e.execSet(nd)
-
-	case *setBlockNode:
-		return e.execSetBlock(nd)
-
-	case *macroNode:
-		return e.execMacro(nd)
-
-	case *callNode:
-		return e.execCall(nd)
-
-	case *filterBlockNode:
-		return e.execFilterBlock(nd)
-
-	case *breakNode:
+	case *sCallBlock:
+		caller := r.macro(sc, "caller", &n.macroDef, n.line)
+		c := *n.call
+		c.kwNames = append(append([]string(nil), c.kwNames...), "caller")
+		c.kwVals = append(append([]expr(nil), c.kwVals...), &eConst{pos{n.line}, caller})
+		v, err := r.evalAt(sc, &c)
+		if err != nil {
+			return err
+		}
+		return r.write(Print(v))
+	case *sFilterBlock:
+		s, err := r.capture(&scope{parent: sc}, n.body)
+		if err != nil {
+			return err
+		}
+		v := NewString(s)
+		for _, f := range n.filters {
+			if v, err = r.applyFilter(sc, f, v); err != nil {
+				return r.located(err, f.line)
+			}
+		}
+		return r.write(Print(v))
+	case *sWith:
+		inner := &scope{parent: sc}
+		for i, name := range n.names {
+			v, err := r.evalAt(sc, n.vals[i])
+			if err != nil {
+				return err
+			}
+			inner.set(name, v)
+		}
+		return r.block(inner, n.body)
+	case *sScope:
+		return r.block(&scope{parent: sc}, n.body)
+	case *sBreak:
 		return errBreak
-
-	case *continueNode:
+	case *sContin:
 		return errContinue
-
-	default:
-		return fmt.Errorf("unknown node type %T", n)
 	}
+	return nil
 }
 
-func (e *evaluator) execIf(n *ifNode) error {
-	for _, branch := range n.branches {
-		if branch.condition == nil {
-			// else branch
-			return e.execNodes(branch.body)
+func (r *renderer) execSet(sc *scope, n *sSet) error {
+	var v Value
+	var err error
+	if n.x != nil {
+		if v, err = r.evalAt(sc, n.x); err != nil {
+			return err
 		}
-		cond, err := e.evalExpr(branch.condition)
+	} else {
+		s, err := r.capture(&scope{parent: sc}, n.body)
 		if err != nil {
 			return err
 		}
-		if cond.IsTruthy() {
-			return e.execNodes(branch.body)
+		v = NewString(s)
+		for _, f := range n.filters {
+			if v, err = r.applyFilter(sc, f, v); err != nil {
+				return r.located(err, f.line)
+			}
 		}
+	}
+	if n.target.ns != "" {
+		ns, _ := sc.lookup(n.target.ns)
+		if ns.k != kindNamespace {
+			return &RenderError{Line: n.line, Type: "TemplateRuntimeError", Msg: "cannot assign attribute on non-namespace object"}
+		}
+		ns.AsDict().Set(n.target.names[0], v)
+		return nil
+	}
+	return r.assign(sc, n.target, v, n.line)
+}
+
+// assign binds a target's names to v, unpacking it over several.
+func (r *renderer) assign(sc *scope, t target, v Value, line int) error {
+	if !t.tuple {
+		sc.set(t.names[0], v)
+		return nil
+	}
+	items, err := r.iterate(v)
+	if err != nil {
+		return r.located(err, line)
+	}
+	if len(items) != len(t.names) {
+		if len(items) < len(t.names) {
+			return &RenderError{Line: line, Type: "ValueError", Msg: "not enough values to unpack"}
+		}
+		return &RenderError{Line: line, Type: "ValueError", Msg: "too many values to unpack"}
+	}
+	for i, name := range t.names {
+		sc.set(name, items[i])
 	}
 	return nil
 }
 
-func (e *evaluator) execFor(n *forNode) error {
-	iterVal, err := e.evalExpr(n.iter)
+// iterate is the items a for loop over v sees: a dict's keys, a str's
+// characters; undefined is empty.
+func (r *renderer) iterate(v Value) ([]Value, error) {
+	if err := r.work(cost(v)); err != nil {
+		return nil, err
+	}
+	switch v.k {
+	case KindList:
+		l := v.AsList()
+		if v.fl&flagIter != 0 {
+			if l.spent {
+				return nil, nil
+			}
+			l.spent = true
+		}
+		return l.Items, nil
+	case KindDict:
+		d := v.AsDict()
+		keys := make([]Value, len(d.Keys))
+		for i, k := range d.Keys {
+			keys[i] = d.keyOf(k)
+		}
+		return keys, nil
+	case KindString:
+		var out []Value
+		if err := r.counted(len(v.str())); err != nil {
+			return nil, err
+		}
+		for _, c := range v.str() {
+			out = append(out, NewString(string(c)))
+		}
+		return out, nil
+	case KindUndefined:
+		return nil, nil
+	}
+	return nil, typeErrorf("'%s' object is not iterable", typeName(v))
+}
+
+// loopState is a for loop's loop variable.
+type loopState struct {
+	r     *renderer
+	sc    *scope
+	n     *sFor
+	items []Value // the items, those filtered so far with a condition
+	src   []Value // with a condition: the items before filtering
+	next  int     // the first of src not yet filtered
+	pos   int
+	depth int
+	// changed's last arguments
+	last    []Value
+	hasLast bool
+}
+
+func (r *renderer) loop(sc *scope, n *sFor, it Value, depth int) error {
+	items, err := r.iterate(it)
 	if err != nil {
-		return err
+		return r.located(err, n.line)
 	}
-
-	var items []Value
-	switch {
-	case iterVal.IsList():
-		items = iterVal.AsList().Items
-	case iterVal.IsDict():
-		d := iterVal.AsDict()
-		for _, key := range d.Keys {
-			items = append(items, NewString(key))
-		}
-	case iterVal.IsString():
-		for _, r := range iterVal.AsString() {
-			items = append(items, NewString(string(r)))
-		}
-	case iterVal.IsUndefined():
-		// Empty iteration.
-	default:
-		return fmt.Errorf("%s object is not iterable", pyType(iterVal))
+	ls := &loopState{r: r, sc: sc, n: n, depth: depth}
+	if n.cond == nil {
+		ls.items = items
+	} else {
+		ls.src = items // filtered as the loop goes, as Jinja's generator
 	}
-
-	// Apply filter if present.
-	if n.filterExpr != nil {
-		var filtered []Value
-		for _, item := range items {
-			if err := e.lim.step(); err != nil {
-				return err
-			}
-			child := newScope(e.scope)
-			child.set(n.valVar, item)
-			old := e.scope
-			e.scope = child
-			fv, err := e.evalExpr(n.filterExpr)
-			e.scope = old
-			if err != nil {
-				return err
-			}
-			if fv.IsTruthy() {
-				filtered = append(filtered, item)
-			}
-		}
-		items = filtered
-	}
-
-	if len(items) == 0 {
-		if n.elseBody != nil {
-			return e.execNodes(n.elseBody)
-		}
-		return nil
-	}
-
-	total := int64(len(items))
-
-	// Pre-allocate the loop dict and child scope once, then reuse them
-	// across iterations to avoid per-iteration allocations.
-	loop := NewDict()
-	ld := loop.AsDict()
-	ld.Set("length", NewInt(total))
-
-	for i, item := range items {
-		if err := e.lim.step(); err != nil {
+	lv := Value{k: kindLoop, p: unsafe.Pointer(ls)}
+	// Jinja runs the else block unless a turn reached the end of the
+	// body: a turn that breaks or continues does not count.
+	completed := false
+loop:
+	for i := 0; ; i++ {
+		if err := ls.fill(i); err != nil {
 			return err
 		}
-		// Each iteration has a scope of its own, as in Python's Jinja:
-		// what one {% set %} inside the body sets is gone at the next.
-		child := newScope(e.scope)
-		child.set("loop", loop)
-
-		// Set loop variable(s).
-		if n.keyVar != "" {
-			// Destructuring: for key, val in items
-			if item.IsList() && item.AsList().Len() >= 2 {
-				child.set(n.keyVar, item.AsList().Get(0))
-				child.set(n.valVar, item.AsList().Get(1))
-			} else {
-				child.set(n.keyVar, NewInt(int64(i)))
-				child.set(n.valVar, item)
-			}
-		} else {
-			child.set(n.valVar, item)
+		if i >= len(ls.items) {
+			break
 		}
-
-		// Update loop object for this iteration.
-		idx := int64(i)
-		ld.Data["index"] = NewInt(idx + 1)
-		ld.Data["index0"] = NewInt(idx)
-		ld.Data["revindex"] = NewInt(total - idx)
-		ld.Data["revindex0"] = NewInt(total - idx - 1)
-		ld.Data["first"] = NewBool(i == 0)
-		ld.Data["last"] = NewBool(i == len(items)-1)
-
-		if i > 0 {
-			ld.Data["previtem"] = items[i-1]
-		} else {
-			ld.Data["previtem"] = Undefined()
+		if err := r.step(); err != nil {
+			return err
 		}
-		if i < len(items)-1 {
-			ld.Data["nextitem"] = items[i+1]
-		} else {
-			ld.Data["nextitem"] = Undefined()
+		ls.pos = i
+		inner := &scope{parent: sc}
+		if err := r.assign(inner, n.target, ls.items[i], n.line); err != nil {
+			return err
 		}
+		inner.set("loop", lv)
+		switch err := r.block(inner, n.body); {
+		case err == errBreak:
+			break loop
+		case err == errContinue:
+		case err != nil:
+			return err
+		default:
+			completed = true
+		}
+	}
+	if !completed {
+		return r.block(&scope{parent: sc}, n.els)
+	}
+	return nil
+}
 
-		// cycle function — capture idx by value for closure correctness.
-		cycleIdx := idx
-		ld.Data["cycle"] = NewCallable("loop.cycle", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return Undefined(), nil
-			}
-			return args[int(cycleIdx)%len(args)], nil
-		})
-
-		old := e.scope
-		e.scope = child
-
-		err := e.execNodes(n.body)
-		e.scope = old
-
+// fill filters a conditional loop's items until it holds k+1 of them or
+// they end (k < 0: all of them, for loop.length).
+func (ls *loopState) fill(k int) error {
+	r, n := ls.r, ls.n
+	for ls.next < len(ls.src) && (k < 0 || len(ls.items) <= k) {
+		item := ls.src[ls.next]
+		ls.next++
+		if err := r.step(); err != nil {
+			return err
+		}
+		inner := &scope{parent: ls.sc}
+		if err := r.assign(inner, n.target, item, n.line); err != nil {
+			return err
+		}
+		c, err := r.evalAt(inner, n.cond)
 		if err != nil {
-			if errors.Is(err, errBreak) {
-				break
-			}
-			if errors.Is(err, errContinue) {
-				continue
-			}
 			return err
 		}
+		if c.IsTruthy() {
+			ls.items = append(ls.items, item)
+		}
 	}
-
 	return nil
 }
 
-func (e *evaluator) execSet(n *setNode) error {
-	val, err := e.evalExpr(n.value)
-	if err != nil {
-		return err
-	}
-
-	if n.namespace != "" {
-		nsVal, ok := e.scope.get(n.namespace)
-		if !ok || !nsVal.IsDict() {
-			return fmt.Errorf("set: namespace %q not found or not a dict", n.namespace)
+// macro makes the callable of a macro (or a call block's caller) defined
+// in sc.
+//
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
+func (r *renderer) macro(sc *scope, name string, d *macroDef, line int) Value {
+	return NewCallable(name, func(args []Value, kwargs map[string]Value) (Value, error) {
+		order := r.kwOrder
+		r.kwOrder = nil
+		if !sameKeys(order, kwargs) {
+			order = sortedKwargs(kwargs) // not called from a template's call
 		}
-		nsVal.AsDict().Set(n.target, val)
-		return nil
-	}
-
-	e.scope.set(n.target, val)
-	return nil
-}
-
-func (e *evaluator) execSetBlock(n *setBlockNode) error {
-	bodyEval := evaluator{
-		scope:    e.scope,
-		builtins: e.builtins,
-		lim:      e.lim,
-	}
-	if err := bodyEval.execNodes(n.body); err != nil {
-		return err
-	}
-	e.scope.set(n.target, NewString(bodyEval.output.String()))
-	return nil
-}
-
-func (e *evaluator) execMacro(n *macroNode) error {
-	// Capture the macro body and params.
-	params := n.params
-	body := n.body
-	parentScope := e.scope
-
-	fn := NewCallable(n.name, func(args []Value, kwargs map[string]Value) (Value, error) {
-		if l := e.lim; l != nil {
-			if err := l.step(); err != nil {
-				return Undefined(), err
-			}
-			l.depth++
-			defer func() { l.depth-- }()
-			if l.MaxDepth > 0 && l.depth > l.MaxDepth {
-				return Undefined(), fmt.Errorf("macros call each other more than %d deep: the template recurses without end", l.MaxDepth)
-			}
+		if err := r.step(); err != nil {
+			return Value{}, err
 		}
-		child := newScope(parentScope)
-		// What the parameters do not take is varargs and kwargs, as in
-		// Python's Jinja.
-		var extra []Value
-		if len(args) > len(params) {
-			extra = args[len(params):]
+		max := r.o.Depth
+		if max <= 0 {
+			max = defaultMaxDepth
 		}
-		child.set("varargs", NewList(extra))
-		more := NewDict()
-		for _, k := range sortedKeys(kwargs) {
-			if k == "caller" || slices.ContainsFunc(params, func(p macroParam) bool { return p.name == k }) {
-				continue
-			}
-			more.AsDict().Set(k, kwargs[k])
+		if r.depth >= max {
+			return Value{}, &LimitError{Bound: BoundDepth, Max: max}
 		}
-		child.set("kwargs", more)
-
-		// Bind positional args.
-		for i, param := range params {
-			if i < len(args) {
-				child.set(param.name, args[i])
-			} else if v, ok := kwargs[param.name]; ok {
-				child.set(param.name, v)
-			} else if param.defaultVal != nil {
-				defEval := evaluator{scope: child, builtins: e.builtins, lim: e.lim}
-				defVal, err := defEval.evalExpr(param.defaultVal)
-				if err != nil {
-					return Undefined(), err
+		r.depth++
+		defer func() { r.depth-- }()
+		inner := &scope{parent: sc}
+		firstDefault := len(d.params) - len(d.defaults)
+		for i, p := range d.params {
+			switch v, ok := kwargs[p]; {
+			case i < len(args):
+				if ok {
+					return Value{}, typeErrorf("macro '%s' got multiple values for argument '%s'", name, p)
 				}
-				child.set(param.name, defVal)
-			} else {
-				child.set(param.name, Undefined())
+				inner.set(p, args[i])
+			case ok:
+				inner.set(p, v)
+			case i >= firstDefault:
+				dv, err := r.eval(inner, d.defaults[i-firstDefault])
+				if err != nil {
+					return Value{}, err
+				}
+				inner.set(p, dv)
+			default:
+				inner.set(p, undefMsg("'"+p+"' is undefined"))
 			}
 		}
-
-		// Set caller if available.
-		if caller, ok := kwargs["caller"]; ok {
-			child.set("caller", caller)
+		var extra []Value
+		if len(args) > len(d.params) {
+			extra = args[len(d.params):]
 		}
-
-		macroEval := evaluator{
-			scope:    child,
-			builtins: e.builtins,
-			lim:      e.lim,
+		inner.set("varargs", newTuple(extra...))
+		kw := NewDict()
+		for _, k := range order {
+			if k == "caller" {
+				inner.set("caller", kwargs[k])
+				continue
+			}
+			if !contains(d.params, k) {
+				kw.AsDict().Set(k, kwargs[k])
+			}
 		}
-
-		if err := macroEval.execNodes(body); err != nil {
-			return Undefined(), err
+		inner.set("kwargs", kw)
+		s, err := r.capture(inner, d.body)
+		if err != nil {
+			if err == errBreak || err == errContinue {
+				return Value{}, runtimeErrorf("TemplateSyntaxError", "break or continue outside a loop")
+			}
+			return Value{}, err
 		}
-
-		return NewString(macroEval.output.String()), nil
+		return NewString(s), nil
 	})
-
-	e.scope.set(n.name, fn)
-	return nil
 }
 
-func (e *evaluator) execCall(n *callNode) error {
-	// Create a caller callable that renders the body.
-	callerArgs := n.callerArgs
-	body := n.body
-	parentScope := e.scope
-
-	caller := NewCallable("caller", func(args []Value, kwargs map[string]Value) (Value, error) {
-		if err := e.lim.step(); err != nil {
-			return Undefined(), err
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
-		child := newScope(parentScope)
-		for i, argName := range callerArgs {
-			if i < len(args) {
-				child.set(argName, args[i])
-			}
-		}
-
-		callerEval := evaluator{
-			scope:    child,
-			builtins: e.builtins,
-			lim:      e.lim,
-		}
-		if err := callerEval.execNodes(body); err != nil {
-			return Undefined(), err
-		}
-		return NewString(callerEval.output.String()), nil
-	})
-
-	// Evaluate the call expression with caller in kwargs.
-	callEx, ok := n.expr.(*callExpr)
-	if ok {
-		fn, err := e.evalExpr(callEx.fn)
-		if err != nil {
-			return err
-		}
-		if !fn.IsCallable() {
-			return fmt.Errorf("call: expression is not callable")
-		}
-
-		var args []Value
-		for _, a := range callEx.args {
-			av, err := e.evalExpr(a)
-			if err != nil {
-				return err
-			}
-			args = append(args, av)
-		}
-
-		kwargs := map[string]Value{"caller": caller}
-		for _, kw := range callEx.kwargs {
-			v, err := e.evalExpr(kw.value)
-			if err != nil {
-				return err
-			}
-			kwargs[kw.name] = v
-		}
-
-		result, err := fn.AsCallable().Fn(args, kwargs)
-		if err != nil {
-			return err
-		}
-		e.output.WriteString(printValue(result))
-		return nil
 	}
-
-	// Fallback: evaluate expression and call with caller.
-	fn, err := e.evalExpr(n.expr)
-	if err != nil {
-		return err
-	}
-	if !fn.IsCallable() {
-		return fmt.Errorf("call: expression is not callable")
-	}
-
-	result, err := fn.AsCallable().Fn(nil, map[string]Value{"caller": caller})
-	if err != nil {
-		return err
-	}
-	e.output.WriteString(printValue(result))
-	return nil
+	return false
 }
 
-func (e *evaluator) execFilterBlock(n *filterBlockNode) error {
-	// Render body to string.
-	bodyEval := evaluator{
-		scope:    e.scope,
-		builtins: e.builtins,
-		lim:      e.lim,
+// sameKeys reports whether order names exactly the keys of kw.
+func sameKeys(order []string, kw map[string]Value) bool {
+	if len(order) != len(kw) {
+		return false
 	}
-	if err := bodyEval.execNodes(n.body); err != nil {
-		return err
-	}
-	bodyStr := bodyEval.output.String()
-
-	// Apply the filter. The filter expression should be a name or filter chain.
-	if fe, ok := n.filter.(*nameExpr); ok {
-		filterVal, ok := lookupFilter(e.builtins, fe.name)
-		if !ok {
-			return fmt.Errorf("unknown filter %q", fe.name)
+	for _, k := range order {
+		if _, ok := kw[k]; !ok {
+			return false
 		}
-		result, err := filterVal.AsCallable().Fn([]Value{NewString(bodyStr)}, nil)
-		if err != nil {
-			return err
-		}
-		e.output.WriteString(printValue(result))
-		return nil
 	}
-
-	// For more complex filter expressions, just output the body.
-	e.output.WriteString(bodyStr)
-	return nil
+	return true
 }

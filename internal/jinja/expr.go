@@ -1,606 +1,503 @@
 package jinja
 
 import (
-	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
 )
 
-// =============================================================================
-// Expression evaluation
-// =============================================================================
+func undefinedName(name string) Value { return undefMsg("'" + name + "' is undefined") }
 
-func (e *evaluator) evalExpr(ex expr) (Value, error) {
-	switch n := ex.(type) {
-	case *litExpr:
-		return n.val, nil
+// undefinedError is the failure of using v, an undefined value, as more
+// than nothing.
+func undefinedError(v Value) error {
+	if v.str() == "" {
+		return undefinedErrorf("a value is undefined")
+	}
+	return undefinedErrorf("%s", v.str())
+}
 
-	case *nameExpr:
-		v, _ := e.scope.get(n.name)
-		return v, nil
+func (r *renderer) lookup(sc *scope, name string) Value {
+	if v, ok := sc.lookup(name); ok {
+		return v
+	}
+	if v, ok := r.vars[name]; ok {
+		return v
+	}
+	if v, ok := globals[name]; ok {
+		return v
+	}
+	if name == "range" {
+		return NewCallable("range", func(args []Value, _ map[string]Value) (Value, error) { return rangeOf(r, args) })
+	}
+	return undefinedName(name)
+}
 
-	case *attrExpr:
-		return e.evalAttr(n)
-
-	case *itemExpr:
-		return e.evalItem(n)
-
-	case *sliceExpr:
-		return e.evalSlice(n)
-
-	case *unaryExpr:
-		return e.evalUnary(n)
-
-	case *binExpr:
-		return e.evalBinary(n)
-
-	case *condExpr:
-		return e.evalCond(n)
-
-	case *callExpr:
-		return e.evalCallExpr(n)
-
-	case *filterExpr:
-		return e.evalFilter(n)
-
-	case *testExpr:
-		return e.evalTestExpr(n)
-
-	case *listExpr:
-		items := make([]Value, len(n.items))
-		for i, item := range n.items {
-			v, err := e.evalExpr(item)
+func (r *renderer) eval(sc *scope, x expr) (Value, error) {
+	switch x := x.(type) {
+	case *eConst:
+		return x.v, nil
+	case *eName:
+		return r.lookup(sc, x.name), nil
+	case *eAttr:
+		v, err := r.eval(sc, x.x)
+		if err != nil {
+			return v, err
+		}
+		return r.getAttr(v, x.name)
+	case *eItem:
+		v, err := r.eval(sc, x.x)
+		if err != nil {
+			return v, err
+		}
+		k, err := r.eval(sc, x.key)
+		if err != nil {
+			return k, err
+		}
+		return r.getItem(v, k)
+	case *eSlice:
+		return r.evalSlice(sc, x)
+	case *eCall:
+		fn, err := r.eval(sc, x.fn)
+		if err != nil {
+			return fn, err
+		}
+		args, kw, err := r.evalArgs(sc, &x.callArgs, nil)
+		if err != nil {
+			return Value{}, err
+		}
+		return r.call(fn, args, kw)
+	case *eFilter:
+		v, err := r.eval(sc, x.x)
+		if err != nil {
+			return v, err
+		}
+		return r.applyFilter(sc, x, v)
+	case *eTest:
+		v, err := r.eval(sc, x.x)
+		if err != nil {
+			return v, err
+		}
+		ok, err := r.applyTest(sc, x, v)
+		if err != nil {
+			return Value{}, err
+		}
+		return NewBool(ok != x.neg), nil
+	case *eUnary:
+		v, err := r.eval(sc, x.x)
+		if err != nil {
+			return v, err
+		}
+		return unary(x.op, v)
+	case *eBinary:
+		a, err := r.eval(sc, x.a)
+		if err != nil {
+			return a, err
+		}
+		switch x.op {
+		case "and":
+			if !a.IsTruthy() {
+				return a, nil
+			}
+			return r.eval(sc, x.b)
+		case "or":
+			if a.IsTruthy() {
+				return a, nil
+			}
+			return r.eval(sc, x.b)
+		}
+		b, err := r.eval(sc, x.b)
+		if err != nil {
+			return b, err
+		}
+		return r.binary(x.op, a, b)
+	case *eCompare:
+		a, err := r.eval(sc, x.first)
+		if err != nil {
+			return a, err
+		}
+		for i, op := range x.ops {
+			b, err := r.eval(sc, x.rest[i])
 			if err != nil {
-				return Undefined(), err
+				return b, err
+			}
+			var work int
+			ok, err := compare(op, a, b, &work)
+			if e := r.work(work >> 6); e != nil {
+				return Value{}, e
+			}
+			if err != nil || !ok {
+				return NewBool(false), err
+			}
+			a = b
+		}
+		return NewBool(true), nil
+	case *eCond:
+		c, err := r.eval(sc, x.cond)
+		if err != nil {
+			return c, err
+		}
+		if c.IsTruthy() {
+			return r.eval(sc, x.a)
+		}
+		if x.b == nil {
+			return undefMsg("the inline if-expression evaluated to false and no else section was defined"), nil
+		}
+		return r.eval(sc, x.b)
+	case *eList:
+		if err := r.counted(len(x.items)); err != nil {
+			return Value{}, err
+		}
+		items := make([]Value, len(x.items))
+		for i, e := range x.items {
+			v, err := r.eval(sc, e)
+			if err != nil {
+				return v, err
 			}
 			items[i] = v
 		}
+		if x.tuple {
+			return newTuple(items...), nil
+		}
 		return NewList(items), nil
-
-	case *dictExpr:
+	case *eDict:
 		d := NewDict()
-		dict := d.AsDict()
-		for _, pair := range n.pairs {
-			key, err := e.evalExpr(pair.key)
+		for i, k := range x.keys {
+			kv, err := r.eval(sc, k)
 			if err != nil {
-				return Undefined(), err
+				return kv, err
 			}
-			val, err := e.evalExpr(pair.value)
+			v, err := r.eval(sc, x.vals[i])
 			if err != nil {
-				return Undefined(), err
+				return v, err
 			}
-			dict.Set(printValue(key), val)
+			d.AsDict().setKey(kv, v)
 		}
 		return d, nil
+	}
+	return Value{}, runtimeErrorf("TemplateRuntimeError", "unknown expression")
+}
 
+// keyString is a dict key as the engine stores it.
+func keyString(k Value) string { return dictKey(k) }
+
+// evalArgs evaluates call arguments, *list and **dict spread; first, when
+// given, goes before the positional ones (a filter's input).
+func (r *renderer) evalArgs(sc *scope, c *callArgs, first *Value) ([]Value, map[string]Value, error) {
+	var args []Value
+	if first != nil {
+		args = make([]Value, 0, len(c.args)+1)
+		args = append(args, *first)
+	}
+	for _, a := range c.args {
+		v, err := r.eval(sc, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, v)
+	}
+	if c.star != nil {
+		v, err := r.eval(sc, c.star)
+		if err != nil {
+			return nil, nil, err
+		}
+		items, err := r.iterate(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, items...)
+	}
+	var kw map[string]Value
+	var order []string
+	if len(c.kwNames) > 0 || c.dstar != nil {
+		kw = make(map[string]Value, len(c.kwNames))
+	}
+	for i, name := range c.kwNames {
+		v, err := r.eval(sc, c.kwVals[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, dup := kw[name]; !dup {
+			order = append(order, name)
+		}
+		kw[name] = v
+	}
+	if c.dstar != nil {
+		v, err := r.eval(sc, c.dstar)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v.k != KindDict {
+			return nil, nil, typeErrorf("argument after ** must be a mapping, not %s", typeName(v))
+		}
+		d := v.AsDict()
+		for _, k := range d.Keys {
+			if _, dup := kw[k]; !dup {
+				order = append(order, k)
+			}
+			kw[k] = d.Data[k]
+		}
+	}
+	r.kwOrder = order
+	return args, kw, nil
+}
+
+func (r *renderer) call(fn Value, args []Value, kw map[string]Value) (Value, error) {
+	switch fn.k {
+	case KindCallable:
+		if err := r.step(); err != nil {
+			return Value{}, err
+		}
+		return fn.AsCallable().Fn(args, kw)
+	case KindUndefined:
+		return Value{}, undefinedError(fn)
+	case kindLoop:
+		ls := (*loopState)(fn.p)
+		if !ls.n.recursive {
+			return Value{}, typeErrorf("'LoopContext' object is not callable")
+		}
+		if len(args) != 1 {
+			return Value{}, typeErrorf("loop() takes one argument")
+		}
+		max := r.o.Depth
+		if max <= 0 {
+			max = defaultMaxDepth
+		}
+		if ls.depth+1 >= max {
+			return Value{}, &LimitError{Bound: BoundDepth, Max: max}
+		}
+		saved := r.out
+		var b strings.Builder
+		r.out = &b
+		err := r.loop(ls.sc, ls.n, args[0], ls.depth+1)
+		r.out = saved
+		return NewString(b.String()), err
+	}
+	return Value{}, typeErrorf("'%s' object is not callable", typeName(fn))
+}
+
+// getAttr is x.name: a method or attribute first, then an item.
+func (r *renderer) getAttr(v Value, name string) (Value, error) {
+	switch v.k {
+	case KindUndefined:
+		return Value{}, undefinedError(v)
+	case KindString:
+		if m, ok := r.strMethod(v, name); ok {
+			if err := r.work(cost(v)); err != nil {
+				return Value{}, err
+			}
+			return m, nil
+		}
+	case KindDict:
+		if m, ok := r.dictMethod(v, name); ok {
+			return m, nil
+		}
+		if x, ok := v.AsDict().Data[name]; ok {
+			return x, nil
+		}
+	case kindNamespace:
+		if x, ok := v.AsDict().Data[name]; ok {
+			return x, nil
+		}
+	case KindList:
+		if m, ok := r.listMethod(v, name); ok {
+			return m, nil
+		}
+	case kindLoop:
+		return (*loopState)(v.p).attr(name)
+	}
+	return undefMsg("'" + typeName(v) + " object' has no attribute '" + name + "'"), nil
+}
+
+// getItem is x[k]: an item first, then an attribute.
+func (r *renderer) getItem(v, k Value) (Value, error) {
+	switch v.k {
+	case KindUndefined:
+		return Value{}, undefinedError(v)
+	case KindDict, kindNamespace:
+		if x, ok := v.AsDict().Data[keyString(k)]; ok {
+			return x, nil
+		}
+		if k.k == KindString {
+			return r.getAttr(v, k.str())
+		}
+	case KindList:
+		if v.fl&flagIter != 0 {
+			return Value{}, typeErrorf("'generator' object is not subscriptable")
+		}
+		if k.k == KindInt || k.k == KindBool {
+			items := v.AsList().Items
+			i := k.int()
+			if i < 0 {
+				i += int64(len(items))
+			}
+			if i >= 0 && i < int64(len(items)) {
+				return items[i], nil
+			}
+			return undefMsg(typeName(v) + " object has no element " + Print(k)), nil
+		}
+		if k.k == KindString {
+			return r.getAttr(v, k.str())
+		}
+	case KindString:
+		if k.k == KindInt || k.k == KindBool {
+			if err := r.work(cost(v)); err != nil {
+				return Value{}, err
+			}
+			i := k.int()
+			s := v.str()
+			n := int64(utf8.RuneCountInString(s))
+			if i < 0 {
+				i += n
+			}
+			if i >= 0 && i < n {
+				if n == int64(len(s)) {
+					return NewString(s[i : i+1]), nil
+				}
+				for j, c := range s {
+					if i == 0 {
+						return NewString(s[j : j+utf8.RuneLen(c)]), nil
+					}
+					i--
+				}
+			}
+			return undefMsg("str object has no element " + Print(k)), nil
+		}
+		if k.k == KindString {
+			return r.getAttr(v, k.str())
+		}
+	case kindLoop:
+		if k.k == KindString {
+			return r.getAttr(v, k.str())
+		}
+	}
+	return undefMsg("'" + typeName(v) + " object' has no attribute '" + Print(k) + "'"), nil
+}
+
+func (r *renderer) evalSlice(sc *scope, x *eSlice) (Value, error) {
+	v, err := r.eval(sc, x.x)
+	if err != nil {
+		return v, err
+	}
+	var bounds [3]*int64
+	for i, e := range []expr{x.lo, x.hi, x.step} {
+		if e == nil {
+			continue
+		}
+		b, err := r.eval(sc, e)
+		if err != nil {
+			return b, err
+		}
+		switch b.k {
+		case KindNone:
+		case KindInt, KindBool:
+			n := b.int()
+			bounds[i] = &n
+		default:
+			return Value{}, typeErrorf("slice indices must be integers or None")
+		}
+	}
+	var n int
+	var runes []rune
+	switch v.k {
+	case KindUndefined:
+		return Value{}, undefinedError(v)
+	case KindList:
+		n = len(v.AsList().Items)
+	case KindString:
+		if utf8.RuneCountInString(v.str()) == len(v.str()) {
+			n = len(v.str())
+		} else {
+			runes = []rune(v.str())
+			n = len(runes)
+		}
 	default:
-		return Undefined(), fmt.Errorf("unknown expression type %T", ex)
+		return Value{}, typeErrorf("'%s' object is not subscriptable", typeName(v))
 	}
-}
-
-func (e *evaluator) evalAttr(n *attrExpr) (Value, error) {
-	obj, err := e.evalExpr(n.obj)
+	idx, err := sliceIndices(n, bounds)
 	if err != nil {
-		return Undefined(), err
+		return Value{}, err
 	}
-	if obj.IsUndefined() {
-		return Undefined(), undefinedErr(n.obj, n.attr)
+	if err := r.counted(len(idx)); err != nil {
+		return Value{}, err
 	}
-
-	// Dict attribute access.
-	if obj.IsDict() {
-		if v, ok := obj.AsDict().Get(n.attr); ok {
-			return v, nil
+	if v.k == KindList {
+		items := v.AsList().Items
+		out := make([]Value, len(idx))
+		for i, j := range idx {
+			out[i] = items[j]
 		}
-
-		// Dict methods.
-		return e.dictMethod(obj, n.attr)
+		return listOf(v.fl&flagTuple, out), nil
 	}
-
-	// String methods.
-	if obj.IsString() {
-		if e.lim != nil && e.lim.StrMethod != nil {
-			if v, ok := e.lim.StrMethod(obj.AsString(), n.attr); ok {
-				return v, nil
-			}
+	if runes == nil && len(idx) > 0 && idx[len(idx)-1]-idx[0] == len(idx)-1 {
+		return NewString(v.str()[idx[0] : idx[0]+len(idx)]), nil
+	}
+	out := make([]rune, len(idx))
+	for i, j := range idx {
+		if runes != nil {
+			out[i] = runes[j]
+		} else {
+			out[i] = rune(v.str()[j])
 		}
-		return e.stringMethod(obj, n.attr)
 	}
-
-	// List methods.
-	if obj.IsList() {
-		return e.listMethod(obj, n.attr)
-	}
-
-	return Undefined(), nil
+	return NewString(string(out)), nil
 }
 
-func (e *evaluator) evalItem(n *itemExpr) (Value, error) {
-	obj, err := e.evalExpr(n.obj)
-	if err != nil {
-		return Undefined(), err
+// sliceIndices is Python's slice(lo, hi, step).indices(n), expanded.
+func sliceIndices(n int, b [3]*int64) ([]int, error) {
+	step := int64(1)
+	if b[2] != nil {
+		step = *b[2]
 	}
-
-	key, err := e.evalExpr(n.key)
-	if err != nil {
-		return Undefined(), err
+	if step == 0 {
+		return nil, valueErrorf("slice step cannot be zero")
 	}
-	if obj.IsUndefined() {
-		return Undefined(), undefinedErr(n.obj, printValue(key))
-	}
-	if (obj.IsList() || obj.IsString()) && !key.IsInt() && !key.IsBool() {
-		// A list or str indexed by anything but a number is undefined,
-		// as in Python's Jinja (it was read as item 0).
-		return Undefined(), nil
-	}
-
-	if obj.IsList() {
-		idx := int(toInt64(key))
-		list := obj.AsList()
-		if idx < 0 {
-			idx += list.Len()
+	clamp := func(p *int64, def int64) int64 {
+		if p == nil {
+			return def
 		}
-		if idx < 0 || idx >= list.Len() {
-			return Undefined(), nil
-		}
-		return list.Get(idx), nil
-	}
-
-	if obj.IsDict() {
-		k := printValue(key)
-		if v, ok := obj.AsDict().Get(k); ok {
-			return v, nil
-		}
-		return Undefined(), nil
-	}
-
-	if obj.IsString() {
-		idx := int(toInt64(key))
-		s := obj.AsString()
-		runes := []rune(s)
-		if idx < 0 {
-			idx += len(runes)
-		}
-		if idx < 0 || idx >= len(runes) {
-			return Undefined(), nil
-		}
-		return NewString(string(runes[idx])), nil
-	}
-
-	return Undefined(), nil
-}
-
-func (e *evaluator) evalSlice(n *sliceExpr) (Value, error) {
-	obj, err := e.evalExpr(n.obj)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	if obj.IsList() {
-		list := obj.AsList()
-		length := list.Len()
-		start, stop, step := resolveSlice(n, e, length)
-
-		// Fast path for the overwhelmingly common step==1 case
-		// (e.g. messages[1:] in chat templates). A single allocation
-		// of the exact size avoids the geometric growth of append.
-		// Aliasing the source slice would be unsafe because List.Append
-		// could later mutate beyond Len() into the backing array.
-		if step == 1 {
-			if start < 0 {
-				start = 0
-			}
-			if stop > length {
-				stop = length
-			}
-			if start >= stop {
-				return NewList(nil), nil
-			}
-			items := make([]Value, stop-start)
-			copy(items, list.Items[start:stop])
-			return NewList(items), nil
-		}
-
-		var items []Value
-		if step > 0 {
-			// Pre-size to the maximum possible iteration count to
-			// avoid append's geometric growth allocations.
-			count := (stop - start + step - 1) / step
-			if count > 0 {
-				items = make([]Value, 0, count)
-			}
-			for i := start; i < stop; i += step {
-				if i >= 0 && i < length {
-					items = append(items, list.Items[i])
+		i := *p
+		if i < 0 {
+			i += int64(n)
+			if i < 0 {
+				if step < 0 {
+					return -1
 				}
-			}
-		} else if step < 0 {
-			count := (start - stop - step - 1) / -step
-			if count > 0 {
-				items = make([]Value, 0, count)
-			}
-			for i := start; i > stop; i += step {
-				if i >= 0 && i < length {
-					items = append(items, list.Items[i])
-				}
+				return 0
 			}
 		}
-		return NewList(items), nil
-	}
-
-	if obj.IsString() {
-		s := obj.AsString()
-
-		// ASCII fast path. Most chat-template string slicing operates
-		// on tag/role names or message content that is ASCII; for those
-		// we can index by byte and skip the []rune conversion entirely.
-		// This is the dominant cost in the kronk dense profile because
-		// the system prompt can be tens of thousands of bytes.
-		if isASCII(s) {
-			length := len(s)
-			start, stop, step := resolveSlice(n, e, length)
-
-			if step == 1 {
-				if start < 0 {
-					start = 0
-				}
-				if stop > length {
-					stop = length
-				}
-				if start >= stop {
-					return NewString(""), nil
-				}
-				return NewString(s[start:stop]), nil
+		if i >= int64(n) {
+			if step < 0 {
+				return int64(n) - 1
 			}
-
-			if step == -1 {
-				if start >= length {
-					start = length - 1
-				}
-				if stop < -1 {
-					stop = -1
-				}
-				if start <= stop {
-					return NewString(""), nil
-				}
-				buf := make([]byte, 0, start-stop)
-				for i := start; i > stop; i-- {
-					buf = append(buf, s[i])
-				}
-				return NewString(string(buf)), nil
-			}
-			// Fall through to the general path for unusual steps.
+			return int64(n)
 		}
-
-		runes := []rune(s)
-		length := len(runes)
-		start, stop, step := resolveSlice(n, e, length)
-		var result []rune
-		if step > 0 {
-			for i := start; i < stop; i += step {
-				if i >= 0 && i < length {
-					result = append(result, runes[i])
-				}
-			}
-		} else if step < 0 {
-			for i := start; i > stop; i += step {
-				if i >= 0 && i < length {
-					result = append(result, runes[i])
-				}
-			}
-		}
-		return NewString(string(result)), nil
+		return i
 	}
-
-	return Undefined(), nil
-}
-
-// isASCII reports whether s contains only 7-bit ASCII bytes. Used to
-// skip the []rune conversion in evalSlice's string branch when byte
-// indexing produces the same result as code-point indexing.
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
-func resolveSlice(n *sliceExpr, e *evaluator, length int) (int, int, int) {
-	step := 1
-	if n.step != nil {
-		v, _ := e.evalExpr(n.step)
-		step = int(toInt64(v))
-		if step == 0 {
-			step = 1
-		}
-	}
-
-	var start, stop int
-
+	var lo, hi int64
 	if step > 0 {
-		start = 0
-		stop = length
+		lo, hi = clamp(b[0], 0), clamp(b[1], int64(n))
 	} else {
-		start = length - 1
-		stop = -length - 1
+		lo, hi = clamp(b[0], int64(n)-1), clamp(b[1], -1)
 	}
-
-	if n.start != nil {
-		v, _ := e.evalExpr(n.start)
-		start = int(toInt64(v))
-		if start < 0 {
-			start += length
+	var out []int
+	if step > 0 {
+		for i := lo; i < hi; i += step {
+			out = append(out, int(i))
+		}
+	} else {
+		for i := lo; i > hi; i += step {
+			out = append(out, int(i))
 		}
 	}
-
-	if n.stop != nil {
-		v, _ := e.evalExpr(n.stop)
-		stop = int(toInt64(v))
-		if stop < 0 {
-			stop += length
-		}
-	}
-
-	return start, stop, step
+	return out, nil
 }
 
-func (e *evaluator) evalUnary(n *unaryExpr) (Value, error) {
-	operand, err := e.evalExpr(n.operand)
-	if err != nil {
-		return Undefined(), err
+func sortedKwargs(kw map[string]Value) []string {
+	keys := make([]string, 0, len(kw))
+	for k := range kw {
+		keys = append(keys, k)
 	}
-
-	switch n.op {
-	case "not":
-		return NewBool(!operand.IsTruthy()), nil
-	case "-":
-		if operand.IsInt() {
-			return NewInt(-operand.AsInt()), nil
-		}
-		if operand.IsFloat() {
-			return NewFloat(-operand.AsFloat()), nil
-		}
-		return NewInt(0), nil
-	case "+":
-		return operand, nil
-	}
-
-	return Undefined(), fmt.Errorf("unknown unary operator %q", n.op)
-}
-
-func (e *evaluator) evalBinary(n *binExpr) (Value, error) {
-	// Short-circuit for and/or.
-	if n.op == "and" {
-		left, err := e.evalExpr(n.left)
-		if err != nil {
-			return Undefined(), err
-		}
-		if !left.IsTruthy() {
-			return left, nil
-		}
-		return e.evalExpr(n.right)
-	}
-
-	if n.op == "or" {
-		left, err := e.evalExpr(n.left)
-		if err != nil {
-			return Undefined(), err
-		}
-		if left.IsTruthy() {
-			return left, nil
-		}
-		return e.evalExpr(n.right)
-	}
-
-	left, err := e.evalExpr(n.left)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	right, err := e.evalExpr(n.right)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	if n.op == "%" && left.IsString() {
-		if v, ok, err := e.percent(left, right); ok {
-			return v, err
-		}
-	}
-	if err := e.strictBinary(n.op, left, right); err != nil {
-		return Undefined(), err
-	}
-	if err := e.checkBinary(n.op, left, right); err != nil {
-		return Undefined(), err
-	}
-
-	switch n.op {
-	case "+":
-		return addValues(left, right), nil
-	case "-":
-		return subValues(left, right), nil
-	case "*":
-		return mulValues(left, right), nil
-	case "/":
-		return divValues(left, right), nil
-	case "//":
-		return floorDivValues(left, right), nil
-	case "%":
-		return modValues(left, right), nil
-	case "**":
-		return powValues(left, right), nil
-	case "~":
-		return NewString(printValue(left) + printValue(right)), nil
-	case "==":
-		return NewBool(valuesEqual(left, right)), nil
-	case "!=":
-		return NewBool(!valuesEqual(left, right)), nil
-	case "<":
-		return NewBool(compareValues(left, right) < 0), nil
-	case ">":
-		return NewBool(compareValues(left, right) > 0), nil
-	case "<=":
-		return NewBool(compareValues(left, right) <= 0), nil
-	case ">=":
-		return NewBool(compareValues(left, right) >= 0), nil
-	case "in":
-		return NewBool(containsValue(right, left)), nil
-	case "not in":
-		return NewBool(!containsValue(right, left)), nil
-	}
-
-	return Undefined(), fmt.Errorf("unknown binary operator %q", n.op)
-}
-
-func (e *evaluator) evalCond(n *condExpr) (Value, error) {
-	cond, err := e.evalExpr(n.condition)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	if cond.IsTruthy() {
-		return e.evalExpr(n.trueExpr)
-	}
-
-	if n.falseExpr != nil {
-		return e.evalExpr(n.falseExpr)
-	}
-
-	return Undefined(), nil
-}
-
-func (e *evaluator) evalCallExpr(n *callExpr) (Value, error) {
-	fn, err := e.evalExpr(n.fn)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	if !fn.IsCallable() {
-		return Undefined(), fmt.Errorf("%s is not callable: %s", callableName(n.fn), fn.String())
-	}
-
-	args := make([]Value, len(n.args))
-	for i, a := range n.args {
-		v, err := e.evalExpr(a)
-		if err != nil {
-			return Undefined(), err
-		}
-		args[i] = v
-	}
-
-	var kwargs map[string]Value
-	if len(n.kwargs) > 0 {
-		kwargs = make(map[string]Value, len(n.kwargs))
-		for _, kw := range n.kwargs {
-			v, err := e.evalExpr(kw.value)
-			if err != nil {
-				return Undefined(), err
-			}
-			kwargs[kw.name] = v
-		}
-	}
-	if args, kwargs, err = e.spread(n, args, kwargs); err != nil {
-		return Undefined(), err
-	}
-
-	return fn.AsCallable().Fn(args, kwargs)
-}
-
-func callableName(ex expr) string {
-	switch n := ex.(type) {
-	case *nameExpr:
-		return n.name
-
-	case *attrExpr:
-		return callableName(n.obj) + "." + n.attr
-
-	case *itemExpr:
-		return callableName(n.obj) + "[item]"
-
-	default:
-		return ex.nodeType()
-	}
-}
-
-func (e *evaluator) evalFilter(n *filterExpr) (Value, error) {
-	input, err := e.evalExpr(n.expr)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	// map('name') applies the filter name to each item.
-	if n.name == "map" && len(n.args) > 0 {
-		if done, out, err := e.mapFilter(input, n); done {
-			return out, err
-		}
-	}
-
-	// Look up filter in the overrides, then in builtins.
-	filterVal, ok := e.lim.filter(n.name)
-	if !ok {
-		filterVal, ok = lookupFilter(e.builtins, n.name)
-	}
-	if !ok {
-		// Also check scope for user-defined filters.
-		filterVal, ok = e.scope.get(n.name)
-		if !ok {
-			return Undefined(), fmt.Errorf("unknown filter %q", n.name)
-		}
-	}
-
-	if !filterVal.IsCallable() {
-		return Undefined(), fmt.Errorf("filter %q is not callable", n.name)
-	}
-
-	// Build args: input as first, then additional args.
-	args := make([]Value, 1+len(n.args))
-	args[0] = input
-	for i, a := range n.args {
-		v, err := e.evalExpr(a)
-		if err != nil {
-			return Undefined(), err
-		}
-		args[i+1] = v
-	}
-
-	var kwargs map[string]Value
-	if len(n.kwargs) > 0 {
-		kwargs = make(map[string]Value, len(n.kwargs))
-		for _, kw := range n.kwargs {
-			v, err := e.evalExpr(kw.value)
-			if err != nil {
-				return Undefined(), err
-			}
-			kwargs[kw.name] = v
-		}
-	}
-
-	return filterVal.AsCallable().Fn(args, kwargs)
-}
-
-func (e *evaluator) evalTestExpr(n *testExpr) (Value, error) {
-	val, err := e.evalExpr(n.expr)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	var testArgs []Value
-	for _, a := range n.args {
-		v, err := e.evalExpr(a)
-		if err != nil {
-			return Undefined(), err
-		}
-		testArgs = append(testArgs, v)
-	}
-
-	result, err := evalTest(n.name, val, testArgs)
-	if err != nil {
-		return Undefined(), err
-	}
-
-	if n.negated {
-		result = !result
-	}
-
-	return NewBool(result), nil
+	sort.Strings(keys)
+	return keys
 }

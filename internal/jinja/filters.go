@@ -1,833 +1,553 @@
 package jinja
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// =============================================================================
-// Filter implementations
-// =============================================================================
+// filterFn is a built-in filter: in is the value filtered, r nil when it
+// is called from outside a render (Filter), then unbounded.
+type filterFn func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error)
 
-func filterTojson(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
+// arg is positional argument i, else keyword name, else def.
+func arg(args []Value, kw map[string]Value, i int, name string, def Value) Value {
+	if v, ok := kw[name]; ok {
+		return v
 	}
-
-	itemSeparator := ", "
-	keySeparator := ": "
-	if separators, ok := kwargs["separators"]; ok {
-		if !separators.IsList() || separators.AsList().Len() != 2 {
-			return Undefined(), fmt.Errorf("tojson: separators must contain two strings")
-		}
-
-		items := separators.AsList().Items
-		if !items[0].IsString() || !items[1].IsString() {
-			return Undefined(), fmt.Errorf("tojson: separators must contain two strings")
-		}
-		itemSeparator = items[0].AsString()
-		keySeparator = items[1].AsString()
+	if i < len(args) {
+		return args[i]
 	}
-
-	// The indented form is used rarely in chat templates; fall back to
-	// the reflection-based encoder for correctness instead of duplicating
-	// indent state in the direct encoder.
-	if indent, ok := kwargs["indent"]; ok && !indent.IsNone() && !indent.IsUndefined() {
-		n := int(toInt64(indent))
-		data, err := json.MarshalIndent(valueToGo(args[0]), "", strings.Repeat(" ", n))
-		if err != nil {
-			return NewString(""), nil
-		}
-		return NewString(string(data)), nil
-	}
-
-	// Direct Value-tree encoder. Bypasses valueToGo's intermediate
-	// map[string]any/[]any allocations and json.Marshal's reflection
-	// path. Per-render allocations drop from ~80 (Dict.Set + valueToGo
-	// + reflect) to a handful (one strings.Builder grow + one Marshal
-	// per leaf string for escaping).
-	var sb strings.Builder
-	if err := encodeValueJSON(&sb, args[0], itemSeparator, keySeparator); err != nil {
-		return NewString(""), nil
-	}
-	return NewString(sb.String()), nil
+	return def
 }
 
-// encodeValueJSON writes the JSON encoding of v directly into sb without
-// going through an intermediate Go-typed tree.
-//
-// The output matches Python json.dumps's defaults so that prompts rendered by
-// this engine are byte-for-byte identical to those produced by HuggingFace's
-// reference Jinja2 implementation:
-//
-//   - Item separator is ", " (with a trailing space), key/value separator is
-//     ": " — Python's default when no indent is given.
-//   - HTML metacharacters '&', '<', '>' are NOT escaped to \u0026 / \u003c /
-//     \u003e (Go's encoding/json escapes these by default; Python does not).
-//
-// Both differences would otherwise change the tokenization of every tool
-// definition that ends up in a chat prompt.
-func encodeValueJSON(sb *strings.Builder, v Value, itemSeparator, keySeparator string) error {
-	switch v.kind {
-	case KindUndefined, KindNone, KindCallable:
-		sb.WriteString("null")
-		return nil
-
-	case KindBool:
-		if v.AsBool() {
-			sb.WriteString("true")
-		} else {
-			sb.WriteString("false")
+// Filter returns the engine's own filter name as a callable taking the
+// filtered value first, for a caller that wraps it.
+func Filter(name string) (Value, bool) {
+	f, ok := builtinFilters[name]
+	if !ok {
+		return Value{}, false
+	}
+	return NewCallable(name, func(args []Value, kw map[string]Value) (Value, error) {
+		if len(args) == 0 {
+			return Value{}, typeErrorf("filter %s takes a value", name)
 		}
-		return nil
+		return f(nil, args[0], args[1:], kw)
+	}), true
+}
 
-	case KindInt:
-		var buf [20]byte
-		sb.Write(strconv.AppendInt(buf[:0], v.AsInt(), 10))
-		return nil
+// filter finds name among the caller's filters, then the engine's.
+func (r *renderer) filter(name string) (func(in Value, args []Value, kw map[string]Value) (Value, error), bool) {
+	if v, ok := r.o.Filters[name]; ok && v.k == KindCallable {
+		fn := v.AsCallable().Fn
+		return func(in Value, args []Value, kw map[string]Value) (Value, error) {
+			return fn(append([]Value{in}, args...), kw)
+		}, true
+	}
+	if f, ok := builtinFilters[name]; ok {
+		return func(in Value, args []Value, kw map[string]Value) (Value, error) { return f(r, in, args, kw) }, true
+	}
+	return nil, false
+}
 
-	case KindFloat:
-		f := v.AsFloat()
-		if math.IsInf(f, 0) || math.IsNaN(f) {
-			return fmt.Errorf("tojson: cannot encode %v", f)
-		}
-		var buf [32]byte
-		sb.Write(strconv.AppendFloat(buf[:0], f, 'g', -1, 64))
-		return nil
+func (r *renderer) applyFilter(sc *scope, f *eFilter, in Value) (Value, error) {
+	fn, ok := r.filter(f.name)
+	if !ok {
+		return Value{}, runtimeErrorf("TemplateAssertionError", "no filter named '%s'", f.name)
+	}
+	args, kw, err := r.evalArgs(sc, &f.callArgs, nil)
+	if err != nil {
+		return Value{}, err
+	}
+	if err := r.step(); err != nil {
+		return Value{}, err
+	}
+	if err := r.work(cost(in)); err != nil {
+		return Value{}, err
+	}
+	return fn(in, args, kw)
+}
 
+var builtinFilters map[string]filterFn
+
+func init() {
+	builtinFilters = map[string]filterFn{
+		"length": fLength, "count": fLength,
+		"list": func(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			items, err := r.iterate(in)
+			return NewList(append([]Value(nil), items...)), err
+		},
+		"join":    fJoin,
+		"default": fDefault, "d": fDefault,
+		"upper": strFilter(strings.ToUpper), "lower": strFilter(strings.ToLower),
+		"capitalize": strFilter(capitalize), "title": strFilter(title),
+		"trim": func(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+			chars := arg(args, kw, 0, "chars", None())
+			return NewString(strip(Print(in), chars, 3)), nil
+		},
+		"string": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			if in.k == KindString {
+				return in, nil
+			}
+			return NewString(Print(in)), nil
+		},
+		"safe": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			return safeString(Print(in)), nil
+		},
+		"escape": fEscape, "e": fEscape,
+		"forceescape": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			return safeString(escapeHTML(Print(in))), nil
+		},
+		"int":   fInt,
+		"float": fFloat,
+		"abs": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			switch in.k {
+			case KindInt, KindBool:
+				if in.int() < 0 {
+					return NewInt(-in.int()), nil
+				}
+				return NewInt(in.int()), nil
+			case KindFloat:
+				return NewFloat(math.Abs(in.flt())), nil
+			}
+			return Value{}, typeErrorf("bad operand type for abs(): '%s'", typeName(in))
+		},
+		"round":    fRound,
+		"first":    fFirst,
+		"last":     fLast,
+		"items":    fItems,
+		"dictsort": fDictsort,
+		"map":      fMap,
+		"select":   selectFilter(false, false), "reject": selectFilter(true, false),
+		"selectattr": selectFilter(false, true), "rejectattr": selectFilter(true, true),
+		"unique":  fUnique,
+		"sort":    fSort,
+		"reverse": fReverse,
+		"sum":     fSum,
+		"min":     minMax(-1), "max": minMax(1),
+		"batch":     fBatch,
+		"center":    fCenter,
+		"replace":   fReplace,
+		"indent":    fIndent,
+		"wordcount": fWordcount,
+		"truncate":  fTruncate,
+		"attr": func(r *renderer, in Value, args []Value, _ map[string]Value) (Value, error) {
+			if len(args) == 0 {
+				return Value{}, typeErrorf("attr takes a name")
+			}
+			// Python's getattr: a dict's keys are not its attributes.
+			if in.k == KindDict {
+				if m, ok := r.dictMethod(in, Print(args[0])); ok {
+					return m, nil
+				}
+				return undefMsg("'dict object' has no attribute '" + Print(args[0]) + "'"), nil
+			}
+			return r.getAttr(in, Print(args[0]))
+		},
+		"tojson": fToJSON,
+		"format": func(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+			var m Value
+			if len(args) == 0 && len(kw) > 0 {
+				m = NewDict()
+				for _, k := range sortedKwargs(kw) {
+					m.AsDict().Set(k, kw[k])
+				}
+			}
+			s, err := percentFormat(Print(in), args, m)
+			if err != nil {
+				return Value{}, formatError(err)
+			}
+			return NewString(s), r.sized(len(s))
+		},
+		"slice": fSlice,
+		"pprint": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			return NewString(in.String()), nil
+		},
+		"striptags": func(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+			return NewString(stripTags(Print(in))), nil
+		},
+	}
+}
+
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
+func strFilter(f func(string) string) filterFn {
+	return func(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+		return NewString(f(Print(in))), nil
+	}
+}
+
+func fLength(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+	switch in.k {
 	case KindString:
-		return encodeJSONString(sb, v.AsString())
-
+		return NewInt(int64(utf8.RuneCountInString(in.str()))), nil
 	case KindList:
-		sb.WriteByte('[')
-		for i, item := range v.AsList().Items {
-			if i > 0 {
-				sb.WriteString(itemSeparator)
-			}
-			if err := encodeValueJSON(sb, item, itemSeparator, keySeparator); err != nil {
-				return err
+		if in.fl&flagIter != 0 {
+			return Value{}, typeErrorf("object of type 'generator' has no len()")
+		}
+		return NewInt(int64(len(in.AsList().Items))), nil
+	case KindDict, kindNamespace:
+		return NewInt(int64(len(in.AsDict().Keys))), nil
+	case KindUndefined:
+		return NewInt(0), nil
+	}
+	return Value{}, typeErrorf("object of type '%s' has no len()", typeName(in))
+}
+
+func fJoin(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	sep := Print(arg(args, kw, 0, "d", NewString("")))
+	attr := arg(args, kw, 1, "attribute", None())
+	items, err := r.iterate(in)
+	if err != nil {
+		return Value{}, err
+	}
+	parts := make([]string, len(items))
+	safe := false
+	n := 0
+	for i, it := range items {
+		if attr.k != KindNone {
+			if it, err = r.getItemPath(it, attr); err != nil {
+				return Value{}, err
 			}
 		}
-		sb.WriteByte(']')
-		return nil
-
-	case KindDict:
-		sb.WriteByte('{')
-		d := v.AsDict()
-		for i, key := range d.Keys {
-			if i > 0 {
-				sb.WriteString(itemSeparator)
-			}
-			if err := encodeJSONString(sb, key); err != nil {
-				return err
-			}
-			sb.WriteString(keySeparator)
-			if err := encodeValueJSON(sb, d.Data[key], itemSeparator, keySeparator); err != nil {
-				return err
+		if it.k == KindString && it.fl&flagSafe != 0 {
+			safe = true
+		}
+		parts[i] = Print(it)
+		n += len(parts[i]) + len(sep)
+	}
+	if err := r.sized(n); err != nil {
+		return Value{}, err
+	}
+	if safe {
+		for i, it := range items {
+			if !(it.k == KindString && it.fl&flagSafe != 0) {
+				parts[i] = escapeHTML(parts[i])
 			}
 		}
-		sb.WriteByte('}')
-		return nil
+		return safeString(strings.Join(parts, escapeHTML(sep))), nil
 	}
-
-	sb.WriteString("null")
-	return nil
-}
-
-// encodeJSONString writes the JSON encoding of s without HTML-escaping (no
-// \u0026 / \u003c / \u003e), matching Python json.dumps's default behaviour.
-func encodeJSONString(sb *strings.Builder, s string) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(s); err != nil {
-		return err
-	}
-	// json.Encoder.Encode appends a trailing newline; strip it.
-	out := buf.Bytes()
-	if n := len(out); n > 0 && out[n-1] == '\n' {
-		out = out[:n-1]
-	}
-	sb.Write(out)
-	return nil
-}
-
-func filterFromjson(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsString() {
-		return Undefined(), nil
-	}
-
-	var result any
-	if err := json.Unmarshal([]byte(args[0].AsString()), &result); err != nil {
-		return Undefined(), fmt.Errorf("fromjson: %w", err)
-	}
-
-	return FromGoValue(result), nil
-}
-
-func filterItems(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || args[0].IsUndefined() {
-		return NewList(nil), nil
-	}
-
-	// Python jinja2's |items filter raises TemplateError when applied to
-	// anything that isn't a mapping, and several chat templates rely on
-	// that error to bail out of an unsupported branch (e.g. when a
-	// tool_call's `arguments` is a JSON string instead of an object).
-	// Silently returning an empty list here let those templates render
-	// invalid prompts. The wording deliberately matches Python jinja2 so
-	// templates that surface this string get an identical message.
-	if !args[0].IsDict() {
-		//lint:ignore ST1005 message text mirrors Python jinja2 verbatim
-		return Undefined(), fmt.Errorf("Can only get item pairs from a mapping.")
-	}
-
-	d := args[0].AsDict()
-	items := make([]Value, 0, d.Len())
-	for _, key := range d.Keys {
-		pair := NewList([]Value{NewString(key), d.Data[key]})
-		items = append(items, pair)
-	}
-
-	return NewList(items), nil
-}
-
-func filterJoin(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-
-	if !args[0].IsList() {
-		return NewString(printValue(args[0])), nil
-	}
-
-	sep := ""
-	if len(args) > 1 {
-		sep = printValue(args[1])
-	}
-	if s, ok := kwargs["d"]; ok {
-		sep = printValue(s)
-	}
-
-	attr := ""
-	if a, ok := kwargs["attribute"]; ok {
-		attr = printValue(a)
-	}
-
-	list := args[0].AsList()
-	parts := make([]string, list.Len())
-	for i, item := range list.Items {
-		if attr != "" && item.IsDict() {
-			v, ok := item.AsDict().Get(attr)
-			if ok {
-				item = v
-			}
-		}
-		parts[i] = printValue(item)
-	}
-
 	return NewString(strings.Join(parts, sep)), nil
 }
 
-func filterDefault(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return Undefined(), nil
+// getItemPath is Jinja's attribute lookup for filters: "a.b" or 0.
+func (r *renderer) getItemPath(v Value, path Value) (Value, error) {
+	if path.k != KindString {
+		return r.getItem(v, path)
 	}
-
-	val := args[0]
-	defVal := NewString("")
-	if len(args) > 1 {
-		defVal = args[1]
-	}
-
-	boolean := false
-	if len(args) > 2 && args[2].IsBool() {
-		boolean = args[2].AsBool()
-	} else if b, ok := kwargs["boolean"]; ok && b.IsBool() {
-		boolean = b.AsBool()
-	}
-
-	if val.IsUndefined() {
-		return defVal, nil
-	}
-
-	if boolean && !val.IsTruthy() {
-		return defVal, nil
-	}
-
-	return val, nil
-}
-
-func filterTrim(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	s := printValue(args[0])
-	if len(args) > 1 {
-		chars := printValue(args[1])
-		s = strings.Trim(s, chars)
-	} else {
-		s = strings.TrimSpace(s)
-	}
-	return NewString(s), nil
-}
-
-func filterLower(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	return NewString(strings.ToLower(printValue(args[0]))), nil
-}
-
-func filterUpper(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	return NewString(strings.ToUpper(printValue(args[0]))), nil
-}
-
-func filterTitle(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-
-	s := printValue(args[0])
-	runes := []rune(s)
-	inWord := false
-	for i, r := range runes {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if !inWord {
-				runes[i] = unicode.ToUpper(r)
-				inWord = true
-			} else {
-				runes[i] = unicode.ToLower(r)
-			}
+	var err error
+	for _, part := range strings.Split(path.str(), ".") {
+		if n, e := strconv.Atoi(part); e == nil {
+			v, err = r.getItem(v, NewInt(int64(n)))
 		} else {
-			inWord = false
+			v, err = r.getItem(v, NewString(part))
+		}
+		if err != nil {
+			return v, err
 		}
 	}
-	return NewString(string(runes)), nil
-}
-
-func filterCapitalize(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	s := printValue(args[0])
-	if len(s) == 0 {
-		return NewString(""), nil
-	}
-	runes := []rune(s)
-	runes[0] = unicode.ToUpper(runes[0])
-	for i := 1; i < len(runes); i++ {
-		runes[i] = unicode.ToLower(runes[i])
-	}
-	return NewString(string(runes)), nil
-}
-
-func filterFirst(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
-	}
-	l := args[0].AsList()
-	if l.Len() == 0 {
-		return Undefined(), nil
-	}
-	return l.Get(0), nil
-}
-
-func filterLast(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
-	}
-	l := args[0].AsList()
-	if l.Len() == 0 {
-		return Undefined(), nil
-	}
-	return l.Get(l.Len() - 1), nil
-}
-
-func filterLength(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewInt(0), nil
-	}
-
-	v := args[0]
-	switch {
-	case v.IsList():
-		return NewInt(int64(v.AsList().Len())), nil
-	case v.IsDict():
-		return NewInt(int64(v.AsDict().Len())), nil
-	case v.IsString():
-		return NewInt(int64(len([]rune(v.AsString())))), nil
-	}
-
-	return NewInt(0), nil
-}
-
-func filterReverse(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewList(nil), nil
-	}
-
-	v := args[0]
-	if v.IsString() {
-		runes := []rune(v.AsString())
-		for i, j := 0, len(runes)-1; i < j; i, j = i+1, j-1 {
-			runes[i], runes[j] = runes[j], runes[i]
-		}
-		return NewString(string(runes)), nil
-	}
-
-	if v.IsList() {
-		src := v.AsList().Items
-		items := make([]Value, len(src))
-		for i, item := range src {
-			items[len(src)-1-i] = item
-		}
-		return NewList(items), nil
-	}
-
 	return v, nil
 }
 
-func filterSort(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return NewList(nil), nil
+func fDefault(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	def := arg(args, kw, 0, "default_value", NewString(""))
+	boolean := arg(args, kw, 1, "boolean", NewBool(false))
+	if in.k == KindUndefined || boolean.IsTruthy() && !in.IsTruthy() {
+		return def, nil
 	}
-
-	src := args[0].AsList().Items
-	items := make([]Value, len(src))
-	copy(items, src)
-
-	reverse := false
-	if r, ok := kwargs["reverse"]; ok && r.IsBool() {
-		reverse = r.AsBool()
-	}
-
-	sort.SliceStable(items, func(i, j int) bool {
-		cmp := compareValues(items[i], items[j])
-		if reverse {
-			return cmp > 0
-		}
-		return cmp < 0
-	})
-
-	return NewList(items), nil
+	return in, nil
 }
 
-func filterUnique(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return NewList(nil), nil
+func fEscape(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+	if in.k == KindString && in.fl&flagSafe != 0 {
+		return in, nil
 	}
+	return safeString(escapeHTML(Print(in))), nil
+}
 
-	src := args[0].AsList().Items
-	seen := make(map[string]bool)
-	var items []Value
-	for _, item := range src {
-		key := printValue(item)
-		if !seen[key] {
-			seen[key] = true
-			items = append(items, item)
+func fInt(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	def := arg(args, kw, 0, "default", NewInt(0))
+	switch in.k {
+	case KindUndefined:
+		return Value{}, undefinedError(in)
+	case KindInt, KindBool:
+		return NewInt(in.int()), nil
+	case KindFloat:
+		if math.IsNaN(in.flt()) || math.IsInf(in.flt(), 0) {
+			return def, nil
+		}
+		return NewInt(int64(in.flt())), nil
+	case KindString:
+		s := strings.TrimSpace(in.str())
+		if n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64); err == nil {
+			return NewInt(n), nil
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return NewInt(int64(f)), nil
 		}
 	}
-
-	return NewList(items), nil
+	return def, nil
 }
 
-func filterList(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewList(nil), nil
-	}
-
-	v := args[0]
-	if v.IsList() {
-		return v, nil
-	}
-	if v.IsString() {
-		runes := []rune(v.AsString())
-		items := make([]Value, len(runes))
-		for i, r := range runes {
-			items[i] = NewString(string(r))
+func fFloat(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	def := arg(args, kw, 0, "default", NewFloat(0))
+	switch in.k {
+	case KindUndefined:
+		return Value{}, undefinedError(in)
+	case KindInt, KindBool:
+		return NewFloat(float64(in.int())), nil
+	case KindFloat:
+		return in, nil
+	case KindString:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(in.str()), 64); err == nil {
+			return NewFloat(f), nil
 		}
-		return NewList(items), nil
 	}
-
-	return NewList([]Value{v}), nil
+	return def, nil
 }
 
-func filterInt(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewInt(0), nil
+func fRound(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	prec := arg(args, kw, 0, "precision", NewInt(0))
+	method := Print(arg(args, kw, 1, "method", NewString("common")))
+	x, ok := number(in)
+	if !ok {
+		return Value{}, typeErrorf("round needs a number, not %s", typeName(in))
 	}
-	return NewInt(toInt64(args[0])), nil
+	if isIntLike(in) && method == "common" {
+		return NewInt(in.int()), nil // Python's round keeps an int an int
+	}
+	p := math.Pow(10, float64(prec.int()))
+	switch method {
+	case "ceil":
+		return NewFloat(math.Ceil(x*p) / p), nil
+	case "floor":
+		return NewFloat(math.Floor(x*p) / p), nil
+	}
+	return NewFloat(math.RoundToEven(x*p) / p), nil
 }
 
-func filterFloatConv(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewFloat(0), nil
+func fFirst(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+	items, err := r.iterate(in)
+	if err != nil {
+		return Value{}, err
 	}
-	return NewFloat(toFloat64(args[0])), nil
+	if len(items) == 0 {
+		return undefMsg("No first item, sequence was empty."), nil
+	}
+	return items[0], nil
 }
 
-func filterString(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
+func fLast(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+	if in.k == KindList && in.fl&flagIter != 0 {
+		return undefMsg("No last item, sequence was empty."), nil
 	}
-	return NewString(printValue(args[0])), nil
+	items, err := r.iterate(in)
+	if err != nil {
+		return Value{}, err
+	}
+	if len(items) == 0 {
+		return undefMsg("No last item, sequence was empty."), nil
+	}
+	return items[len(items)-1], nil
 }
 
-func filterSafe(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	return args[0], nil
+// sortKey is how sort, dictsort, unique and min/max compare: strs
+// lowered unless case-sensitive.
+// sortValues sorts items by key, stably as Python's sorted, failing as
+// Python does on values that do not order.
+// Not inlined: one closure body for every use, not one each.
+//
+// Not inlined: one closure body for every use, not one each.
+//
+//go:noinline
+//go:noinline
+func fCenter(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	w := arg(args, kw, 0, "width", NewInt(80))
+	return pad(r, Print(in), int(w.int()), " ", 'c')
 }
 
-func filterReplace(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) < 3 {
-		return NewString(""), fmt.Errorf("replace: expected at least 3 arguments")
+// pad is s padded to width w with fill, as Python's ljust (l), rjust (r)
+// and center (c).
+func pad(r *renderer, s string, w int, fill string, mode byte) (Value, error) {
+	if err := r.sized(max(w, len(s))); err != nil {
+		return Value{}, err
 	}
-	s := printValue(args[0])
-	old := printValue(args[1])
-	newStr := printValue(args[2])
-
-	count := -1
-	if len(args) > 3 {
-		count = int(toInt64(args[3]))
+	n := w - utf8.RuneCountInString(s)
+	if n <= 0 {
+		return NewString(s), nil
 	}
-	if c, ok := kwargs["count"]; ok {
-		count = int(toInt64(c))
+	switch mode {
+	case 'l':
+		return NewString(s + strings.Repeat(fill, n)), nil
+	case 'r':
+		return NewString(strings.Repeat(fill, n) + s), nil
 	}
-
-	return NewString(strings.Replace(s, old, newStr, count)), nil
+	left := n / 2
+	if n%2 == 1 && w%2 == 1 {
+		left++
+	}
+	return NewString(strings.Repeat(fill, left) + s + strings.Repeat(fill, n-left)), nil
 }
 
-func filterRound(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewFloat(0), nil
+func fReplace(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	if len(args) < 2 {
+		return Value{}, typeErrorf("replace takes an old and a new string")
 	}
-
-	precision := int64(0)
-	if len(args) > 1 {
-		precision = toInt64(args[1])
+	s, old, nw := Print(in), Print(args[0]), Print(args[1])
+	count := arg(args, kw, 2, "count", NewInt(-1))
+	n := strings.Count(s, old)
+	if len(nw) > 0 && n > 0 && n > (math.MaxInt32)/len(nw) {
+		return Value{}, r.sized(-1)
 	}
-	if p, ok := kwargs["precision"]; ok {
-		precision = toInt64(p)
+	if err := r.sized(len(s) + n*len(nw)); err != nil {
+		return Value{}, err
 	}
-
-	f := toFloat64(args[0])
-	pow := math.Pow(10, float64(precision))
-	rounded := math.Round(f*pow) / pow
-
-	if precision == 0 {
-		return NewFloat(rounded), nil
-	}
-	return NewFloat(rounded), nil
+	return NewString(strings.Replace(s, old, nw, int(count.int()))), nil
 }
 
-func filterAbs(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewInt(0), nil
-	}
-
-	v := args[0]
-	if v.IsInt() {
-		n := v.AsInt()
-		if n < 0 {
-			n = -n
+// splitLines is Python's str.splitlines for \n, \r\n and \r.
+func splitLines(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			out = append(out, s)
+			break
 		}
-		return NewInt(n), nil
+		out = append(out, s[:i])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
 	}
-	if v.IsFloat() {
-		return NewFloat(math.Abs(v.AsFloat())), nil
-	}
-
-	return NewInt(0), nil
+	return out
 }
 
-func filterMap(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return NewList(nil), nil
+func fIndent(r *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	if in.k != KindString {
+		// Jinja's indent adds "\n" to the value as it is.
+		return Value{}, typeErrorf("unsupported operand type(s) for +=: '%s' and 'str'", typeName(in))
 	}
-
-	list := args[0].AsList()
-
-	// map(attribute="name") form
-	if attr, ok := kwargs["attribute"]; ok {
-		attrName := printValue(attr)
-		defVal := Undefined()
-		if d, ok := kwargs["default"]; ok {
-			defVal = d
+	w := arg(args, kw, 0, "width", NewInt(4))
+	first := arg(args, kw, 1, "first", NewBool(false)).IsTruthy()
+	blank := arg(args, kw, 2, "blank", NewBool(false)).IsTruthy()
+	ind := ""
+	if w.k == KindString {
+		ind = w.str()
+	} else {
+		if err := r.sized(int(w.int())); err != nil {
+			return Value{}, err
 		}
-
-		items := make([]Value, list.Len())
-		for i, item := range list.Items {
-			if item.IsDict() {
-				v, found := item.AsDict().Get(attrName)
-				if found {
-					items[i] = v
-				} else {
-					items[i] = defVal
-				}
-			} else {
-				items[i] = defVal
+		ind = strings.Repeat(" ", max(int(w.int()), 0))
+	}
+	lines := splitLines(Print(in) + "\n")
+	if len(ind) > 0 && len(lines) > math.MaxInt32/len(ind) {
+		return Value{}, r.sized(-1)
+	}
+	if err := r.sized(len(Print(in)) + len(lines)*len(ind)); err != nil {
+		return Value{}, err
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+			if blank || l != "" {
+				b.WriteString(ind)
 			}
 		}
-		return NewList(items), nil
+		b.WriteString(l)
 	}
-
-	return NewList(list.Items), nil
-}
-
-func filterSelect(args []Value, kwargs map[string]Value) (Value, error) {
-	return selectItems(args, false, true)
-}
-
-func filterReject(args []Value, kwargs map[string]Value) (Value, error) {
-	return selectItems(args, false, false)
-}
-
-func filterSelectattr(args []Value, kwargs map[string]Value) (Value, error) {
-	return selectItems(args, true, true)
-}
-
-func filterRejectattr(args []Value, kwargs map[string]Value) (Value, error) {
-	return selectItems(args, true, false)
-}
-
-// selectItems is select, reject, selectattr and rejectattr: the items of
-// the list args[0] whose test comes out as want. The test is args[1] (for
-// the attr forms, args[2] applied to the attribute named by args[1]), its
-// arguments the rest; with no test, the value's truth.
-func selectItems(args []Value, byAttr, want bool) (Value, error) {
-	first := 1 // where the test's name is
-	if byAttr {
-		first = 2
+	if first {
+		return NewString(ind + b.String()), nil
 	}
-	if len(args) < first || !args[0].IsList() {
-		return NewList(nil), nil
+	return NewString(b.String()), nil
+}
+
+func fWordcount(_ *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
+	n := len(strings.FieldsFunc(Print(in), func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') }))
+	return NewInt(int64(n)), nil
+}
+
+func fTruncate(_ *renderer, in Value, args []Value, kw map[string]Value) (Value, error) {
+	s := Print(in)
+	length := int(arg(args, kw, 0, "length", NewInt(255)).int())
+	killwords := arg(args, kw, 1, "killwords", NewBool(false)).IsTruthy()
+	end := Print(arg(args, kw, 2, "end", NewString("...")))
+	leeway := int(arg(args, kw, 3, "leeway", NewInt(5)).int())
+	rs := []rune(s)
+	if len(rs) <= length+leeway {
+		return NewString(s), nil
 	}
-	attrName := ""
-	if byAttr {
-		attrName = printValue(args[1])
+	cut := max(length-utf8.RuneCountInString(end), 0)
+	if killwords {
+		return NewString(string(rs[:cut]) + end), nil
 	}
-	testName := ""
-	if len(args) > first {
+	t := string(rs[:cut])
+	if i := strings.LastIndexByte(t, ' '); i >= 0 {
+		t = t[:i]
+	}
+	return NewString(t + end), nil
+}
+
+func stripTags(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
 		switch {
-		case byAttr:
-			testName = printValue(args[first])
-		case args[first].IsString():
-			testName = args[first].AsString()
+		case r == '<':
+			in = true
+		case r == '>' && in:
+			in = false
+		case !in:
+			b.WriteRune(r)
 		}
 	}
-	if byAttr && testName == "truthy" {
-		testName = ""
-	}
-	var testArgs []Value
-	if len(args) > first+1 {
-		testArgs = args[first+1:]
-	}
-
-	var items []Value
-	for _, item := range args[0].AsList().Items {
-		val := item
-		if byAttr {
-			val = Undefined()
-			if item.IsDict() {
-				if v, ok := item.AsDict().Get(attrName); ok {
-					val = v
-				}
-			}
-		}
-		result := val.IsTruthy()
-		if testName != "" {
-			var err error
-			if result, err = evalTest(testName, val, testArgs); err != nil {
-				return Undefined(), err
-			}
-		}
-		if result == want {
-			items = append(items, item)
-		}
-	}
-	return NewList(items), nil
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-func filterIndent(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
 	}
+	return string(unicode.ToUpper(r)) + strings.ToLower(s[n:])
+}
 
-	s := printValue(args[0])
-	width := 4
-	if len(args) > 1 {
-		width = int(toInt64(args[1]))
-	}
-	if w, ok := kwargs["width"]; ok {
-		width = int(toInt64(w))
-	}
-
-	indentFirst := false
-	if len(args) > 2 {
-		indentFirst = args[2].IsTruthy()
-	}
-	if f, ok := kwargs["first"]; ok {
-		indentFirst = f.IsTruthy()
-	}
-
-	pad := strings.Repeat(" ", width)
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		if i == 0 && !indentFirst {
-			continue
+// title is Jinja's title filter: each word's first letter upper, the
+// rest lower, words split at spaces, brackets and hyphens.
+func title(s string) string {
+	var b strings.Builder
+	start := true
+	for _, r := range s {
+		if start {
+			b.WriteRune(unicode.ToTitle(r))
+		} else {
+			b.WriteRune(unicode.ToLower(r))
 		}
-		if line != "" {
-			lines[i] = pad + line
-		}
+		start = unicode.IsSpace(r) || strings.ContainsRune("-([{<", r)
 	}
-
-	return NewString(strings.Join(lines, "\n")), nil
+	return b.String()
 }
 
-func filterWordcount(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewInt(0), nil
+// strip is str.strip (3), lstrip (1) or rstrip (2) with chars None
+// meaning whitespace.
+func strip(s string, chars Value, side int) string {
+	cut := unicode.IsSpace
+	if chars.k == KindString {
+		set := chars.str()
+		cut = func(r rune) bool { return strings.ContainsRune(set, r) }
 	}
-	words := strings.Fields(printValue(args[0]))
-	return NewInt(int64(len(words))), nil
+	if side&1 != 0 {
+		s = strings.TrimLeftFunc(s, cut)
+	}
+	if side&2 != 0 {
+		s = strings.TrimRightFunc(s, cut)
+	}
+	return s
 }
 
-func filterEscape(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 {
-		return NewString(""), nil
-	}
-	s := printValue(args[0])
-	s = strings.ReplaceAll(s, "&", "&amp;")
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	s = strings.ReplaceAll(s, ">", "&gt;")
-	s = strings.ReplaceAll(s, `"`, "&#34;")
-	s = strings.ReplaceAll(s, "'", "&#39;")
-	return NewString(s), nil
-}
-
-func filterDictsort(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsDict() {
-		return NewList(nil), nil
-	}
-
-	d := args[0].AsDict()
-	reverse := false
-	if r, ok := kwargs["reverse"]; ok && r.IsBool() {
-		reverse = r.AsBool()
-	}
-
-	keys := make([]string, len(d.Keys))
-	copy(keys, d.Keys)
-
-	sort.SliceStable(keys, func(i, j int) bool {
-		if reverse {
-			return keys[i] > keys[j]
-		}
-		return keys[i] < keys[j]
-	})
-
-	items := make([]Value, len(keys))
-	for i, key := range keys {
-		items[i] = NewList([]Value{NewString(key), d.Data[key]})
-	}
-
-	return NewList(items), nil
-}
-
-func filterMax(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
-	}
-
-	list := args[0].AsList()
-	if list.Len() == 0 {
-		return Undefined(), nil
-	}
-
-	maxVal := list.Items[0]
-	for _, item := range list.Items[1:] {
-		if compareValues(item, maxVal) > 0 {
-			maxVal = item
-		}
-	}
-
-	return maxVal, nil
-}
-
-func filterMin(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return Undefined(), nil
-	}
-
-	list := args[0].AsList()
-	if list.Len() == 0 {
-		return Undefined(), nil
-	}
-
-	minVal := list.Items[0]
-	for _, item := range list.Items[1:] {
-		if compareValues(item, minVal) < 0 {
-			minVal = item
-		}
-	}
-
-	return minVal, nil
-}
-
-func filterSum(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) == 0 || !args[0].IsList() {
-		return NewInt(0), nil
-	}
-
-	list := args[0].AsList()
-	var sumF float64
-	isFloat := false
-
-	for _, item := range list.Items {
-		if item.IsFloat() {
-			isFloat = true
-			sumF += item.AsFloat()
-		} else if item.IsInt() {
-			sumF += float64(item.AsInt())
-		}
-	}
-
-	if isFloat {
-		return NewFloat(sumF), nil
-	}
-	return NewInt(int64(sumF)), nil
-}
-
-func filterBatch(args []Value, kwargs map[string]Value) (Value, error) {
-	if len(args) < 2 || !args[0].IsList() {
-		return NewList(nil), nil
-	}
-
-	list := args[0].AsList()
-	linecount := int(toInt64(args[1]))
-	if linecount <= 0 {
-		return NewList(nil), nil
-	}
-
-	var batches []Value
-	for i := 0; i < list.Len(); i += linecount {
-		end := min(i+linecount, list.Len())
-		batch := make([]Value, end-i)
-		copy(batch, list.Items[i:end])
-		batches = append(batches, NewList(batch))
-	}
-
-	return NewList(batches), nil
-}
+// fSlice is Jinja's slice filter: the items cut into n columns, the first
+// ones one longer, padded with fill_with when given.

@@ -1,304 +1,323 @@
 package jinja
 
 import (
-	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
-// =============================================================================
-// String methods
-// =============================================================================
+// The methods of Python's str, dict and list that templates call, and
+// the loop variable's attributes. A method that grows a value sizes it
+// first; the ones that change a list or dict in place are allowed (the
+// value is the template's own).
 
-func (e *evaluator) stringMethod(obj Value, method string) (Value, error) {
-	s := obj.AsString()
+type method func(args []Value, kw map[string]Value) (Value, error)
 
-	switch method {
-	case "strip":
-		return e.makeStringFunc("strip", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) > 0 {
-				return NewString(strings.Trim(s, printValue(args[0]))), nil
-			}
-			return NewString(strings.TrimSpace(s)), nil
-		}), nil
+func bound(name string, m method) (Value, bool) { return NewCallable(name, m), true }
 
-	case "lstrip":
-		return e.makeStringFunc("lstrip", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) > 0 {
-				return NewString(strings.TrimLeft(s, printValue(args[0]))), nil
-			}
-			return NewString(strings.TrimLeftFunc(s, func(r rune) bool {
-				return r == ' ' || r == '\t' || r == '\n' || r == '\r'
-			})), nil
-		}), nil
-
-	case "rstrip":
-		return e.makeStringFunc("rstrip", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) > 0 {
-				return NewString(strings.TrimRight(s, printValue(args[0]))), nil
-			}
-			return NewString(strings.TrimRightFunc(s, func(r rune) bool {
-				return r == ' ' || r == '\t' || r == '\n' || r == '\r'
-			})), nil
-		}), nil
-
-	case "split":
-		return e.makeStringFunc("split", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				parts := strings.Fields(s)
-				items := make([]Value, len(parts))
-				for i, p := range parts {
-					items[i] = NewString(p)
-				}
-				return NewList(items), nil
-			}
-			sep := printValue(args[0])
-			parts := strings.Split(s, sep)
-			items := make([]Value, len(parts))
-			for i, p := range parts {
-				items[i] = NewString(p)
-			}
-			return NewList(items), nil
-		}), nil
-
-	case "startswith":
-		return e.makeStringFunc("startswith", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return NewBool(false), nil
-			}
-			return NewBool(strings.HasPrefix(s, printValue(args[0]))), nil
-		}), nil
-
-	case "endswith":
-		return e.makeStringFunc("endswith", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return NewBool(false), nil
-			}
-			return NewBool(strings.HasSuffix(s, printValue(args[0]))), nil
-		}), nil
-
+func (r *renderer) strMethod(v Value, name string) (Value, bool) {
+	s := v.str()
+	if m, ok := r.pyStrMethod(s, name); ok {
+		return m, true
+	}
+	switch name {
+	case "upper", "lower", "capitalize":
+		f := strings.ToUpper
+		switch name {
+		case "lower":
+			f = strings.ToLower
+		case "capitalize":
+			f = capitalize
+		}
+		return bound(name, func([]Value, map[string]Value) (Value, error) { return NewString(f(s)), nil })
+	case "strip", "lstrip", "rstrip":
+		side := map[string]int{"strip": 3, "lstrip": 1, "rstrip": 2}[name]
+		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
+			return NewString(strip(s, arg(a, kw, 0, "chars", None()), side)), nil
+		})
 	case "replace":
-		return e.makeStringFunc("replace", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) < 2 {
-				return NewString(s), nil
+		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
+			return fReplace(r, v, a, kw)
+		})
+	case "find", "index", "count":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 || a[0].k != KindString {
+				return Value{}, typeErrorf("%s takes a str", name)
 			}
-			old := printValue(args[0])
-			newStr := printValue(args[1])
-			count := -1
-			if len(args) > 2 {
-				count = int(toInt64(args[2]))
+			sub := a[0].str()
+			switch name {
+			case "count":
+				return NewInt(int64(strings.Count(s, sub))), nil
 			}
-			return NewString(strings.Replace(s, old, newStr, count)), nil
-		}), nil
-
-	case "upper":
-		return e.makeStringFunc("upper", func(args []Value, kwargs map[string]Value) (Value, error) {
-			return NewString(strings.ToUpper(s)), nil
-		}), nil
-
-	case "lower":
-		return e.makeStringFunc("lower", func(args []Value, kwargs map[string]Value) (Value, error) {
-			return NewString(strings.ToLower(s)), nil
-		}), nil
-
-	case "title":
-		return e.makeStringFunc("title", func(args []Value, kwargs map[string]Value) (Value, error) {
-			// Simple title case: capitalize first letter of each word.
-			runes := []rune(s)
-			inWord := false
-			for i, r := range runes {
-				if r == ' ' || r == '\t' || r == '\n' {
-					inWord = false
-				} else if !inWord {
-					runes[i] = []rune(strings.ToUpper(string(r)))[0]
-					inWord = true
-				}
+			i := strings.Index(s, sub)
+			if i < 0 && name == "index" {
+				return Value{}, valueErrorf("substring not found")
 			}
-			return NewString(string(runes)), nil
-		}), nil
-
-	case "capitalize":
-		return e.makeStringFunc("capitalize", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(s) == 0 {
-				return NewString(""), nil
+			if i > 0 {
+				i = utf8.RuneCountInString(s[:i])
 			}
-			runes := []rune(s)
-			runes[0] = []rune(strings.ToUpper(string(runes[0])))[0]
-			return NewString(string(runes)), nil
-		}), nil
-
-	case "count":
-		return e.makeStringFunc("count", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return NewInt(0), nil
+			return NewInt(int64(i)), nil
+		})
+	case "join":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("join takes an iterable")
 			}
-			return NewInt(int64(strings.Count(s, printValue(args[0])))), nil
-		}), nil
-
-	case "find":
-		return e.makeStringFunc("find", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return NewInt(-1), nil
+			return fJoin(r, a[0], []Value{NewString(s)}, nil)
+		})
+	case "ljust", "rjust", "center":
+		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
+			w := arg(a, kw, 0, "width", NewInt(0))
+			fill := Print(arg(a, kw, 1, "fillchar", NewString(" ")))
+			if utf8.RuneCountInString(fill) != 1 {
+				return Value{}, typeErrorf("The fill character must be exactly one character long")
 			}
-			return NewInt(int64(strings.Index(s, printValue(args[0])))), nil
-		}), nil
-
-	case "format":
-		return e.makeStringFunc("format", func(args []Value, kwargs map[string]Value) (Value, error) {
-			result := s
-			for i, arg := range args {
-				placeholder := fmt.Sprintf("{%d}", i)
-				result = strings.ReplaceAll(result, placeholder, printValue(arg))
-				result = strings.Replace(result, "{}", printValue(arg), 1)
-			}
-			return NewString(result), nil
-		}), nil
+			return pad(r, s, int(w.int()), fill, name[0])
+		})
 	}
-
-	return Undefined(), nil
+	return Value{}, false
 }
 
-func (e *evaluator) makeStringFunc(name string, fn func([]Value, map[string]Value) (Value, error)) Value {
-	return NewCallable("str."+name, fn)
-}
-
-// =============================================================================
-// List methods
-// =============================================================================
-
-func (e *evaluator) listMethod(obj Value, method string) (Value, error) {
-	list := obj.AsList()
-
-	switch method {
-	case "append":
-		return NewCallable("list.append", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) > 0 {
-				list.Append(args[0])
-			}
-			return None(), nil
-		}), nil
-
-	case "pop":
-		return NewCallable("list.pop", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if list.Len() == 0 {
-				return Undefined(), fmt.Errorf("pop from empty list")
-			}
-			idx := list.Len() - 1
-			if len(args) > 0 {
-				idx = int(toInt64(args[0]))
-				if idx < 0 {
-					idx += list.Len()
-				}
-			}
-			if idx < 0 || idx >= list.Len() {
-				return Undefined(), fmt.Errorf("pop index out of range")
-			}
-			val := list.Items[idx]
-			list.Items = append(list.Items[:idx], list.Items[idx+1:]...)
-			return val, nil
-		}), nil
-
-	case "insert":
-		return NewCallable("list.insert", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) < 2 {
-				return None(), nil
-			}
-			idx := min(max(int(toInt64(args[0])), 0), list.Len())
-			list.Items = append(list.Items, Undefined())
-			copy(list.Items[idx+1:], list.Items[idx:])
-			list.Items[idx] = args[1]
-			return None(), nil
-		}), nil
+func strList(parts []string) Value {
+	items := make([]Value, len(parts))
+	for i, p := range parts {
+		items[i] = NewString(p)
 	}
-
-	return Undefined(), nil
+	return NewList(items)
 }
 
-// =============================================================================
-// Dict methods
-// =============================================================================
-
-func (e *evaluator) dictMethod(obj Value, method string) (Value, error) {
-	d := obj.AsDict()
-
-	switch method {
+func (r *renderer) dictMethod(v Value, name string) (Value, bool) {
+	d := v.AsDict()
+	switch name {
 	case "items":
-		return NewCallable("dict.items", func(args []Value, kwargs map[string]Value) (Value, error) {
-			items := make([]Value, 0, d.Len())
-			for _, key := range d.Keys {
-				pair := NewList([]Value{NewString(key), d.Data[key]})
-				items = append(items, pair)
-			}
-			return NewList(items), nil
-		}), nil
-
+		return bound(name, func([]Value, map[string]Value) (Value, error) { return NewList(dictItems(d)), nil })
 	case "keys":
-		return NewCallable("dict.keys", func(args []Value, kwargs map[string]Value) (Value, error) {
-			items := make([]Value, 0, d.Len())
-			for _, key := range d.Keys {
-				items = append(items, NewString(key))
+		return bound(name, func([]Value, map[string]Value) (Value, error) {
+			out := make([]Value, len(d.Keys))
+			for i, k := range d.Keys {
+				out[i] = d.keyOf(k)
 			}
-			return NewList(items), nil
-		}), nil
-
+			return NewList(out), nil
+		})
 	case "values":
-		return NewCallable("dict.values", func(args []Value, kwargs map[string]Value) (Value, error) {
-			items := make([]Value, 0, d.Len())
-			for _, key := range d.Keys {
-				items = append(items, d.Data[key])
+		return bound(name, func([]Value, map[string]Value) (Value, error) {
+			out := make([]Value, len(d.Keys))
+			for i, k := range d.Keys {
+				out[i] = d.Data[k]
 			}
-			return NewList(items), nil
-		}), nil
-
+			return NewList(out), nil
+		})
 	case "get":
-		return NewCallable("dict.get", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return Undefined(), nil
+		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("get expected at least 1 argument, got 0")
 			}
-			key := printValue(args[0])
-			if v, ok := d.Get(key); ok {
-				return v, nil
+			if x, ok := d.Data[keyString(a[0])]; ok {
+				return x, nil
 			}
-			if len(args) > 1 {
-				return args[1], nil
-			}
-			return None(), nil
-		}), nil
-
+			return arg(a, kw, 1, "default", None()), nil
+		})
 	case "pop":
-		return NewCallable("dict.pop", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) == 0 {
-				return Undefined(), nil
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("pop expected at least 1 argument, got 0")
 			}
-			key := printValue(args[0])
-			v, ok := d.Get(key)
-			if ok {
-				delete(d.Data, key)
-				newKeys := make([]string, 0, len(d.Keys)-1)
-				for _, k := range d.Keys {
-					if k != key {
-						newKeys = append(newKeys, k)
+			k := keyString(a[0])
+			if x, ok := d.Data[k]; ok {
+				d.delete(k)
+				return x, nil
+			}
+			if len(a) > 1 {
+				return a[1], nil
+			}
+			return Value{}, runtimeErrorf("KeyError", "%s", a[0].String())
+		})
+	case "setdefault":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("setdefault expected at least 1 argument, got 0")
+			}
+			k := keyString(a[0])
+			if x, ok := d.Data[k]; ok {
+				return x, nil
+			}
+			def := None()
+			if len(a) > 1 {
+				def = a[1]
+			}
+			d.Set(k, def)
+			return def, nil
+		})
+	case "update":
+		return bound(name, func(a []Value, kw map[string]Value) (Value, error) {
+			for _, x := range a {
+				if x.k == KindDict {
+					for _, k := range x.AsDict().Keys {
+						d.Set(k, x.AsDict().Data[k])
 					}
 				}
-				d.Keys = newKeys
-				return v, nil
 			}
-			if len(args) > 1 {
-				return args[1], nil
+			for _, k := range sortedKwargs(kw) {
+				d.Set(k, kw[k])
 			}
-			return Undefined(), nil
-		}), nil
+			return None(), r.counted(len(d.Keys))
+		})
+	case "copy":
+		return bound(name, func([]Value, map[string]Value) (Value, error) {
+			c := NewDict()
+			for _, k := range d.Keys {
+				c.AsDict().Set(k, d.Data[k])
+			}
+			return c, nil
+		})
+	}
+	return Value{}, false
+}
 
-	case "update":
-		return NewCallable("dict.update", func(args []Value, kwargs map[string]Value) (Value, error) {
-			if len(args) > 0 && args[0].IsDict() {
-				other := args[0].AsDict()
-				for _, key := range other.Keys {
-					d.Set(key, other.Data[key])
+func (r *renderer) listMethod(v Value, name string) (Value, bool) {
+	l := v.AsList()
+	switch name {
+	case "append":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) != 1 {
+				return Value{}, typeErrorf("list.append() takes exactly one argument (%d given)", len(a))
+			}
+			if err := r.counted(len(l.Items) + 1); err != nil {
+				return Value{}, err
+			}
+			l.Items = append(l.Items, a[0])
+			return None(), nil
+		})
+	case "extend":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) != 1 {
+				return Value{}, typeErrorf("list.extend() takes exactly one argument (%d given)", len(a))
+			}
+			items, err := r.iterate(a[0])
+			if err != nil {
+				return Value{}, err
+			}
+			if err := r.counted(len(l.Items) + len(items)); err != nil {
+				return Value{}, err
+			}
+			l.Items = append(l.Items, items...)
+			return None(), nil
+		})
+	case "pop":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			i := int64(len(l.Items) - 1)
+			if len(a) > 0 {
+				i = a[0].int()
+				if i < 0 {
+					i += int64(len(l.Items))
 				}
 			}
+			if i < 0 || i >= int64(len(l.Items)) {
+				return Value{}, runtimeErrorf("IndexError", "pop index out of range")
+			}
+			x := l.Items[i]
+			l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
+			return x, nil
+		})
+	case "insert":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) != 2 || !isIntLike(a[0]) {
+				return Value{}, typeErrorf("insert expected 2 arguments")
+			}
+			if err := r.counted(len(l.Items) + 1); err != nil {
+				return Value{}, err
+			}
+			i := a[0].int()
+			if i < 0 {
+				i = max(i+int64(len(l.Items)), 0)
+			}
+			i = min(i, int64(len(l.Items)))
+			l.Items = append(l.Items[:i], append([]Value{a[1]}, l.Items[i:]...)...)
 			return None(), nil
+		})
+	case "index", "count":
+		return bound(name, func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("%s takes a value", name)
+			}
+			n := 0
+			for i, x := range l.Items {
+				if equal(x, a[0], 0, nil) {
+					if name == "index" {
+						return NewInt(int64(i)), nil
+					}
+					n++
+				}
+			}
+			if name == "index" {
+				return Value{}, valueErrorf("%s is not in list", a[0].String())
+			}
+			return NewInt(int64(n)), nil
+		})
+	case "copy":
+		return bound(name, func([]Value, map[string]Value) (Value, error) {
+			return NewList(append([]Value(nil), l.Items...)), nil
+		})
+	}
+	return Value{}, false
+}
+
+func (ls *loopState) attr(name string) (Value, error) {
+	switch name {
+	case "length", "revindex", "revindex0":
+		if err := ls.fill(-1); err != nil {
+			return Value{}, err
+		}
+	case "last", "nextitem":
+		if err := ls.fill(ls.pos + 1); err != nil {
+			return Value{}, err
+		}
+	}
+	n := len(ls.items)
+	switch name {
+	case "index":
+		return NewInt(int64(ls.pos + 1)), nil
+	case "index0":
+		return NewInt(int64(ls.pos)), nil
+	case "revindex":
+		return NewInt(int64(n - ls.pos)), nil
+	case "revindex0":
+		return NewInt(int64(n - ls.pos - 1)), nil
+	case "first":
+		return NewBool(ls.pos == 0), nil
+	case "last":
+		return NewBool(ls.pos == n-1 && ls.next == len(ls.src)), nil
+	case "length":
+		return NewInt(int64(n)), nil
+	case "depth":
+		return NewInt(int64(ls.depth + 1)), nil
+	case "depth0":
+		return NewInt(int64(ls.depth)), nil
+	case "previtem":
+		if ls.pos == 0 {
+			return undefMsg("there is no previous item"), nil
+		}
+		return ls.items[ls.pos-1], nil
+	case "nextitem":
+		if ls.pos >= n-1 {
+			return undefMsg("there is no next item"), nil
+		}
+		return ls.items[ls.pos+1], nil
+	case "cycle":
+		return NewCallable("cycle", func(a []Value, _ map[string]Value) (Value, error) {
+			if len(a) == 0 {
+				return Value{}, typeErrorf("no items for cycling given")
+			}
+			return a[ls.pos%len(a)], nil
+		}), nil
+	case "changed":
+		return NewCallable("changed", func(a []Value, _ map[string]Value) (Value, error) {
+			l := newTuple(a...)
+			if ls.hasLast && equal(l, newTuple(ls.last...), 0, nil) {
+				return NewBool(false), nil
+			}
+			ls.last, ls.hasLast = a, true
+			return NewBool(true), nil
 		}), nil
 	}
-
-	return Undefined(), nil
+	return undefMsg("'LoopContext object' has no attribute '" + name + "'"), nil
 }

@@ -1,79 +1,112 @@
 package jinja
 
 import (
-	"fmt"
+	"context"
+	"errors"
+	"sort"
 	"strings"
 )
 
-// Template is a compiled Jinja template ready for rendering.
+// Template is a parsed template; it may be rendered many times, at once
+// from several goroutines.
 type Template struct {
-	nodes []node
-	src   string
+	body    []node
+	filters []string // the filters it names, checked when it renders
+	tests   []string
 }
 
-// Compile parses a Jinja template source string and returns a compiled
-// template that can be rendered multiple times with different data.
-func Compile(source string) (*Template, error) {
-	segs, err := scan(source)
+// Compile parses src. A template that names include, import, from or
+// extends does not parse (ErrNoFiles); nor does one nested past the
+// parser's bound (a *LimitError).
+//
+// As Python's Jinja reads a template, \r\n and a lone \r are \n, and one
+// newline at the very end is dropped (keep_trailing_newline off).
+func Compile(src string) (*Template, error) {
+	if strings.IndexByte(src, '\r') >= 0 {
+		src = strings.ReplaceAll(src, "\r\n", "\n")
+		src = strings.ReplaceAll(src, "\r", "\n")
+	}
+	toks, err := lex(strings.TrimSuffix(src, "\n"))
 	if err != nil {
-		return nil, fmt.Errorf("jinja scan: %w", err)
+		return nil, err
 	}
-
-	nodes, err := parseTemplate(segs)
+	p := &parser{toks: toks}
+	body, _, err := p.parseBody()
 	if err != nil {
-		return nil, fmt.Errorf("jinja parse: %w", err)
+		return nil, err
 	}
-
-	return &Template{nodes: nodes, src: source}, nil
+	t := &Template{body: body, filters: uniq(p.filters), tests: uniq(p.tests)}
+	return t, nil
 }
 
-// Render executes the template with the provided data and returns the
-// rendered string. Each call creates an isolated scope so templates are
-// safe to render concurrently after compilation.
-func (t *Template) Render(data map[string]any) (string, error) {
-	// Convert Go data to Value types.
-	vals := make(map[string]Value, len(data))
-	for k, v := range data {
-		vals[k] = FromGoValue(v)
+func uniq(names []string) []string {
+	sort.Strings(names)
+	out := names[:0]
+	for i, n := range names {
+		if i == 0 || n != names[i-1] {
+			out = append(out, n)
+		}
 	}
-
-	return render(t.nodes, vals)
+	return out
 }
 
-// RenderValues is like Render but accepts pre-converted Value data.
-func (t *Template) RenderValues(data map[string]Value) (string, error) {
-	return render(t.nodes, data)
+// Limits bound one render; a zero field means no bound.
+type Limits struct {
+	// Steps bounds the loop iterations, macro and function calls, filters
+	// and value-building operators.
+	Steps int
+	// Output bounds the bytes the render writes (a block set's or a
+	// macro's output included).
+	Output int
+	// String bounds one string an operator, filter or method builds, in
+	// bytes; Items one list, in items.
+	String, Items int
+	// Depth bounds the macro calls under way.
+	Depth int
 }
 
-// =============================================================================
-
-// render executes the AST with the given data and returns the result.
-func render(nodes []node, data map[string]Value) (string, error) {
-	return renderWith(nodes, data, &Options{})
+// Options bound one render and extend the engine.
+type Options struct {
+	Limits
+	// Step, when set, is called at each step; its error ends the render
+	// (toolcall samples the heap there).
+	Step func() error
+	// Filters are looked up before the engine's own; one is called with
+	// the filtered value first.
+	Filters map[string]Value
 }
 
-func renderWith(nodes []node, data map[string]Value, o *Options) (string, error) {
-	e := evaluator{
-		output: strings.Builder{},
-		lim:    &limits{Options: o},
+// Render renders the template with vars as its globals. It stops when
+// ctx is done, at the next step, with ctx's error; no goroutine is left.
+func (t *Template) Render(ctx context.Context, vars map[string]Value, o *Options) (string, error) {
+	if o == nil {
+		o = &Options{}
 	}
-
-	// Use the cached builtins scope directly. The scope is initialized
-	// once at package init and is only read after that (lookupFilter,
-	// chained get() through parent links, passed to nested evaluators).
-	// No code path writes to e.builtins, so sharing the cached scope
-	// across renders is safe and avoids cloning ~20 entries per render.
-	e.builtins = cachedBuiltins()
-
-	// Create user data scope on top of builtins.
-	e.scope = newScope(e.builtins)
-	for k, v := range data {
-		e.scope.set(k, v)
+	r := &renderer{ctx: ctx, done: ctx.Done(), o: o, vars: vars}
+	for _, name := range t.filters {
+		if _, ok := r.filter(name); !ok {
+			return "", &SyntaxError{Line: 0, Msg: "no filter named '" + name + "'"}
+		}
 	}
-
-	if err := e.execNodes(nodes); err != nil {
+	for _, name := range t.tests {
+		if _, ok := tests[name]; !ok {
+			return "", &SyntaxError{Line: 0, Msg: "no test named '" + name + "'"}
+		}
+	}
+	var b strings.Builder
+	r.out = &b
+	sc := &scope{}
+	err := r.block(sc, t.body)
+	if errors.Is(err, errBreak) || errors.Is(err, errContinue) {
+		err = nil
+	}
+	if err != nil {
 		return "", err
 	}
+	return b.String(), nil
+}
 
-	return e.output.String(), nil
+// RenderValues renders with vars and no bounds.
+func (t *Template) RenderValues(vars map[string]Value) (string, error) {
+	return t.Render(context.Background(), vars, nil)
 }

@@ -1,19 +1,14 @@
-// Package jinja implements a Jinja template engine purpose-built for LLM
-// chat templates.
 package jinja
 
 import (
-	"encoding/json"
-	"fmt"
-	"reflect"
+	"math"
 	"sort"
-	"strings"
+	"strconv"
+	"unsafe"
 )
 
-// =============================================================================
-
-// Kind represents the type of a template value.
-type Kind int
+// Kind is the type of a Value.
+type Kind uint8
 
 const (
 	KindUndefined Kind = iota
@@ -25,429 +20,307 @@ const (
 	KindList
 	KindDict
 	KindCallable
+	// kindNamespace is namespace(...): a dict whose attributes are set.
+	kindNamespace
+	// kindLoop is a for loop's loop variable.
+	kindLoop
 )
 
-// =============================================================================
+// Value flags: what Python type a list or string stands for.
+const (
+	flagSafe  uint8 = 1 << iota // a str that is markupsafe's Markup
+	flagTuple                   // a list that is a tuple
+	flagIter                    // a list that is a generator or iterator
+	flagRange                   // a list that is a range (List.rng)
+)
 
-// Value is a tagged union over JSON-like types used throughout the template
-// engine. The v field holds one of: bool, int64, float64, string, *List,
-// *Dict, or Callable.
+// Value is a template value: Python's None, bool, int, float, str, list
+// (or tuple), dict, a callable, or Jinja's undefined. It is three words:
+// a str's bytes (or the list, dict, callable) behind p, its length (or
+// an int, or a float's bits) in n, so that a str is held without a
+// box of its own and a Value copies cheaply.
 type Value struct {
-	kind Kind
-	v    any
+	p  unsafe.Pointer
+	n  uint64
+	k  Kind
+	fl uint8
 }
 
-// Undefined returns an undefined value.
-func Undefined() Value {
-	return Value{kind: KindUndefined}
-}
-
-// None returns a none value.
-func None() Value {
-	return Value{kind: KindNone}
-}
-
-// NewBool returns a boolean value.
-func NewBool(b bool) Value {
-	return Value{kind: KindBool, v: b}
-}
-
-// NewInt returns an integer value.
-func NewInt(n int64) Value {
-	return Value{kind: KindInt, v: n}
-}
-
-// NewFloat returns a floating-point value.
-func NewFloat(f float64) Value {
-	return Value{kind: KindFloat, v: f}
-}
-
-// NewString returns a string value.
-func NewString(s string) Value {
-	return Value{kind: KindString, v: s}
-}
-
-// NewList returns a list value containing the provided items.
-func NewList(items []Value) Value {
-	return Value{kind: KindList, v: &List{Items: items}}
-}
-
-// NewDict returns an empty dict value.
-func NewDict() Value {
-	return Value{kind: KindDict, v: &Dict{Data: make(map[string]Value)}}
-}
-
-// NewCallable returns a callable value.
-func NewCallable(name string, fn func(args []Value, kwargs map[string]Value) (Value, error)) Value {
-	return Value{kind: KindCallable, v: Callable{Name: name, Fn: fn}}
-}
-
-// =============================================================================
-
-// IsUndefined reports whether v is undefined.
-func (v Value) IsUndefined() bool { return v.kind == KindUndefined }
-
-// IsNone reports whether v is none.
-func (v Value) IsNone() bool { return v.kind == KindNone }
-
-// IsBool reports whether v is a boolean.
-func (v Value) IsBool() bool { return v.kind == KindBool }
-
-// IsInt reports whether v is an integer.
-func (v Value) IsInt() bool { return v.kind == KindInt }
-
-// IsFloat reports whether v is a float.
-func (v Value) IsFloat() bool { return v.kind == KindFloat }
-
-// IsNumber reports whether v is an integer or float.
-func (v Value) IsNumber() bool { return v.kind == KindInt || v.kind == KindFloat }
-
-// IsString reports whether v is a string.
-func (v Value) IsString() bool { return v.kind == KindString }
-
-// IsList reports whether v is a list.
-func (v Value) IsList() bool { return v.kind == KindList }
-
-// IsDict reports whether v is a dict.
-func (v Value) IsDict() bool { return v.kind == KindDict }
-
-// IsCallable reports whether v is callable.
-func (v Value) IsCallable() bool { return v.kind == KindCallable }
-
-// IsTruthy returns the Python-style truthiness of the value.
-func (v Value) IsTruthy() bool {
-	switch v.kind {
-	case KindUndefined:
-		return false
-	case KindNone:
-		return false
-	case KindBool:
-		return v.v.(bool)
-	case KindInt:
-		return v.v.(int64) != 0
-	case KindFloat:
-		return v.v.(float64) != 0.0
-	case KindString:
-		return len(v.v.(string)) > 0
-	case KindList:
-		return v.v.(*List).Len() > 0
-	case KindDict:
-		return v.v.(*Dict).Len() > 0
-	case KindCallable:
-		return true
-	}
-
-	return false
-}
-
-// =============================================================================
-
-// AsBool returns the bool held by v. It panics if v is not a bool.
-func (v Value) AsBool() bool { return v.v.(bool) }
-
-// AsInt returns the int64 held by v. It panics if v is not an int.
-func (v Value) AsInt() int64 { return v.v.(int64) }
-
-// AsFloat returns the float64 held by v. It panics if v is not a float.
-func (v Value) AsFloat() float64 { return v.v.(float64) }
-
-// AsString returns the string held by v. It panics if v is not a string.
-func (v Value) AsString() string { return v.v.(string) }
-
-// AsList returns the *List held by v. It panics if v is not a list.
-func (v Value) AsList() *List { return v.v.(*List) }
-
-// AsDict returns the *Dict held by v. It panics if v is not a dict.
-func (v Value) AsDict() *Dict { return v.v.(*Dict) }
-
-// AsCallable returns the *Callable held by v. It panics if v is not callable.
-func (v Value) AsCallable() *Callable {
-	c := v.v.(Callable)
-	return &c
-}
-
-// =============================================================================
-
-// String returns a Python-style string representation of the value.
-func (v Value) String() string {
-	var b strings.Builder
-	v.repr(&b, nil)
-	return b.String()
-}
-
-// str is the old String, for scalars only (toolcall: repr writes lists
-// and dicts with a depth bound).
 func (v Value) str() string {
-	switch v.kind {
-	case KindUndefined:
-		return "Undefined"
-
-	case KindNone:
-		return "None"
-
-	case KindBool:
-		if v.v.(bool) {
-			return "True"
-		}
-		return "False"
-
-	case KindInt:
-		return fmt.Sprintf("%d", v.v.(int64))
-
-	case KindFloat:
-		return pyFloat(v.v.(float64))
-
-	case KindString:
-		return pyRepr(v.v.(string))
-
-	case KindCallable:
-		c := v.v.(Callable)
-		return fmt.Sprintf("<callable %s>", c.Name)
+	if v.n == 0 || v.p == nil {
+		return ""
 	}
-
-	return "Undefined"
+	return unsafe.String((*byte)(v.p), int(v.n))
 }
 
-// Equals reports whether v and other hold the same value.
-func (v Value) Equals(other Value) bool { return v.equals(other, 0) }
+func (v Value) int() int64   { return int64(v.n) }
+func (v Value) flt() float64 { return math.Float64frombits(v.n) }
 
-// equals is Equals nested at most maxNesting deep (toolcall's change: a
-// list that holds itself compared without end).
-func (v Value) equals(other Value, depth int) bool {
-	if depth > maxNesting {
-		return false
-	}
-	if v.kind != other.kind {
-		return false
-	}
-
-	switch v.kind {
-	case KindUndefined, KindNone:
-		return true
-
-	case KindBool:
-		return v.v.(bool) == other.v.(bool)
-
-	case KindInt:
-		return v.v.(int64) == other.v.(int64)
-
-	case KindFloat:
-		return v.v.(float64) == other.v.(float64)
-
-	case KindString:
-		return v.v.(string) == other.v.(string)
-
-	case KindList:
-		a := v.v.(*List)
-		b := other.v.(*List)
-		if a == b {
-			return true // the same list, as Python's identity shortcut
-		}
-		if a.Len() != b.Len() {
-			return false
-		}
-		for i := range a.Items {
-			if !a.Items[i].equals(b.Items[i], depth+1) {
-				return false
-			}
-		}
-		return true
-
-	case KindDict:
-		a := v.v.(*Dict)
-		b := other.v.(*Dict)
-		if a == b {
-			return true
-		}
-		if a.Len() != b.Len() {
-			return false
-		}
-		for _, key := range a.Keys {
-			bv, ok := b.Get(key)
-			if !ok {
-				return false
-			}
-			if !a.Data[key].equals(bv, depth+1) {
-				return false
-			}
-		}
-		return true
-
-	case KindCallable:
-		return false
-	}
-
-	return false
+// withStr is v holding s.
+func (v Value) withStr(s string) Value {
+	v.p, v.n = unsafe.Pointer(unsafe.StringData(s)), uint64(len(s))
+	return v
 }
 
-// =============================================================================
+// undefMsg is an undefined value that says why it is undefined.
+func undefMsg(msg string) Value { return Value{}.withStr(msg) }
 
-// List holds an ordered sequence of values.
+func listOf(fl uint8, items []Value) Value {
+	return Value{k: KindList, fl: fl, p: unsafe.Pointer(&List{Items: items})}
+}
+
+// List holds a list's items.
 type List struct {
 	Items []Value
+	// spent marks a generator already iterated: Python's is empty then.
+	spent bool
+	// rng is a range's start, stop and step, as it prints.
+	rng [3]int64
 }
 
-// Len returns the number of items in the list.
-func (l *List) Len() int { return len(l.Items) }
-
-// Get returns the item at position i. It panics if i is out of range.
-func (l *List) Get(i int) Value { return l.Items[i] }
-
-// Append adds a value to the end of the list.
-func (l *List) Append(v Value) { l.Items = append(l.Items, v) }
-
-// =============================================================================
-
-// Dict is an ordered map of string keys to values. Insertion order is
-// preserved via the Keys slice.
+// Dict is a dict: its keys in insertion order, as Python's.
 type Dict struct {
 	Keys []string
 	Data map[string]Value
+	// orig holds the keys that are not strs (1, 2.0, None), by the
+	// string they are stored under.
+	orig map[string]Value
 }
 
-// Get returns the value for key and reports whether it was found.
-func (d *Dict) Get(key string) (Value, bool) {
-	v, ok := d.Data[key]
-	return v, ok
-}
-
-// Set inserts or updates a key-value pair. New keys are appended to the
-// insertion-order list.
-func (d *Dict) Set(key string, val Value) {
-	if _, ok := d.Data[key]; !ok {
-		d.Keys = append(d.Keys, key)
+// dictKey is the string a key is stored under: a str as it is, others
+// marked with a NUL, equal numbers alike (1, 1.0 and True are one key).
+func dictKey(k Value) string {
+	switch k.k {
+	case KindString:
+		return k.str()
+	case KindInt, KindBool:
+		return "\x00" + strconv.FormatInt(k.int(), 10)
+	case KindFloat:
+		if f := k.flt(); f == math.Trunc(f) && math.Abs(f) < 1<<62 {
+			return "\x00" + strconv.FormatInt(int64(f), 10)
+		}
+		return "\x00" + formatFloat(k.flt())
 	}
-	d.Data[key] = val
+	return "\x00" + k.String()
 }
 
-// Has reports whether key exists in the dict.
-func (d *Dict) Has(key string) bool {
-	_, ok := d.Data[key]
-	return ok
+// setKey sets d[k] = v for a key of any type.
+func (d *Dict) setKey(k, v Value) {
+	key := dictKey(k)
+	if k.k != KindString {
+		if _, ok := d.Data[key]; !ok {
+			if d.orig == nil {
+				d.orig = map[string]Value{}
+			}
+			d.orig[key] = k
+		}
+	}
+	d.Set(key, v)
 }
 
-// Len returns the number of entries in the dict.
-func (d *Dict) Len() int { return len(d.Keys) }
-
-// OrderedKeys returns the keys in insertion order.
-func (d *Dict) OrderedKeys() []string {
-	out := make([]string, len(d.Keys))
-	copy(out, d.Keys)
-	return out
+// keyOf is the key stored under s, as the template gave it.
+func (d *Dict) keyOf(s string) Value {
+	if k, ok := d.orig[s]; ok {
+		return k
+	}
+	return NewString(s)
 }
 
-// =============================================================================
-
-// Callable represents a named callable function within the template engine.
+// Callable is a function a template calls: a global, a filter, a method.
+// args are positional, kwargs by name.
 type Callable struct {
 	Name string
 	Fn   func(args []Value, kwargs map[string]Value) (Value, error)
 }
 
-// =============================================================================
+func Undefined() Value            { return Value{} }
+func None() Value                 { return Value{k: KindNone} }
+func NewInt(n int64) Value        { return Value{k: KindInt, n: uint64(n)} }
+func NewFloat(f float64) Value    { return Value{k: KindFloat, n: math.Float64bits(f)} }
+func NewString(s string) Value    { return Value{k: KindString}.withStr(s) }
+func NewList(items []Value) Value { return listOf(0, items) }
 
-// FromGoValue converts a plain Go value to a Value. Supported source types
-// are nil, bool, int, int64, float64, string, []any, map[string]any, and
-// []Value. For map[string]any the keys are sorted for deterministic order.
-// Unrecognized types produce Undefined.
-func FromGoValue(v any) Value {
-	switch val := v.(type) {
+func NewBool(b bool) Value {
+	v := Value{k: KindBool}
+	if b {
+		v.n = 1
+	}
+	return v
+}
+
+// NewDict returns an empty dict.
+func NewDict() Value {
+	return Value{k: KindDict, p: unsafe.Pointer(&Dict{Data: map[string]Value{}})}
+}
+
+// NewCallable returns a function value.
+func NewCallable(name string, fn func(args []Value, kwargs map[string]Value) (Value, error)) Value {
+	return Value{k: KindCallable, p: unsafe.Pointer(&Callable{Name: name, Fn: fn})}
+}
+
+func newTuple(items ...Value) Value { return listOf(flagTuple, items) }
+func newIter(items []Value) Value   { return listOf(flagIter, items) }
+func safeString(s string) Value     { return Value{k: KindString, fl: flagSafe}.withStr(s) }
+
+func (v Value) Kind() Kind            { return v.k }
+func (v Value) IsUndefined() bool     { return v.k == KindUndefined }
+func (v Value) IsNone() bool          { return v.k == KindNone }
+func (v Value) IsBool() bool          { return v.k == KindBool }
+func (v Value) IsInt() bool           { return v.k == KindInt }
+func (v Value) IsFloat() bool         { return v.k == KindFloat }
+func (v Value) IsNumber() bool        { return v.k == KindInt || v.k == KindFloat }
+func (v Value) IsString() bool        { return v.k == KindString }
+func (v Value) IsList() bool          { return v.k == KindList }
+func (v Value) IsDict() bool          { return v.k == KindDict }
+func (v Value) IsCallable() bool      { return v.k == KindCallable }
+func (v Value) AsBool() bool          { return v.n != 0 }
+func (v Value) AsInt() int64          { return int64(v.n) }
+func (v Value) AsFloat() float64      { return v.flt() }
+func (v Value) AsString() string      { return v.str() }
+func (v Value) AsList() *List         { return (*List)(v.p) }
+func (v Value) AsDict() *Dict         { return (*Dict)(v.p) }
+func (v Value) AsCallable() *Callable { return (*Callable)(v.p) }
+
+// IsTruthy is Python's bool(v).
+func (v Value) IsTruthy() bool {
+	switch v.k {
+	case KindBool, KindInt:
+		return v.n != 0
+	case KindFloat:
+		return v.flt() != 0
+	case KindString:
+		return v.n != 0
+	case KindList:
+		return len(v.AsList().Items) > 0 || v.fl&flagIter != 0
+	case KindDict, kindNamespace:
+		return len(v.AsDict().Keys) > 0 || v.k == kindNamespace
+	case KindCallable, kindLoop:
+		return true
+	}
+	return false
+}
+
+// Len is the list's length.
+func (l *List) Len() int { return len(l.Items) }
+
+// Get is item i.
+func (l *List) Get(i int) Value { return l.Items[i] }
+
+// Append adds v at the end.
+func (l *List) Append(v Value) { l.Items = append(l.Items, v) }
+
+// Get returns key's value and whether the dict holds it.
+func (d *Dict) Get(key string) (Value, bool) {
+	v, ok := d.Data[key]
+	return v, ok
+}
+
+// Has reports whether the dict holds key.
+func (d *Dict) Has(key string) bool { _, ok := d.Data[key]; return ok }
+
+// Len is the number of keys.
+func (d *Dict) Len() int { return len(d.Keys) }
+
+// OrderedKeys is a copy of the keys in insertion order.
+func (d *Dict) OrderedKeys() []string { return append([]string(nil), d.Keys...) }
+
+// Set sets key, a new key going last.
+func (d *Dict) Set(key string, v Value) {
+	if _, ok := d.Data[key]; !ok {
+		d.Keys = append(d.Keys, key)
+	}
+	d.Data[key] = v
+}
+
+func (d *Dict) delete(key string) {
+	if _, ok := d.Data[key]; !ok {
+		return
+	}
+	delete(d.Data, key)
+	for i, k := range d.Keys {
+		if k == key {
+			d.Keys = append(d.Keys[:i:i], d.Keys[i+1:]...)
+			break
+		}
+	}
+}
+
+// FromGoValue converts nil, bool, int, int64, float64, string, []any,
+// []Value and map[string]any (keys sorted) to a Value; other types are
+// undefined.
+func FromGoValue(x any) Value {
+	switch t := x.(type) {
 	case nil:
 		return None()
-
+	case Value:
+		return t
 	case bool:
-		return NewBool(val)
-
+		return NewBool(t)
 	case int:
-		return NewInt(int64(val))
-
+		return NewInt(int64(t))
 	case int64:
-		return NewInt(val)
-
+		return NewInt(t)
 	case float64:
-		return NewFloat(val)
-
-	case json.Number:
-		// json.Number preserves whether the source JSON used a decimal
-		// point or exponent. Integers (no '.', 'e', 'E') become Int so
-		// that downstream tojson emits them as integers — matching
-		// Python json.dumps, which keeps int and float distinct. Without
-		// this, a value like 9007199254740991 round-trips as
-		// 9.007199254740991e+15 and breaks chat-template tokenization.
-		s := string(val)
-		if !strings.ContainsAny(s, ".eE") {
-			if i, err := val.Int64(); err == nil {
-				return NewInt(i)
-			}
-		}
-		if f, err := val.Float64(); err == nil {
-			return NewFloat(f)
-		}
-		return NewString(s)
-
+		return NewFloat(t)
 	case string:
-		return NewString(val)
-
+		return NewString(t)
 	case []Value:
-		items := make([]Value, len(val))
-		copy(items, val)
-		return NewList(items)
-
+		return NewList(t)
 	case []any:
-		items := make([]Value, len(val))
-		for i, item := range val {
-			items[i] = FromGoValue(item)
+		items := make([]Value, len(t))
+		for i, e := range t {
+			items[i] = FromGoValue(e)
 		}
 		return NewList(items)
-
 	case map[string]any:
-		d := NewDict()
-		dict := d.AsDict()
-
-		keys := make([]string, 0, len(val))
-		for k := range val {
+		keys := make([]string, 0, len(t))
+		for k := range t {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-
+		d := NewDict()
 		for _, k := range keys {
-			dict.Set(k, FromGoValue(val[k]))
+			d.AsDict().Set(k, FromGoValue(t[k]))
 		}
 		return d
 	}
-
-	// Reflection fallback for named types (e.g., []model.D where D is
-	// map[string]any). Go's type switch won't match named types against
-	// their underlying type, so we use reflect to handle slices and maps
-	// whose elements are convertible to any or map[string]any.
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice:
-		items := make([]Value, rv.Len())
-		for i := range rv.Len() {
-			items[i] = FromGoValue(rv.Index(i).Interface())
-		}
-		return NewList(items)
-
-	case reflect.Map:
-		if rv.Type().Key().Kind() == reflect.String {
-			d := NewDict()
-			dict := d.AsDict()
-			iter := rv.MapRange()
-			keys := make([]string, 0, rv.Len())
-			vals := make(map[string]any, rv.Len())
-			for iter.Next() {
-				k := iter.Key().String()
-				keys = append(keys, k)
-				vals[k] = iter.Value().Interface()
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				dict.Set(k, FromGoValue(vals[k]))
-			}
-			return d
-		}
-	}
-
 	return Undefined()
+}
+
+// typeName is the Python type name of v, as Python's messages give it.
+func typeName(v Value) string {
+	switch v.k {
+	case KindUndefined:
+		return "Undefined"
+	case KindNone:
+		return "NoneType"
+	case KindBool:
+		return "bool"
+	case KindInt:
+		return "int"
+	case KindFloat:
+		return "float"
+	case KindString:
+		if v.fl&flagSafe != 0 {
+			return "Markup"
+		}
+		return "str"
+	case KindList:
+		switch {
+		case v.fl&flagTuple != 0:
+			return "tuple"
+		case v.fl&flagIter != 0:
+			return "generator"
+		case v.fl&flagRange != 0:
+			return "range"
+		}
+		return "list"
+	case KindDict:
+		return "dict"
+	case kindNamespace:
+		return "Namespace"
+	case kindLoop:
+		return "LoopContext"
+	}
+	return "function"
 }

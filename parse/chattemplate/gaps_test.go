@@ -20,7 +20,7 @@ func TestJinjaGaps(t *testing.T) {
 		{"endswith and startswith", `{{ "".endswith("x") }}|{{ "ab".endswith(("x", "b")) }}|{{ "ab".startswith("a") }}`, "False|True|True"},
 		{"strip", `[{{ "  a  ".lstrip() }}|{{ "xxaxx".strip("x") }}|{{ "a \n".rstrip() }}]`, "[a  |a|a]"},
 		{"generation block", `{% generation %}G{% endgeneration %}`, "G"},
-		{"tojson indent keeps key order", `{{ {"z": 1, "a": [1, {}], "m": {"y": null}} | tojson(indent=2) }}`,
+		{"tojson indent keeps key order", `{{ {"z": 1, "a": [1, {}], "m": {"y": none}} | tojson(indent=2) }}`,
 			"{\n  \"z\": 1,\n  \"a\": [\n    1,\n    {}\n  ],\n  \"m\": {\n    \"y\": null\n  }\n}"},
 		{"tojson sort_keys", `{{ {"z": 1, "a": 2} | tojson(sort_keys=true) }}`, `{"a": 2, "z": 1}`},
 		{"format filter, Python's %", `{{ "%s=%d %.2f %5s|%-4s|%03d %%" | format("a", 7, 3.14159, "r", "l", 5) }}|{{ "%(k)s" | format(k="v") }}`, "a=7 3.14     r|l   |005 %|v"},

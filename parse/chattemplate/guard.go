@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
-	"sync/atomic"
 )
 
 // A template is code from outside, and a few bytes of it can ask for any
@@ -14,17 +13,17 @@ import (
 // allocation that fails, so the values a render builds are checked before
 // they are built:
 //
-//   - The engine (internal/jinja, patched for this) refuses an operator,
-//     *, ~ or +, that would build a string longer than maxValue bytes or
-//     a list longer than maxItems items, and counts a step for each.
+//   - The engine (internal/jinja) sizes every string and list an
+//     operator, filter or method builds against its Limits (maxValue
+//     bytes, maxItems items), and counts a step for each loop iteration,
+//     call and such operator, past maxSteps failing the render; it stops
+//     too when the render's context is done.
 //   - range, and the filters and str methods whose size comes from an
 //     argument (center, indent, join, replace, ljust, format, …), are
-//     toolcall's own, and check first (filters.go, strmethods.go).
-//   - Each loop iteration and macro call ticks, as each checked operator
-//     does: past maxSteps of them, past maxHeapGrowth of heap grown since
-//     the render began (a list filled in a loop), or once the render has
-//     been given up (its time is over), the next tick fails it; a render
-//     given up stops at its next tag.
+//     the engine's too, and size their result first.
+//   - At each step the engine calls the guard, which fails the render
+//     once the heap has grown past maxHeapGrowth since it began (a list
+//     filled in a loop, each value within the bounds).
 
 const (
 	// maxValue bounds one string: no more than a render may write.
@@ -36,7 +35,9 @@ const (
 	// runaway loop within seconds, sooner than the render's time bound.
 	maxSteps = 1 << 18
 	// maxHeapGrowth bounds what the heap may grow while a render runs.
-	maxHeapGrowth = 256 << 20
+	// 128 MiB keeps a render that fills the heap, with the process
+	// around it, within 256 MB.
+	maxHeapGrowth = 128 << 20
 	// maxMacroDepth is far deeper than any schema a template walks.
 	maxMacroDepth = 200
 )
@@ -44,13 +45,12 @@ const (
 // errTooLarge is why a render that would build too large a value fails.
 var errTooLarge = errors.New("the template builds a value larger than toolcall allows")
 
-// guard is one render's bounds.
+// guard is one render's heap bound, and its step bound for the engine.
 type guard struct {
 	heap0    uint64
 	ticks    int
 	maxSteps int
 	maxHeap  uint64
-	stopped  atomic.Bool // the render was given up
 }
 
 // newGuard starts a render's guard; steps and heap bound its steps and
@@ -77,17 +77,11 @@ func heapBytes() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// check fails a render that was given up or whose heap grew too much;
-// the heap is sampled once every 16 calls (a sample costs about a
-// microsecond; between two, a loop adds at most 16 values of maxValue).
+// check fails a render whose heap grew too much; the heap is sampled
+// once every 16 calls (a sample costs about a microsecond; between two, a
+// loop adds at most 16 values of maxValue).
 func (g *guard) check() error {
-	if g.stopped.Load() {
-		return errors.New("the render was given up")
-	}
 	g.ticks++
-	if g.ticks > g.maxSteps {
-		return fmt.Errorf("it ran more than %d loop iterations, macro calls and operators", g.maxSteps)
-	}
 	if g.ticks%16 == 0 {
 		if h := heapBytes(); h > g.heap0 && h-g.heap0 > g.maxHeap {
 			// The sample counts garbage not yet swept: collect it, and
@@ -99,20 +93,4 @@ func (g *guard) check() error {
 		}
 	}
 	return nil
-}
-
-// size checks a string of n bytes (n < 0: past any bound) and ticks.
-func (g *guard) size(n int) error {
-	if n > maxValue || n < 0 {
-		return fmt.Errorf("%w: a string of more than %d MiB", errTooLarge, maxValue>>20)
-	}
-	return g.check()
-}
-
-// items checks a list of n items and ticks.
-func (g *guard) items(n int) error {
-	if n > maxItems || n < 0 {
-		return fmt.Errorf("%w: a list of more than %d items", errTooLarge, maxItems)
-	}
-	return g.check()
 }

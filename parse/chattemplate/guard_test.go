@@ -101,15 +101,6 @@ func TestRenderBoundsSteps(t *testing.T) {
 	}
 	// Real templates stay far below the bound: the corpus renders (see
 	// TestRoundTrip) with it at maxSteps.
-	g := newGuard(0, 0)
-	for range maxSteps {
-		if err := g.check(); err != nil {
-			t.Fatalf("within maxSteps: %v", err)
-		}
-	}
-	if err := g.check(); err == nil {
-		t.Error("one step past maxSteps passed")
-	}
 }
 
 // Arguments given as JSON keep the key order the model wrote, as a

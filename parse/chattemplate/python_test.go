@@ -17,7 +17,7 @@ import (
 //
 // Tools and arguments given as JSON, and messages, keep their key order
 // (values.go); the rest are listed, with why, in testdata/python/DIFFERENT.
-const pythonIdentical = 165
+const pythonIdentical = 167
 
 // conversationsFile is testdata/conversations.json.
 type conversationsFile struct {

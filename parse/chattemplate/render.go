@@ -1,6 +1,7 @@
 package chattemplate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -57,7 +58,7 @@ type compiled struct {
 func (t *Template) compile() (*jinja.Template, error) {
 	cc := &t.compiled
 	cc.once.Do(func() {
-		cc.tpl, cc.err = parseTemplate(normalizeNewlines(t.Source))
+		cc.tpl, cc.err = parseTemplate(t.Source)
 		switch {
 		case errors.Is(cc.err, jinja.ErrNoFiles):
 			cc.err = fmt.Errorf("chat template %s: %w", t.Name, ErrNoFiles)
@@ -66,17 +67,6 @@ func (t *Template) compile() (*jinja.Template, error) {
 		}
 	})
 	return cc.tpl, cc.err
-}
-
-// normalizeNewlines does what Python's Jinja does to a template's text
-// before it is read: each \r\n or lone \r is \n, and one newline at the
-// very end is dropped (keep_trailing_newline is off in transformers).
-func normalizeNewlines(src string) string {
-	if strings.IndexByte(src, '\r') >= 0 {
-		src = strings.ReplaceAll(src, "\r\n", "\n")
-		src = strings.ReplaceAll(src, "\r", "\n")
-	}
-	return strings.TrimSuffix(src, "\n")
 }
 
 // parseTemplate parses src with the engine. A panic in the engine on
@@ -116,8 +106,15 @@ type errRaised struct{ msg string }
 
 func (e *errRaised) Error() string { return "the template raised: " + e.msg }
 
-// Render renders msgs through the template.
+// Render renders msgs through the template, for at most renderTimeout.
 func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), renderTimeout)
+	defer cancel()
+	return t.RenderContext(ctx, msgs, opts)
+}
+
+// RenderContext renders msgs through the template until ctx is done.
+func (t *Template) RenderContext(ctx context.Context, msgs []Message, opts RenderOptions) (string, error) {
 	tpl, err := t.compile()
 	if err != nil {
 		return "", err
@@ -152,7 +149,6 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 			}
 			return jinja.NewString(strftime(now, f)), nil
 		}),
-		"range": jinja.NewCallable("range", g.rangeList),
 	}
 	// transformers passes tools=None when there are none: templates that
 	// test "tools is not none" see the same, and those that iterate over
@@ -178,69 +174,47 @@ func (t *Template) Render(msgs []Message, opts RenderOptions) (string, error) {
 		vars["functions"] = fs
 	}
 	o := &jinja.Options{
-		Step:      g.check,
-		Stopped:   g.stopped.Load,
-		MaxString: maxValue,
-		MaxItems:  maxItems,
-		MaxOutput: maxRender,
-		MaxDepth:  maxMacroDepth,
-		Filters:   filters(g),
-		StrMethod: g.strMethod,
-		Percent: func(f string, v jinja.Value) (string, error) {
-			switch {
-			case v.IsList():
-				return percentFormat(f, v.AsList().Items, jinja.Undefined())
-			case v.IsDict():
-				return percentFormat(f, nil, v)
-			}
-			return percentFormat(f, []jinja.Value{v}, jinja.Undefined())
+		Limits: jinja.Limits{
+			Steps:  g.maxSteps,
+			Output: maxRender,
+			String: maxValue,
+			Items:  maxItems,
+			Depth:  maxMacroDepth,
 		},
+		Step: g.check,
 	}
-	// A template is code from a file or a server: bound what one render
-	// may write and how long it may take. A render that overruns stops at
-	// its next tag, loop iteration or macro call; the caller fails at once.
-	type result struct {
-		out string
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		// A panic in the engine on a hostile template fails this render,
-		// not the process.
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{err: fmt.Errorf("the template engine failed on it: %v", p)}
-			}
-		}()
-		out, err := tpl.RenderWith(vars, o)
-		if err == nil && len(out) > maxRender {
-			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
-		}
-		if errors.Is(err, jinja.ErrTooLarge) {
-			if strings.Contains(err.Error(), "it wrote more than") {
-				err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
-			} else {
-				err = fmt.Errorf("%w: %v", errTooLarge, err)
-			}
-		}
-		done <- result{out, err}
-	}()
-	timer := time.NewTimer(renderTimeout)
-	defer timer.Stop()
-	var r result
-	select {
-	case r = <-done:
-	case <-timer.C:
-		g.stopped.Store(true)
-		return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
-	}
-	if r.err != nil {
+	// A template is code from a file or a server: the engine bounds what
+	// one render may write, build and take, and stops when ctx is done.
+	out, err := renderEngine(ctx, tpl, vars, o)
+	if err != nil {
 		if raised != nil {
 			return "", printableErr{fmt.Errorf("chat template %s: %w", t.Name, raised)}
 		}
-		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(r.err, t.Source))}
+		var le *jinja.LimitError
+		switch {
+		case errors.As(err, &le) && le.Bound == jinja.BoundOutput:
+			err = fmt.Errorf("it wrote more than %d MiB", maxRender>>20)
+		case errors.Is(err, jinja.ErrTooLarge):
+			err = fmt.Errorf("%w: %v", errTooLarge, err)
+		case errors.Is(err, context.DeadlineExceeded):
+			return "", fmt.Errorf("chat template %s does not render: it took longer than %v", t.Name, renderTimeout)
+		case errors.Is(err, context.Canceled):
+			return "", fmt.Errorf("chat template %s does not render: %w", t.Name, err)
+		}
+		return "", printableErr{fmt.Errorf("chat template %s does not render: %w", t.Name, shortErr(err, t.Source))}
 	}
-	return r.out, nil
+	return out, nil
+}
+
+// renderEngine renders tpl; a panic in the engine on a hostile template
+// fails this render, not the process.
+func renderEngine(ctx context.Context, tpl *jinja.Template, vars map[string]jinja.Value, o *jinja.Options) (out string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf("the template engine failed on it: %v", p)
+		}
+	}()
+	return tpl.Render(ctx, vars, o)
 }
 
 // Bounds of one render: real templates write kilobytes in milliseconds.

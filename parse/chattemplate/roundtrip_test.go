@@ -97,7 +97,7 @@ var wantDerived = map[string]string{
 	"LFM2-8B-A1B":     "no tool-call support",
 	"LFM2.5-Instruct": "no tool-call support",
 
-	// {% generation %}, and Python's str methods (strmethods.go).
+	// {% generation %}, and Python's str methods (internal/jinja/strmethods.go).
 	"LFM2.5-8B-A1B":            parse.FormatLFM2,
 	"Bielik-11B-v3.0-Instruct": parse.FormatHermes,
 

@@ -1,4 +1,4 @@
-package chattemplate
+package jinja
 
 import (
 	"errors"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/toolcall/toolcall/internal/jinja"
 )
 
 // maxFieldWidth bounds a field's width or precision in a format string
@@ -16,9 +14,18 @@ const maxFieldWidth = 10000
 
 var errFormat = errors.New("format")
 
+// formatError is a failed format as Python raises it: a TypeError, or
+// the width past the bound as it is.
+func formatError(err error) error {
+	if err == nil || errors.Is(err, ErrTooLarge) {
+		return err
+	}
+	return typeErrorf("%s", strings.TrimPrefix(err.Error(), "format: "))
+}
+
 // percentFormat is Python's format % values: values positional, or m, a
 // dict, for %(name)s. Conversions s r d i f F e E g G x X o c and %%.
-func percentFormat(f string, values []jinja.Value, m jinja.Value) (string, error) {
+func percentFormat(f string, values []Value, m Value) (string, error) {
 	var b strings.Builder
 	next := 0
 	for i := 0; i < len(f); i++ {
@@ -35,7 +42,7 @@ func percentFormat(f string, values []jinja.Value, m jinja.Value) (string, error
 			b.WriteByte('%')
 			continue
 		}
-		var v jinja.Value
+		var v Value
 		haveV := false
 		if f[i] == '(' {
 			end := strings.IndexByte(f[i:], ')')
@@ -97,13 +104,13 @@ func percentFormat(f string, values []jinja.Value, m jinja.Value) (string, error
 // (a width from an argument) is refused.
 func digits(f string, i int) (int, int, error) {
 	if i < len(f) && f[i] == '*' {
-		return i, 0, fmt.Errorf("%w: a field width from an argument", errTooLarge)
+		return i, 0, fmt.Errorf("%w: a field width from an argument", ErrTooLarge)
 	}
 	n, start := 0, i
 	for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
 		n = n*10 + int(f[i]-'0')
 		if n > maxFieldWidth {
-			return i, 0, fmt.Errorf("%w: a field width past %d", errTooLarge, maxFieldWidth)
+			return i, 0, fmt.Errorf("%w: a field width past %d", ErrTooLarge, maxFieldWidth)
 		}
 	}
 	if i == start {
@@ -144,7 +151,7 @@ func (s fieldSpec) pad(v string) string {
 }
 
 // convert formats v for one conversion type.
-func convert(v jinja.Value, verb byte, s fieldSpec) (string, error) {
+func convert(v Value, verb byte, s fieldSpec) (string, error) {
 	num := func() (float64, bool, error) {
 		switch {
 		case v.IsInt():
@@ -170,7 +177,7 @@ func convert(v jinja.Value, verb byte, s fieldSpec) (string, error) {
 	}
 	switch verb {
 	case 's':
-		str := printed(v)
+		str := Print(v)
 		if v.IsUndefined() {
 			str = ""
 		}
@@ -250,12 +257,12 @@ func convert(v jinja.Value, verb byte, s fieldSpec) (string, error) {
 		if n, ok := toInt64(v); ok {
 			return string(rune(n)), nil
 		}
-		return printed(v), nil
+		return Print(v), nil
 	}
 	return "", fmt.Errorf("%w: unsupported format character %q", errFormat, verb)
 }
 
-func toInt64(v jinja.Value) (int64, bool) {
+func toInt64(v Value) (int64, bool) {
 	n, ok := intOf(v)
 	return int64(n), ok
 }
@@ -273,7 +280,7 @@ func groupThousands(s string) string {
 
 // braceFormat is Python's str.format: {} {0} {name} {name.attr} {0[key]}
 // with a spec [[fill]align][sign][#][0][width][,][.precision][type].
-func braceFormat(f string, a args, kw kwargs) (string, error) {
+func braceFormat(f string, a []Value, kw map[string]Value) (string, error) {
 	var b strings.Builder
 	auto := 0
 	for i := 0; i < len(f); i++ {
@@ -303,13 +310,13 @@ func braceFormat(f string, a args, kw kwargs) (string, error) {
 		name, spec, _ := strings.Cut(field, ":")
 		name, conv, _ := strings.Cut(name, "!")
 		if strings.ContainsAny(spec, "{") {
-			return "", fmt.Errorf("%w: a field width from an argument", errTooLarge)
+			return "", fmt.Errorf("%w: a field width from an argument", ErrTooLarge)
 		}
 		head := name
 		if k := strings.IndexAny(head, ".["); k >= 0 {
 			head = head[:k]
 		}
-		var v jinja.Value
+		var v Value
 		switch n, err := strconv.Atoi(head); {
 		case head == "":
 			if auto >= len(a) {
@@ -330,7 +337,7 @@ func braceFormat(f string, a args, kw kwargs) (string, error) {
 		}
 		v = lookupPath(v, name[len(head):])
 		if conv == "r" {
-			v = jinja.NewString(v.String())
+			v = NewString(v.String())
 		}
 		s, err := formatSpec(v, spec)
 		if err != nil {
@@ -342,7 +349,7 @@ func braceFormat(f string, a args, kw kwargs) (string, error) {
 }
 
 // lookupPath follows .attr and [key] after a field's name.
-func lookupPath(v jinja.Value, path string) jinja.Value {
+func lookupPath(v Value, path string) Value {
 	for path != "" {
 		var key string
 		switch path[0] {
@@ -356,11 +363,11 @@ func lookupPath(v jinja.Value, path string) jinja.Value {
 		case '[':
 			k := strings.IndexByte(path, ']')
 			if k < 0 {
-				return jinja.Undefined()
+				return Undefined()
 			}
 			key, path = path[1:k], path[k+1:]
 		default:
-			return jinja.Undefined()
+			return Undefined()
 		}
 		switch {
 		case v.IsDict():
@@ -368,18 +375,18 @@ func lookupPath(v jinja.Value, path string) jinja.Value {
 		case v.IsList():
 			n, err := strconv.Atoi(key)
 			if err != nil || n < 0 || n >= v.AsList().Len() {
-				return jinja.Undefined()
+				return Undefined()
 			}
 			v = v.AsList().Items[n]
 		default:
-			return jinja.Undefined()
+			return Undefined()
 		}
 	}
 	return v
 }
 
 // formatSpec formats v with a str.format spec.
-func formatSpec(v jinja.Value, spec string) (string, error) {
+func formatSpec(v Value, spec string) (string, error) {
 	s := fieldSpec{fill: ' ', width: -1, prec: -1}
 	if r, n := utf8.DecodeRuneInString(spec); n > 0 && n < len(spec) && strings.IndexByte("<>^=", spec[n]) >= 0 {
 		s.fill, s.align, spec = r, spec[n], spec[n+1:]
@@ -431,7 +438,7 @@ func formatSpec(v jinja.Value, spec string) (string, error) {
 	case verb == 0 && !numeric, verb == 's':
 		str, err = convert(v, 's', s)
 	case verb == 0 && v.IsFloat() && s.prec < 0:
-		str = printed(v)
+		str = Print(v)
 		if s.sign == '+' && v.AsFloat() >= 0 {
 			str = "+" + str
 		}
