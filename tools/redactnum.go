@@ -167,5 +167,5 @@ func (r *Redactor) numberAtEnd(s string) bool {
 		i--
 	}
 	tail := s[i:]
-	return len(tail) >= minSplitPrefix && strings.IndexAny(tail, "0123456789") >= 0
+	return len(tail) >= minSplitPrefix && strings.ContainsAny(tail, "0123456789")
 }

@@ -77,14 +77,6 @@ func (r *renderer) strMethod(v Value, name string) (Value, bool) {
 	return Value{}, false
 }
 
-func strList(parts []string) Value {
-	items := make([]Value, len(parts))
-	for i, p := range parts {
-		items[i] = NewString(p)
-	}
-	return NewList(items)
-}
-
 func (r *renderer) dictMethod(v Value, name string) (Value, bool) {
 	d := v.AsDict()
 	switch name {

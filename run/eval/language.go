@@ -226,7 +226,6 @@ var (
 	jsFloat  = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
 	jsBigint = regexp.MustCompile(`^-?\d+n$`)
 	jsArray  = regexp.MustCompile(`^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))`)
-	jsDict   = regexp.MustCompile(`^\{(.*?)\}`)
 )
 
 func jsValue(s, typ, items string) any {
