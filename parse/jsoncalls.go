@@ -344,11 +344,18 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 	}
 	c := candidate{format: format, start: v.Index, end: v.Index + len(v.Raw)}
 	var typ string
-	var fn, content, wrapped, wrappedList gjson.Result
+	var fn, content, wrapped, wrappedList, otherArgs gjson.Result
 	keys := 0
 	v.ForEach(func(k, val gjson.Result) bool {
 		keys++
 		switch k.Str {
+		case "args", "input", "params":
+			// Other spellings of the arguments (GigaChat's "args",
+			// Anthropic's "input"), taken between markers only: bare
+			// JSON in prose with such a key is too often data.
+			if inMarker && !otherArgs.Exists() {
+				otherArgs = val
+			}
 		case "name", "tool_name":
 			if val.Type == gjson.String {
 				c.name, c.named = strings.Clone(val.Str), true
@@ -376,6 +383,9 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 		}
 		return true
 	})
+	if !c.args.Exists() && otherArgs.Exists() {
+		c.args = otherArgs
+	}
 	bare := !inMarker
 	switch {
 	case typ == tools.TypeToolCall:
