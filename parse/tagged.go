@@ -651,10 +651,12 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
 		ke := p.indexAt(j, t.keyEnd)
-		if ke < 0 || bytes.IndexByte(p.buf[j+len(t.key):ke], '<') >= 0 {
-			// An argument name never holds markup: its closing tag is
-			// missing, and the call ends at its own end marker (the
-			// calls after it stand), never at a later call's </arg_key>.
+		if ke < 0 || bytes.IndexByte(p.buf[j+len(t.key):ke], '<') >= 0 || bytes.Contains(p.buf[j+len(t.key):ke], []byte(closer)) {
+			// An argument name never holds markup, the call's own end
+			// marker least of all (whatever its brackets): its closing
+			// tag is missing, and the call ends at its own end marker
+			// (the calls after it stand), never at a later call's
+			// </arg_key>; read whole or in pieces, the same.
 			noEnd := fmt.Sprintf("call to %q: an argument name has no %s; write each argument as %sk%s%sv%s", name, t.keyEnd, t.key, t.keyEnd, t.val, t.valEnd)
 			if c := p.indexWithin(j, closer, maxBlock); c >= 0 && (ke < 0 || c < ke) {
 				return c + len(closer), matched, p.fail(i, c+len(closer), format, noEnd)
