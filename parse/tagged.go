@@ -650,7 +650,7 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			}
 			return j, matched, p.emitCall("", string(name), a.done(), format, a.repairs|repairMissingClosingTag, p.base+int64(i), p.buf[i:j])
 		}
-		ke := p.indexAt(j, t.keyEnd)
+		ke := p.indexAt(j+len(t.key), t.keyEnd) // after the key's own tag, which may be spelt as its end
 		if ke < 0 || bytes.IndexByte(p.buf[j+len(t.key):ke], '<') >= 0 || bytes.Contains(p.buf[j+len(t.key):ke], []byte(closer)) {
 			// An argument name never holds markup, the call's own end
 			// marker least of all (whatever its brackets): its closing
