@@ -3,6 +3,8 @@ package parse
 import (
 	"fmt"
 	"strings"
+
+	"github.com/toolcall/toolcall/internal/editdist"
 )
 
 // Spec is one model family as data: its id, the models that write it, and
@@ -266,7 +268,7 @@ func (s *Spec) FileForm() bool { return s.Body != "" }
 func didYouMean(s string, candidates []string) string {
 	best, bestD := "", len(s)/2+2
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD || d == bestD && best == "" && d <= 2 {
+		if d := editdist.Levenshtein(s, c); d < bestD || d == bestD && best == "" && d <= 2 {
 			best, bestD = c, d
 		}
 	}
@@ -274,27 +276,6 @@ func didYouMean(s string, candidates []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // CheckFormats reports what is wrong with specs read together: each

@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/toolcall/toolcall/internal/editdist"
 )
 
 // durationValue is a flag value that is a Go duration ("20s", "1m30s") or a
@@ -354,7 +356,7 @@ func suggestFlag(fs *pflag.FlagSet, name string) string {
 		if f.Hidden {
 			return
 		}
-		if d := levenshtein(name, f.Name); d < bestDist || (d == bestDist && best != "" && f.Name < best) {
+		if d := editdist.Levenshtein(name, f.Name); d < bestDist || (d == bestDist && best != "" && f.Name < best) {
 			best, bestDist = f.Name, d
 		}
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
@@ -365,26 +367,4 @@ func suggestFlag(fs *pflag.FlagSet, name string) string {
 		best = prefixed[0]
 	}
 	return best
-}
-
-// levenshtein is the edit distance between a and b, in bytes: flag names
-// are ASCII.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

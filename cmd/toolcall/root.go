@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolcall/toolcall/internal/editdist"
 )
 
 // The root command's Long is rootDescription, then exitStatusText and
@@ -295,7 +297,7 @@ func checkShells(root *cobra.Command) {
 		for _, sh := range shells {
 			// One letter off, or two swapped (zhs): shell names are too
 			// short for a wider net.
-			if levenshtein(args[0], sh) == 1 || sortedLetters(args[0]) == sortedLetters(sh) {
+			if editdist.Levenshtein(args[0], sh) == 1 || sortedLetters(args[0]) == sortedLetters(sh) {
 				return &usageError{err: fmt.Errorf("no completion for shell %q, did you mean %q? (toolcall completes %s)", args[0], sh, list)}
 			}
 		}
