@@ -71,9 +71,11 @@ fmt-check:
 # libraries), so ./... misses it: it is vetted and tested apart, so that
 # make bench never finds it broken. -tags purego tests the Go code that
 # the amd64 assembly kernels stand in for, as other CPUs run it.
+# -timeout 30m: cmd/toolcall's scripts take about 5 minutes under -race
+# on two cores, and go test's default of 10 leaves a busy machine no room.
 unit: skipped
 	@[ -n "$(RACE)" ] || echo "make: no C compiler for cgo; testing without -race"
-	$(GO) test $(RACE) ./...
+	$(GO) test $(RACE) -timeout 30m ./...
 	$(GO) test -tags purego ./internal/jsonw ./internal/byteset ./parse
 	cd testdata/repairbench && $(GO) vet . && $(GO) test .
 
