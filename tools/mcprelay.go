@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // MCPRelay hears what an MCP server says about a call of one of its tools
@@ -132,9 +134,9 @@ func (s *MCPServer) askForLogs(ctx context.Context, cs *mcp.ClientSession) {
 	}
 }
 
-// relay is in, with what it hears redacted first: a progress message, and
-// a log message's logger and data.
-func (r *Redactor) relay(in *MCPRelay) *MCPRelay {
+// redactRelay is in, with what it hears redacted by r first: a progress
+// message, and a log message's logger and data.
+func redactRelay(r *redact.Redactor, in *MCPRelay) *MCPRelay {
 	out := &MCPRelay{}
 	if in.Progress != nil {
 		out.Progress = func(p *mcp.ProgressNotificationParams) {

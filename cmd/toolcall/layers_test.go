@@ -30,6 +30,9 @@ var layers = []struct {
 	// The JSON repair is a leaf beside tools: parse's, but it knows
 	// nothing of calls, formats or events, only lenient JSON.
 	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},
+	// Redaction knows strings and JSON, not tools: the executor, the
+	// loop's transcript and cmd's messages all redact through it.
+	{"redact", []string{"tools/redact"}},
 	{"internal", []string{"internal/..."}},
 }
 
