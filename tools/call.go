@@ -40,9 +40,6 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 	// carry it.
 	c := asEncoded(Call{ID: id, Name: name, Arguments: args})
 
-	if r := relayOf(ctx); r != nil {
-		ctx = WithMCPRelay(ctx, redactRelay(cl.x.redactor, r))
-	}
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++

@@ -580,7 +580,7 @@ func (x *executor) dryRun(vd *verdict) Observation {
 		dir = "."
 	}
 	if t.Server != nil {
-		fmt.Fprintf(&b, "\n%s\ntool: %s\ntimeout: %v\narguments: ", t.Server.describe(), t.ServerTool, x.timeout(t))
+		fmt.Fprintf(&b, "\n%s\ntool: %s\ntimeout: %v\narguments: ", t.Server, t.ServerTool, x.timeout(t))
 		b.Write(c.Arguments)
 		return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 	}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools/redact"
 )
 
@@ -13,14 +12,14 @@ import (
 // a tool that reads it, must not show them.
 func serverSecrets(set ToolSet) []string {
 	var out []string
-	seen := map[*MCPServer]bool{}
+	seen := map[Server]bool{}
 	for _, name := range set.Names() {
 		t, ok := set.Lookup(name)
-		if !ok || t.Server == nil || seen[t.Server] || t.Server.URL == "" {
+		if !ok || t.Server == nil || seen[t.Server] {
 			continue
 		}
 		seen[t.Server] = true
-		out = append(out, urlcred.Passwords(t.Server.URL)...)
+		out = append(out, t.Server.Secrets()...)
 	}
 	return out
 }

@@ -130,10 +130,10 @@ func TestValidationErrorRedactsASecretCutShort(t *testing.T) {
 // The password in an mcp_server url is a secret of every run that uses
 // the server's tools.
 func TestHostileServerURLPasswordIsASecret(t *testing.T) {
-	srv := &MCPServer{URL: "http://bob:s3cr%21t-pass@127.0.0.1:9/mcp"}
+	srv := &fakeServer{secrets: []string{"s3cr!t-pass", "s3cr%21t-pass"}}
 	set := execSet{"a": {Name: "a", Server: srv}, "b": {Name: "b", Server: srv}}
 	got := serverSecrets(set)
 	if strings.Join(got, " ") != "s3cr!t-pass s3cr%21t-pass" {
-		t.Errorf("serverSecrets = %q", got)
+		t.Errorf("serverSecrets = %q, want each server's once", got)
 	}
 }
