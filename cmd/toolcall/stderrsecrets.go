@@ -22,8 +22,9 @@ import (
 // reading them failed, from what was read (execute).
 type messageStream struct {
 	io.Writer
-	mu sync.Mutex
-	r  *redact.Redactor // nil until gathered
+	mu      sync.Mutex
+	secrets []string         // the flags' (flagSecrets)
+	r       *redact.Redactor // nil until gathered
 }
 
 // gather builds the stream's redactor from cmd's flags, once; cmd nil
@@ -32,8 +33,23 @@ func (s *messageStream) gather(cmd *cobra.Command) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.r == nil {
-		s.r = redact.New(os.Environ(), nil, flagSecrets(cmd)...)
+		s.secrets = flagSecrets(cmd)
+		s.r = redact.New(os.Environ(), nil, s.secrets...)
 	}
+}
+
+// flagSecretsOf are the secrets gathered from the flags of the
+// invocation whose stderr is w, for the redactor of what the command
+// writes (tools.ExecOptions.Secrets); none for a writer that is no
+// invocation's stream.
+func flagSecretsOf(w io.Writer) []string {
+	s, ok := w.(*messageStream)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.secrets
 }
 
 // redactor is the stream's redactor; before the flags are read, or for a
