@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // Catalog is every tool found in a set of tool directories, available or
@@ -19,11 +20,11 @@ type Catalog struct {
 	provider map[string]string
 	// servers are the MCP servers whose tools are in the catalog; Close
 	// stops them.
-	servers []*tools.MCPServer
+	servers []*mcpclient.Server
 	// whole is the catalog this one is a part of (Part), nil for a
 	// catalog of its own.
 	whole tools.ToolSet
-	// seen is each server's count of changes (MCPServer.Changes) when
+	// seen is each server's count of changes (mcpclient.Server.Changes) when
 	// its tools were listed; changed hears of a change (see Changed);
 	// load is what Relist lists them again with.
 	seen    []int64

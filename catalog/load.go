@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // LoadOptions are the parts of the machine Load looks at, so tests can
@@ -36,10 +37,10 @@ type LoadOptions struct {
 	// (--mcp): each a command line, split at spaces, run without a shell,
 	// or the http:// URL of a server running on this machine.
 	MCP []string
-	// MCPDialer connects to the MCP servers given by URL (tools.MCPServer
+	// MCPDialer connects to the MCP servers given by URL (mcpclient.Server
 	// Dial). Catalog opens no connection itself: nil leaves such servers
 	// out, with a warning that says to set it (run.DialMCP does).
-	MCPDialer tools.MCPDialer
+	MCPDialer mcpclient.Dialer
 	// SkipInvalid loads the valid tools when some sidecars are not
 	// (invalid, a duplicate name, an ambiguous executable): each of those
 	// is left out with a warning naming its file, instead of failing the
@@ -75,7 +76,7 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		errs = append(errs, d.err)
 	}
 	var ts []*tools.Tool
-	var servers []*tools.MCPServer
+	var servers []*mcpclient.Server
 	for _, e := range s.entries {
 		if e.notTool {
 			continue
@@ -133,18 +134,18 @@ func Load(dirs []string, opts LoadOptions) (*Catalog, error) {
 		argv := strings.Fields(line)
 		switch {
 		case len(argv) == 1 && isURL(argv[0]):
-			if err := tools.CheckMCPURL(argv[0]); err != nil {
+			if err := mcpclient.CheckURL(argv[0]); err != nil {
 				return nil, fmt.Errorf("--mcp %w", err)
 			}
-			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(urlcred.Strip(argv[0])), URL: argv[0]})
+			servers = append(servers, &mcpclient.Server{Name: "--mcp " + strconv.Quote(urlcred.Strip(argv[0])), URL: argv[0]})
 		case len(argv) > 0:
 			// As in a sidecar, with the working directory for its
 			// directory: what it runs from there is protected too.
-			cmd, err := tools.CheckMCPCommand(argv, "", false)
+			cmd, err := mcpclient.CheckCommand(argv, "", false)
 			if err != nil {
 				return nil, fmt.Errorf("--mcp %q: %w", line, err)
 			}
-			servers = append(servers, &tools.MCPServer{Name: "--mcp " + strconv.Quote(line), Command: cmd})
+			servers = append(servers, &mcpclient.Server{Name: "--mcp " + strconv.Quote(line), Command: cmd})
 		}
 	}
 	changed := make(chan struct{}, 1)
@@ -190,8 +191,8 @@ type entry struct {
 	dir   string   // the directory, as given
 	cands []string // names of the files beside it that may be its executable
 
-	tool   *tools.Tool      // nil when the sidecar is invalid or declares an MCP server
-	server *tools.MCPServer // the MCP server the sidecar declares
+	tool   *tools.Tool       // nil when the sidecar is invalid or declares an MCP server
+	server *mcpclient.Server // the MCP server the sidecar declares
 	warns  []string
 	err    error // the sidecar is invalid: joined *tools.SidecarError
 
@@ -520,7 +521,7 @@ func (e *entry) load() {
 		e.err = &tools.SidecarError{File: e.file, Err: fmt.Errorf("cannot read the sidecar: %w", err)}
 		return
 	}
-	if srv, ok, err := tools.ParseMCPServer(e.file, data); ok {
+	if srv, ok, err := mcpclient.ParseSidecar(e.file, data); ok {
 		e.server, e.err = srv, err
 		return
 	}

@@ -5,13 +5,14 @@ import (
 	"sync"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // serverTools starts the MCP servers, all at once, and returns their
 // tools in the servers' order. A server that fails to start or list is
 // left out with a warning, and so is a tool whose name another tool has
 // already: the directories' tools come first, then the servers' in order.
-func serverTools(servers []*tools.MCPServer, have []*tools.Tool, opts LoadOptions) []*tools.Tool {
+func serverTools(servers []*mcpclient.Server, have []*tools.Tool, opts LoadOptions) []*tools.Tool {
 	if len(servers) == 0 {
 		return nil
 	}
@@ -62,7 +63,13 @@ func (c *Catalog) Close() {
 // Servers lists the MCP servers of the catalog, those whose tools were
 // left out too: the files they run are protected as the tools' are
 // (tools.ServerSet).
-func (c *Catalog) Servers() []*tools.MCPServer { return c.servers }
+func (c *Catalog) Servers() []tools.Server {
+	out := make([]tools.Server, len(c.servers))
+	for i, s := range c.servers {
+		out[i] = s
+	}
+	return out
+}
 
 // Part is a catalog of some of c's tools (mcp serve --tag) whose Whole is
 // c: the tools it runs are kept out of the directories of every tool and
@@ -111,7 +118,7 @@ func (c *Catalog) Relist() *Catalog {
 
 // changes reads each server's count of changes, before its tools are
 // listed.
-func changes(servers []*tools.MCPServer) []int64 {
+func changes(servers []*mcpclient.Server) []int64 {
 	out := make([]int64, len(servers))
 	for i, s := range servers {
 		out[i] = s.Changes()
@@ -160,7 +167,7 @@ func (l *Live) Lookup(name string) (*tools.Tool, bool) { return l.Catalog().Look
 func (l *Live) Names() []string { return l.Catalog().Names() }
 
 // Servers lists the MCP servers of the catalog.
-func (l *Live) Servers() []*tools.MCPServer { return l.Catalog().Servers() }
+func (l *Live) Servers() []tools.Server { return l.Catalog().Servers() }
 
 // Whole is the catalog as it is now: a Live is never a part.
 func (l *Live) Whole() tools.ToolSet { return l }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // A sidecar that declares an MCP server which cannot start: the load goes
@@ -56,7 +56,7 @@ func TestCheckLintsServerSidecars(t *testing.T) {
 
 // memoryDialer reaches one MCP server, up, over the SDK's in-memory
 // transport whatever the URL: a stand-in for run.DialMCP.
-func memoryDialer(t *testing.T, up *mcp.Server) tools.MCPDialer {
+func memoryDialer(t *testing.T, up *mcp.Server) mcpclient.Dialer {
 	return func(string) (mcp.Transport, error) {
 		ct, st := mcp.NewInMemoryTransports()
 		ctx, cancel := context.WithCancel(context.Background())

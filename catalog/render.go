@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // The output formats of Render.
@@ -193,8 +194,12 @@ func appendToolEvent(b []byte, r Ranked) []byte {
 	b = append(b, `,"command":`...)
 	b = jsonw.AppendString(b, t.Command)
 	if t.Server != nil {
+		name := t.Server.String()
+		if s, ok := t.Server.(*mcpclient.Server); ok {
+			name = s.Name // the sidecar, or the --mcp argument
+		}
 		b = append(b, `,"mcp_source":`...)
-		b = jsonw.AppendString(b, t.Server.Name)
+		b = jsonw.AppendString(b, name)
 	}
 	b = append(b, `,"safe":`...)
 	b = strconv.AppendBool(b, t.Safe)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolcall/toolcall/parse/chattemplate"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // isModelTemplate reports whether the file at path is a model's own chat
@@ -52,25 +52,26 @@ func modelTemplate(path string) (*PromptTemplate, error) {
 
 // ChatTemplate returns a prompt template that renders with a chat template
 // that came from elsewhere (a server's /props), named name. Its errors,
-// then and at each render, are redacted of secrets (the request's key
-// and password among them): they quote the template and what it raised,
-// and a server knows the key it was sent.
-func ChatTemplate(name, source string, secrets ...string) (*PromptTemplate, error) {
-	return fromChatTemplate(chattemplate.FromSource(name, source), tools.NewRedactor(os.Environ(), nil, secrets...))
+// then and at each render, are redacted by r, which should know the
+// request's key and password (Secrets): they quote the template and what
+// it raised, and a server knows the key it was sent. A nil r still
+// removes the well-known credential formats.
+func ChatTemplate(name, source string, r *redact.Redactor) (*PromptTemplate, error) {
+	return fromChatTemplate(chattemplate.FromSource(name, source), r)
 }
 
 // fromChatTemplate makes a prompt template of t; redact, when not nil,
 // is applied to its errors.
-func fromChatTemplate(t *chattemplate.Template, redact *tools.Redactor) (*PromptTemplate, error) {
+func fromChatTemplate(t *chattemplate.Template, redactor *redact.Redactor) (*PromptTemplate, error) {
 	// Servers add the beginning-of-sequence token when they tokenize a
 	// completions prompt; the template must not add a second one.
 	t.BOS = ""
 	clean := func(err error) error {
-		if err == nil || redact == nil {
+		if err == nil || redactor == nil {
 			return err
 		}
 		// Not wrapped: what it wraps holds the text unredacted.
-		return errors.New(redact.String(err.Error()))
+		return errors.New(redactor.String(err.Error()))
 	}
 	stops, err := t.Stops()
 	if err != nil {

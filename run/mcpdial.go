@@ -15,7 +15,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/loopback"
 	"github.com/toolcall/toolcall/internal/urlcred"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // ErrNotLoopback is the error of a connection to an MCP server that would
@@ -23,7 +23,7 @@ import (
 // listen address.
 var ErrNotLoopback = loopback.ErrNotLoopback
 
-// DialMCP is the tools.MCPDialer of toolcall: it connects to the MCP
+// DialMCP is the mcpclient.Dialer of toolcall: it connects to the MCP
 // server at endpoint over streamable HTTP, on this machine only. The
 // address a name resolves to is checked when the connection is made (a
 // "localhost" that /etc/hosts sends elsewhere is refused), redirects are
@@ -32,12 +32,12 @@ var ErrNotLoopback = loopback.ErrNotLoopback
 // (the server's start timeout, a call's --timeout). A user and password
 // in the URL are sent as basic authentication, never shown in errors.
 func DialMCP(endpoint string) (mcp.Transport, error) {
-	if err := tools.CheckMCPURL(endpoint); err != nil {
+	if err := mcpclient.CheckURL(endpoint); err != nil {
 		return nil, err
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return nil, err // CheckMCPURL parsed it already
+		return nil, err // mcpclient.CheckURL parsed it already
 	}
 	var rt http.RoundTripper = mcpHTTPTransport()
 	if u.User != nil {
@@ -83,7 +83,7 @@ func loopbackRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= 5 {
 		return errors.New("stopped after 5 redirects")
 	}
-	if err := tools.CheckMCPURL(req.URL.String()); err != nil {
+	if err := mcpclient.CheckURL(req.URL.String()); err != nil {
 		return fmt.Errorf("redirected to %s: %w: toolcall reaches MCP servers on this machine only", urlcred.Strip(req.URL.Redacted()), ErrNotLoopback)
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // httpUpstream is an MCP server over streamable HTTP on a loopback port,
@@ -173,7 +174,7 @@ func TestURLServerHangs(t *testing.T) {
 	}))
 	defer hang.Close()
 	defer close(release)
-	s := &tools.MCPServer{Name: "hang", URL: hang.URL + "/mcp", Dial: DialMCP, Timeout: 300 * time.Millisecond}
+	s := &mcpclient.Server{Name: "hang", URL: hang.URL + "/mcp", Dial: DialMCP, Timeout: 300 * time.Millisecond}
 	defer s.Close()
 	if _, _, err := s.Tools(); err == nil || !strings.Contains(err.Error(), "did not answer initialize within 300ms") {
 		t.Errorf("Tools of a server that never answers: %v", err)
@@ -198,7 +199,7 @@ func TestDialMCPStaysOnThisMachine(t *testing.T) {
 		http.Redirect(w, r, "http://192.0.2.1:9/mcp", http.StatusTemporaryRedirect)
 	}))
 	defer away.Close()
-	s := &tools.MCPServer{Name: "away", URL: away.URL + "/mcp", Dial: DialMCP, Timeout: 5 * time.Second}
+	s := &mcpclient.Server{Name: "away", URL: away.URL + "/mcp", Dial: DialMCP, Timeout: 5 * time.Second}
 	defer s.Close()
 	_, _, err := s.Tools()
 	t.Log(err)
@@ -246,7 +247,7 @@ func TestURLServerListChanged(t *testing.T) {
 // for what toolcall adds.
 func BenchmarkURLToolExec(b *testing.B) {
 	up := newHTTPUpstream(b, nil)
-	s := &tools.MCPServer{Name: "bench", URL: up.srv.URL + "/mcp", Dial: DialMCP}
+	s := &mcpclient.Server{Name: "bench", URL: up.srv.URL + "/mcp", Dial: DialMCP}
 	b.Cleanup(s.Close)
 	ts, _, err := s.Tools()
 	if err != nil {

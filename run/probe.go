@@ -19,6 +19,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // The checks of Probe, in the order they run: each one after the first
@@ -201,7 +202,7 @@ func Probe(ctx context.Context, opts ProbeOptions, emit func(event []byte) error
 		return Recommendation{}, err
 	}
 	p := &prober{opts: opts, model: opts.Model, found: map[string]*finding{}, client: newModelClient(opts.HTTP),
-		redactor: tools.NewRedactor(opts.Environ, nil, Secrets(opts.HTTP)...)}
+		redactor: redact.New(opts.Environ, nil, Secrets(opts.HTTP)...)}
 	for _, name := range ProbeChecks {
 		if opts.Checks != nil && !containsString(opts.Checks, name) {
 			continue
@@ -228,7 +229,7 @@ func Probe(ctx context.Context, opts ProbeOptions, emit func(event []byte) error
 type prober struct {
 	opts     ProbeOptions
 	client   *modelClient // for the GETs; the backends make their own
-	redactor *tools.Redactor
+	redactor *redact.Redactor
 	model    string              // the model to ask for, once known
 	server   string              // "llama.cpp", "vllm", "ollama", or "" when unknown
 	answered bool                // some request got a reply

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // propsTimeout bounds the request for the server's chat template.
@@ -57,7 +60,7 @@ func ServerTemplate(ctx context.Context, opts HTTPOptions) (*PromptTemplate, err
 	if props.ChatTemplate == "" {
 		return nil, errors.New("--template auto: " + url + " has no chat_template; give the model's template file to --template instead")
 	}
-	t, err := ChatTemplate("the chat template from "+url, props.ChatTemplate, Secrets(opts)...)
+	t, err := ChatTemplate("the chat template from "+url, props.ChatTemplate, redact.New(os.Environ(), nil, Secrets(opts)...))
 	if err != nil {
 		return nil, fmt.Errorf("--template auto: %w", err)
 	}

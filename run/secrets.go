@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // DisplayURL is raw as messages show it: without the userinfo
@@ -30,7 +31,8 @@ func withoutURL(err error) error {
 // Secrets are the credentials of opts that no output may show: the API
 // key, and the password of the base URL as written and decoded. Give them
 // to the redactor (tools.ExecOptions.Secrets), which Loop applies to the
-// whole transcript.
+// whole transcript, and to redact.New for what else may quote them (a
+// server's chat template: ChatTemplate).
 func Secrets(opts HTTPOptions) []string {
 	var out []string
 	if opts.APIKey != "" {
@@ -41,23 +43,23 @@ func Secrets(opts HTTPOptions) []string {
 
 // redactingWriter redacts each write of the transcript: whole event
 // lines, whose strings are read as JSON and redacted (raw, and escaped
-// within, as tools.Redactor.JSON does).
+// within, as redact.Redactor.JSON does).
 //
 // A long stretch of the model's text (or reasoning) comes as several
 // events, cut by size, and a secret may be cut with them: each half alone
 // is not the secret. So such an event whose content ends with the start
 // of a secret value is held back until the next line is seen; when that
 // is an event of the same type, the secret across the two is replaced
-// (tools.Redactor.Across) before either is written. Flush writes what is
+// (redact.Redactor.Across) before either is written. Flush writes what is
 // held at the end.
 type redactingWriter struct {
 	w    io.Writer
-	r    *tools.Redactor
+	r    *redact.Redactor
 	held []byte // a text or reasoning event line, with its newline, waiting for the next
 	out  []byte
 }
 
-func newRedactingWriter(w io.Writer, r *tools.Redactor) *redactingWriter {
+func newRedactingWriter(w io.Writer, r *redact.Redactor) *redactingWriter {
 	return &redactingWriter{w: w, r: r}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // bigReply is a Backend that sends one reply in large pieces.
@@ -55,7 +56,7 @@ func TestHostileKeySplitAcrossTextEvents(t *testing.T) {
 func TestRedactingWriterHoldsOnlyAStart(t *testing.T) {
 	const key = "tcsk-9Qm2Zr7Lx4Vb8Np3Kd6Wf1Hy5"
 	var out strings.Builder
-	rw := newRedactingWriter(&out, tools.NewRedactor(nil, nil, key))
+	rw := newRedactingWriter(&out, redact.New(nil, nil, key))
 	rw.Write([]byte(`{"type":"text","content":"plain"}` + "\n"))
 	if out.String() != `{"type":"text","content":"plain"}`+"\n" {
 		t.Errorf("an event without the start of a secret was held: %q", out.String())

@@ -51,7 +51,7 @@ func (x *executor) budgetRefusal(vd *verdict) *Observation {
 	if why == "" {
 		return nil
 	}
-	o := x.redactor.Observation(*refusal(vd.call, KindPermission, why, content, details))
+	o := redactObservation(x.redactor, *refusal(vd.call, KindPermission, why, content, details))
 	return &o
 }
 

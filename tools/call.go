@@ -40,9 +40,6 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 	// carry it.
 	c := asEncoded(Call{ID: id, Name: name, Arguments: args})
 
-	if r := relayOf(ctx); r != nil {
-		ctx = WithMCPRelay(ctx, cl.x.redactor.relay(r))
-	}
 	cl.mu.Lock()
 	cl.x.v.stats.Events++
 	cl.x.v.stats.Calls++
@@ -65,13 +62,13 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 	// As Exec does: everything an observation says is redacted, not only
 	// the tool's output, since an error may quote the arguments.
 	if cl.x.opts.DryRun {
-		return cl.x.redactor.Observation(cl.x.dryRun(&vd)), ns
+		return redactObservation(cl.x.redactor, cl.x.dryRun(&vd)), ns
 	}
 	select {
 	case cl.x.running <- struct{}{}:
 	case <-ctx.Done():
-		return cl.x.redactor.Observation(interrupted(&vd.call, "the call was not started: it was cancelled")), ns
+		return redactObservation(cl.x.redactor, interrupted(&vd.call, "the call was not started: it was cancelled")), ns
 	}
 	defer func() { <-cl.x.running }()
-	return cl.x.afterCall(ctx, &vd, cl.x.redactor.Observation(cl.x.run(ctx, &vd))), ns
+	return cl.x.afterCall(ctx, &vd, redactObservation(cl.x.redactor, cl.x.run(ctx, &vd))), ns
 }

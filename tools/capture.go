@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // DefaultMaxOutput is how much of a tool's stdout is kept in memory when
@@ -18,8 +20,8 @@ const stderrKeep = 4 << 10
 // stderrSlack is how much stderr is kept before the stderrKeep bytes that
 // are shown: a secret that starts before the shown window and ends inside
 // it is seen whole there, and replaced, rather than showing its end (see
-// Redactor.Tail). A private key in PEM, the longest format, fits.
-const stderrSlack = pemWindow
+// redact.Redactor.Tail). A private key in PEM, the longest format, fits.
+const stderrSlack = redact.Window
 
 // outputCapture keeps the head and the tail of a stream of any length in
 // bounded memory: the first headMax bytes, then the last tailMax bytes in a

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // toolSet is the smallest ToolSet: tools by name. toolcall's own is
@@ -32,7 +33,7 @@ func ExampleValidate() {
 	calls := `{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"Paris"}}
 {"type":"tool_call","id":"call_2","name":"get_weather","arguments":{"city":75001}}
 `
-	opts := tools.ValidateOptions{Redactor: tools.NewRedactor(nil, nil)}
+	opts := tools.ValidateOptions{Redactor: redact.New(nil, nil)}
 	if _, err := tools.Validate(context.Background(), strings.NewReader(calls), os.Stdout, toolSet{"get_weather": weather}, opts); err != nil {
 		log.Fatal(err)
 	}

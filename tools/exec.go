@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // Defaults of ExecOptions.
@@ -217,7 +218,7 @@ func newExecutor(set ToolSet, opts ExecOptions) *executor {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = DefaultMaxLine
 	}
-	redactor := NewRedactor(opts.Environ, opts.Redact, append(ServerSecrets(set), opts.Secrets...)...)
+	redactor := redact.New(opts.Environ, opts.Redact, append(serverSecrets(set), opts.Secrets...)...)
 	return &executor{
 		opts:     opts,
 		v:        validator{set: set, opts: ValidateOptions{Policy: opts.Policy, Coerce: opts.Coerce, Scratch: opts.Scratch, MaxRefBytes: opts.MaxRefBytes, Warn: opts.Warn}, warned: map[*Tool]bool{}, redactor: redactor},
@@ -242,7 +243,7 @@ type slot struct {
 type executor struct {
 	opts     ExecOptions
 	v        validator // used from one goroutine at a time: the reader's, or Run's caller
-	redactor *Redactor
+	redactor *redact.Redactor
 	running  chan struct{} // a token per call in flight
 	wg       sync.WaitGroup
 	approved map[*Tool]bool // tools a person approved for the rest of the run
@@ -318,7 +319,7 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int, earlie
 func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 	call := append(appendValidated(nil, &vd, x.redactor), '\n')
 	if x.opts.DryRun {
-		o := x.redactor.Observation(x.dryRun(&vd))
+		o := redactObservation(x.redactor, x.dryRun(&vd))
 		s := ready(append(o.AppendJSON(call), '\n'))
 		s.passed, s.obs = &vd, o
 		return s
@@ -329,7 +330,7 @@ func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
-		s.obs = x.redactor.Observation(interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
+		s.obs = redactObservation(x.redactor, interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
 		s.out = append(s.obs.AppendJSON(call), '\n')
 		close(s.done)
 		return s
@@ -340,7 +341,7 @@ func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 		defer func() { <-x.running }()
 		// Everything the observation says, not only the tool's output:
 		// an error may quote the arguments.
-		o := x.redactor.Observation(x.run(ctx, &vd))
+		o := redactObservation(x.redactor, x.run(ctx, &vd))
 		o = x.afterCall(ctx, &vd, o)
 		if o.IsError {
 			x.mu.Lock()
@@ -483,7 +484,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 
 	// Interpreted first and redacted after, so that base64 parts stay
 	// whole and secrets written with JSON escapes are caught too.
-	r := x.redactor.Result(interpretOutput(t, res.Stdout, res.Truncated))
+	r := redactResult(x.redactor, interpretOutput(t, res.Stdout, res.Truncated))
 	output := r.Content
 	stderr := x.redactor.Tail(strings.ToValidUTF8(string(res.StderrTail), "\uFFFD"), stderrKeep)
 	if res.Truncated {
@@ -579,7 +580,7 @@ func (x *executor) dryRun(vd *verdict) Observation {
 		dir = "."
 	}
 	if t.Server != nil {
-		fmt.Fprintf(&b, "\n%s\ntool: %s\ntimeout: %v\narguments: ", t.Server.describe(), t.ServerTool, x.timeout(t))
+		fmt.Fprintf(&b, "\n%s\ntool: %s\ntimeout: %v\narguments: ", t.Server, t.ServerTool, x.timeout(t))
 		b.Write(c.Arguments)
 		return Observation{ID: c.ID, Name: c.Name, Content: x.redactor.String(b.String()), Status: StatusBlocked}
 	}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // Executor checks and runs calls handed over as values, for a caller that
@@ -36,7 +37,7 @@ func NewExecutor(set ToolSet, opts ExecOptions) *Executor {
 
 // Redactor is the redactor every observation goes through: one for the
 // Executor's life, which a caller can use for what else it writes.
-func (e *Executor) Redactor() *Redactor { return e.x.redactor }
+func (e *Executor) Redactor() *redact.Redactor { return e.x.redactor }
 
 // Stats counts what the Executor did over its life.
 func (e *Executor) Stats() ExecStats { return e.x.stats() }

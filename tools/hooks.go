@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/launch"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // Lifecycle hooks (exec --before-call, --after-call): programs of the
@@ -117,7 +118,7 @@ func (x *executor) beforeCall(ctx context.Context, vd *verdict, check func(Call)
 		}
 	}
 	if vd.consent != "" && !x.consent(vd.tool, vd.call) {
-		o := x.redactor.Observation(*permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
+		o := redactObservation(x.redactor, *permissionRefusal(vd.call, vd.consent+"; a person was asked, and said no"))
 		vd.refusal = &o
 	}
 }
@@ -162,7 +163,7 @@ func (x *executor) before(ctx context.Context, h Hook, vd *verdict, check func(C
 		*vd = nv
 		return
 	}
-	red := x.redactor.Observation(*o)
+	red := redactObservation(x.redactor, *o)
 	vd.refusal = &red
 }
 
@@ -188,9 +189,9 @@ func (x *executor) after(ctx context.Context, h Hook, vd *verdict, o Observation
 	switch {
 	case r.interrupted:
 		stopped := interrupted(c, fmt.Sprintf("the after-call hook %q was stopped: toolcall was interrupted; the tool's output is withheld", name))
-		return x.redactor.Observation(measured(stopped, o)), true
+		return redactObservation(x.redactor, measured(stopped, o)), true
 	case r.fault != "":
-		return x.redactor.Observation(measured(*hookFault(*c, hookAfter, name, r.fault, r.stderr, nil), o)), true
+		return redactObservation(x.redactor, measured(*hookFault(*c, hookAfter, name, r.fault, r.stderr, nil), o)), true
 	case r.code == HookBlock:
 		msg := r.stderr
 		if msg == "" {
@@ -205,14 +206,14 @@ func (x *executor) after(ctx context.Context, h Hook, vd *verdict, o Observation
 		o.IsError, o.Status = true, StatusError
 		o.Error = &ToolError{Kind: KindExecution, Message: msg, Details: hookDetails(name, "", nil)}
 		o.Content = strings.TrimRight(msg, ".") + "." + shown("output", output)
-		return x.redactor.Observation(o), true
+		return redactObservation(x.redactor, o), true
 	}
 	if text := hookText(r.stdout); text != "" {
 		o.Content = text
 		o.Parts, o.Structured = nil, nil
 		o.RewrittenBy = append(slices.Clip(o.RewrittenBy), name)
 	}
-	return x.redactor.Observation(o), false
+	return redactObservation(x.redactor, o), false
 }
 
 // hookText is an after-hook's stdout as content: valid UTF-8, without the
@@ -329,7 +330,7 @@ func (x *executor) runHook(ctx context.Context, h Hook, when string, t *Tool, id
 func (x *executor) hookEnviron(when string, t *Tool, id string) []string {
 	var extra []string
 	for _, n := range x.opts.Env {
-		if !SecretName(n) && n != "TOOLCALL_HOOK" {
+		if !redact.SecretName(n) && n != "TOOLCALL_HOOK" {
 			extra = append(extra, n)
 		}
 	}

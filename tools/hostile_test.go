@@ -227,7 +227,7 @@ func TestHostileToolExits3WithLargeStderr(t *testing.T) {
 		t.Errorf("exit=%d signal=%q timedOut=%v, want exit status 3", r.ExitCode, r.Signal, r.TimedOut)
 	}
 	// The 4 KiB shown and the slack before them, where a secret cut by the
-	// shown window is seen whole (Redactor.Tail).
+	// shown window is seen whole (redact.Redactor.Tail).
 	if len(r.StderrTail) != stderrKeep+stderrSlack || !bytes.HasSuffix(r.StderrTail, []byte("somewhere\nsthe last line\n")) {
 		t.Errorf("stderr tail is %d bytes ending %q, want the last %d bytes", len(r.StderrTail), r.StderrTail[max(0, len(r.StderrTail)-40):], stderrKeep+stderrSlack)
 	}

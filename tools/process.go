@@ -49,7 +49,7 @@ type ProcessResult struct {
 	TotalBytes int64  // how much stdout the tool wrote
 	Head, Tail []byte // when Truncated: the kept head and tail, cut at character boundaries
 	// StderrTail is the end of stderr: the 4 KiB shown and up to 16 KiB
-	// before them, so that Redactor.Tail sees a secret cut by the window
+	// before them, so that redact.Redactor.Tail sees a secret cut by the window
 	// whole.
 	StderrTail []byte
 	// Result is how the run ended, as the launcher saw it: ExitCode,

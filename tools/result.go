@@ -53,7 +53,7 @@ var mcpPartTypes = map[string]bool{"text": true, "image": true, "audio": true, "
 // U+FFFD. t may be nil; with an OutputSchema, the structured result is
 // checked against it (SchemaErr).
 //
-// Redaction is separate (Redactor.Result), and best done after this, so
+// Redaction is separate (redactResult), and best done after this, so
 // that secrets are looked for in the decoded strings.
 func interpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 	if !utf8.Valid(stdout) {

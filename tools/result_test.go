@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/golden"
+	"github.com/toolcall/toolcall/internal/leaktest"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 const weatherOutputSchema = `{
@@ -124,22 +126,22 @@ func TestInterpretOutputNilTool(t *testing.T) {
 // base64 payload of an image is left whole even when it happens to hold
 // something shaped like a key.
 func TestRedactResult(t *testing.T) {
-	key := "sk-proj-" + fakeKey(50, 60)
-	lookalike := "/AIza" + fakeKey(51, 35) + "/" // random base64 can spell this
-	if NewRedactor(nil, nil).String(lookalike) == lookalike {
+	key := "sk-proj-" + leaktest.FakeKey(50, 60)
+	lookalike := "/AIza" + leaktest.FakeKey(51, 35) + "/" // random base64 can spell this
+	if redact.New(nil, nil).String(lookalike) == lookalike {
 		t.Fatal("the lookalike is not one: String keeps it")
 	}
 	stdout := `{"content":[` +
 		`{"type":"text","text":"your key is ` + key + `"},` +
 		`{"type":"image","mimeType":"image/png","data":"` + png1x1[:20] + lookalike + png1x1[20:] + `"},` +
 		`{"type":"resource","resource":{"uri":"file:///env","text":"TOKEN=hunter22-x"}}],` +
-		`"structuredContent":{"escaped":"sk-proj-\u0041` + fakeKey(52, 40) + `","env":"hunter22-x","n":1}}`
+		`"structuredContent":{"escaped":"sk-proj-\u0041` + leaktest.FakeKey(52, 40) + `","env":"hunter22-x","n":1}}`
 	tool := &Tool{Name: "leaky"}
-	r := NewRedactor([]string{"APP_TOKEN=hunter22-x"}, nil).Result(interpretOutput(tool, []byte(stdout), false))
+	r := redactResult(redact.New([]string{"APP_TOKEN=hunter22-x"}, nil), interpretOutput(tool, []byte(stdout), false))
 	var b strings.Builder
 	b.WriteString(showResult(t, r))
 	got := b.String()
-	for _, leak := range []string{key, "hunter22-x", fakeKey(52, 40)} {
+	for _, leak := range []string{key, "hunter22-x", leaktest.FakeKey(52, 40)} {
 		if strings.Contains(got, leak) {
 			t.Errorf("%q leaked", leak)
 		}
@@ -152,12 +154,12 @@ func TestRedactResult(t *testing.T) {
 
 func TestRedactSchemaErr(t *testing.T) {
 	tool := &Tool{Name: "w", OutputSchema: []byte(`{"type":"object","properties":{"unit":{"enum":["C","F"]}}}`)}
-	r := interpretOutput(tool, []byte(`{"unit":"ghp_`+fakeKey(53, 36)+`"}`), false)
+	r := interpretOutput(tool, []byte(`{"unit":"ghp_`+leaktest.FakeKey(53, 36)+`"}`), false)
 	if r.SchemaErr == nil {
 		t.Fatal("want a schema error")
 	}
-	r = NewRedactor(nil, nil).Result(r)
-	if msg := r.SchemaErr.Error(); strings.Contains(msg, fakeKey(53, 36)[5:]) || !strings.Contains(msg, "structuredContent") {
+	r = redactResult(redact.New(nil, nil), r)
+	if msg := r.SchemaErr.Error(); strings.Contains(msg, leaktest.FakeKey(53, 36)[5:]) || !strings.Contains(msg, "structuredContent") {
 		t.Errorf("schema error: %s", msg)
 	}
 }

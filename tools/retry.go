@@ -115,7 +115,7 @@ func (x *executor) attempts(ctx context.Context, t *Tool, spec ProcessSpec, rest
 // runOnce is one run of t.
 func (x *executor) runOnce(ctx context.Context, t *Tool, spec ProcessSpec) ProcessResult {
 	if t.Server != nil {
-		return t.Server.call(ctx, t.ServerTool, spec)
+		return x.callServer(ctx, t, spec)
 	}
 	return runProcess(ctx, spec)
 }

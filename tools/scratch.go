@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/toolcall/toolcall/internal/atomicfile"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // RefPrefix starts a ref: a pointer to an output saved under --scratch,
@@ -64,7 +65,7 @@ const hashDigits = 32
 // The file is created new: a name already taken by anything but the same
 // saved output (such as a planted symlink) is an error, never written
 // through or replaced.
-func finishScratch(dir, tmpPath, callID string, r *Redactor, dropped int64) (string, error) {
+func finishScratch(dir, tmpPath, callID string, r *redact.Redactor, dropped int64) (string, error) {
 	fail := func(err error) (string, error) {
 		return "", fmt.Errorf("saving the whole output under --scratch %s: %w", dir, err)
 	}

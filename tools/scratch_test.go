@@ -11,11 +11,14 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/leaktest"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // saveOutput runs finishScratch on output as exec would: streamed into a
 // temporary file in dir first.
-func saveOutput(t *testing.T, dir, callID, output string, r *Redactor) string {
+func saveOutput(t *testing.T, dir, callID, output string, r *redact.Redactor) string {
 	t.Helper()
 	f, err := os.CreateTemp(dir, ".output-*")
 	if err != nil {
@@ -39,8 +42,8 @@ var refPattern = regexp.MustCompile(`^ref:[A-Za-z0-9_-]+-[0-9a-f]{32}$`)
 
 func TestFinishScratch(t *testing.T) {
 	dir := t.TempDir()
-	key := "ghp_" + fakeKey(60, 36)
-	r := NewRedactor([]string{"DB_PASSWORD=hunter22"}, nil)
+	key := "ghp_" + leaktest.FakeKey(60, 36)
+	r := redact.New([]string{"DB_PASSWORD=hunter22"}, nil)
 	output := strings.Repeat("row 1,2,3\n", 1000) + "token " + key + " pw hunter22\n"
 
 	ref := saveOutput(t, dir, "call_1", output, r)

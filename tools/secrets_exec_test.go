@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/leaktest"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // An argument that breaks the schema is quoted in the validation error;
@@ -31,14 +32,14 @@ func TestValidationErrorRedacts(t *testing.T) {
 		t.Fatalf("exec: %v, %+v", err, st)
 	}
 	var vout bytes.Buffer
-	if _, err := Validate(context.Background(), strings.NewReader(in), &vout, set, ValidateOptions{Redactor: NewRedactor(env, nil)}); err != nil {
+	if _, err := Validate(context.Background(), strings.NewReader(in), &vout, set, ValidateOptions{Redactor: redact.New(env, nil)}); err != nil {
 		t.Fatal(err)
 	}
 	for name, got := range map[string]string{"exec": out, "validate": vout.String()} {
 		if f := leaktest.Find(got, leaktest.Forms(secret)); f != "" {
 			t.Errorf("%s: %q in\n%s", name, f, got)
 		}
-		if !strings.Contains(got, "maxLength") || strings.Count(got, Redacted) < 3 {
+		if !strings.Contains(got, "maxLength") || strings.Count(got, redact.Marker) < 3 {
 			t.Errorf("%s: want the errors, redacted:\n%s", name, got)
 		}
 	}
@@ -90,7 +91,7 @@ func TestExecNeverWritesASecret(t *testing.T) {
 			if f := leaktest.Find(out, forms); f != "" {
 				t.Fatalf("secret %q (dry run %v): the form %q is in\n%s", secret, dry, f, out)
 			}
-			if !dry && strings.Count(out, "found: "+Redacted) < 2*len(forms) {
+			if !dry && strings.Count(out, "found: "+redact.Marker) < 2*len(forms) {
 				t.Fatalf("secret %q: want every line redacted:\n%s", secret, out)
 			}
 		}
@@ -114,14 +115,25 @@ func TestValidationErrorRedactsASecretCutShort(t *testing.T) {
 		arg, _ := json.Marshal(secret)
 		in := callLine("1", "note", `{"text":`+string(arg)+`}`) + callLine("2", "note", `{"n":{"deep":`+string(arg)+`}}`)
 		var out bytes.Buffer
-		if _, err := Validate(context.Background(), strings.NewReader(in), &out, set, ValidateOptions{Redactor: NewRedactor(nil, nil, secret)}); err != nil {
+		if _, err := Validate(context.Background(), strings.NewReader(in), &out, set, ValidateOptions{Redactor: redact.New(nil, nil, secret)}); err != nil {
 			t.Fatal(err)
 		}
 		if f := leaktest.Find(out.String(), leaktest.Forms(secret[:12])); f != "" {
 			t.Errorf("the secret's start %q is in\n%s", f, out.String())
 		}
-		if strings.Count(out.String(), Redacted+"…") < 2 {
+		if strings.Count(out.String(), redact.Marker+"…") < 2 {
 			t.Errorf("want the quotes redacted and cut:\n%s", out.String())
 		}
+	}
+}
+
+// The password in an mcp_server url is a secret of every run that uses
+// the server's tools.
+func TestHostileServerURLPasswordIsASecret(t *testing.T) {
+	srv := &fakeServer{secrets: []string{"s3cr!t-pass", "s3cr%21t-pass"}}
+	set := execSet{"a": {Name: "a", Server: srv}, "b": {Name: "b", Server: srv}}
+	got := serverSecrets(set)
+	if strings.Join(got, " ") != "s3cr!t-pass s3cr%21t-pass" {
+		t.Errorf("serverSecrets = %q, want each server's once", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/internal/unsafestr"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // stderrHold bounds what a stderrCopy holds back waiting for a line's end
@@ -24,14 +25,14 @@ const stderrHold = 64 << 10
 type stderrCopy struct {
 	out io.Writer
 	mu  *sync.Mutex
-	r   *Redactor
+	r   *redact.Redactor
 	buf []byte
 	err error
 }
 
 // newStderrCopy returns a stderrCopy to out, which writes under mu when
 // mu is not nil.
-func newStderrCopy(out io.Writer, mu *sync.Mutex, r *Redactor) *stderrCopy {
+func newStderrCopy(out io.Writer, mu *sync.Mutex, r *redact.Redactor) *stderrCopy {
 	return &stderrCopy{out: out, mu: mu, r: r}
 }
 
@@ -50,12 +51,9 @@ func (c *stderrCopy) Write(p []byte) (int, error) {
 }
 
 // overlap is how much of a long line is kept for the next round, as in
-// Redactor.Copy.
+// redact.Redactor.Copy.
 func (c *stderrCopy) overlap() int {
-	if c.r != nil {
-		return c.r.overlap
-	}
-	return pemWindow
+	return c.r.Overlap()
 }
 
 // limit is how much may be held back before a long line is written in
@@ -77,7 +75,7 @@ func (c *stderrCopy) flush(final bool) {
 			cut = strings.LastIndexByte(s[:b], '\n') + 1
 		}
 		if len(s)-cut >= c.limit() {
-			cut = roundCut(s, c.r.spans(s), c.overlap())
+			cut = c.r.Cut(s)
 		}
 	}
 	if cut == 0 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // A tool's stderr copied in writes of every size, with a secret at every
@@ -13,7 +15,7 @@ import (
 // written only when complete.
 func TestStderrCopy(t *testing.T) {
 	secret := "s3cret-" + strings.Repeat("x", 20)
-	r := NewRedactor([]string{"APP_TOKEN=" + secret}, nil)
+	r := redact.New([]string{"APP_TOKEN=" + secret}, nil)
 	long := strings.Repeat("a", 150<<10) + secret + strings.Repeat("b", 100<<10)
 	text := "start " + secret + "\n" + long + "\nmiddle\n" + secret + " last, no newline"
 	want := string(r.Bytes([]byte(text)))

@@ -88,7 +88,7 @@ type Tool struct {
 
 	// Server, when set, is the MCP server that runs the tool, under the
 	// name ServerTool; Command is then empty.
-	Server     *MCPServer
+	Server     Server
 	ServerTool string
 
 	// File is the sidecar's path, for messages; Dialect the shape it was

@@ -138,7 +138,7 @@ func (was *executableStamp) differs(now *executableStamp) string {
 // in it too (catalog.Catalog).
 type ServerSet interface {
 	ToolSet
-	Servers() []*MCPServer
+	Servers() []Server
 }
 
 // WholeSet is a ToolSet that holds some of the tools in use (run --pick,
@@ -151,7 +151,7 @@ type WholeSet interface {
 
 // toolsDirs lists, absolute and sorted, the directories that hold the
 // sidecars and executables of the tools in set, and of its MCP servers
-// (every file their commands run, see serverFiles): the directory of each executable as named and,
+// (every file their commands run, Server.Files): the directory of each executable as named and,
 // when it is a symbolic link, of the file it resolves to, since writing
 // either replaces what runs.
 func toolsDirs(set ToolSet) []string {
@@ -172,14 +172,13 @@ func toolsDirs(set ToolSet) []string {
 			}
 		}
 	}
-	servers := map[*MCPServer]bool{}
-	addServer := func(s *MCPServer) {
+	servers := map[Server]bool{}
+	addServer := func(s Server) {
 		if s == nil || servers[s] {
 			return
 		}
 		servers[s] = true
-		add(s.File)
-		for _, f := range serverFiles(s) {
+		for _, f := range s.Files() {
 			add(f) // its directory: for a directory it runs (npx ./pkg), the one holding it
 		}
 	}

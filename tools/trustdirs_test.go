@@ -1,11 +1,26 @@
 package tools
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
+
+// fakeServer is an MCP server as the executor sees one: the files it
+// runs (tools/mcpclient reads them from its command) and its secrets.
+type fakeServer struct{ files, secrets []string }
+
+func (s *fakeServer) Call(context.Context, string, []byte, time.Duration, *redact.Redactor) ([]byte, error) {
+	return []byte(`{"content":[]}`), nil
+}
+func (s *fakeServer) String() string    { return "MCP server fake" }
+func (s *fakeServer) Files() []string   { return s.files }
+func (s *fakeServer) Secrets() []string { return s.secrets }
 
 // The attack: an mcp_server sidecar in one directory runs a script kept
 // in another, and a file tool given --allow-unsafe rewrites that script,
@@ -25,9 +40,9 @@ func TestHostileToolsDirsCoverServerScriptsAndLinkTargets(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
-	srv := &MCPServer{File: filepath.Join(sidecars, "srv.json"), Command: []string{"/bin/sh", script, "serve"}}
+	srv := &fakeServer{files: []string{filepath.Join(sidecars, "srv.json"), "/bin/sh", script}}
 	set := execSet{
-		"served": {Name: "served", Server: srv, File: srv.File},
+		"served": {Name: "served", Server: srv, File: srv.files[0]},
 		"linked": {Name: "linked", Command: link, File: filepath.Join(sidecars, "tool.json")},
 	}
 	got := toolsDirs(set)
@@ -42,20 +57,6 @@ func TestHostileToolsDirsCoverServerScriptsAndLinkTargets(t *testing.T) {
 	}
 }
 
-// A data file a server is given (a database) is not code: its directory,
-// often the project's, stays writable.
-func TestToolsDirsLeaveServerDataFiles(t *testing.T) {
-	data := t.TempDir()
-	db := filepath.Join(data, "notes.db")
-	if err := os.WriteFile(db, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	srv := &MCPServer{Command: []string{"/bin/true", "--db", db}}
-	if got := toolsDirs(execSet{"q": {Name: "q", Server: srv}}); slices.Contains(got, data) {
-		t.Errorf("toolsDirs = %q protects the directory of a data file", got)
-	}
-}
-
 // partSet offers some of the tools in use, as run --pick does.
 type partSet struct {
 	execSet
@@ -67,10 +68,10 @@ func (p partSet) Whole() ToolSet { return p.whole }
 // serverSet knows a server none of its tools come from: it did not start.
 type serverSet struct {
 	execSet
-	servers []*MCPServer
+	servers []Server
 }
 
-func (s serverSet) Servers() []*MCPServer { return s.servers }
+func (s serverSet) Servers() []Server { return s.servers }
 
 // The attacks: under --pick (or mcp serve --tag) the tools run are told
 // only the directories of the tools offered, so write_file could replace
@@ -90,8 +91,8 @@ func TestHostileToolsDirsCoverToolsNotOfferedAndServersNotStarted(t *testing.T) 
 	if err := os.WriteFile(filepath.Join(script, "server"), []byte("x\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	down := &MCPServer{Command: []string{"sh", filepath.Join(script, "server")}}
-	if got := toolsDirs(serverSet{execSet: execSet{}, servers: []*MCPServer{down}}); !slices.Contains(got, script) {
+	down := &fakeServer{files: []string{"/bin/sh", filepath.Join(script, "server")}}
+	if got := toolsDirs(serverSet{execSet: execSet{}, servers: []Server{down}}); !slices.Contains(got, script) {
 		t.Errorf("toolsDirs = %q, missing %s, the script of a server with no tool", got, script)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
 // ToolSet is where validate looks tools up; catalog.Catalog implements it.
@@ -46,7 +47,7 @@ type ValidateOptions struct {
 	// Redactor removes secrets from what an observation says (a
 	// validation error may quote an argument); nil: one for the
 	// environment's secrets.
-	Redactor *Redactor
+	Redactor *redact.Redactor
 }
 
 // ValidateStats counts what Validate saw.
@@ -129,7 +130,7 @@ func Validate(ctx context.Context, r io.Reader, w io.Writer, set ToolSet, opts V
 		opts.MaxLine = DefaultMaxLine
 	}
 	if opts.Redactor == nil {
-		opts.Redactor = NewRedactor(os.Environ(), nil)
+		opts.Redactor = redact.New(os.Environ(), nil)
 	}
 	v := validator{set: set, opts: opts, w: w, warned: map[*Tool]bool{}, redactor: opts.Redactor}
 	err := readLines(r, lineOptions{max: opts.MaxLine, tooLong: v.longLine, drained: v.flush}, func(line []byte, n int) error {
@@ -162,7 +163,7 @@ type validator struct {
 	stats  ValidateStats
 	warned map[*Tool]bool // tools whose schema error was reported already
 	// redactor removes secrets from refusals.
-	redactor *Redactor
+	redactor *redact.Redactor
 }
 
 // writeError marks an error from the output, to tell it from a read error.
@@ -291,7 +292,7 @@ func (v *validator) verdict(c Call, hasName bool, n int, askLater bool) verdict 
 // the arguments.
 func (v *validator) redacted(vd verdict) verdict {
 	if vd.refusal != nil {
-		o := v.redactor.Observation(*vd.refusal)
+		o := redactObservation(v.redactor, *vd.refusal)
 		vd.refusal = &o
 	}
 	return vd
@@ -429,7 +430,7 @@ func permissionRefusal(c Call, why string) *Observation {
 // it, so that the observation after it answers a call the reader sees,
 // redacted by r as that observation is (the model may have written a
 // secret in the arguments the observation quotes).
-func appendValidated(dst []byte, vd *verdict, r *Redactor) []byte {
+func appendValidated(dst []byte, vd *verdict, r *redact.Redactor) []byte {
 	e := CallEvent{Call: vd.call, Checked: true}
 	if vd.refusal != nil {
 		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)

@@ -62,8 +62,12 @@ func isTerminal(r io.Reader) bool {
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
 
-// isTerminalWriter reports whether w is a terminal, for progress output.
+// isTerminalWriter reports whether w is a terminal, for progress output:
+// stderr, an invocation's messageStream, is the terminal it writes to.
 func isTerminalWriter(w io.Writer) bool {
+	if s, ok := w.(*messageStream); ok {
+		w = s.Writer
+	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

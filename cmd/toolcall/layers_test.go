@@ -27,9 +27,16 @@ var layers = []struct {
 	// with parse's building blocks; a new tool, checked by catalog.
 	{"chattemplate, scaffold", []string{"parse/chattemplate", "catalog/scaffold"}},
 	{"parse, catalog", []string{"parse", "catalog"}},
+	// The MCP client is a source of tools, as catalog's directories are:
+	// it makes tools.Tools, and the executor calls them through
+	// tools.Server, so tools knows nothing of MCP.
+	{"mcpclient", []string{"tools/mcpclient"}},
 	// The JSON repair is a leaf beside tools: parse's, but it knows
 	// nothing of calls, formats or events, only lenient JSON.
 	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},
+	// Redaction knows strings and JSON, not tools: the executor, the
+	// loop's transcript and cmd's messages all redact through it.
+	{"redact", []string{"tools/redact"}},
 	{"internal", []string{"internal/..."}},
 }
 

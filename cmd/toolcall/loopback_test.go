@@ -8,11 +8,11 @@ import (
 	"github.com/toolcall/toolcall/internal/loopback"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/run/mcpserve"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // The places that decide "this machine" agree, host for host: an MCP
-// server's URL (tools.CheckMCPURL, and run's redirect check), mcp serve's
+// server's URL (mcpclient.CheckURL, and run's redirect check), mcp serve's
 // --listen address, and the two ErrNotLoopback a caller can test for.
 // Once "LOCALHOST" was this machine in a URL but not for --listen.
 func TestOneLoopbackRule(t *testing.T) {
@@ -23,7 +23,7 @@ func TestOneLoopbackRule(t *testing.T) {
 		"0.0.0.0", "::", "10.0.0.1", "::ffff:10.0.0.1", "example.com", "localhost.", "127.0.0.1.nip.io"} {
 		want := loopback.Host(host)
 		hostport := net.JoinHostPort(host, "8765")
-		urlErr := tools.CheckMCPURL("http://" + hostport + "/mcp")
+		urlErr := mcpclient.CheckURL("http://" + hostport + "/mcp")
 		listenErr := mcpserve.CheckListen(hostport, false)
 		if (urlErr == nil) != want {
 			t.Errorf("%s: as an MCP server's URL: %v; the rule says loopback=%v", host, urlErr, want)

@@ -65,12 +65,16 @@ func main() {
 // execute runs the command line args with the given streams and returns the
 // exit code. It is the one place where errors become exit codes.
 func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmdArgs(args, stdin, stdout, stderr)
+	errs := &messageStream{Writer: stderr}
+	root := newRootCmdArgs(args, stdin, stdout, errs)
 	if args == nil {
 		args = []string{} // cobra would read os.Args instead
 	}
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
+	if err != nil {
+		errs.gather(cmd) // no-op once root's PersistentPreRunE gathered
+	}
 	var uerr *usageError
 	var serr *signalExit
 	switch {
@@ -82,18 +86,18 @@ func execute(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exitFailure
 	case errors.As(err, &uerr):
 		if uerr.help && cmd != nil {
-			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", forStderr(err.Error(), args), cmd.CommandPath())
+			fmt.Fprintf(stderr, "toolcall: %s (see '%s --help')\n", forStderr(err.Error(), errs), cmd.CommandPath())
 		} else {
 			// A load error may list several files, one per line.
 			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(line, args))
+				fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(line, errs))
 			}
 		}
 		return exitUsage
 	default:
 		// Errors carry outside text (a model server's reply, a tool's
 		// message) and may quote flags: see forStderr.
-		fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(err.Error(), args))
+		fmt.Fprintf(stderr, "toolcall: %s\n", forStderr(err.Error(), errs))
 		return exitFailure
 	}
 }

@@ -105,6 +105,11 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 // toolcall and a misspelt name get the whole tree. Every command's flags
 // took a tenth of start-up, which each stage of a pipeline pays.
 func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	errs, ok := stderr.(*messageStream)
+	if !ok {
+		errs = &messageStream{Writer: stderr}
+		stderr = errs
+	}
 	root := &cobra.Command{
 		Use:   "toolcall",
 		Short: "Tool use for text-only language models, from the shell",
@@ -123,7 +128,10 @@ func newRootCmdArgs(args []string, stdin io.Reader, stdout, stderr io.Writer) *c
 		// must not define one of its own.
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			warnRetiredEnv(os.LookupEnv, warnTo(cmd.ErrOrStderr()))
-			if err := applyEnv(cmd.Flags(), os.LookupEnv); err != nil {
+			err := applyEnv(cmd.Flags(), os.LookupEnv)
+			// What no message may show is known now, once for the run.
+			errs.gather(cmd)
+			if err != nil {
 				return err
 			}
 			return checkVerbosity(cmd)

@@ -386,8 +386,10 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return err
 		}
 	}
-	// The key and the URL's password are secrets of the transcript.
+	// The key and the URL's password are secrets of the transcript, and
+	// so is every secret the flags hold (--extra's api_key).
 	xopts.Secrets = append(xopts.Secrets, model.secrets...)
+	xopts.Secrets = append(xopts.Secrets, flagSecretsOf(stderr)...)
 	system, err := o.systemText(stderr)
 	if err != nil {
 		return err

@@ -168,6 +168,38 @@ func TestRunRedactsTheModelsText(t *testing.T) {
 	}
 }
 
+// A secret given to the server in --extra (a key named like one) is a
+// secret of the transcript as the API key is: a server that echoes it in
+// its reply shows [REDACTED].
+func TestRunRedactsTheExtraSecrets(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	const secret = "extra-Secret-<7>-77"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Keys struct {
+				APIKey string `json:"api_key"`
+			} `json:"keys"`
+		}
+		json.NewDecoder(r.Body).Decode(&body)
+		content, _ := json.Marshal("You sent " + body.Keys.APIKey + ".")
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"model":"m","choices":[{"message":{"role":"assistant","content":` + string(content) + `},"finish_reason":"stop"}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	extra, _ := json.Marshal(map[string]any{"keys": map[string]string{"api_key": secret}})
+	code, stdout, stderr := runCLI(t, "run", "--no-stream", "--base-url", srv.URL+"/v1", "--extra", string(extra), "Hi")
+	if code != exitOK {
+		t.Fatalf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	if f := leaktest.Find(stdout, leaktest.Forms(secret)); f != "" {
+		t.Errorf("the transcript holds %q:\n%s", f, stdout)
+	}
+	if !strings.Contains(stdout, "You sent [REDACTED].") {
+		t.Errorf("the server's reply is not in the transcript, redacted:\n%s", stdout)
+	}
+}
+
 // refusedAddr is a loopback address nothing listens on: connecting to it
 // is refused at once.
 func refusedAddr(t *testing.T) string {

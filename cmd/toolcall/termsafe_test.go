@@ -8,8 +8,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // The attack: a hostile model server answers with an error whose text
@@ -80,7 +83,22 @@ func TestHostileUsageErrorsDoNotEchoSecrets(t *testing.T) {
 			}
 		})
 	}
-	if got := argSecrets([]string{"--api-key", "k-123456", "--api-key=k-654321"}); strings.Join(got, ",") != "k-123456,k-654321" {
-		t.Errorf("argSecrets = %q", got)
+}
+
+// The secrets of an invocation are read from its flags as parsed: the
+// key, a URL's password in any flag or argument, --extra's secret keys.
+func TestFlagSecrets(t *testing.T) {
+	cmd := &cobra.Command{Use: "x", Run: func(*cobra.Command, []string) {}}
+	cmd.Flags().String("api-key", "", "")
+	cmd.Flags().String("extra", "", "")
+	cmd.Flags().StringArray("mcp", nil, "")
+	if err := cmd.ParseFlags([]string{"--api-key=k-123456", "--extra", `{"a":{"token":"t-abcdef"}}`, "--mcp", "http://u:pw-mcp1@127.0.0.1/mcp", "u:pw-bare1@host/v1"}); err != nil {
+		t.Fatal(err)
+	}
+	got := flagSecrets(cmd)
+	for _, want := range []string{"k-123456", "t-abcdef", "pw-mcp1", "pw-bare1"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("flagSecrets = %q, want %q among them", got, want)
+		}
 	}
 }

@@ -153,7 +153,7 @@ func (f *toolsFlags) loadOptions(stderr io.Writer) catalog.LoadOptions {
 
 // warnTo returns a function that writes warnings to stderr, one line each.
 func warnTo(stderr io.Writer) func(string) {
-	return func(msg string) { fmt.Fprintf(stderr, "toolcall: warning: %s\n", forStderr(msg, nil)) }
+	return func(msg string) { fmt.Fprintf(stderr, "toolcall: warning: %s\n", forStderr(msg, stderr)) }
 }
 
 // dirList is the value of --tools: directories, given one per flag or

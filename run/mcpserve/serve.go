@@ -23,6 +23,7 @@ import (
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/mcpclient"
 )
 
 // DefaultPoll is how often the tools directories are looked at for
@@ -216,7 +217,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if args := bytes.TrimSpace(p.Arguments); len(args) > 0 && args[0] != '{' && string(args) != "null" {
 				return nil, invalidParams(fmt.Sprintf("tools/call %q: params.arguments is %s, not an object: give the tool's parameters as an object, {\"name\": value, ...}", p.Name, jsonKind(args)))
 			}
-			return s.call(tools.WithMCPRelay(ctx, relay(ctx, req, p)), p.Name, p.Arguments)
+			return s.call(mcpclient.WithRelay(ctx, relay(ctx, req, p)), p.Name, p.Arguments)
 		}
 		return next(ctx, method, req)
 	}
@@ -263,13 +264,13 @@ func (r *listResult) MarshalJSON() ([]byte, error) {
 // (when it gave one), and log messages, which its session sends at the
 // level the client set. Cancellation goes the other way by itself: the
 // call's context ends, and the SDK tells the server.
-func relay(ctx context.Context, req mcp.Request, p *mcp.CallToolParamsRaw) *tools.MCPRelay {
+func relay(ctx context.Context, req mcp.Request, p *mcp.CallToolParamsRaw) *mcpclient.Relay {
 	ss, ok := req.GetSession().(*mcp.ServerSession)
 	if !ok {
 		return nil
 	}
 	//lint:ignore SA1019 logging is deprecated from 2026-07-28 (SEP-2577), not before
-	r := &tools.MCPRelay{Log: func(m *mcp.LoggingMessageParams) { ss.Log(ctx, m) }}
+	r := &mcpclient.Relay{Log: func(m *mcp.LoggingMessageParams) { ss.Log(ctx, m) }}
 	if tok := p.GetProgressToken(); tok != nil {
 		r.Progress = func(n *mcp.ProgressNotificationParams) {
 			c := *n

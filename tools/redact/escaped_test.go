@@ -1,4 +1,4 @@
-package tools
+package redact
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // strings hold escaped JSON.
 func TestRedactEscapedForms(t *testing.T) {
 	secret := `p&ss<w0rd>é/"q\` + "\t😀"
-	r := NewRedactor([]string{"DB_PASSWORD=" + secret}, nil)
+	r := New([]string{"DB_PASSWORD=" + secret}, nil)
 	for _, form := range leaktest.Forms(secret) {
 		text := "before " + form + " after"
 		if got := r.String(text); got != "before [REDACTED] after" {
@@ -26,7 +26,7 @@ func TestRedactEscapedForms(t *testing.T) {
 		}
 	}
 	// The issue's own example, as Go and Python write it.
-	r = NewRedactor(nil, nil, "p&ss<w0rd>é")
+	r = New(nil, nil, "p&ss<w0rd>é")
 	for _, text := range []string{`{"password":"p\u0026ss\u003cw0rd\u003e\u00e9"}`, `{"password": "p&ss<w0rd>\u00E9"}`} {
 		if got := r.String(text); strings.Contains(got, "w0rd") {
 			t.Errorf("String(%s) = %s", text, got)
@@ -37,7 +37,7 @@ func TestRedactEscapedForms(t *testing.T) {
 // Text that merely looks like escapes, or holds part of a secret, is
 // kept as it is.
 func TestRedactEscapesLeaveOrdinaryText(t *testing.T) {
-	r := NewRedactor(nil, nil, "p&ss<w0rd>é")
+	r := New(nil, nil, "p&ss<w0rd>é")
 	for _, s := range []string{
 		`C:\Users\p\u0026ss\u003cw0rd`,            // the secret cut short
 		`{"a":"p\u0026ss\u003cw0rd\u003e\u00e8"}`, // one character off
@@ -61,11 +61,11 @@ func FuzzRedactEscaped(f *testing.F) {
 			t.Skip()
 		}
 		forms := leaktest.Forms(secret)
-		const kept = "x | " + Redacted + " | y"
+		const kept = "x | " + Marker + " | y"
 		if leaktest.Find(kept, forms) != "" {
 			t.Skip() // the secret is a piece of what redaction writes
 		}
-		r := NewRedactor(nil, nil, secret)
+		r := New(nil, nil, secret)
 		for _, form := range forms {
 			got := r.String("x | " + form + " | y")
 			if f := leaktest.Find(got, forms); f != "" {
@@ -80,7 +80,7 @@ func FuzzRedactEscaped(f *testing.F) {
 
 // A value of white space alone is no secret: output keeps its spaces.
 func TestRedactIgnoresBlankValues(t *testing.T) {
-	r := NewRedactor([]string{"API_KEY=        "}, nil, "\t\t\t\t\t\t")
+	r := New([]string{"API_KEY=        "}, nil, "\t\t\t\t\t\t")
 	for _, s := range []string{"a        b", "\t\t\t\t\t\t\tx"} {
 		if got := r.String(s); got != s {
 			t.Errorf("String(%q) = %q", s, got)

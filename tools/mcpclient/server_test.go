@@ -1,8 +1,9 @@
-package tools
+package mcpclient
 
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // testServerEnv makes this test binary an MCP server on stdio (see init):
@@ -59,21 +62,48 @@ func init() {
 	os.Exit(0)
 }
 
-// testServer is an MCPServer running this test binary as the server.
-func testServer(t *testing.T, prefix string) *MCPServer {
+// execSet is a tools.ToolSet of the tools listed.
+type execSet map[string]*tools.Tool
+
+func (s execSet) Lookup(name string) (*tools.Tool, bool) { t, ok := s[name]; return t, ok }
+func (s execSet) Names() []string {
+	var names []string
+	for n := range s {
+		names = append(names, n)
+	}
+	return names
+}
+
+// runExec runs tools.Exec over in and returns what it wrote.
+func runExec(t testing.TB, ctx context.Context, set tools.ToolSet, in string, opts tools.ExecOptions) (string, tools.ExecStats, error) {
+	t.Helper()
+	var out bytes.Buffer
+	if opts.Environ == nil {
+		opts.Environ = []string{"PATH=" + os.Getenv("PATH")}
+	}
+	st, err := tools.Exec(ctx, strings.NewReader(in), &out, set, opts)
+	return out.String(), st, err
+}
+
+func callLine(id, name, args string) string {
+	return fmt.Sprintf(`{"type":"tool_call","id":%q,"name":%q,"arguments":%s}`+"\n", id, name, args)
+}
+
+// testServer is a Server running this test binary as the server.
+func testServer(t *testing.T, prefix string) *Server {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &MCPServer{Name: "test", Command: []string{exe}, Prefix: prefix, Env: []string{testServerEnv, "TEST_MCP_TOKEN"},
+	s := &Server{Name: "test", Command: []string{exe}, Prefix: prefix, Env: []string{testServerEnv, "TEST_MCP_TOKEN"},
 		Environ: append(os.Environ(), testServerEnv+"=1"), Timeout: 20 * time.Second}
 	t.Cleanup(s.Close)
 	return s
 }
 
 // mcpSet lists the server's tools as a ToolSet.
-func mcpSet(t *testing.T, s *MCPServer) execSet {
+func mcpSet(t *testing.T, s *Server) execSet {
 	t.Helper()
 	ts, warns, err := s.Tools()
 	if err != nil {
@@ -113,13 +143,13 @@ func TestMCPServerCalls(t *testing.T) {
 		callLine("4", "big", `{}`) +
 		callLine("5", "slow", `{}`) +
 		callLine("6", "wipe", `{}`)
-	out, _, err := runExec(t, context.Background(), set, in, ExecOptions{MaxOutput: 1000, Scratch: scratch, Timeout: 2 * time.Second, Environ: os.Environ()})
+	out, _, err := runExec(t, context.Background(), set, in, tools.ExecOptions{MaxOutput: 1000, Scratch: scratch, Timeout: 2 * time.Second, Environ: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	obs := map[string]gjson.Result{}
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if gjson.Get(line, "type").Str == TypeToolObservation {
+		if gjson.Get(line, "type").Str == "tool_observation" {
 			obs[gjson.Get(line, "id").Str] = gjson.Parse(line)
 		}
 	}
@@ -146,7 +176,7 @@ func TestMCPServerCalls(t *testing.T) {
 
 func TestMCPServerDies(t *testing.T) {
 	set := mcpSet(t, testServer(t, ""))
-	out, _, err := runExec(t, context.Background(), set, callLine("1", "die", `{}`)+callLine("2", "echo", `{"text":"x"}`), ExecOptions{Parallel: 1})
+	out, _, err := runExec(t, context.Background(), set, callLine("1", "die", `{}`)+callLine("2", "echo", `{"text":"x"}`), tools.ExecOptions{Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +184,7 @@ func TestMCPServerDies(t *testing.T) {
 	for _, id := range []string{"1", "2"} {
 		var o gjson.Result
 		for _, l := range lines {
-			if gjson.Get(l, "type").Str == TypeToolObservation && gjson.Get(l, "id").Str == id {
+			if gjson.Get(l, "type").Str == "tool_observation" && gjson.Get(l, "id").Str == id {
 				o = gjson.Parse(l)
 			}
 		}
@@ -178,7 +208,7 @@ func TestMCPServerFailsToStart(t *testing.T) {
 		{"hangs", []string{hang}, "did not answer initialize within 500ms"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s := &MCPServer{Name: "bad", Command: c.command, Timeout: 500 * time.Millisecond}
+			s := &Server{Name: "bad", Command: c.command, Timeout: 500 * time.Millisecond}
 			defer s.Close()
 			start := time.Now()
 			_, _, err := s.Tools()
@@ -193,27 +223,27 @@ func TestMCPServerFailsToStart(t *testing.T) {
 }
 
 func TestParseMCPServer(t *testing.T) {
-	s, ok, err := ParseMCPServer("a.json", []byte(`{"mcp_server":{"command":["npx","-y","x"],"env":["TOKEN"],"prefix":"gh_","timeout":"5s"}}`))
+	s, ok, err := ParseSidecar("a.json", []byte(`{"mcp_server":{"command":["npx","-y","x"],"env":["TOKEN"],"prefix":"gh_","timeout":"5s"}}`))
 	if !ok || err != nil || strings.Join(s.Command, " ") != "npx -y x" || s.Prefix != "gh_" || s.Timeout != 5*time.Second || s.Env[0] != "TOKEN" {
-		t.Errorf("ParseMCPServer: %+v %v %v", s, ok, err)
+		t.Errorf("ParseSidecar: %+v %v %v", s, ok, err)
 	}
-	if _, ok, _ := ParseMCPServer("b.json", []byte(`{"description":"a tool"}`)); ok {
+	if _, ok, _ := ParseSidecar("b.json", []byte(`{"description":"a tool"}`)); ok {
 		t.Error("a tool's sidecar read as an MCP server")
 	}
 	for _, bad := range []string{`{"mcp_server":{}}`, `{"mcp_server":{"command":"npx x"}}`, `{"mcp_server":{"command":["x"],"cmd":1}}`, `{"mcp_server":[]}`} {
-		if _, ok, err := ParseMCPServer("c.json", []byte(bad)); !ok || err == nil || !strings.Contains(err.Error(), "c.json: ") {
+		if _, ok, err := ParseSidecar("c.json", []byte(bad)); !ok || err == nil || !strings.Contains(err.Error(), "c.json: ") {
 			t.Errorf("%s: ok %v, err %v; want an error naming the file", bad, ok, err)
 		}
 	}
 }
 
 // benchServer is the test MCP server for a benchmark, stopped at its end.
-func benchServer(b *testing.B) *MCPServer {
+func benchServer(b *testing.B) *Server {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &MCPServer{Name: "test", Command: []string{exe}, Env: []string{testServerEnv}, Environ: append(os.Environ(), testServerEnv+"=1")}
+	s := &Server{Name: "test", Command: []string{exe}, Env: []string{testServerEnv}, Environ: append(os.Environ(), testServerEnv+"=1")}
 	b.Cleanup(s.Close)
 	return s
 }
@@ -233,10 +263,10 @@ func BenchmarkMCPToolExec(b *testing.B) {
 		set[t.Name] = t
 	}
 	in := callLine("1", "echo", `{"text":"hi"}`)
-	opts := ExecOptions{Environ: []string{"PATH=/usr/bin:/bin", "API_KEY=abcdefabcdef"}}
+	opts := tools.ExecOptions{Environ: []string{"PATH=/usr/bin:/bin", "API_KEY=abcdefabcdef"}}
 	for b.Loop() {
 		var out bytes.Buffer
-		if _, err := Exec(context.Background(), strings.NewReader(in), &out, set, opts); err != nil || !strings.Contains(out.String(), `"content":"echo: hi `) {
+		if _, err := tools.Exec(context.Background(), strings.NewReader(in), &out, set, opts); err != nil || !strings.Contains(out.String(), `"content":"echo: hi `) {
 			b.Fatalf("%v: %s", err, out.String())
 		}
 	}
@@ -271,7 +301,7 @@ func FuzzParseMCPServer(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, ok, err := ParseMCPServer("f.json", data)
+		s, ok, err := ParseSidecar("f.json", data)
 		switch {
 		case !ok && (s != nil || err != nil):
 			t.Fatalf("not a server, yet %v %v", s, err)
@@ -281,19 +311,19 @@ func FuzzParseMCPServer(f *testing.F) {
 			t.Fatal("a server, nil")
 		case ok && err == nil && s.URL == "" && (len(s.Command) == 0 || s.Command[0] == ""):
 			t.Fatalf("a server without a command or a URL: %+v", s)
-		case ok && err == nil && s.URL != "" && (len(s.Command) > 0 || len(s.Env) > 0 || CheckMCPURL(s.URL) != nil):
+		case ok && err == nil && s.URL != "" && (len(s.Command) > 0 || len(s.Env) > 0 || CheckURL(s.URL) != nil):
 			t.Fatalf("a URL server with a command, env or a URL off this machine: %+v", s)
 		}
 	})
 }
 
 func TestParseMCPServerURL(t *testing.T) {
-	s, ok, err := ParseMCPServer("u.json", []byte(`{"mcp_server":{"url":"http://127.0.0.1:8000/mcp","prefix":"u_","timeout":"5s"}}`))
+	s, ok, err := ParseSidecar("u.json", []byte(`{"mcp_server":{"url":"http://127.0.0.1:8000/mcp","prefix":"u_","timeout":"5s"}}`))
 	if !ok || err != nil || s.URL != "http://127.0.0.1:8000/mcp" || len(s.Command) != 0 || s.Prefix != "u_" || s.Timeout != 5*time.Second {
-		t.Fatalf("ParseMCPServer: %+v %v %v", s, ok, err)
+		t.Fatalf("ParseSidecar: %+v %v %v", s, ok, err)
 	}
 	for _, good := range []string{"http://localhost:1/mcp", "https://[::1]:8443/", "http://127.1.2.3/x", "http://LOCALHOST/mcp", "http://u:p@127.0.0.1:1/mcp"} {
-		if _, _, err := ParseMCPServer("u.json", []byte(`{"mcp_server":{"url":"`+good+`"}}`)); err != nil {
+		if _, _, err := ParseSidecar("u.json", []byte(`{"mcp_server":{"url":"`+good+`"}}`)); err != nil {
 			t.Errorf("%s: %v", good, err)
 		}
 	}
@@ -315,7 +345,7 @@ func TestParseMCPServerURL(t *testing.T) {
 		`{"mcp_server":{"url":"http://127.0.0.1:1/","timeout":"forever"}}`:   "timeout",
 		`{"mcp_server":{"url":"http://me:s3cret@192.0.2.1:1/","env":["T"]}}`: "loopback only",
 	} {
-		_, ok, err := ParseMCPServer("u.json", []byte(bad))
+		_, ok, err := ParseSidecar("u.json", []byte(bad))
 		if !ok || err == nil || !strings.Contains(err.Error(), "u.json: ") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want an error naming the file and saying %q", bad, err, want)
 			continue
@@ -327,17 +357,17 @@ func TestParseMCPServerURL(t *testing.T) {
 }
 
 func TestMCPServerURLWithoutDial(t *testing.T) {
-	s := &MCPServer{Name: "u.json", URL: "http://me:s3cret@127.0.0.1:1/mcp"}
+	s := &Server{Name: "u.json", URL: "http://me:s3cret@127.0.0.1:1/mcp"}
 	defer s.Close()
 	_, _, err := s.Tools()
-	if err == nil || !strings.Contains(err.Error(), "MCPDialer") || !strings.Contains(err.Error(), "http://127.0.0.1:1/mcp") || strings.Contains(err.Error(), "s3cret") {
+	if err == nil || !strings.Contains(err.Error(), "Dialer") || !strings.Contains(err.Error(), "http://127.0.0.1:1/mcp") || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("Tools of a URL server with no way to reach it: %v", err)
 	}
 }
 
 // memoryServer is an MCP server reached over the SDK's in-memory
 // transport, as if at a URL: Dial hands the client's end over.
-func memoryServer(t *testing.T) (*MCPServer, *mcp.Server) {
+func memoryServer(t *testing.T) (*Server, *mcp.Server) {
 	t.Helper()
 	up := mcp.NewServer(&mcp.Implementation{Name: "memory", Version: "1"}, nil)
 	up.AddTool(&mcp.Tool{Name: "first", InputSchema: map[string]any{"type": "object"}},
@@ -347,7 +377,7 @@ func memoryServer(t *testing.T) (*MCPServer, *mcp.Server) {
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	go up.Run(ctx, st)
-	s := &MCPServer{Name: "memory", URL: "http://127.0.0.1:1/mcp", Dial: func(string) (mcp.Transport, error) { return ct, nil }}
+	s := &Server{Name: "memory", URL: "http://127.0.0.1:1/mcp", Dial: func(string) (mcp.Transport, error) { return ct, nil }}
 	t.Cleanup(func() { s.Close(); cancel() })
 	return s, up
 }

@@ -1,4 +1,4 @@
-package tools
+package mcpclient
 
 import (
 	"os"
@@ -48,7 +48,7 @@ func TestHostileMCPCommandFilesBesideTheSidecar(t *testing.T) {
 		// Not installed yet: it fails as it starts, as before.
 		{[]string{"node", "/nonexistent/dist/index.js"}, []string{"node", "/nonexistent/dist/index.js"}},
 	} {
-		got, err := CheckMCPCommand(tt.cmd, side, false)
+		got, err := CheckCommand(tt.cmd, side, false)
 		if err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("%q: %q, %v; want %q", tt.cmd, got, err, tt.want)
 		}
@@ -57,7 +57,7 @@ func TestHostileMCPCommandFilesBesideTheSidecar(t *testing.T) {
 	// A file that is only in the working directory is refused, naming
 	// the argument and the fix.
 	os.Remove(at("srv.py"))
-	_, err := CheckMCPCommand([]string{"python3", "srv.py"}, side, false)
+	_, err := CheckCommand([]string{"python3", "srv.py"}, side, false)
 	if err == nil || !strings.Contains(err.Error(), `argument 1, "srv.py", the script python3 runs, is not beside the sidecar`) || !strings.Contains(err.Error(), "put it there, or give its absolute path") {
 		t.Errorf("a script only in the working directory: %v", err)
 	}
@@ -69,11 +69,11 @@ func TestHostileMCPCommandFilesBesideTheSidecar(t *testing.T) {
 		{"uv", "run", "--directory", "sub", "srv.py"}, {"uv", "run", "my-server"}, {"bun", "run", "start"}, {"deno", "task", "start"},
 		{"deno", "eval", "1"}, {"npx", "-c", "srv"}, {"env", "-S", "python3 srv.py"}, {"npx", "file:./pkg"},
 	} {
-		_, err := CheckMCPCommand(cmd, side, false)
+		_, err := CheckCommand(cmd, side, false)
 		if err == nil || !strings.Contains(err.Error(), `set "unchecked_command": true in the mcp_server`) {
 			t.Errorf("%q: %v; want a refusal that names unchecked_command", cmd, err)
 		}
-		if _, err := CheckMCPCommand(cmd, side, true); err != nil {
+		if _, err := CheckCommand(cmd, side, true); err != nil {
 			t.Errorf("%q with unchecked_command: %v", cmd, err)
 		}
 	}
@@ -87,12 +87,37 @@ func TestServerFilesAreTheFilesItRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	later := filepath.Join(t.TempDir(), "not-yet")
-	s := &MCPServer{File: filepath.Join(side, "srv.json"), Command: []string{"env", "A=1", "sh", filepath.Join(lib, "server"), filepath.Join(later, "plugin.py")}}
-	got := toolsDirs(execSet{"t": {Name: "t", Server: s, File: s.File}})
-	abs := func(d string) string { a, _ := filepath.EvalSymlinks(d); return a }
+	s := &Server{File: filepath.Join(side, "srv.json"), Command: []string{"env", "A=1", "sh", filepath.Join(lib, "server"), filepath.Join(later, "plugin.py")}}
+	var dirs []string
+	for _, f := range s.Files() {
+		dirs = append(dirs, filepath.Dir(f))
+	}
 	for _, want := range []string{side, lib, later} { // later: so that no tool can create it
-		if !slices.Contains(got, want) && !slices.Contains(got, abs(want)) {
-			t.Errorf("toolsDirs = %q, missing %s", got, want)
+		if !slices.Contains(dirs, want) {
+			t.Errorf("the directories of Files %q miss %s", s.Files(), want)
 		}
+	}
+}
+
+// A data file a server is given (a database) is not code: its directory,
+// often the project's, stays writable.
+func TestServerFilesLeaveDataFiles(t *testing.T) {
+	data := t.TempDir()
+	db := filepath.Join(data, "notes.db")
+	if err := os.WriteFile(db, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{Command: []string{"/bin/true", "--db", db}}
+	if got := s.Files(); slices.Contains(got, db) {
+		t.Errorf("Files = %q holds a data file", got)
+	}
+}
+
+// The password in an mcp_server url is a secret of every run that uses
+// the server's tools, as written and decoded.
+func TestServerSecretsAreItsURLPassword(t *testing.T) {
+	s := &Server{URL: "http://bob:s3cr%21t-pass@127.0.0.1:9/mcp"}
+	if got := strings.Join(s.Secrets(), " "); got != "s3cr!t-pass s3cr%21t-pass" {
+		t.Errorf("Secrets = %q", got)
 	}
 }

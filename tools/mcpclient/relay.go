@@ -1,6 +1,6 @@
 //lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28 (SEP-2577), but the versions before it still have it, and issue 27 asks for it to be passed on.
 
-package tools
+package mcpclient
 
 import (
 	"context"
@@ -9,47 +9,49 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
-// MCPRelay hears what an MCP server says about a call of one of its tools
+// Relay hears what an MCP server says about a call of one of its tools
 // while the call runs: progress (the server was given a progress token
 // for the call) and log messages. An MCP server that offers such tools to
-// its own clients (mcp serve) passes them on. A Caller redacts what it
-// hands to a relay as it redacts the result.
-type MCPRelay struct {
+// its own clients (mcp serve) passes them on, redacted as the call's
+// result is (Server.Call).
+type Relay struct {
 	Progress func(p *mcp.ProgressNotificationParams)
 	Log      func(p *mcp.LoggingMessageParams)
 }
 
 type relayKey struct{}
 
-// WithMCPRelay gives r to the MCP server calls made with ctx.
-func WithMCPRelay(ctx context.Context, r *MCPRelay) context.Context {
+// WithRelay gives r to the MCP server calls made with ctx.
+func WithRelay(ctx context.Context, r *Relay) context.Context {
 	return context.WithValue(ctx, relayKey{}, r)
 }
 
-func relayOf(ctx context.Context) *MCPRelay {
-	r, _ := ctx.Value(relayKey{}).(*MCPRelay)
+func relayOf(ctx context.Context) *Relay {
+	r, _ := ctx.Value(relayKey{}).(*Relay)
 	return r
 }
 
-// relays are the calls of one server that have an MCPRelay, by the
+// relays are the calls of one server that have a Relay, by the
 // progress token each was given.
 type relays struct {
 	mu       sync.Mutex
 	next     int64
-	byToken  map[string]*MCPRelay
+	byToken  map[string]*Relay
 	logAsked bool // the server was asked for its log messages (at the first relayed call)
 }
 
 // follow registers r for one call and gives the call's progress token.
-func (rs *relays) follow(r *MCPRelay) string {
+func (rs *relays) follow(r *Relay) string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	rs.next++
 	tok := "toolcall-" + strconv.FormatInt(rs.next, 10)
 	if rs.byToken == nil {
-		rs.byToken = map[string]*MCPRelay{}
+		rs.byToken = map[string]*Relay{}
 	}
 	rs.byToken[tok] = r
 	return tok
@@ -83,7 +85,7 @@ func (rs *relays) progress(p *mcp.ProgressNotificationParams) {
 // the ones using it now.
 func (rs *relays) log(p *mcp.LoggingMessageParams) {
 	rs.mu.Lock()
-	var to []*MCPRelay
+	var to []*Relay
 	for _, r := range rs.byToken {
 		if r.Log != nil {
 			to = append(to, r)
@@ -95,15 +97,15 @@ func (rs *relays) log(p *mcp.LoggingMessageParams) {
 	}
 }
 
-// relayed starts following a call made with ctx, when ctx has a relay:
-// it sets the progress token in params, asks the server for its log
+// relayed starts following a call made with ctx, when ctx has a relay,
+// which hears what the server says redacted with red: it sets the progress token in params, asks the server for its log
 // messages the first time, and returns the function that stops following.
-func (s *MCPServer) relayed(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams) func() {
+func (s *Server) relayed(ctx context.Context, cs *mcp.ClientSession, params *mcp.CallToolParams, red *redact.Redactor) func() {
 	r := relayOf(ctx)
 	if r == nil {
 		return func() {}
 	}
-	tok := s.relays.follow(r)
+	tok := s.relays.follow(redactRelay(red, r))
 	// The log level goes with the call too: from protocol 2026-07-28 on,
 	// a server takes it from each request, not from logging/setLevel.
 	params.Meta = mcp.Meta{"progressToken": tok, mcp.MetaKeyLogLevel: "debug"}
@@ -114,7 +116,7 @@ func (s *MCPServer) relayed(ctx context.Context, cs *mcp.ClientSession, params *
 // askForLogs asks the server, once, for its log messages of every level,
 // if it sends any: each client of mcp serve has its own level, which its
 // session applies to what it passes on.
-func (s *MCPServer) askForLogs(ctx context.Context, cs *mcp.ClientSession) {
+func (s *Server) askForLogs(ctx context.Context, cs *mcp.ClientSession) {
 	s.relays.mu.Lock()
 	asked := s.relays.logAsked
 	s.relays.logAsked = true
@@ -132,10 +134,10 @@ func (s *MCPServer) askForLogs(ctx context.Context, cs *mcp.ClientSession) {
 	}
 }
 
-// relay is in, with what it hears redacted first: a progress message, and
-// a log message's logger and data.
-func (r *Redactor) relay(in *MCPRelay) *MCPRelay {
-	out := &MCPRelay{}
+// redactRelay is in, with what it hears redacted by r first: a progress
+// message, and a log message's logger and data.
+func redactRelay(r *redact.Redactor, in *Relay) *Relay {
+	out := &Relay{}
 	if in.Progress != nil {
 		out.Progress = func(p *mcp.ProgressNotificationParams) {
 			c := *p

@@ -1,4 +1,4 @@
-package tools
+package redact
 
 import (
 	"encoding/base64"
@@ -10,7 +10,7 @@ import (
 
 // A secret of digits alone, given where JSON has a number.
 func TestHostileDigitsSecretAsJSONNumber(t *testing.T) {
-	r := NewRedactor([]string{"BANK_PIN_SECRET=73194628"}, nil)
+	r := New([]string{"BANK_PIN_SECRET=73194628"}, nil)
 	got := string(r.JSON([]byte(`{"pin":73194628,"neg":-73194628,"list":[1,731946280],"s":"73194628","ok":42}`)))
 	if strings.Contains(got, "73194628") {
 		t.Errorf("a secret written as a number leaked: %s", got)
@@ -24,7 +24,7 @@ func TestHostileDigitsSecretAsJSONNumber(t *testing.T) {
 // write its value: exponent, fraction, capital E, plus sign, trailing
 // zeros, negative; in JSON numbers and in text alike (issue 42).
 func TestHostileDigitsSecretInExponentForm(t *testing.T) {
-	r := NewRedactor([]string{"BANK_PIN_SECRET=8675309123"}, nil)
+	r := New([]string{"BANK_PIN_SECRET=8675309123"}, nil)
 	forms := []string{
 		"8.675309123e9", "8.675309123E9", "8.675309123e+9", "8.675309123E+09",
 		"8675309123.0", "8675309123.000", "8675309123e0", "86753091230e-1",
@@ -59,7 +59,7 @@ func TestHostileDigitsSecretInExponentForm(t *testing.T) {
 
 // A key pasted with a blank around it: the server echoes it trimmed.
 func TestHostileSecretGivenWithBlanks(t *testing.T) {
-	r := NewRedactor(nil, nil, "  hunter2-hunter2\n")
+	r := New(nil, nil, "  hunter2-hunter2\n")
 	if got := r.String("your key hunter2-hunter2 is invalid"); strings.Contains(got, "hunter2-hunter2") {
 		t.Errorf("the trimmed key leaked: %s", got)
 	}
@@ -69,11 +69,11 @@ func TestHostileSecretGivenWithBlanks(t *testing.T) {
 // is, and base64-encoded inside a file.
 func TestHostileSecretInMCPPartPayload(t *testing.T) {
 	const key = "zq7Vx2LmN9pQ4rTt8WbY"
-	r := NewRedactor([]string{"SERVICE_TOKEN=" + key}, nil)
+	r := New([]string{"SERVICE_TOKEN=" + key}, nil)
 	file := base64.StdEncoding.EncodeToString([]byte("config:\n  token: " + key + "\n"))
 	parts := `[{"type":"text","text":"ok"},{"type":"image","data":"` + key + `","mimeType":"image/png"},` +
 		`{"type":"resource","resource":{"uri":"file:///c","blob":"` + file + `"}}]`
-	got := r.Result(Result{Parts: []byte(parts)}).Parts
+	got := r.Parts([]byte(parts))
 	if strings.Contains(string(got), key) {
 		t.Errorf("a secret written in a payload leaked: %s", got)
 	}
@@ -87,7 +87,7 @@ func TestHostileSecretInMCPPartPayload(t *testing.T) {
 		t.Fatal("the test's payload does not look like a key")
 	}
 	clean := `[{"type":"image","data":"` + img + `"}]`
-	if got := r.Result(Result{Parts: []byte(clean)}).Parts; string(got) != clean {
+	if got := r.Parts([]byte(clean)); string(got) != clean {
 		t.Errorf("a clean payload changed:\n%s\n%s", clean, got)
 	}
 }
@@ -95,26 +95,15 @@ func TestHostileSecretInMCPPartPayload(t *testing.T) {
 // The last 4 KiB of stderr start inside a secret: its end must not show.
 func TestHostileStderrWindowStartsInsideASecret(t *testing.T) {
 	const secret = "Xk29fPq7Lm3Zr8Vn5Tb1W" // 21 characters
-	r := NewRedactor([]string{"DEPLOY_PASSWORD=" + secret}, nil)
+	r := New([]string{"DEPLOY_PASSWORD=" + secret}, nil)
 	// The window of the last 4096 bytes starts 5 characters into it.
 	s := strings.Repeat("noise\n", 100) + secret + strings.Repeat("x", 4096-(len(secret)-5))
 	got := r.Tail(s, 4096)
 	if strings.Contains(got, secret[5:]) || strings.Contains(got, secret[10:]) {
 		t.Errorf("the window shows the end of the secret: %.60q", got)
 	}
-	if len(got) > 4096+len(Redacted) || !strings.HasSuffix(got, "xxxx") {
+	if len(got) > 4096+len(Marker) || !strings.HasSuffix(got, "xxxx") {
 		t.Errorf("Tail kept %d bytes", len(got))
-	}
-}
-
-// The password in an mcp_server url is a secret of every run that uses
-// the server's tools.
-func TestHostileServerURLPasswordIsASecret(t *testing.T) {
-	srv := &MCPServer{URL: "http://bob:s3cr%21t-pass@127.0.0.1:9/mcp"}
-	set := execSet{"a": {Name: "a", Server: srv}, "b": {Name: "b", Server: srv}}
-	got := ServerSecrets(set)
-	if strings.Join(got, " ") != "s3cr!t-pass s3cr%21t-pass" {
-		t.Errorf("ServerSecrets = %q", got)
 	}
 }
 
@@ -122,7 +111,7 @@ func TestHostileServerURLPasswordIsASecret(t *testing.T) {
 // the secret, and only a start of at least minSplitPrefix bytes counts.
 func TestMayContinueAndAcross(t *testing.T) {
 	const key = "abcabd-secret-xyz"
-	r := NewRedactor(nil, nil, key)
+	r := New(nil, nil, key)
 	for s, want := range map[string]bool{
 		"text abcab":      true,
 		"text abcabcab":   true, // the longest start after a false one
@@ -136,7 +125,7 @@ func TestMayContinueAndAcross(t *testing.T) {
 		}
 	}
 	a, b := r.Across("one abcabd-se", "cret-xyz two")
-	if a != "one "+Redacted || b != " two" {
+	if a != "one "+Marker || b != " two" {
 		t.Errorf("Across = %q, %q", a, b)
 	}
 	if a, b := r.Across("one abc", "def"); a != "one abc" || b != "def" {

@@ -1,67 +1,41 @@
-package tools
+package redact
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/leaktest"
 )
 
-// fakeKey returns n characters that look like a random key, the same on
-// every run. Keys are made up here rather than written out, so that no
-// secret scanner mistakes the tests for a leak.
-func fakeKey(seed uint64, n int) string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	r := rand.New(rand.NewPCG(seed, 7))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	// Random keys of this length have all three kinds; make sure.
-	copy(b, "a7Q")
-	return string(b)
-}
-
-func fakeUpper(seed uint64, n int) string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-	r := rand.New(rand.NewPCG(seed, 9))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = alphabet[r.IntN(len(alphabet))]
-	}
-	b[3] = '7'
-	return string(b)
-}
-
 func TestRedactCredentials(t *testing.T) {
-	jwt := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvZSJ9." + fakeKey(9, 43)
-	pemBody := strings.Repeat(fakeKey(10, 64)+"\n", 5)
+	jwt := "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvZSJ9." + leaktest.FakeKey(9, 43)
+	pemBody := strings.Repeat(leaktest.FakeKey(10, 64)+"\n", 5)
 	cases := []struct{ name, in, want string }{
-		{"openai legacy", "key: sk-" + fakeKey(1, 48) + " end", "key: [REDACTED] end"},
-		{"openai project", `OPENAI="sk-proj-` + fakeKey(2, 60) + `"`, `OPENAI="[REDACTED]"`},
-		{"anthropic", "x-api-key: sk-ant-api03-" + fakeKey(3, 93) + "AA\n", "x-api-key: [REDACTED]\n"},
-		{"inside a header name", "x-api-key-sk-" + fakeKey(4, 40), "x-api-key-[REDACTED]"},
-		{"github classic", "token ghp_" + fakeKey(5, 36) + ".", "token [REDACTED]."},
-		{"github app", "gho_" + fakeKey(6, 36), "[REDACTED]"},
-		{"github fine-grained", "github_pat_11ABCDEFG0" + fakeKey(7, 12) + "_" + fakeKey(8, 59), "[REDACTED]"},
-		{"slack", "xoxb-123456789012-1234567890123-" + fakeKey(11, 24), "[REDACTED]"},
-		{"aws access key id", "aws_access_key_id = AKIA" + fakeUpper(12, 16) + "\n", "aws_access_key_id = [REDACTED]\n"},
-		{"aws session key id", "ASIA" + fakeUpper(13, 16), "[REDACTED]"},
-		{"google", "https://maps.googleapis.com/x?key=AIza" + fakeKey(14, 35) + "&q=1", "https://maps.googleapis.com/x?key=[REDACTED]&q=1"},
-		{"bearer keeps the scheme", "Authorization: Bearer " + fakeKey(15, 40), "Authorization: Bearer [REDACTED]"},
-		{"bearer lower case", `curl -H "authorization: bearer ` + fakeKey(16, 30) + `"`, `curl -H "authorization: bearer [REDACTED]"`},
+		{"openai legacy", "key: sk-" + leaktest.FakeKey(1, 48) + " end", "key: [REDACTED] end"},
+		{"openai project", `OPENAI="sk-proj-` + leaktest.FakeKey(2, 60) + `"`, `OPENAI="[REDACTED]"`},
+		{"anthropic", "x-api-key: sk-ant-api03-" + leaktest.FakeKey(3, 93) + "AA\n", "x-api-key: [REDACTED]\n"},
+		{"inside a header name", "x-api-key-sk-" + leaktest.FakeKey(4, 40), "x-api-key-[REDACTED]"},
+		{"github classic", "token ghp_" + leaktest.FakeKey(5, 36) + ".", "token [REDACTED]."},
+		{"github app", "gho_" + leaktest.FakeKey(6, 36), "[REDACTED]"},
+		{"github fine-grained", "github_pat_11ABCDEFG0" + leaktest.FakeKey(7, 12) + "_" + leaktest.FakeKey(8, 59), "[REDACTED]"},
+		{"slack", "xoxb-123456789012-1234567890123-" + leaktest.FakeKey(11, 24), "[REDACTED]"},
+		{"aws access key id", "aws_access_key_id = AKIA" + leaktest.FakeUpper(12, 16) + "\n", "aws_access_key_id = [REDACTED]\n"},
+		{"aws session key id", "ASIA" + leaktest.FakeUpper(13, 16), "[REDACTED]"},
+		{"google", "https://maps.googleapis.com/x?key=AIza" + leaktest.FakeKey(14, 35) + "&q=1", "https://maps.googleapis.com/x?key=[REDACTED]&q=1"},
+		{"bearer keeps the scheme", "Authorization: Bearer " + leaktest.FakeKey(15, 40), "Authorization: Bearer [REDACTED]"},
+		{"bearer lower case", `curl -H "authorization: bearer ` + leaktest.FakeKey(16, 30) + `"`, `curl -H "authorization: bearer [REDACTED]"`},
 		{"jwt", "session=" + jwt + ";", "session=[REDACTED];"},
 		{"private key", "before\n-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "-----END RSA PRIVATE KEY-----\nafter", "before\n[REDACTED]\nafter"},
 		{"private key cut off", "-----BEGIN OPENSSH PRIVATE KEY-----\n" + pemBody + "[... 100 bytes cut ...]", "[REDACTED]\n[... 100 bytes cut ...]"},
 		{"private key end only", "[... 100 bytes cut ...]\n" + pemBody + "-----END PRIVATE KEY-----\nok", "[... 100 bytes cut ...]\n[REDACTED]\nok"},
-		{"private key in json", `{"k":"-----BEGIN EC PRIVATE KEY-----\n` + fakeKey(17, 64) + `\n-----END EC PRIVATE KEY-----\n"}`, `{"k":"[REDACTED]\n"}`},
+		{"private key in json", `{"k":"-----BEGIN EC PRIVATE KEY-----\n` + leaktest.FakeKey(17, 64) + `\n-----END EC PRIVATE KEY-----\n"}`, `{"k":"[REDACTED]\n"}`},
 		{"password in a url", "dsn=postgres://app:s3cr3t-Pw@db.internal:5432/app", "dsn=postgres://app:[REDACTED]@db.internal:5432/app"},
 	}
-	r := NewRedactor(nil, nil)
+	r := New(nil, nil)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if got := r.String(c.in); got != c.want {
@@ -75,13 +49,13 @@ func TestRedactCredentials(t *testing.T) {
 }
 
 func TestRedactLeavesOrdinaryText(t *testing.T) {
-	r := NewRedactor([]string{"DESKTOP_SESSION=ubuntu", "KEYBOARD=us-intl-dvorak", "GIT_AUTHOR_NAME=Ada Lovelace"}, nil)
+	r := New([]string{"DESKTOP_SESSION=ubuntu", "KEYBOARD=us-intl-dvorak", "GIT_AUTHOR_NAME=Ada Lovelace"}, nil)
 	for _, s := range []string{
 		"commit 3f2a9c1e4b5d6f7a8b9c0d1e2f3a4b5c6d7e8f90\nAuthor: Ada Lovelace <ada@example.com>",
 		"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
 		"request 550e8400-e29b-41d4-a716-446655440000 done",
 		"github.com/tidwall/gjson v1.20.2 h1:5kBRiyXmVVgOPUQaeGoCAfSvsrHG4rB0v0Qrm5ZAY=",
-		"task-force-assignment-list-for-2024-q3 and disk-" + fakeKey(20, 30),
+		"task-force-assignment-list-for-2024-q3 and disk-" + leaktest.FakeKey(20, 30),
 		"sk-learn-tutorial-part-two-and-more-notes",
 		"the bearer of this letter; Bearer authentication is in RFC 6750",
 		"see https://example.com:8080/path@v2 and ssh://git@github.com/x",
@@ -106,7 +80,7 @@ func TestRedactEnvironment(t *testing.T) {
 		"SHORT_TOKEN=abc", // too short to tell from ordinary words
 		"SSH_AUTH_SOCK=/tmp/ssh-agent.sock",
 	}
-	r := NewRedactor(env, []*regexp.Regexp{regexp.MustCompile(`internal-[0-9]+`)})
+	r := New(env, []*regexp.Regexp{regexp.MustCompile(`internal-[0-9]+`)})
 	in := "pw=hunter22 key=opensesame-123 tok-abcdef abc /usr/bin /tmp/ssh-agent.sock host internal-42"
 	want := "pw=[REDACTED] key=[REDACTED] [REDACTED] abc /usr/bin /tmp/ssh-agent.sock host [REDACTED]"
 	if got := r.String(in); got != want {
@@ -135,7 +109,7 @@ func TestSecretEnvName(t *testing.T) {
 // one must not leak keys.
 func TestNilRedactor(t *testing.T) {
 	var r *Redactor
-	key := "ghp_" + fakeKey(21, 36)
+	key := "ghp_" + leaktest.FakeKey(21, 36)
 	if got := r.String("t " + key); got != "t [REDACTED]" {
 		t.Errorf("got %q", got)
 	}
@@ -160,13 +134,13 @@ func logText(n int) string {
 // Copy gives what String gives, however the reads split the text and
 // wherever the secrets fall against the rounds Copy works in.
 func TestRedactCopyMatchesString(t *testing.T) {
-	env := []string{"SERVICE_TOKEN=" + fakeKey(30, 40)}
-	r := NewRedactor(env, nil)
+	env := []string{"SERVICE_TOKEN=" + leaktest.FakeKey(30, 40)}
+	r := New(env, nil)
 	secrets := []string{
-		"sk-" + fakeKey(31, 48),
-		"Bearer " + fakeKey(32, 40),
-		fakeKey(30, 40),
-		"-----BEGIN PRIVATE KEY-----\n" + strings.Repeat(fakeKey(33, 64)+"\n", 20) + "-----END PRIVATE KEY-----",
+		"sk-" + leaktest.FakeKey(31, 48),
+		"Bearer " + leaktest.FakeKey(32, 40),
+		leaktest.FakeKey(30, 40),
+		"-----BEGIN PRIVATE KEY-----\n" + strings.Repeat(leaktest.FakeKey(33, 64)+"\n", 20) + "-----END PRIVATE KEY-----",
 	}
 	base := logText(3 * copyChunk)
 	for _, at := range []int{copyChunk - 100, copyChunk - 10, copyChunk + 5, 2*copyChunk - 3000, 2*copyChunk + 1} {
@@ -191,9 +165,9 @@ func TestRedactCopyMatchesString(t *testing.T) {
 }
 
 func BenchmarkRedactorString(b *testing.B) {
-	env := []string{"OPENAI_API_KEY=sk-" + fakeKey(40, 48), "GITHUB_TOKEN=ghp_" + fakeKey(41, 36),
-		"DB_PASSWORD=correct-horse-battery", "AWS_SECRET_ACCESS_KEY=" + fakeKey(42, 40), "PATH=/usr/bin"}
-	r := NewRedactor(env, nil)
+	env := []string{"OPENAI_API_KEY=sk-" + leaktest.FakeKey(40, 48), "GITHUB_TOKEN=ghp_" + leaktest.FakeKey(41, 36),
+		"DB_PASSWORD=correct-horse-battery", "AWS_SECRET_ACCESS_KEY=" + leaktest.FakeKey(42, 40), "PATH=/usr/bin"}
+	r := New(env, nil)
 	text := logText(1 << 20)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
@@ -206,9 +180,9 @@ func BenchmarkRedactorString(b *testing.B) {
 // BenchmarkRedactorEscapedText redacts output full of JSON escapes (a
 // log, written as JSON strings), where secrets may hide behind escapes.
 func BenchmarkRedactorEscapedText(b *testing.B) {
-	env := []string{"OPENAI_API_KEY=sk-" + fakeKey(40, 48), "GITHUB_TOKEN=ghp_" + fakeKey(41, 36),
-		"DB_PASSWORD=correct-horse-battery", "AWS_SECRET_ACCESS_KEY=" + fakeKey(42, 40), "PATH=/usr/bin"}
-	r := NewRedactor(env, nil)
+	env := []string{"OPENAI_API_KEY=sk-" + leaktest.FakeKey(40, 48), "GITHUB_TOKEN=ghp_" + leaktest.FakeKey(41, 36),
+		"DB_PASSWORD=correct-horse-battery", "AWS_SECRET_ACCESS_KEY=" + leaktest.FakeKey(42, 40), "PATH=/usr/bin"}
+	r := New(env, nil)
 	var buf []byte
 	for _, line := range strings.SplitAfter(logText(1<<20), "\n") {
 		buf = jsonw.AppendString(buf, line)
@@ -227,9 +201,9 @@ func BenchmarkRedactorEscapedText(b *testing.B) {
 // of digits alone among the others, which makes every number in the text
 // be read for its value (numberSpans).
 func BenchmarkRedactorDigitsSecret(b *testing.B) {
-	env := []string{"OPENAI_API_KEY=sk-" + fakeKey(40, 48), "GITHUB_TOKEN=ghp_" + fakeKey(41, 36),
+	env := []string{"OPENAI_API_KEY=sk-" + leaktest.FakeKey(40, 48), "GITHUB_TOKEN=ghp_" + leaktest.FakeKey(41, 36),
 		"DB_PASSWORD=correct-horse-battery", "BANK_PIN_SECRET=8675309123", "PATH=/usr/bin"}
-	r := NewRedactor(env, nil)
+	r := New(env, nil)
 	text := logText(1 << 20)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {

@@ -1,4 +1,4 @@
-package tools
+package mcpclient
 
 import (
 	"cmp"
@@ -152,13 +152,13 @@ type commandWalk struct {
 	err    error
 }
 
-// CheckMCPCommand reads argv, the command of an MCP server, as its
+// CheckCommand reads argv, the command of an MCP server, as its
 // programs will (see above), and returns it with the name of every file it
 // runs taken from base, the sidecar's directory ("" for the working
 // directory: --mcp), or an error that says which argument names a file
 // that is not there, or runs code toolcall cannot find while unchecked is
 // false. The error names no file: the caller says whose command it is.
-func CheckMCPCommand(argv []string, base string, unchecked bool) ([]string, error) {
+func CheckCommand(argv []string, base string, unchecked bool) ([]string, error) {
 	w := &commandWalk{argv: append([]string(nil), argv...), base: base, strict: true}
 	w.program(0)
 	if w.err != nil {
@@ -176,17 +176,17 @@ func CheckMCPCommand(argv []string, base string, unchecked bool) ([]string, erro
 	return w.argv, nil
 }
 
-// serverFiles lists the files an MCP server's command runs, as
-// CheckMCPCommand reads it: the program (looked up on PATH as the launcher
+// commandFiles lists the files an MCP server's command runs, as
+// CheckCommand reads it: the program (looked up on PATH as the launcher
 // will), the scripts its interpreters are handed, and every argument that
 // names a script or an executable. A data file (a database, a config) is
 // not taken for code, so that its directory, often the project's, stays
 // writable.
-func serverFiles(s *MCPServer) []string {
-	if len(s.Command) == 0 {
+func commandFiles(command []string) []string {
+	if len(command) == 0 {
 		return nil
 	}
-	w := &commandWalk{argv: append([]string(nil), s.Command...)}
+	w := &commandWalk{argv: append([]string(nil), command...)}
 	w.program(0)
 	return w.files
 }

@@ -1,4 +1,11 @@
-package tools
+// Package mcpclient is toolcall's MCP client: an MCP server as a source
+// of tools (Server), declared by a sidecar holding "mcp_server"
+// (ParseSidecar) or by --mcp. Its tools are tools.Tools with Server set,
+// which the executor checks, limits and redacts as any; a call goes to
+// the server through the tools.Server interface, so tools knows nothing
+// of MCP. An MCP server that offers such tools to its own clients (mcp
+// serve) hears what they say while they run through a Relay.
+package mcpclient
 
 import (
 	"context"
@@ -21,13 +28,15 @@ import (
 	"github.com/toolcall/toolcall/internal/launch"
 	"github.com/toolcall/toolcall/internal/loopback"
 	"github.com/toolcall/toolcall/internal/urlcred"
+	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/redact"
 )
 
-// DefaultMCPTimeout bounds an MCP server's start (initialize and the tool
+// DefaultTimeout bounds an MCP server's start (initialize and the tool
 // list) when its sidecar sets no "timeout".
-const DefaultMCPTimeout = 30 * time.Second
+const DefaultTimeout = 30 * time.Second
 
-// MCPServer is a tool source: an MCP server, declared by a sidecar
+// Server is a tool source: an MCP server, declared by a sidecar
 // holding "mcp_server" or by --mcp, that toolcall either runs as a child
 // process over stdio (Command) or reaches over streamable HTTP on this
 // machine (URL). Its tools are Tools like any other, with Server set: a
@@ -37,8 +46,8 @@ const DefaultMCPTimeout = 30 * time.Second
 // The server is started (or reached) at the first need (its list or a
 // call), once; a command runs through the launcher tools use (a process
 // group of its own, a scrubbed environment plus the names in Env), and
-// Close stops it. An MCPServer is safe for concurrent use.
-type MCPServer struct {
+// Close stops it. An Server is safe for concurrent use.
+type Server struct {
 	// Name says which server this is in messages: the sidecar's file, or
 	// the --mcp argument.
 	Name string
@@ -47,20 +56,20 @@ type MCPServer struct {
 	// Exactly one of Command and URL is set.
 	Command []string // the program and its arguments; the program is looked up on PATH
 	// Unchecked lets Command run code toolcall cannot find (sh -c,
-	// python3 -m): the sidecar's "unchecked_command" (CheckMCPCommand).
+	// python3 -m): the sidecar's "unchecked_command" (CheckCommand).
 	Unchecked bool
 	// URL is the streamable HTTP endpoint of a server already running,
-	// on a loopback address (CheckMCPURL). It may carry a user and
+	// on a loopback address (CheckURL). It may carry a user and
 	// password; messages never show them.
 	URL string
 	// Dial opens the connection to URL. Nothing in tools opens a network
 	// connection itself: the caller that may gives it (run.DialMCP keeps
 	// to loopback). A URL server without Dial cannot be reached.
-	Dial   MCPDialer
+	Dial   Dialer
 	Env    []string // names of environment variables passed through to Command
 	Prefix string   // put before each tool's name
 	// Timeout bounds the start (initialize and tools/list);
-	// DefaultMCPTimeout when 0.
+	// DefaultTimeout when 0.
 	Timeout time.Duration
 	// Environ is the environment the scrubbed one is taken from;
 	// os.Environ() when nil.
@@ -75,7 +84,7 @@ type MCPServer struct {
 	err     error
 	stop    context.CancelFunc
 	exited  chan struct{} // closed when the process has ended; nil for a URL server
-	stderr  *stderrCapture
+	stderr  *stderrTail
 	toUs    *io.PipeReader // the server's stdout, as the session reads it
 
 	relays relays // the calls whose progress and log messages are passed on
@@ -84,18 +93,18 @@ type MCPServer struct {
 	listMu    sync.Mutex   // serializes tools/list
 	listed    bool         // tools holds a list
 	listedAt  int64        // the value of changes when it was asked for
-	listTools []*Tool
+	listTools []*tools.Tool
 }
 
-// MCPDialer opens the connection to the MCP server at endpoint (a URL
-// CheckMCPURL accepted) over MCP's streamable HTTP transport.
-type MCPDialer func(endpoint string) (mcp.Transport, error)
+// Dialer opens the connection to the MCP server at endpoint (a URL
+// CheckURL accepted) over MCP's streamable HTTP transport.
+type Dialer func(endpoint string) (mcp.Transport, error)
 
-// CheckMCPURL reports whether raw may be an MCP server's URL: http or
+// CheckURL reports whether raw may be an MCP server's URL: http or
 // https, on a loopback host (127.0.0.0/8, ::1 or localhost), since
 // nothing is fetched from the network but the model server. The error
 // shows raw without its credentials.
-func CheckMCPURL(raw string) error {
+func CheckURL(raw string) error {
 	shown := urlcred.Strip(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -117,27 +126,27 @@ func CheckMCPURL(raw string) error {
 	return nil
 }
 
-// ParseMCPServer reads a sidecar that declares an MCP server, one to run
+// ParseSidecar reads a sidecar that declares an MCP server, one to run
 // or one running on this machine:
 //
 //	{"mcp_server": {"command": ["npx", "-y", "pkg"], "env": ["TOKEN"], "prefix": "", "timeout": "30s"}}
 //	{"mcp_server": {"url": "http://127.0.0.1:8000/mcp", "prefix": "", "timeout": "30s"}}
 //
 // ok is false when the sidecar declares no server (it is a tool's).
-func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error) {
+func ParseSidecar(file string, data []byte) (s *Server, ok bool, err error) {
 	v := gjson.GetBytes(data, "mcp_server")
 	if !v.Exists() {
 		return nil, false, nil
 	}
 	var errs []error
 	fail := func(format string, args ...any) {
-		errs = append(errs, &SidecarError{File: file, Err: fmt.Errorf(format, args...)})
+		errs = append(errs, &tools.SidecarError{File: file, Err: fmt.Errorf(format, args...)})
 	}
 	if !v.IsObject() {
 		fail(`"mcp_server" must be an object such as {"command": ["npx", "-y", "@modelcontextprotocol/server-everything"]} or {"url": "http://127.0.0.1:8000/mcp"}`)
 		return nil, true, errors.Join(errs...)
 	}
-	s = &MCPServer{Name: file, File: file}
+	s = &Server{Name: file, File: file}
 	v.ForEach(func(k, val gjson.Result) bool {
 		switch k.Str {
 		case "command", "env":
@@ -164,7 +173,7 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 			}
 			s.Prefix = val.Str
 		case "timeout":
-			s.Timeout = timeout(val, fail)
+			s.Timeout = readTimeout(val, fail)
 		case "unchecked_command":
 			if val.Type != gjson.True && val.Type != gjson.False {
 				fail(`"mcp_server.unchecked_command" must be true or false`)
@@ -175,7 +184,7 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 				fail(`"mcp_server.url" must be a string, such as "http://127.0.0.1:8000/mcp"`)
 				return true
 			}
-			if err := CheckMCPURL(val.Str); err != nil {
+			if err := CheckURL(val.Str); err != nil {
 				fail(`"mcp_server.url" %w`, err)
 				return true
 			}
@@ -198,7 +207,7 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 		fail(`"mcp_server.unchecked_command" is about a server toolcall starts; a "url" server runs no command of toolcall's, so remove it`)
 	case len(s.Command) > 0:
 		// Every file the command runs is taken from beside the sidecar.
-		cmd, err := CheckMCPCommand(s.Command, filepath.Dir(file), s.Unchecked)
+		cmd, err := CheckCommand(s.Command, filepath.Dir(file), s.Unchecked)
 		if err != nil {
 			fail(`"mcp_server.command" %w`, err)
 		}
@@ -212,14 +221,14 @@ func ParseMCPServer(file string, data []byte) (s *MCPServer, ok bool, err error)
 
 // connect starts (or reaches) the server and initializes a session,
 // once.
-func (s *MCPServer) connect() (*mcp.ClientSession, error) {
+func (s *Server) connect() (*mcp.ClientSession, error) {
 	s.once.Do(func() { s.session, s.err = s.start() })
 	return s.session, s.err
 }
 
-// describe names the server in messages, with its command or its URL
+// String names the server in messages, with its command or its URL
 // (without credentials).
-func (s *MCPServer) describe() string {
+func (s *Server) String() string {
 	if s.URL != "" {
 		shown := urlcred.Strip(s.URL)
 		if strings.Contains(s.Name, shown) { // --mcp URL
@@ -230,19 +239,19 @@ func (s *MCPServer) describe() string {
 	return fmt.Sprintf("MCP server %s (%s)", s.Name, strings.Join(s.Command, " "))
 }
 
-func (s *MCPServer) start() (*mcp.ClientSession, error) {
+func (s *Server) start() (*mcp.ClientSession, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	var t mcp.Transport
 	if s.URL != "" {
 		if s.Dial == nil {
 			stop()
-			return nil, fmt.Errorf("%s cannot be reached: no connection to it was provided (a program using toolcall's packages sets catalog.LoadOptions.MCPDialer, or MCPServer.Dial, to run.DialMCP)", s.describe())
+			return nil, fmt.Errorf("%s cannot be reached: no connection to it was provided (a program using toolcall's packages sets catalog.LoadOptions.MCPDialer, or Server.Dial, to run.DialMCP)", s.String())
 		}
 		var err error
 		if t, err = s.Dial(s.URL); err != nil {
 			stop()
-			return nil, fmt.Errorf("%s cannot be reached: %w", s.describe(), err)
+			return nil, fmt.Errorf("%s cannot be reached: %w", s.String(), err)
 		}
 	} else {
 		t = s.launch(ctx)
@@ -250,7 +259,7 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 
 	limit := s.Timeout
 	if limit <= 0 {
-		limit = DefaultMCPTimeout
+		limit = DefaultTimeout
 	}
 	init, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
@@ -302,25 +311,25 @@ func (s *MCPServer) start() (*mcp.ClientSession, error) {
 		if s.URL != "" {
 			verb = "reached"
 		}
-		return nil, fmt.Errorf("%s could not be %s: %s%s", s.describe(), verb, why, s.stderrNote())
+		return nil, fmt.Errorf("%s could not be %s: %s%s", s.String(), verb, why, s.stderrNote())
 	}
 	return c.cs, nil
 }
 
 // launch runs the server's command until ctx is done, and returns the
 // transport over its stdin and stdout.
-func (s *MCPServer) launch(ctx context.Context) mcp.Transport {
+func (s *Server) launch(ctx context.Context) mcp.Transport {
 	environ := s.Environ
 	if environ == nil {
 		environ = os.Environ()
 	}
-	env := Environ(environ, &Tool{Env: s.Env}, "", nil)
+	env := tools.Environ(environ, &tools.Tool{Env: s.Env}, "", nil)
 	// toolcall's own markers mean nothing to a server.
 	env = removeVars(env, "TOOLCALL_TOOL", "TOOLCALL_CALL_ID")
 
 	toChild, fromUs := io.Pipe()
 	toUs, fromChild := io.Pipe()
-	s.exited, s.stderr, s.toUs = make(chan struct{}), newStderrCapture(nil), toUs
+	s.exited, s.stderr, s.toUs = make(chan struct{}), &stderrTail{}, toUs
 	go func() {
 		defer close(s.exited)
 		launch.Run(ctx, launch.Spec{
@@ -339,7 +348,7 @@ func (s *MCPServer) launch(ctx context.Context) mcp.Transport {
 }
 
 // stderrNote is the end of the server's stderr, for an error message.
-func (s *MCPServer) stderrNote() string {
+func (s *Server) stderrNote() string {
 	if s.stderr == nil {
 		return ""
 	}
@@ -356,7 +365,7 @@ func (s *MCPServer) stderrNote() string {
 // kill stops the server's process group and waits for it. Nobody reads
 // the server's stdout any more: closing our end lets the launcher's copy
 // of it end. A URL server has no process: nothing is left to stop.
-func (s *MCPServer) kill() {
+func (s *Server) kill() {
 	if s.toUs != nil {
 		s.toUs.Close()
 	}
@@ -369,7 +378,7 @@ func (s *MCPServer) kill() {
 // Close ends the session, which closes the server's stdin (or, over
 // HTTP, ends the session on the server); a server that does not exit
 // then is stopped as a tool is (SIGTERM, then SIGKILL).
-func (s *MCPServer) Close() {
+func (s *Server) Close() {
 	s.once.Do(func() { s.err = errors.New("closed") }) // never start now
 	if s.session == nil {
 		return
@@ -389,7 +398,7 @@ func (s *MCPServer) Close() {
 // network tag), named Prefix + their name. The list is asked for once,
 // and again only after the server said it changed; warnings come with
 // the list that caused them.
-func (s *MCPServer) Tools() ([]*Tool, []string, error) {
+func (s *Server) Tools() ([]*tools.Tool, []string, error) {
 	cs, err := s.connect()
 	if err != nil {
 		return nil, nil, err
@@ -410,17 +419,17 @@ func (s *MCPServer) Tools() ([]*Tool, []string, error) {
 
 // Changes counts the times the server said its tools changed: a list
 // taken after reading it is as new as that count, or newer.
-func (s *MCPServer) Changes() int64 { return s.changes.Load() }
+func (s *Server) Changes() int64 { return s.changes.Load() }
 
 // list asks the server for its tools.
-func (s *MCPServer) list(cs *mcp.ClientSession) ([]*Tool, []string, error) {
+func (s *Server) list(cs *mcp.ClientSession) ([]*tools.Tool, []string, error) {
 	limit := s.Timeout
 	if limit <= 0 {
-		limit = DefaultMCPTimeout
+		limit = DefaultTimeout
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	var ts []*Tool
+	var ts []*tools.Tool
 	var warns []string
 	for mt, err := range cs.Tools(ctx, nil) {
 		if err != nil {
@@ -431,14 +440,14 @@ func (s *MCPServer) list(cs *mcp.ClientSession) ([]*Tool, []string, error) {
 			return nil, warns, fmt.Errorf("MCP server %s: tool %q: %w", s.Name, mt.Name, err)
 		}
 		file := s.Name + "#" + mt.Name
-		t, w, err := ParseSidecar(file, def)
+		t, w, err := tools.ParseSidecar(file, def)
 		warns = append(warns, w...)
 		if err != nil {
 			warns = append(warns, fmt.Sprintf("MCP server %s: tool %q is left out: %v", s.Name, mt.Name, err))
 			continue
 		}
 		t.Name = s.Prefix + mt.Name
-		if !ValidName(t.Name) {
+		if !tools.ValidName(t.Name) {
 			warns = append(warns, fmt.Sprintf("MCP server %s: tool %q is left out: its name is not 1-128 of A-Z a-z 0-9 _ . -", s.Name, t.Name))
 			continue
 		}
@@ -448,46 +457,36 @@ func (s *MCPServer) list(cs *mcp.ClientSession) ([]*Tool, []string, error) {
 	return ts, warns, nil
 }
 
-// call runs one call of the server's tool name with the arguments in
-// spec.Stdin, and gives the CallToolResult as a tool's stdout would be
-// given: within MaxOutput, the whole saved to SaveTo.
-func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) ProcessResult {
-	start := time.Now()
-	res := ProcessResult{Result: launch.Result{ExitCode: -1}}
+// Call runs one call of the server's tool named tool with args, within
+// timeout once the server is up, and gives the CallToolResult as a tool's
+// MCP-shaped stdout would be: content, structuredContent and isError (see
+// tools.Server). What the server says about the call while it runs goes
+// to the relay of ctx (WithRelay), redacted with r.
+func (s *Server) Call(ctx context.Context, tool string, args []byte, timeout time.Duration, r *redact.Redactor) ([]byte, error) {
 	cs, err := s.connect()
 	if err != nil {
-		res.StartErr = err
-		return res
-	}
-	timeout := spec.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+		return nil, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	params := &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(spec.Stdin)}
-	defer s.relayed(cctx, cs, params)()
-	r, err := cs.CallTool(cctx, params)
-	res.Duration = time.Since(start)
+	params := &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)}
+	defer s.relayed(cctx, cs, params, r)()
+	res, err := cs.CallTool(cctx, params)
 	switch {
 	case ctx.Err() != nil:
-		res.Interrupted = true
-		return res
+		return nil, ctx.Err()
 	case cctx.Err() != nil:
-		res.TimedOut = true
-		return res
+		return nil, context.DeadlineExceeded
 	case err != nil:
 		select {
 		case <-s.exited: // never ready for a URL server
-			res.StartErr = fmt.Errorf("its MCP server %s stopped: %v%s", s.Name, err, s.stderrNote())
+			return nil, fmt.Errorf("its MCP server %s stopped: %v%s", s.Name, err, s.stderrNote())
 		default:
 			if s.URL != "" && unanswered(err) {
-				res.StartErr = fmt.Errorf("its %s could not be reached: %v", s.describe(), err)
-			} else {
-				res.StartErr = fmt.Errorf("its MCP server %s refused the call: %v", s.Name, err)
+				return nil, fmt.Errorf("its %s could not be reached: %v", s, err)
 			}
+			return nil, fmt.Errorf("its MCP server %s refused the call: %v", s.Name, err)
 		}
-		return res
 	}
 	// Only what a tool's MCP-shaped stdout holds: a result of the newer
 	// protocol carries _meta and resultType, which are not the tool's.
@@ -495,17 +494,84 @@ func (s *MCPServer) call(ctx context.Context, name string, spec ProcessSpec) Pro
 		Content           []mcp.Content `json:"content"`
 		StructuredContent any           `json:"structuredContent,omitempty"`
 		IsError           bool          `json:"isError,omitempty"`
-	}{r.Content, r.StructuredContent, r.IsError})
+	}{res.Content, res.StructuredContent, res.IsError})
 	if err != nil {
-		res.StartErr = fmt.Errorf("its MCP server %s sent a result that cannot be read: %v", s.Name, err)
-		return res
+		return nil, fmt.Errorf("its MCP server %s sent a result that cannot be read: %v", s.Name, err)
 	}
-	capture := newOutputCapture(spec.MaxOutput, spec.SaveTo)
-	capture.wholeMax = max(capture.wholeMax, len(out)) // in memory already: cut in its text, whatever its size
-	capture.Write(out)
-	capture.result(&res)
-	res.ExitCode = 0
-	return res
+	return out, nil
+}
+
+// Files are the sidecar that declared the server and the files its
+// command runs (commandFiles).
+func (s *Server) Files() []string {
+	var out []string
+	if s.File != "" {
+		out = append(out, s.File)
+	}
+	return append(out, commandFiles(s.Command)...)
+}
+
+// Secrets are the passwords in the server's URL, as written and decoded:
+// a server that echoes its URL, or a tool that reads it, must not show
+// them.
+func (s *Server) Secrets() []string {
+	if s.URL == "" {
+		return nil
+	}
+	return urlcred.Passwords(s.URL)
+}
+
+// stderrKeep is how much of the end of a server's stderr is kept for its
+// error messages, which show the last 500 bytes.
+const stderrKeep = 4 << 10
+
+// stderrTail keeps the last stderrKeep bytes or more of what is written
+// to it: a server's stderr, read for messages while the server runs.
+type stderrTail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*stderrKeep {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrKeep:]...)
+	}
+	return len(p), nil
+}
+
+func (t *stderrTail) bytes() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.buf...)
+}
+
+// readTimeout reads "mcp_server.timeout": a duration ("30s") or a
+// number of seconds; 0 when it is not given.
+func readTimeout(v gjson.Result, fail func(string, ...any)) time.Duration {
+	var d time.Duration
+	switch v.Type {
+	case gjson.Null:
+		return 0
+	case gjson.Number:
+		d = time.Duration(v.Num * float64(time.Second))
+	case gjson.String:
+		var err error
+		if d, err = time.ParseDuration(v.Str); err != nil {
+			fail(`"mcp_server.timeout" %q is not a duration; write it like "30s" or "2m", or as a number of seconds`, v.Str)
+			return 0
+		}
+	default:
+		fail(`"mcp_server.timeout" must be a duration like "30s" or a number of seconds, found %s`, v.Raw)
+		return 0
+	}
+	if d < 0 {
+		fail(`"mcp_server.timeout" %s is negative; give a positive duration, or leave it out for the default`, v.Raw)
+		return 0
+	}
+	return d
 }
 
 // rejectedByTransport is the code of the SDK's error for a message its
@@ -536,3 +602,6 @@ func removeVars(env []string, names ...string) []string {
 	}
 	return out
 }
+
+// The executor calls a Server's tools through tools.Server.
+var _ tools.Server = (*Server)(nil)
