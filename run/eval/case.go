@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -137,32 +139,41 @@ func Load(path string) ([]*Case, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return loadFile(path)
+		return loadFile(os.DirFS(filepath.Dir(path)), filepath.Base(path), path)
 	}
-	files, err := filepath.Glob(filepath.Join(path, "*.json*"))
+	return loadDir(os.DirFS(path), ".", path)
+}
+
+// loadDir reads every case file of dir in fsys; shown names the
+// directory in messages, as the user gave it.
+func loadDir(fsys fs.FS, dir, shown string) ([]*Case, error) {
+	files, err := fs.Glob(fsys, path.Join(dir, "*.json*"))
 	if err != nil {
 		return nil, err
 	}
 	var all []*Case
 	for _, f := range files {
-		cs, err := loadFile(f)
+		cs, err := loadFile(fsys, f, filepath.Join(shown, path.Base(f)))
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, cs...)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("%s: no case files (*.json, *.jsonl) in it", path)
+		return nil, fmt.Errorf("%s: no case files (*.json, *.jsonl) in it", shown)
 	}
 	return all, nil
 }
 
-func loadFile(path string) ([]*Case, error) {
-	answers, err := loadAnswers(filepath.Join(filepath.Dir(path), "possible_answer", filepath.Base(path)))
+// loadFile reads the case file name of fsys; shown is its name in
+// messages.
+func loadFile(fsys fs.FS, name, shown string) ([]*Case, error) {
+	answerFile := path.Join(path.Dir(name), "possible_answer", path.Base(name))
+	answers, err := loadAnswers(fsys, answerFile, filepath.Join(filepath.Dir(shown), "possible_answer", filepath.Base(shown)))
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -171,14 +182,14 @@ func loadFile(path string) ([]*Case, error) {
 	err = eachLine(f, func(n int, line []byte) error {
 		var bc bfclCase
 		if err := json.Unmarshal(line, &bc); err != nil {
-			return fmt.Errorf("%s:%d: not a case: %w", path, n, err)
+			return fmt.Errorf("%s:%d: not a case: %w", shown, n, err)
 		}
 		if gt, ok := answers[bc.ID]; ok && bc.GroundTruth == nil {
 			bc.GroundTruth = gt
 		}
 		c, err := bc.toCase()
 		if err != nil {
-			return fmt.Errorf("%s:%d: case %q: %w", path, n, bc.ID, err)
+			return fmt.Errorf("%s:%d: case %q: %w", shown, n, bc.ID, err)
 		}
 		cases = append(cases, c)
 		return nil
@@ -186,9 +197,9 @@ func loadFile(path string) ([]*Case, error) {
 	return cases, err
 }
 
-func loadAnswers(path string) (map[string][]json.RawMessage, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
+func loadAnswers(fsys fs.FS, name, shown string) (map[string][]json.RawMessage, error) {
+	f, err := fsys.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
@@ -199,7 +210,7 @@ func loadAnswers(path string) (map[string][]json.RawMessage, error) {
 	err = eachLine(f, func(n int, line []byte) error {
 		var a bfclAnswer
 		if err := json.Unmarshal(line, &a); err != nil {
-			return fmt.Errorf("%s:%d: not an answer: %w", path, n, err)
+			return fmt.Errorf("%s:%d: not an answer: %w", shown, n, err)
 		}
 		out[a.ID] = a.GroundTruth
 		return nil

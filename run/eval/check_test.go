@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"path/filepath"
 	"strconv"
 	"testing"
 )
 
 func bfclCases(t *testing.T) []*Case {
 	t.Helper()
-	cases, err := Load(filepath.Join("..", "..", "testdata", "bfcl"))
+	cases, err := Load("bfcl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func answerCalls(c *Case) []Call {
 func TestGroundTruthScoresRight(t *testing.T) {
 	cases := bfclCases(t)
 	if len(cases) != 175 {
-		t.Fatalf("%d cases, want the 175 of testdata/bfcl", len(cases))
+		t.Fatalf("%d cases, want the 175 of bfcl/", len(cases))
 	}
 	for _, c := range cases {
 		calls := answerCalls(c)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -28,23 +29,50 @@ type Result struct {
 	// Formats are the syntaxes the calls were read in (parse's "format").
 	Formats []string
 	// Repairs counts the calls whose JSON was repaired.
-	Repairs  int
+	Repairs int
+	// Tokens are the server's counts of the turn, when it gave them.
+	Tokens *tools.Tokens
+	// Duration is the case's time; zero for a resumed one.
 	Duration time.Duration
-	// Transcript is the run's JSONL, as run writes it, for --out.
+	// Setting is Options.Setting: which settings the case ran under.
+	Setting string
+	// Recording is the file the transcript was written to under
+	// Options.Out; Resumed says it was there, complete, before the run,
+	// and was scored again instead of running the case.
+	Recording string
+	Resumed   bool
+	// Transcript is the run's JSONL, as run writes it.
 	Transcript []byte
 	// Err is a failure to run the case at all (the model server down):
 	// Verdict is then not a score.
 	Err error
 }
 
+// Options are how Evaluate runs the cases.
+type Options struct {
+	// Run is the loop's options: the backend and how to prompt it. Its
+	// catalog is each case's functions, and it runs one turn, as a dry
+	// run: whatever is set there is replaced.
+	Run run.Options
+	// Jobs is how many cases run at once; 1 when less.
+	Jobs int
+	// Out is a directory for one recording per case, <id>.jsonl, each
+	// replayable with run --replay and readable with show. A case whose
+	// recording there is already complete is scored from it and not run
+	// again, so an interrupted eval goes on where it stopped.
+	Out string
+	// Setting names these settings on each result (--compare).
+	Setting string
+}
+
 // Evaluate runs each case through the loop for one model turn, against
-// the backend of opts, with the case's functions as the tools offered
+// the backend of opts.Run, with the case's functions as the tools offered
 // (definitions only: nothing runs, exec answers each call as a dry run),
 // and scores the calls of that turn. Results come to each as cases end,
-// jobs at a time (1 when jobs < 1); each is called from one goroutine at
-// a time.
-func Evaluate(ctx context.Context, cases []*Case, opts run.Options, jobs int, each func(Result)) {
-	jobs = max(jobs, 1)
+// opts.Jobs at a time; each is called from one goroutine at a time. When
+// ctx is done, the cases not started are left out.
+func Evaluate(ctx context.Context, cases []*Case, opts Options, each func(Result)) {
+	jobs := max(opts.Jobs, 1)
 	var mu sync.Mutex
 	work := make(chan *Case)
 	var wg sync.WaitGroup
@@ -53,58 +81,86 @@ func Evaluate(ctx context.Context, cases []*Case, opts run.Options, jobs int, ea
 		go func() {
 			defer wg.Done()
 			for c := range work {
-				r := evaluateOne(ctx, c, opts)
+				r := evaluateOne(ctx, c, &opts)
 				mu.Lock()
 				each(r)
 				mu.Unlock()
 			}
 		}()
 	}
+feed:
 	for _, c := range cases {
 		select {
 		case work <- c:
 		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
+			break feed
 		}
 	}
 	close(work)
 	wg.Wait()
 }
 
-func evaluateOne(ctx context.Context, c *Case, opts run.Options) Result {
+func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 	start := time.Now()
-	r := Result{Case: c}
+	r := Result{Case: c, Setting: opts.Setting}
+	if opts.Out != "" {
+		path, err := recordingPath(opts.Out, c.ID)
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		r.Recording = path
+		if transcript, ok := completeRecording(path); ok {
+			r.Resumed, r.Transcript = true, transcript
+			r.score()
+			return r
+		}
+	}
 	offered, err := c.tools()
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	opts.Catalog = catalog.New(offered)
-	opts.Exec.DryRun = true
-	opts.MaxIterations = 1
+	ro := opts.Run
+	ro.Catalog = catalog.New(offered)
+	ro.Exec.DryRun = true
+	ro.MaxIterations = 1
 	in := run.Input{}
 	for _, m := range c.Messages {
 		in.Messages = append(in.Messages, run.Message{Role: m.Role, Content: m.Content})
 	}
 	var out bytes.Buffer
-	res, err := run.Loop(ctx, in, &out, opts)
+	res, err := run.Loop(ctx, in, &out, ro)
 	r.Duration = time.Since(start)
 	r.Transcript = out.Bytes()
 	if err == nil && res.Reason == run.StopProvider {
 		err = fmt.Errorf("model server: %s", res.Error)
 	}
+	if err == nil && res.Reason == run.StopInterrupted {
+		err = context.Cause(ctx)
+	}
 	if err != nil {
 		r.Err = err
 		return r
 	}
-	r.readTurn(bytes.NewReader(r.Transcript))
-	r.Verdict = Check(c, r.Calls, r.ParseErrors)
+	if r.Recording != "" {
+		if err := writeRecording(r.Recording, r.Transcript); err != nil {
+			r.Err = err
+			return r
+		}
+	}
+	r.score()
 	return r
 }
 
-// readTurn takes the calls of the first model turn from a transcript.
+// score reads the first turn of the transcript and checks its calls.
+func (r *Result) score() {
+	r.readTurn(bytes.NewReader(r.Transcript))
+	r.Verdict = Check(r.Case, r.Calls, r.ParseErrors)
+}
+
+// readTurn takes the calls of the first model turn from a transcript,
+// and the server's token counts from its step event.
 // The loop speaks JSONL to its writer today; when it hands out event
 // values, this reads them instead.
 func (r *Result) readTurn(transcript io.Reader) {
@@ -122,7 +178,7 @@ func (r *Result) readTurn(transcript io.Reader) {
 			}
 			ev := gjson.ParseBytes(line)
 			r.Calls = append(r.Calls, Call{Name: ev.Get("name").Str, Arguments: json.RawMessage(ev.Get("arguments").Raw)})
-			if f := ev.Get("format").Str; f != "" && !contains(r.Formats, f) {
+			if f := ev.Get("format").Str; f != "" && !slices.Contains(r.Formats, f) {
 				r.Formats = append(r.Formats, f)
 			}
 			if ev.Get("repaired").Bool() {
@@ -132,17 +188,12 @@ func (r *Result) readTurn(transcript io.Reader) {
 			if turns == 1 {
 				r.ParseErrors++
 			}
+		case tools.TypeStep:
+			if turns == 1 {
+				r.Tokens = tools.DecodeStep(line).Tokens
+			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // tools reads the case's functions as tool definitions (BFCL's dialect
@@ -161,37 +212,4 @@ func (c *Case) tools() ([]*tools.Tool, error) {
 		return nil, fmt.Errorf("case %s: its functions: %w", c.ID, err)
 	}
 	return ts, nil
-}
-
-// Summary adds up results.
-type Summary struct {
-	Cases, Right, Failed int // Failed: not run (Err)
-	ByCategory           map[string]*Tally
-	ByWhy                map[Why]int
-}
-
-// Tally is one category's count.
-type Tally struct{ Cases, Right int }
-
-// Add counts one result.
-func (s *Summary) Add(r Result) {
-	if s.ByCategory == nil {
-		s.ByCategory, s.ByWhy = map[string]*Tally{}, map[Why]int{}
-	}
-	s.Cases++
-	t := s.ByCategory[r.Case.Category]
-	if t == nil {
-		t = &Tally{}
-		s.ByCategory[r.Case.Category] = t
-	}
-	t.Cases++
-	switch {
-	case r.Err != nil:
-		s.Failed++
-	case r.Verdict.Right:
-		s.Right++
-		t.Right++
-	default:
-		s.ByWhy[r.Verdict.Why]++
-	}
 }

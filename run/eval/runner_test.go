@@ -59,7 +59,7 @@ func evaluateAll(t *testing.T, cases []*Case, replies map[string]string) ([]Resu
 	t.Helper()
 	var results []Result
 	var sum Summary
-	Evaluate(context.Background(), cases, run.Options{Backend: &caseModel{replies: replies}}, 4, func(r Result) {
+	Evaluate(context.Background(), cases, Options{Run: run.Options{Backend: &caseModel{replies: replies}}, Jobs: 4}, func(r Result) {
 		results = append(results, r)
 		sum.Add(r)
 	})
@@ -68,7 +68,7 @@ func evaluateAll(t *testing.T, cases []*Case, replies map[string]string) ([]Resu
 
 // A model that answers every case with its ground truth, written in a
 // text format, scores 100%: through the prompt, parse, validate and the
-// checker, every case of testdata/bfcl.
+// checker, every case of bfcl/.
 func TestEvaluateGroundTruth(t *testing.T) {
 	cases := bfclCases(t)
 	replies := map[string]string{}
@@ -157,7 +157,7 @@ func TestEvaluateKnownMistakes(t *testing.T) {
 // the BFCL subset against a model that answers at once with the ground
 // truth (prompt built, reply parsed, calls validated and scored).
 func BenchmarkEvaluate(b *testing.B) {
-	cases, err := Load("../../testdata/bfcl")
+	cases, err := Load("bfcl")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	model := &caseModel{replies: replies}
 	b.ReportAllocs()
 	for b.Loop() {
-		Evaluate(context.Background(), cases, run.Options{Backend: model}, 1, func(Result) {})
+		Evaluate(context.Background(), cases, Options{Run: run.Options{Backend: model}}, func(Result) {})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e3, "µs/case")
 }
