@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolcall/toolcall/tools"
 )
 
 // Case is one request with a known right answer.
@@ -29,6 +31,8 @@ type Case struct {
 	// Answer is the ground truth: the calls expected, each argument with
 	// its accepted values. Empty for irrelevance: no call is right.
 	Answer []Expected
+
+	offered []*tools.Tool // the Functions as tools, read with the case
 }
 
 // Message is one message of a request.
@@ -275,6 +279,14 @@ func (bc *bfclCase) toCase() (*Case, error) {
 	if len(c.Answer) == 0 && c.Kind() != KindIrrelevant {
 		return nil, fmt.Errorf(`no "ground_truth" (nor a possible_answer/ line for it), and category %q is not irrelevance`, c.Category)
 	}
+	// The functions as tools, once: a definition toolcall cannot read is
+	// the case file's error, found before anything runs, and each tool's
+	// schema is compiled once however many settings run the case.
+	offered, err := c.tools()
+	if err != nil {
+		return nil, err
+	}
+	c.offered = offered
 	return c, nil
 }
 

@@ -116,10 +116,13 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 			return r
 		}
 	}
-	offered, err := c.tools()
-	if err != nil {
-		r.Err = err
-		return r
+	offered := c.offered
+	if offered == nil {
+		var err error
+		if offered, err = c.tools(); err != nil {
+			r.Err = err
+			return r
+		}
 	}
 	ro := opts.Run
 	ro.Catalog = catalog.New(offered)
@@ -209,7 +212,7 @@ func (c *Case) tools() ([]*tools.Tool, error) {
 	}
 	ts, _, _, err := tools.ParseToolList(c.ID, entry)
 	if err != nil {
-		return nil, fmt.Errorf("case %s: its functions: %w", c.ID, err)
+		return nil, fmt.Errorf("its functions: %w", err)
 	}
 	return ts, nil
 }

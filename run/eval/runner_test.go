@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolcall/toolcall/run"
 )
@@ -171,4 +172,42 @@ func BenchmarkEvaluate(b *testing.B) {
 		Evaluate(context.Background(), cases, Options{Run: run.Options{Backend: model}}, func(Result) {})
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cases))/1e3, "µs/case")
+}
+
+// slowModel is caseModel taking delay before each reply, as a model
+// server's own time.
+type slowModel struct {
+	*caseModel
+	delay time.Duration
+}
+
+func (m slowModel) Complete(ctx context.Context, req *run.Request, sink run.Sink) (run.Response, error) {
+	time.Sleep(m.delay)
+	return m.caseModel.Complete(ctx, req, sink)
+}
+
+// BenchmarkEval400 is what a user feels: 400 cases (the bundled ones,
+// again under new ids) against a model that takes 25 ms a reply, the
+// quickest a small local model answers, 4 at a time. overhead-% is the
+// wall time past the model's own (400 × 25 ms / 4).
+func BenchmarkEval400(b *testing.B) {
+	bundled, err := Bundled()
+	if err != nil {
+		b.Fatal(err)
+	}
+	replies := map[string]string{}
+	cases := make([]*Case, 400)
+	for i := range cases {
+		c := *bundled[i%len(bundled)]
+		c.ID = fmt.Sprintf("%s_%d", c.ID, i)
+		cases[i] = &c
+		replies[c.Messages[len(c.Messages)-1].Content] = hermes(answerCalls(&c))
+	}
+	const delay, jobs = 25 * time.Millisecond, 4
+	model := slowModel{&caseModel{replies: replies}, delay}
+	for b.Loop() {
+		Evaluate(context.Background(), cases, Options{Run: run.Options{Backend: model}, Jobs: jobs}, func(Result) {})
+	}
+	ideal := time.Duration(len(cases)) * delay / jobs
+	b.ReportMetric(100*(float64(b.Elapsed())/float64(b.N)/float64(ideal)-1), "overhead-%")
 }
