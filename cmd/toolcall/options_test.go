@@ -135,3 +135,16 @@ func TestBackendFlagsShared(t *testing.T) {
 		t.Errorf("the group has %d flags, fewer than the %d a model server reads", n, len(serverOnlyFlags))
 	}
 }
+
+// TestShowOptionsDirect calls show's run function without cobra: a
+// recording is shown for a person, its answer last.
+func TestShowOptionsDirect(t *testing.T) {
+	o := showOptions{isTerminal: func(io.Reader) bool { return false }}
+	var stdout, stderr bytes.Buffer
+	if err := o.run([]string{filepath.Join(moduleRoot, "testdata", "transcripts", "demo.jsonl")}, strings.NewReader(""), &stdout, &stderr); err != nil {
+		t.Fatalf("show: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "You may want an umbrella.") || strings.Contains(stdout.String(), `"type"`) {
+		t.Errorf("show wrote no view of the recording's answer:\n%s", stdout.String())
+	}
+}
