@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolcall/toolcall/tools"
 )
@@ -175,7 +176,10 @@ var controlTokens = []marker{
 // (unless --format rules its format out). From the families' opens.
 var sectionOpeners []struct{ tok, format string }
 
-func init() {
+// buildMarkers sorts the families and builds the marker tables, on first
+// use (NewParser, Formats, Specs): not at package init, which every
+// toolcall process pays, whether it parses or not.
+var buildMarkers = sync.OnceFunc(func() {
 	// The families register as the package's variables are set, in an
 	// order their dependencies decide: listed by id.
 	slices.SortFunc(builtins, func(a, b *Spec) int { return strings.Compare(a.Format, b.Format) })
@@ -205,7 +209,7 @@ func init() {
 	}
 	angleIndex = indexMarkers(angleMarkers)
 	bracketIndex = indexMarkers(bracketMarkers)
-}
+})
 
 // markerIndex lists, for each possible second byte, the markers that have
 // it, longest first, so a '<' in prose is checked against a few markers

@@ -89,6 +89,7 @@ func register(s Spec) *Spec {
 
 // Formats lists every syntax parse recognises, by id.
 func Formats() []Format {
+	buildMarkers()
 	fs := make([]Format, len(builtins))
 	for k, s := range builtins {
 		fs[k] = Format{ID: s.Format, Models: strings.Join(s.Models, ", "), Example: s.Example}
@@ -98,6 +99,7 @@ func Formats() []Format {
 
 // Specs returns the built-in families' specs, in the order of Formats.
 func Specs() []*Spec {
+	buildMarkers()
 	ss := make([]*Spec, len(builtins))
 	for k, s := range builtins {
 		c := *s
@@ -109,6 +111,7 @@ func Specs() []*Spec {
 
 // knownFormat reports whether id names a built-in format.
 func knownFormat(id string) bool {
+	buildMarkers()
 	for _, s := range builtins {
 		if s.Format == id {
 			return true

@@ -76,6 +76,7 @@ func hermesBlockDiff(t *testing.T, in []byte, cut int) {
 func TestHermesBlock(t *testing.T) {
 	// No marker but <tool_call> starts "<tool_call>\n": matchMarker would
 	// try a longer one first.
+	buildMarkers()
 	for _, m := range angleMarkers {
 		if strings.HasPrefix(hermesOpen, m.tok) && m.tok != "<tool_call>" {
 			t.Fatalf("marker %q starts %q", m.tok, hermesOpen)

@@ -181,6 +181,7 @@ type Parser struct {
 // NewParser returns a Parser that calls emit for each event. The Event
 // passed to emit, and the slices in it, are only valid during the call.
 func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
+	buildMarkers()
 	prompt, err := checkOptions(opts)
 	if err != nil {
 		return nil, err

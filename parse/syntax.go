@@ -150,6 +150,7 @@ func addMarker(ms []marker, m marker, format string, own bool) []marker {
 
 // builtinMarker reports whether a built-in marker reads t under format.
 func builtinMarker(t, format string) bool {
+	buildMarkers()
 	probe := &Parser{opts: Options{Format: format}}
 	ix := angleIndex
 	if t[0] == '[' {

@@ -103,7 +103,7 @@ func (b *batchOptions) check(o *runOptions, args []string) ([]string, error) {
 		// A model command is a program on this machine, often a model
 		// loaded in full for each turn: one at a time unless asked.
 		b.jobs = runtime.NumCPU()
-		if o.modelCmd != "" {
+		if o.backend.modelCmd != "" {
 			b.jobs = 1
 		}
 	}
@@ -203,7 +203,7 @@ func (b *batchOptions) checkMany(ctx context.Context, files []string, lopts run.
 	shard, _ := b.parseShard()
 	res, err := run.CheckFiles(ctx, files, stdout, run.CheckOptions{
 		Loop:   lopts,
-		Native: o.api.value == "native",
+		Native: o.backend.api.value == "native",
 		Jobs:   b.jobs,
 		Shard:  shard,
 		Ignore: o.ignored,

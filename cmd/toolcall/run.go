@@ -6,20 +6,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"github.com/tidwall/gjson"
 
-	"github.com/toolcall/toolcall/catalog"
-	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/termsafe"
+	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -166,19 +162,11 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   toolcall run --tools ./tools --replay testdata/transcripts --check`
 
 type runOptions struct {
-	exec        execOptions // the tools, the policy and the limits of exec
-	formatFiles formatFiles // --format-file
+	exec        execOptions  // the tools, the policy and the limits of exec
+	formatFiles formatFiles  // --format-file
+	backend     backendFlags // the model, and how it is asked (backend.go)
 
-	api            choice
-	server         serverFlags
-	model          string
-	temperature    float64
-	temperatureSet bool // --temperature given: else the server's default
-	extra          string
-	constrain      bool
 	reflect        bool
-	template       string
-	modelCmd       string
 	replay         string
 	check          bool
 	ignore         []string        // --ignore, as given
@@ -186,18 +174,14 @@ type runOptions struct {
 	ignored        run.CheckIgnore // --ignore, read
 	record         string
 	system         string
-	style          choice
 	pick           int
 	maxIterations  int
 	totalTimeout   time.Duration
-	stall          time.Duration
 	maxObservation int
 	maxReplyBytes  byteSize
-	maxTokens      int
 	strictProtocol bool
 	toolChoice     string
 	parallelCalls  bool
-	noStream       bool
 	quiet          bool
 	verbose        bool
 	answer         bool
@@ -212,8 +196,6 @@ type runOptions struct {
 
 func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o := runOptions{
-		api:           choice{value: "chat", choices: []string{"chat", "completions", "native"}},
-		style:         choice{value: catalog.StyleJSONL, choices: catalog.Styles},
 		isTerminal:    isTerminal,
 		isTerminalOut: isTerminalWriter,
 	}
@@ -227,8 +209,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Example: runExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := cmd.Flags()
-			o.server.sources(fs)
-			o.temperatureSet = fs.Changed("temperature")
+			o.backend.given(fs)
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
 			o.ignoreGiven = source(fs, "ignore") == "--ignore"
@@ -239,36 +220,24 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs := cmd.Flags()
 	o.exec.tools.addDirs(fs)
 	o.exec.tools.addPolicy(fs)
-	fs.Var(&o.api, "api", "how to talk to the model server: chat, completions or native (model servers only)")
-	fs.StringVar(&o.server.baseURL, "base-url", "", "the model server's OpenAI-compatible `url` (default $OPENAI_BASE_URL, else http://127.0.0.1:8080/v1)")
-	fs.StringVar(&o.server.apiKey, "api-key", "", "the server's API `key` (default $OPENAI_API_KEY)")
-	fs.StringVar(&o.model, "model", "", "the model `name` to ask for (model servers only)")
-	fs.Float64Var(&o.temperature, "temperature", 0, "sampling temperature (default: the server's) (model servers only)")
-	fs.StringVar(&o.extra, "extra", "", "a `JSON` object merged into every request body, e.g. '{\"top_k\": 20}' (model servers only)")
-	fs.BoolVar(&o.constrain, "constrain", false, "ask the server for schema-constrained decoding of the protocol (style jsonl) (model servers only)")
-	fs.StringVar(&o.template, "template", "chatml", "with --api completions, the prompt `template`: chatml, llama3, mistral, gemma, plain, auto (the server's), or a file: the model's chat template (.jinja, tokenizer_config.json, model directory, .gguf) or a Go text/template")
-	fs.StringVar(&o.modelCmd, "model-cmd", "", "run this `command` as the model (no shell: words split on spaces)")
+	o.backend.register(cmd)
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	o.formatFiles.add(fs)
 	fs.StringVar(&o.record, "record", "", "also write the transcript to this `file`")
 	fs.StringVarP(&o.system, "system", "s", "", "the system `text` that comes before the tools; @FILE reads it from a file")
-	fs.Var(&o.style, "style", "how the model is told to write calls: jsonl, xml or markdown")
 	fs.IntVar(&o.pick, "pick", 0, "offer only the `n` tools ranked best for the request (default: all)")
 	fs.IntVar(&o.maxIterations, "max-iterations", run.DefaultMaxIterations, "stop after this many model turns (enough for a small model to correct a call or two)")
 	durationVar(fs, &o.totalTimeout, "timeout", run.DefaultTimeout, "stop the whole run after this long (a local model on a CPU can take minutes a turn)")
-	durationVar(fs, &o.stall, "stall-timeout", run.DefaultStall, "fail a request when the server sends nothing for this long (a local server can read a long prompt for minutes before its first token) (model servers only)")
 	envAs(fs, "timeout", "TOOLCALL_RUN_TIMEOUT") // not exec's --timeout
 	durationVar(fs, &o.exec.timeout, "tool-timeout", tools.DefaultTimeout, "stop a tool after this long, unless its sidecar sets a timeout")
 	fs.IntVar(&o.maxObservation, "max-observation", 0, "give the model at most this many bytes of each result (default: all that exec keeps)")
 	fs.Var(&o.maxReplyBytes, "max-reply-bytes", "stop reading a model turn past this size and end the run with reply_too_large, e.g. 8MiB")
-	fs.IntVar(&o.maxTokens, "max-tokens", 0, "at most this many tokens per model turn (default: the server's) (model servers only)")
 	fs.BoolVar(&o.reflect, "reflect", false, "after each turn's observations, give the model a note per call: status, finding, next action (a reflection event too)")
 	fs.BoolVar(&o.strictProtocol, "strict-protocol", false, "prose without a call is an error the model must correct, not the answer")
 	fs.StringVar(&o.toolChoice, "tool-choice", "auto", "auto, required (every turn must call a tool or answer by the protocol), none, or a tool's `name`")
 	fs.BoolVar(&o.parallelCalls, "parallel-calls", true, "let one turn hold several calls; false stops reading at the first")
-	fs.BoolVar(&o.noStream, "no-stream", false, "ask for the whole reply at once instead of streaming it (model servers only)")
 	fs.BoolVarP(&o.answer, "answer", "a", false, "write only the final answer's text on stdout (the transcript still goes to --record)")
 	fs.BoolVar(&o.binaryOK, "binary-ok", false, "send a request that is not text (a NUL byte, or bytes that are not UTF-8, in its first 8 KiB) rather than refuse it")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write the JSONL transcript on stdout even when it is a terminal (it is, whenever stdout is not)")
@@ -278,52 +247,15 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	o.exec.tools.registerCompletions(cmd, true)
-	must(cmd.RegisterFlagCompletionFunc("api", o.api.complete))
-	must(cmd.RegisterFlagCompletionFunc("style", o.style.complete))
 	o.exec.grace = 2 * time.Second
 	return cmd
 }
 
-func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (err error) {
-	if o.check && o.replay == "" {
-		return usage(errors.New("--check needs --replay FILE"))
-	}
-	if len(o.ignore) > 0 && !o.check {
-		if o.ignoreGiven {
-			return usage(errors.New("--ignore says what --check leaves out: add --check"))
-		}
-		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
-	}
-	formats, err := o.formatFiles.load()
-	if err != nil {
-		return err
-	}
-	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
-		return usage(fmt.Errorf("--ignore: %w", err))
-	}
-	if o.answer && o.check {
-		return usage(errors.New("--answer and --check both decide what stdout holds; use one"))
-	}
-	// "-" is standard input, as for the other commands.
-	if len(args) == 1 && args[0] == "-" {
-		args = nil
-	}
-	if o.modelCmd != "" && o.replay != "" {
-		return usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
-	}
-	// Each bound is named alone, so the message says which one to change.
-	switch {
-	case o.maxIterations < 1:
-		return usage(fmt.Errorf("--max-iterations %d: want 1 or more", o.maxIterations))
-	case o.totalTimeout <= 0:
-		return usage(errors.New("--timeout 0: want more than 0, such as 10m"))
-	case o.exec.timeout <= 0:
-		return usage(errors.New("--tool-timeout 0: want more than 0, such as 20s"))
-	case o.stall <= 0:
-		return usage(errors.New("--stall-timeout 0: want more than 0, such as 5m"))
-	}
-	// Many requests, or many recordings: each is read later.
-	many, err := o.batch.check(o, args)
+// run checks the flags, reads the tools and the policy, and runs the
+// mode the flags choose: many recordings checked, a batch of requests,
+// one recording replayed (and checked), or one request's loop.
+func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	args, many, formats, err := o.checkFlags(args)
 	if err != nil {
 		return err
 	}
@@ -338,296 +270,88 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	}
 	defer c.Close()
 	adoptOrphans()
-
-	// The request: the arguments, or stdin.
-	var in run.Input
-	var rec *run.Recording
-	switch {
-	case many != nil || o.batch.file != "":
-	case o.replay != "":
-		// The recording holds the request too.
-		if rec, err = run.OpenRecording(o.replay); err != nil {
-			if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-				return fileFlagError("--replay", err)
-			}
-			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
-		}
-		if len(args) > 0 {
-			if err := rec.AcceptPrompt(strings.Join(args, " ")); err != nil {
-				return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
-			}
-		}
-		in = rec.Input
-	case len(args) > 0:
-		prompt := strings.Join(args, " ")
-		if err := o.textOnly([]byte(prompt), "the prompt"); err != nil {
-			return err
-		}
-		in = run.Input{Messages: []run.Message{{Role: "user", Content: prompt}}}
-	default:
-		if o.isTerminal(stdin) {
-			fmt.Fprintln(stderr, "toolcall: reading the request from stdin (type it, then Ctrl-D); or give it as arguments")
-		}
-		data, err := io.ReadAll(io.LimitReader(stdin, maxRequest+1))
-		if err != nil {
-			return fmt.Errorf("reading the request: %w", err)
-		}
-		if err := o.textOnly(data, "stdin"); err != nil {
-			return err
-		}
-		if in, err = run.ParseInput(data); err != nil {
-			return usage(err)
-		}
-	}
-
-	var model modelBackend
-	if many == nil { // a bulk check replays each recording with its own
-		if model, err = o.backend(ctx); err != nil {
-			return err
-		}
-	}
-	// The key and the URL's password are secrets of the transcript, and
-	// so is every secret the flags hold (--extra's api_key).
-	xopts.Secrets = append(xopts.Secrets, model.secrets...)
-	xopts.Secrets = append(xopts.Secrets, flagSecretsOf(stderr)...)
-	system, err := o.systemText(stderr)
-	if err != nil {
-		return err
-	}
-	var extra []byte
-	if o.extra != "" {
-		if !gjson.Valid(o.extra) || !gjson.Parse(o.extra).IsObject() {
-			return usage(fmt.Errorf("--extra %q is not a JSON object", o.extra))
-		}
-		extra = []byte(o.extra)
-	}
-	var temperature *float64
-	if o.temperatureSet {
-		temperature = &o.temperature
-	}
-
-	// The transcript: stdout (unless --answer), the record file, and for
-	// --check a copy.
-	out := stdout
-	switch {
-	case o.answer:
-		out = io.Discard
-	case o.check:
-		// stdout gets the check event, as for many recordings: a CI log
-		// is not the place for the whole transcript (--record keeps it).
-		out = io.Discard
-	case !o.jsonl && many == nil && o.isTerminalOut(stdout):
-		// A person is reading: show them the run (or the batch) as
-		// toolcall show does. The record file still gets the JSONL. A
-		// bulk check keeps its check events: its lines on stderr are the
-		// ones for people.
-		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
-		defer func() {
-			// The view's last lines, of a recording cut short.
-			if cerr := view.Close(); cerr != nil && err == nil {
-				err = fmt.Errorf("showing the run: %w", cerr)
-			}
-		}()
-		out = view
-	}
-	var record *recordFile
-	if o.record != "" {
-		f, err := atomicfile.Create(o.record, 0o644)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				// The error names the temporary file beside it.
-				return &usageError{err: fmt.Errorf("--record %s: the directory %s does not exist (create it first)", o.record, filepath.Dir(o.record))}
-			}
-			return &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
-		}
-		record = &recordFile{File: f}
-		defer record.Abort() // a run that fails leaves the old recording
-		out = io.MultiWriter(out, record)
-	}
-
-	var progress func(string)
-	if !o.quiet && (o.verbose || isTerminalWriter(stderr)) {
-		start := time.Now()
-		progress = func(msg string) {
-			fmt.Fprintf(stderr, "toolcall: %5.1fs %s\n", time.Since(start).Seconds(), termsafe.Line(msg))
-		}
-	}
-
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	caught, release := catchSignals(stop)
-	defer release()
-	lopts := run.Options{
-		Backend:         model.backend,
-		Model:           o.model,
-		ObservationRole: model.observationRole,
-		Native:          o.native(),
-		Catalog:         c,
-		Pick:            o.pick,
-		Style:           o.style.value,
-		System:          system,
-		Exec:            xopts,
-		MaxIterations:   o.maxIterations,
-		Timeout:         o.totalTimeout,
-		MaxObservation:  o.maxObservation,
-		MaxReplyBytes:   int(min(o.maxReplyBytes, byteSize(math.MaxInt))),
-		MaxTokens:       o.maxTokens,
-		Temperature:     temperature,
-		Extra:           extra,
-		StrictProtocol:  o.strictProtocol,
-		ToolChoice:      o.toolChoice,
-		OneCallPerTurn:  !o.parallelCalls,
-		Constrain:       o.constrain,
-		Reflect:         o.reflect,
-		Stop:            model.stop,
-		Progress:        progress,
-		Warn:            warnTo(stderr),
-		Formats:         formats,
-	}
+	s := runSetup{exec: xopts, catalog: c, formats: formats, stdin: stdin, stdout: stdout, stderr: stderr}
 	switch {
 	case many != nil:
-		return o.batch.checkMany(ctx, many, lopts, o, caught, stdout, stderr)
+		return o.checkRecordings(ctx, many, s)
 	case o.batch.file != "":
-		return o.batch.run(ctx, stdin, lopts, o, caught, out, stderr)
+		return o.runBatch(ctx, s)
+	case o.replay != "":
+		return o.runReplay(ctx, args, s)
 	}
-	var res run.Result
-	var diff string // with --check, how the run differs from the recording
-	if rec != nil {
-		// The recording decides the backend and how tools are offered.
-		if err := rec.Setup(&lopts, o.api.value == "native"); err != nil {
-			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
-		}
-		rec.Ignore = o.ignored
-		res, diff, err = rec.Replay(ctx, out, lopts, o.check)
-	} else {
-		res, err = run.Loop(ctx, in, out, lopts)
-	}
-	if err != nil {
-		return err
-	}
-	if err := keepRecording(record, o.record, res, caught.Load() != nil, stderr); err != nil {
-		return err
-	}
-	if sig, ok := caught.Load().(os.Signal); ok {
-		if res.Unread > 0 {
-			fmt.Fprintf(stderr, "toolcall: %v: stopped the running tools; %d call%s of the last turn left unread\n", sig, res.Unread, plural(res.Unread))
-		}
-		return &signalExit{code: signalCode(sig)}
-	}
-	if o.check {
-		ev := tools.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
-		if diff != "" {
-			ev.Status, ev.Difference = run.CheckDiffers, strings.TrimRight(diff, "\n")
-		}
-		if _, err := stdout.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
-			return err
-		}
-		if diff != "" {
-			fmt.Fprintf(stderr, "toolcall: the run differs from %s:\n%s", o.replay, termsafe.Text(diff))
-			fmt.Fprintf(stderr, "toolcall: if the new run is right, make it the recording: the same command with --record %s in place of --check (and --ignore)\n", termsafe.Line(run.ShellLine([]string{o.replay})))
-			return errReported
-		}
-		// The recording is what was expected, its ending included: a run
-		// that ends as it did passes the check, said in the line a check
-		// of many recordings gives each; -v says it in words too.
-		if !o.quiet {
-			reportCheck(stderr, o.replay, run.CheckOK, "")
-		}
-		switch {
-		case !o.verbose:
-		case res.Reason != run.StopFinalAnswer:
-			fmt.Fprintf(stderr, "toolcall: the run matches %s (ending, as recorded, in %s)\n", o.replay, res.Reason)
-		default:
-			fmt.Fprintf(stderr, "toolcall: the run matches %s\n", o.replay)
-		}
-		return nil
-	}
-	if res.Reason != run.StopFinalAnswer {
-		if res.Error != "" {
-			fmt.Fprintf(stderr, "toolcall: no final answer: %s: %s\n", res.Reason, termsafe.Line(res.Error))
-		} else {
-			fmt.Fprintf(stderr, "toolcall: no final answer: %s after %d iteration%s\n", res.Reason, res.Iterations, plural(res.Iterations))
-		}
-		return errReported
-	}
-	if o.answer {
-		if _, err := io.WriteString(stdout, strings.TrimRight(res.FinalAnswer, "\n")+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return o.runPrompt(ctx, args, s)
 }
 
-// serverOnlyFlags are the flags that only a model server reads; the last
-// is not idle with --replay, which --api native replays natively.
-var serverOnlyFlags = []string{"base-url", "api-key", "model", "temperature", "extra", "constrain", "template", "max-tokens", "no-stream", "stall-timeout", "api"}
+// checkFlags refuses flags that do not go together or are out of bounds,
+// before anything runs. It returns the prompt's arguments ("-" is none),
+// the recordings of a --replay that names many, and the format files.
+func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spec, error) {
+	if o.check && o.replay == "" {
+		return nil, nil, nil, usage(errors.New("--check needs --replay FILE"))
+	}
+	if len(o.ignore) > 0 && !o.check {
+		if o.ignoreGiven {
+			return nil, nil, nil, usage(errors.New("--ignore says what --check leaves out: add --check"))
+		}
+		o.ignore = nil // TOOLCALL_IGNORE, set for the checks of a CI job
+	}
+	formats, err := o.formatFiles.load()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if o.ignored, err = run.ParseIgnore(o.ignore); err != nil {
+		return nil, nil, nil, usage(fmt.Errorf("--ignore: %w", err))
+	}
+	if o.answer && o.check {
+		return nil, nil, nil, usage(errors.New("--answer and --check both decide what stdout holds; use one"))
+	}
+	// "-" is standard input, as for the other commands.
+	if len(args) == 1 && args[0] == "-" {
+		args = nil
+	}
+	if o.backend.modelCmd != "" && o.replay != "" {
+		return nil, nil, nil, usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
+	}
+	// Each bound is named alone, so the message says which one to change.
+	switch {
+	case o.maxIterations < 1:
+		return nil, nil, nil, usage(fmt.Errorf("--max-iterations %d: want 1 or more", o.maxIterations))
+	case o.totalTimeout <= 0:
+		return nil, nil, nil, usage(errors.New("--timeout 0: want more than 0, such as 10m"))
+	case o.exec.timeout <= 0:
+		return nil, nil, nil, usage(errors.New("--tool-timeout 0: want more than 0, such as 20s"))
+	}
+	if err := o.backend.check(); err != nil {
+		return nil, nil, nil, err
+	}
+	// Many requests, or many recordings: each is read later.
+	many, err := o.batch.check(o, args)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return args, many, formats, nil
+}
 
 // noteIdle notes the flags given that do nothing in the mode chosen.
 func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 	o.idle.fs = fs
 	server := serverOnlyFlags
 	switch {
-	case o.modelCmd != "":
+	case o.backend.modelCmd != "":
 		o.idle.note("with --model-cmd, which runs a program instead of asking a model server", server...)
 	case o.replay != "":
 		o.idle.note("with --replay: the recording gives the model's turns", server[:len(server)-1]...)
 	default:
-		if o.api.value != "completions" {
+		if o.backend.api.value != "completions" {
 			o.idle.note("without --api completions: the server renders the chat", "template")
 		}
-		if o.api.value == "native" {
+		if o.backend.api.value == "native" {
 			o.idle.note("with --api native: the server's own tool calling writes the calls", "constrain")
 		}
 	}
 	if o.answer {
 		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
 	}
-}
-
-// modelBackend is the model backend the flags ask for, with what goes
-// with it.
-type modelBackend struct {
-	backend         run.Backend
-	observationRole string   // how it wants observations back
-	secrets         []string // the key and the URL's password
-	stop            []string // the prompt template's stop sequences
-}
-
-// backend makes the model backend the flags ask for.
-func (o *runOptions) backend(ctx context.Context) (modelBackend, error) {
-	switch {
-	case o.replay != "":
-		return modelBackend{}, nil // the recording's, set up with the loop's options
-	case o.modelCmd != "":
-		argv := strings.Fields(o.modelCmd)
-		if err := findProgram("--model-cmd", "as the model", argv); err != nil {
-			return modelBackend{}, err
-		}
-		return modelBackend{backend: run.NewModelCmd(argv, o.totalTimeout), observationRole: run.RoleTool}, nil
-	}
-	hopts, err := o.server.options()
-	if err != nil {
-		return modelBackend{}, err
-	}
-	hopts.Stream = !o.noStream
-	hopts.Stall = o.stall
-	secrets := run.Secrets(hopts)
-	switch o.api.value {
-	case "completions":
-		var tmpl *run.PromptTemplate
-		var err error
-		if o.template == "auto" {
-			if tmpl, err = run.ServerTemplate(ctx, hopts); err != nil {
-				return modelBackend{}, err
-			}
-		} else if tmpl, err = run.Template(o.template); err != nil {
-			return modelBackend{}, usage(fmt.Errorf("--template: %w", err))
-		}
-		return modelBackend{backend: run.NewCompletions(hopts, tmpl.Render), observationRole: run.RoleTool, secrets: secrets, stop: tmpl.Stop()}, nil
-	case "native":
-		return modelBackend{backend: run.NewNative(hopts), observationRole: run.RoleTool, secrets: secrets}, nil
-	}
-	return modelBackend{backend: run.NewChat(hopts), observationRole: run.RoleUser, secrets: secrets}, nil
 }
 
 // findProgram checks, before the run starts, that the command of flag
@@ -653,13 +377,6 @@ func findProgram(flag, what string, argv []string) error {
 		return usage(fmt.Errorf("%s: %s: %s", flag, termsafe.Line(argv[0]), where))
 	}
 	return nil
-}
-
-// native reports whether the run uses the server's own tool calling:
-// with --api native and a model server (a replay decides for itself, in
-// run.Recording.Setup).
-func (o *runOptions) native() bool {
-	return o.api.value == "native" && o.modelCmd == ""
 }
 
 // textOnly refuses a request that is not text, unless --binary-ok: a

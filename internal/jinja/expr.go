@@ -24,7 +24,7 @@ func (r *renderer) lookup(sc *scope, name string) Value {
 	if v, ok := r.vars[name]; ok {
 		return v
 	}
-	if v, ok := globals[name]; ok {
+	if v, ok := globals()[name]; ok {
 		return v
 	}
 	if name == "range" {

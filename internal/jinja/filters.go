@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,7 +27,7 @@ func arg(args []Value, kw map[string]Value, i int, name string, def Value) Value
 // Filter returns the engine's own filter name as a callable taking the
 // filtered value first, for a caller that wraps it.
 func Filter(name string) (Value, bool) {
-	f, ok := builtinFilters[name]
+	f, ok := builtinFilters()[name]
 	if !ok {
 		return Value{}, false
 	}
@@ -46,7 +47,7 @@ func (r *renderer) filter(name string) (func(in Value, args []Value, kw map[stri
 			return fn(append([]Value{in}, args...), kw)
 		}, true
 	}
-	if f, ok := builtinFilters[name]; ok {
+	if f, ok := builtinFilters()[name]; ok {
 		return func(in Value, args []Value, kw map[string]Value) (Value, error) { return f(r, in, args, kw) }, true
 	}
 	return nil, false
@@ -70,10 +71,21 @@ func (r *renderer) applyFilter(sc *scope, f *eFilter, in Value) (Value, error) {
 	return fn(in, args, kw)
 }
 
-var builtinFilters map[string]filterFn
+// builtinFilters are the engine's filters, built on first use (nothing
+// happens at package init: a command that renders no template does not
+// pay for them).
+func builtinFilters() map[string]filterFn {
+	filtersOnce.Do(loadFilters)
+	return filterTable
+}
 
-func init() {
-	builtinFilters = map[string]filterFn{
+var (
+	filterTable map[string]filterFn
+	filtersOnce sync.Once
+)
+
+func loadFilters() {
+	filterTable = map[string]filterFn{
 		"length": fLength, "count": fLength,
 		"list": func(r *renderer, in Value, _ []Value, _ map[string]Value) (Value, error) {
 			items, err := r.iterate(in)

@@ -130,7 +130,7 @@ func selectFilter(reject, byAttr bool) filterFn {
 		var test testFn
 		if len(args) > 0 {
 			name := Print(args[0])
-			t, ok := tests[name]
+			t, ok := tests()[name]
 			if !ok {
 				return Value{}, runtimeErrorf("TemplateRuntimeError", "no test named '%s'", name)
 			}

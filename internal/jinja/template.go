@@ -89,7 +89,7 @@ func (t *Template) Render(ctx context.Context, vars map[string]Value, o *Options
 		}
 	}
 	for _, name := range t.tests {
-		if _, ok := tests[name]; !ok {
+		if _, ok := tests()[name]; !ok {
 			return "", &SyntaxError{Line: 0, Msg: "no test named '" + name + "'"}
 		}
 	}

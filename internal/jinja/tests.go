@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unsafe"
 )
@@ -10,7 +11,7 @@ import (
 type testFn func(r *renderer, v Value, args []Value) (bool, error)
 
 func (r *renderer) applyTest(sc *scope, t *eTest, v Value) (bool, error) {
-	fn, ok := tests[t.name]
+	fn, ok := tests()[t.name]
 	if !ok {
 		return false, runtimeErrorf("TemplateAssertionError", "no test named '%s'", t.name)
 	}
@@ -45,10 +46,19 @@ func cmpTest(op string) testFn {
 	}
 }
 
-var tests map[string]testFn
+// tests are the engine's tests, built on first use, as the filters are.
+func tests() map[string]testFn {
+	testsOnce.Do(loadTests)
+	return testTable
+}
 
-func init() {
-	tests = map[string]testFn{
+var (
+	testTable map[string]testFn
+	testsOnce sync.Once
+)
+
+func loadTests() {
+	testTable = map[string]testFn{
 		"defined":   kindTest(func(v Value) bool { return v.k != KindUndefined }),
 		"undefined": kindTest(func(v Value) bool { return v.k == KindUndefined }),
 		"none":      kindTest(func(v Value) bool { return v.k == KindNone }),
@@ -131,43 +141,45 @@ func init() {
 			return ok, nil
 		},
 		"test": func(_ *renderer, v Value, _ []Value) (bool, error) {
-			_, ok := tests[Print(v)]
+			_, ok := tests()[Print(v)]
 			return ok, nil
 		},
 	}
 }
 
-// globals are the engine's own global functions.
-var globals = map[string]Value{
-	"namespace": NewCallable("namespace", func(args []Value, kw map[string]Value) (Value, error) {
-		d := &Dict{Data: map[string]Value{}}
-		for _, a := range args {
-			if a.k == KindDict {
-				for _, k := range a.AsDict().Keys {
-					d.Set(k, a.AsDict().Data[k])
+// globals are the engine's own global functions, built on first use.
+var globals = sync.OnceValue(func() map[string]Value {
+	return map[string]Value{
+		"namespace": NewCallable("namespace", func(args []Value, kw map[string]Value) (Value, error) {
+			d := &Dict{Data: map[string]Value{}}
+			for _, a := range args {
+				if a.k == KindDict {
+					for _, k := range a.AsDict().Keys {
+						d.Set(k, a.AsDict().Data[k])
+					}
 				}
 			}
-		}
-		for _, k := range sortedKwargs(kw) {
-			d.Set(k, kw[k])
-		}
-		return Value{k: kindNamespace, p: unsafe.Pointer(d)}, nil
-	}),
-	"dict": NewCallable("dict", func(args []Value, kw map[string]Value) (Value, error) {
-		d := NewDict()
-		for _, a := range args {
-			if a.k == KindDict {
-				for _, k := range a.AsDict().Keys {
-					d.AsDict().Set(k, a.AsDict().Data[k])
+			for _, k := range sortedKwargs(kw) {
+				d.Set(k, kw[k])
+			}
+			return Value{k: kindNamespace, p: unsafe.Pointer(d)}, nil
+		}),
+		"dict": NewCallable("dict", func(args []Value, kw map[string]Value) (Value, error) {
+			d := NewDict()
+			for _, a := range args {
+				if a.k == KindDict {
+					for _, k := range a.AsDict().Keys {
+						d.AsDict().Set(k, a.AsDict().Data[k])
+					}
 				}
 			}
-		}
-		for _, k := range sortedKwargs(kw) {
-			d.AsDict().Set(k, kw[k])
-		}
-		return d, nil
-	}),
-}
+			for _, k := range sortedKwargs(kw) {
+				d.AsDict().Set(k, kw[k])
+			}
+			return d, nil
+		}),
+	}
+})
 
 // rangeOf is range([start, ]stop[, step]) as a list, sized first.
 func rangeOf(r *renderer, args []Value) (Value, error) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // An MCP server's command is code toolcall runs at every load, so every
@@ -68,7 +69,16 @@ const (
 	fromStdin  = "reads its program from standard input, which carries the MCP messages"
 )
 
+// The kinds are set on first use, by kindOf: only the command line of an
+// MCP server needs them, not every toolcall process at its start.
 var (
+	shellKind, pythonKind, nodeKind commandKind
+	commandKinds                    map[string]commandKind
+	versioned                       *regexp.Regexp
+	kindsOnce                       sync.Once
+)
+
+func loadCommandKinds() {
 	shellKind = commandKind{shape: interpreter, plus: true,
 		valued: optionSet("-o", "-O", "+o", "+O"), script: optionSet("--rcfile", "--init-file"),
 		opaque: map[string]string{"-c": inlineCode, "-s": fromStdin}}
@@ -122,11 +132,12 @@ var (
 			valued: optionSet("-s", "--signal", "-k", "--kill-after")},
 	}
 	versioned = regexp.MustCompile(`^(python|pypy|ruby|perl|php|lua|node)([0-9][0-9.]*)?$`)
-)
+}
 
 // kindOf is what toolcall knows of the program named (a path or a bare
 // name): python3.12 is python.
 func kindOf(program string) commandKind {
+	kindsOnce.Do(loadCommandKinds)
 	base := filepath.Base(program)
 	if k, ok := commandKinds[base]; ok {
 		return k
@@ -370,7 +381,7 @@ func (w *commandWalk) runner(k commandKind, i int, program string) {
 		if sub == "tool" {
 			j++
 		}
-		w.packageRunner(commandKinds[map[string]string{"uv": "uvx", "bun": "bunx"}[base]], j+1, program)
+		w.packageRunner(kindOf(map[string]string{"uv": "uvx", "bun": "bunx"}[base]), j+1, program)
 		return
 	case sub == "eval" || sub == "-e":
 		w.markOpaque(j, program, sub, inlineCode)
