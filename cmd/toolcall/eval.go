@@ -233,7 +233,7 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 				}
 			}
 			if r.Err != nil && failure == nil {
-				failure = fmt.Errorf("case %s could not run: %w", r.Case.ID, r.Err)
+				failure = fmt.Errorf("the first, %s: %w", r.Case.ID, r.Err)
 			}
 			if progress != nil {
 				progress.add(r)
@@ -427,13 +427,21 @@ func (o *evalOptions) recommend(w io.Writer, given *pflag.FlagSet, settings []se
 		}
 	}
 	line := []string{"toolcall", "run"}
-	for _, a := range backendArgs(given) {
-		if !strings.HasPrefix(a, "--api-key=") {
-			line = append(line, a)
+	scratch := &cobra.Command{Use: "eval"}
+	var b backendFlags
+	b.register(scratch)
+	given.Visit(func(f *pflag.Flag) {
+		if scratch.Flags().Lookup(f.Name) == nil || f.Name == "api-key" {
+			return // not a model flag; or a secret, which the environment can hold
 		}
-	}
+		if f.Value.Type() == "bool" && f.Value.String() == "true" {
+			line = append(line, "--"+f.Name)
+			return
+		}
+		line = append(line, "--"+f.Name, f.Value.String())
+	})
 	line = append(line, words...)
-	fmt.Fprintf(w, "\nrecommended: %s (%.1f%%)\nrun with: %s\n", termsafe.Line(best.Setting), 100*best.Score(), termsafe.Line(strings.Join(line, " ")))
+	fmt.Fprintf(w, "\nrecommended: %s (%.1f%%)\nrun with: %s\n", termsafe.Line(best.Setting), 100*best.Score(), termsafe.Line(run.ShellLine(line)))
 }
 
 // progressLine is the one line at a terminal that says how far the eval
@@ -458,13 +466,21 @@ func (p *progressLine) add(r eval.Result) {
 	switch {
 	case r.Err != nil:
 		p.failed++
-		fmt.Fprintf(p.w, "\r\x1b[Kerror  %s: %s\n", termsafe.Line(r.Case.ID), termsafe.Line(r.Err.Error()))
+		fmt.Fprintf(p.w, "\r\x1b[Kerror  %s%s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), termsafe.Line(r.Err.Error()))
 	case r.Verdict.Right:
 		p.right++
 	default:
-		fmt.Fprintf(p.w, "\r\x1b[Kmiss   %s  %s: %s\n", termsafe.Line(r.Case.ID), r.Verdict.Why, termsafe.Line(r.Verdict.Reason))
+		fmt.Fprintf(p.w, "\r\x1b[Kmiss   %s%s  %s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), r.Verdict.Why, termsafe.Line(r.Verdict.Reason))
 	}
 	p.draw()
+}
+
+// settingPrefix names a result's setting under --compare.
+func settingPrefix(r eval.Result) string {
+	if r.Setting == "" {
+		return ""
+	}
+	return "[" + termsafe.Line(r.Setting) + "] "
 }
 
 func (p *progressLine) draw() {

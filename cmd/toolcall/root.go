@@ -196,6 +196,7 @@ type rootCommand struct {
 func rootCommands(stdin io.Reader, stdout, stderr io.Writer) []rootCommand {
 	return []rootCommand{
 		{"catalog", func() *cobra.Command { return newCatalogCmd(stdin, stdout, stderr) }},
+		{"eval", func() *cobra.Command { return newEvalCmd(stdout, stderr) }},
 		{"exec", func() *cobra.Command { return newExecCmd(stdin, stdout, stderr) }},
 		{"new", func() *cobra.Command { return newNewCmd(stdout, stderr) }},
 		{"mcp", func() *cobra.Command { return newMCPCmd(stdin, stdout, stderr) }},

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -137,7 +138,7 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 	r.Duration = time.Since(start)
 	r.Transcript = out.Bytes()
 	if err == nil && res.Reason == run.StopProvider {
-		err = fmt.Errorf("model server: %s", res.Error)
+		err = errors.New(res.Error) // it says what failed: the server, or the model command
 	}
 	if err == nil && res.Reason == run.StopInterrupted {
 		err = context.Cause(ctx)
