@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // LoadOptions are the parts of the machine Load looks at, so tests can
@@ -196,7 +197,7 @@ type entry struct {
 	err    error // the sidecar is invalid: joined *tools.SidecarError
 
 	exeErr    string              // more than one executable: an error
-	schemaErr *tools.CompileError // the input schema does not compile: the tool is withheld
+	schemaErr *schema.CompileError // the input schema does not compile: the tool is withheld
 	missing   string              // no usable executable: the tool is unavailable
 	skip      string              // a required command or the platform is missing
 	dup       string              // another sidecar already has the tool's name
@@ -543,7 +544,7 @@ func (e *entry) load() {
 func (e *entry) checkSchema() {
 	if err := e.tool.CheckSchema(); err != nil {
 		if !errors.As(err, &e.schemaErr) {
-			e.schemaErr = &tools.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
+			e.schemaErr = &schema.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/internal/urlcred"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // Redacted is what a secret becomes in observations and scratch files.
@@ -697,7 +698,7 @@ func cutPoint(s string, limit int) int {
 
 // Result returns res with its secrets replaced: in Content, in every
 // string (keys included) of Structured, in the text of Parts, and in the
-// problems of an *OutputSchemaError, which quote the result. The base64
+// problems of a *schema.OutputError, which quote the result. The base64
 // payloads of parts (an image's or audio's "data", a resource's "blob")
 // are looked at as what they encode (see payload): random data can look
 // like a key, and a file is changed only where it holds a secret.
@@ -705,7 +706,7 @@ func (r *Redactor) Result(res Result) Result {
 	res.Content = r.String(res.Content)
 	res.Structured = r.JSON(res.Structured)
 	res.Parts = r.rewriteJSON(res.Parts, isPartPayload)
-	if e, ok := res.SchemaErr.(*OutputSchemaError); ok && e.Err == nil {
+	if e, ok := res.SchemaErr.(*schema.OutputError); ok && e.Err == nil {
 		c := *e
 		c.Problems = make([]string, len(e.Problems))
 		for i, p := range e.Problems {

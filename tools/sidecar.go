@@ -16,6 +16,8 @@ import (
 
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // SidecarError is one problem with one sidecar file. ParseSidecar joins one
@@ -317,13 +319,13 @@ func (p *sidecarParser) read(data []byte, s *sidecar) bool {
 		return false
 	}
 	if !root.IsObject() {
-		p.fail("a sidecar must be a JSON object, found %s", describe(root))
+		p.fail("a sidecar must be a JSON object, found %s", phrase.Describe(root))
 		return false
 	}
 	s.collect(root)
 	if s.function.Exists() {
 		if !s.function.IsObject() {
-			p.fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, describe(s.function))
+			p.fail(`"function" must be an object (OpenAI's {"type": "function", "function": {...}}), found %s`, phrase.Describe(s.function))
 			return false
 		}
 		s.unwrap()
@@ -340,7 +342,7 @@ func (p *sidecarParser) names(s *sidecar) {
 	t.Name = strings.TrimSuffix(filepath.Base(p.file), ".json")
 	if s.name.Exists() {
 		if s.name.Type != gjson.String {
-			p.fail(`"name" must be a string, found %s`, describe(s.name))
+			p.fail(`"name" must be a string, found %s`, phrase.Describe(s.name))
 		} else {
 			t.Name = s.name.Str
 		}
@@ -366,26 +368,26 @@ func (p *sidecarParser) inputSchema(s *sidecar) {
 		return
 	}
 	if !s.schema.IsObject() {
-		p.fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], describe(s.schema))
+		p.fail("%q must be a JSON Schema object, found %s", s.schemaKeys[len(s.schemaKeys)-1], phrase.Describe(s.schema))
 		return
 	}
 	key := last(s.schemaKeys)
-	if ptr, deep := checkSchemaDepth(s.schema.Raw); deep {
+	if ptr, deep := schema.TooDeep(s.schema.Raw); deep {
 		p.fail("%s", tooDeep(key, ptr))
 		p.badSchema = true
 		return
 	}
-	facts := inspectSchema(s.schema, schemaURL(t.Name))
-	if facts.mapped != nil {
+	facts := schema.Inspect(s.schema, t.Name)
+	if facts.BFCL() {
 		var mapped []string
-		t.InputSchema, mapped = mapTypes(s.schema, facts.mapped)
+		t.InputSchema, mapped = facts.MapTypes(s.schema)
 		p.dialect = DialectBFCL
 		p.warn("BFCL/Gorilla type names mapped to JSON Schema: %s", strings.Join(mapped, ", "))
 	} else {
 		t.InputSchema = compact(s.schema.Raw)
 	}
 	checkRoot(gjson.ParseBytes(t.InputSchema), key, p.fail)
-	for _, e := range facts.refErrs {
+	for _, e := range facts.RefErrors {
 		p.fail("%s: %w", key, e)
 	}
 }
@@ -430,12 +432,12 @@ func (p *sidecarParser) outputSchema(s *sidecar) {
 		return
 	}
 	if !s.outputSchema.IsObject() {
-		p.fail("%q must be a JSON Schema object, found %s", s.outputKey, describe(s.outputSchema))
-	} else if ptr, deep := checkSchemaDepth(s.outputSchema.Raw); deep {
+		p.fail("%q must be a JSON Schema object, found %s", s.outputKey, phrase.Describe(s.outputSchema))
+	} else if ptr, deep := schema.TooDeep(s.outputSchema.Raw); deep {
 		p.fail("%s", tooDeep(s.outputKey, ptr))
 	} else {
 		p.t.OutputSchema = compact(s.outputSchema.Raw)
-		for _, e := range inspectSchema(s.outputSchema, schemaURL(p.t.Name+".output")).refErrs {
+		for _, e := range schema.Inspect(s.outputSchema, p.t.Name+".output").RefErrors {
 			p.fail("%s: %w", s.outputKey, e)
 		}
 	}
@@ -447,7 +449,7 @@ func (p *sidecarParser) safety(s *sidecar) {
 	t := p.t
 	if s.annotations.Exists() && s.annotations.Type != gjson.Null {
 		if !s.annotations.IsObject() {
-			p.fail(`"annotations" must be an object (MCP tool annotations), found %s`, describe(s.annotations))
+			p.fail(`"annotations" must be an object (MCP tool annotations), found %s`, phrase.Describe(s.annotations))
 		} else {
 			t.Annotations = compact(s.annotations.Raw)
 			// MCP's defaults: a tool is not read-only and is destructive
@@ -553,10 +555,10 @@ func checkRoot(schema gjson.Result, key string, fail func(string, ...any)) {
 	}
 }
 
-// tooDeep words the error for a schema nested deeper than MaxSchemaDepth.
+// tooDeep words the error for a schema nested deeper than schema.MaxDepth.
 func tooDeep(key, ptr string) string {
 	return fmt.Sprintf("%q is nested more than %d levels deep (at %s); toolcall refuses such schemas, as compiling them takes too long: flatten it, or define a repeated part once under \"$defs\" and refer to it with \"$ref\"",
-		key, MaxSchemaDepth, clip.Head(ptr, 120))
+		key, schema.MaxDepth, clip.Head(ptr, 120))
 }
 
 // syntaxError says where data stops being JSON, as line and column.
@@ -614,7 +616,7 @@ func timeout(v gjson.Result, fail func(string, ...any)) time.Duration {
 			return 0
 		}
 	default:
-		fail(`"timeout" must be a duration like "20s" or a number of seconds, found %s`, describe(v))
+		fail(`"timeout" must be a duration like "20s" or a number of seconds, found %s`, phrase.Describe(v))
 		return 0
 	}
 	if d < 0 {
@@ -634,7 +636,7 @@ func retries(v gjson.Result, safe bool, fail func(string, ...any)) (int, bool) {
 	n, err := strconv.Atoi(v.Raw)
 	switch {
 	case v.Type != gjson.Number || err != nil:
-		fail(`"retries" must be a whole number of retries from 0 to %d, found %s`, MaxRetries, describe(v))
+		fail(`"retries" must be a whole number of retries from 0 to %d, found %s`, MaxRetries, phrase.Describe(v))
 		return 0, false
 	case n < 0 || n > MaxRetries:
 		fail(`"retries" %d is out of range; give a number from 0 to %d`, n, MaxRetries)
@@ -654,7 +656,7 @@ func examples(v gjson.Result, fail func(string, ...any)) (args [][]byte, request
 		return nil, nil
 	}
 	if !v.IsArray() {
-		fail(`"examples" must be an array of argument objects, found %s`, describe(v))
+		fail(`"examples" must be an array of argument objects, found %s`, phrase.Describe(v))
 		return nil, nil
 	}
 	i, anyRequest := 0, false
@@ -666,13 +668,13 @@ func examples(v gjson.Result, fail func(string, ...any)) (args [][]byte, request
 				a = gjson.Parse(a.Str) // OpenAI writes arguments as a JSON string
 			}
 			if r := e.Get("request"); r.Exists() && r.Type != gjson.String {
-				fail(`"examples"[%d].request must be a string: a request a person might make, found %s`, i, describe(r))
+				fail(`"examples"[%d].request must be a string: a request a person might make, found %s`, i, phrase.Describe(r))
 			} else {
 				request = r.Str
 			}
 		}
 		if !a.IsObject() {
-			fail(`"examples"[%d] must be an arguments object or {"arguments": {...}}, found %s`, i, describe(a))
+			fail(`"examples"[%d] must be an arguments object or {"arguments": {...}}, found %s`, i, phrase.Describe(a))
 		} else {
 			args = append(args, compact(a.Raw))
 			requests = append(requests, request)
@@ -710,7 +712,7 @@ func str(v gjson.Result, key string, fail func(string, ...any)) string {
 		return ""
 	}
 	if v.Type != gjson.String {
-		fail("%q must be a string, found %s", key, describe(v))
+		fail("%q must be a string, found %s", key, phrase.Describe(v))
 		return ""
 	}
 	return v.Str
@@ -724,7 +726,7 @@ func boolean(v gjson.Result, key string, def bool, fail func(string, ...any)) bo
 		return false
 	}
 	if v.Exists() && v.Type != gjson.Null {
-		fail("%q must be true or false, found %s", key, describe(v))
+		fail("%q must be true or false, found %s", key, phrase.Describe(v))
 	}
 	return def
 }
@@ -735,13 +737,13 @@ func stringList(v gjson.Result, key string, fail func(string, ...any)) []string 
 		return nil
 	}
 	if !v.IsArray() {
-		fail("%q must be an array of strings, found %s", key, describe(v))
+		fail("%q must be an array of strings, found %s", key, phrase.Describe(v))
 		return nil
 	}
 	var out []string
 	v.ForEach(func(_, e gjson.Result) bool {
 		if e.Type != gjson.String || e.Str == "" {
-			fail("%q must hold non-empty strings, found %s", key, describe(e))
+			fail("%q must hold non-empty strings, found %s", key, phrase.Describe(e))
 			return true
 		}
 		out = append(out, e.Str)

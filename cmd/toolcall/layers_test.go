@@ -30,6 +30,9 @@ var layers = []struct {
 	// The JSON repair is a leaf beside tools: parse's, but it knows
 	// nothing of calls, formats or events, only lenient JSON.
 	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},
+	// Schema checking, below the tools that hold the schemas: it knows
+	// nothing of tools, calls or events.
+	{"tools/schema", []string{"tools/schema"}},
 	{"internal", []string{"internal/..."}},
 }
 

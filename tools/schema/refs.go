@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 // Refs that are not a bare fragment ("#/$defs/x", "#name") may still
@@ -142,10 +144,10 @@ func (rs *refScan) pointer(key string) string {
 	var b strings.Builder
 	for _, t := range rs.path {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
+		b.WriteString(jsonptr.Token(t))
 	}
 	b.WriteByte('/')
-	b.WriteString(escapePointer(key))
+	b.WriteString(jsonptr.Token(key))
 	return b.String()
 }
 

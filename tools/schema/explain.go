@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,7 +17,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/internal/editdist"
+	"github.com/toolcall/toolcall/internal/jsonptr"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // Cut lengths for values quoted in errors: enough to show an enum or a
@@ -47,44 +51,6 @@ type errorBudget struct {
 	skipped bool // nodes were left unread: the errors shown are not all
 }
 
-// pointerLabel is how a pointer starts a message: the arguments object
-// itself has the empty pointer, which would read as nothing.
-func pointerLabel(p string) string {
-	if p == "" {
-		return "arguments"
-	}
-	return p
-}
-
-// quoteText quotes s as a JSON string, for messages.
-func quoteText(s string) string {
-	return string(jsonw.AppendString(nil, s))
-}
-
-// jsonKind names the JSON type of v the way a message says it: integer
-// for a number without fraction or exponent.
-func jsonKind(v gjson.Result) string {
-	switch v.Type {
-	case gjson.String:
-		return "string"
-	case gjson.True, gjson.False:
-		return "boolean"
-	case gjson.Null:
-		return "null"
-	case gjson.Number:
-		if strings.ContainsAny(v.Raw, ".eE") {
-			return "number"
-		}
-		return "integer"
-	case gjson.JSON:
-		if strings.HasPrefix(v.Raw, "[") {
-			return "array"
-		}
-		return "object"
-	}
-	return "nothing"
-}
-
 // compactJSON is raw JSON without whitespace, cut to n bytes.
 func compactJSON(raw string, n int) string {
 	if raw == "" {
@@ -104,7 +70,7 @@ type errorBuilder struct {
 	schema []byte // the input schema as written
 	base   string // its address, as in the validator's locations
 	args   []byte // the compact arguments that were checked
-	out    []SchemaError
+	out    []Error
 	// The compiled schema and the decoded arguments, to count what a
 	// subschema accepts (contains, oneOf) rather than read the count
 	// out of the validator's message.
@@ -116,13 +82,19 @@ type errorBuilder struct {
 	steps *validationBudget
 }
 
+// builder is an errorBuilder for the value v, whose compact text is args,
+// taking its checks' steps from steps.
+func (s *Schema) builder(args []byte, v any, steps *validationBudget) errorBuilder {
+	return errorBuilder{schema: s.text, base: s.base, args: args, compiled: s.compiled, value: v, steps: steps}
+}
+
 func (b *errorBuilder) add(err error) {
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
 		// A panic or a loop inside the validator: fail closed.
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Keyword: "schema",
-			Message: fmt.Sprintf("%s: the tool's schema could not be applied (%s), so the call cannot be checked", pointerLabel(""), strings.TrimPrefix(err.Error(), "jsonschema: ")),
+			Message: fmt.Sprintf("%s: the tool's schema could not be applied (%s), so the call cannot be checked", jsonptr.Label(""), strings.TrimPrefix(err.Error(), "jsonschema: ")),
 		})
 		return
 	}
@@ -166,7 +138,7 @@ func (b *errorBuilder) collect(ve *jsonschema.ValidationError) {
 func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	ptr := fromLibPointer(ve.InstanceLocation)
 	var types []string
-	var rest [][]SchemaError
+	var rest [][]Error
 	for _, c := range ve.Causes {
 		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value, budget: b.budget, steps: b.steps}
 		sub.collect(c)
@@ -186,12 +158,12 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	got := b.argAt(ptr)
 	switch len(rest) {
 	case 0:
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Pointer:  ptr,
 			Keyword:  "type",
 			Expected: typeListJSON(types),
 			Got:      compactJSON(got.Raw, maxGotLen),
-			Message:  fmt.Sprintf("%s: expected %s, got %s%s", pointerLabel(ptr), strings.Join(types, " or "), describeValue(got), typeHint(got, types)),
+			Message:  fmt.Sprintf("%s: expected %s, got %s%s", jsonptr.Label(ptr), strings.Join(types, " or "), describeValue(got), typeHint(got, types)),
 		})
 	case 1:
 		b.out = append(b.out, rest[0]...)
@@ -205,16 +177,16 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 			first := sortedErrors(es)[0]
 			m := first.Message
 			if first.Pointer == ptr {
-				m = strings.TrimPrefix(m, pointerLabel(ptr)+": ")
+				m = strings.TrimPrefix(m, jsonptr.Label(ptr)+": ")
 			}
 			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, clip.Head(m, maxQuotedLen)))
 		}
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Pointer:  ptr,
 			Keyword:  kw,
 			Expected: compactJSON(b.schemaAt(ve.AbsoluteKeywordLocation).Raw, maxExpectedLen),
 			Got:      compactJSON(got.Raw, maxGotLen),
-			Message:  fmt.Sprintf("%s: %s matches none of the alternatives under %q: %s", pointerLabel(ptr), describeValue(got), kw, strings.Join(parts, "; ")),
+			Message:  fmt.Sprintf("%s: %s matches none of the alternatives under %q: %s", jsonptr.Label(ptr), describeValue(got), kw, strings.Join(parts, "; ")),
 		})
 	}
 }
@@ -226,10 +198,10 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	got := b.argAt(ptr)
 	if inNames {
 		// Under propertyNames the value checked is the name itself.
-		got = gjson.Parse(quoteText(lastPointerToken(ptr)))
+		got = gjson.Parse(jsonw.Quote(jsonptr.Last(ptr)))
 	}
-	p := pointerLabel(ptr)
-	e := SchemaError{Pointer: ptr, Keyword: kw, Expected: compactJSON(sv.Raw, maxExpectedLen), Got: compactJSON(got.Raw, maxGotLen)}
+	p := jsonptr.Label(ptr)
+	e := Error{Pointer: ptr, Keyword: kw, Expected: compactJSON(sv.Raw, maxExpectedLen), Got: compactJSON(got.Raw, maxGotLen)}
 	g := describeValue(got)
 	if rejectsAll(sv, kw, last) {
 		b.falseSchema(e, kw, last)
@@ -241,20 +213,20 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		e.Message = fmt.Sprintf("%s: expected %s, got %s%s", p, strings.Join(types, " or "), g, typeHint(got, types))
 	case "required":
 		n := len(b.out)
-		parentLoc, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+		parentLoc, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 		misspelt := b.misspeltKeys(b.schemaAt(parentLoc), got)
 		for _, name := range sv.Array() {
 			if !hasKey(got, name.Str) {
-				mp := ptr + "/" + pointerToken(name.Str)
-				msg := fmt.Sprintf("%s: required property %s is missing", mp, quoteText(name.Str))
-				if s := suggest(name.Str, misspelt); len(s) > 0 {
+				mp := ptr + "/" + jsonptr.Token(name.Str)
+				msg := fmt.Sprintf("%s: required property %s is missing", mp, jsonw.Quote(name.Str))
+				if s := editdist.Suggest(name.Str, misspelt); len(s) > 0 {
 					// Small models write repoPath or Repo_Path for
 					// repo_path; without "additionalProperties": false
 					// nothing else would tell them that key was the
 					// problem.
-					msg += fmt.Sprintf(" (the arguments have %s instead; write the name exactly as the schema does)", quoteText(s[0]))
+					msg += fmt.Sprintf(" (the arguments have %s instead; write the name exactly as the schema does)", jsonw.Quote(s[0]))
 				}
-				b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: e.Expected, Message: msg})
+				b.out = append(b.out, Error{Pointer: mp, Keyword: kw, Expected: e.Expected, Message: msg})
 			}
 		}
 		if len(b.out) > n {
@@ -264,11 +236,11 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	case "dependentRequired", "dependencies":
 		if last != kw && sv.Type == gjson.String {
 			// .../dependentRequired/<name>/<index>: sv is the missing name.
-			parent, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
-			_, given := cutLastSegment(parent)
-			mp := ptr + "/" + pointerToken(sv.Str)
-			b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: compactJSON(b.schemaAt(parent).Raw, maxExpectedLen),
-				Message: fmt.Sprintf("%s: required property %s is missing (it is required when %s is given)", mp, quoteText(sv.Str), quoteText(unescapeToken(fromLibPointer(given))))})
+			parent, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
+			_, given := jsonptr.CutLast(parent)
+			mp := ptr + "/" + jsonptr.Token(sv.Str)
+			b.out = append(b.out, Error{Pointer: mp, Keyword: kw, Expected: compactJSON(b.schemaAt(parent).Raw, maxExpectedLen),
+				Message: fmt.Sprintf("%s: required property %s is missing (it is required when %s is given)", mp, jsonw.Quote(sv.Str), jsonw.Quote(jsonptr.Unescape(fromLibPointer(given))))})
 			return
 		}
 		e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
@@ -292,8 +264,8 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 					names = append(names, v.Str)
 				}
 			}
-			if s := suggest(got.Str, names); len(s) > 0 {
-				e.Message += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
+			if s := editdist.Suggest(got.Str, names); len(s) > 0 {
+				e.Message += fmt.Sprintf("; did you mean %s?", jsonw.Quote(s[0]))
 			}
 		}
 	case "const":
@@ -339,7 +311,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		}
 		e.Message = fmt.Sprintf("%s: %s matches more than one alternative under \"oneOf\" (%s); it must match exactly one", p, g, which)
 	case "minContains", "maxContains":
-		parent, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+		parent, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 		contains := b.schemaAt(parent + "/contains")
 		e.Expected = compactJSON(contains.Raw, maxExpectedLen)
 		// Without "minContains", "contains" asks for at least one.
@@ -351,7 +323,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 			bound = "at most"
 		}
 		if have, ok := b.containsCount(parent+"/contains", ptr); ok && (sv.Exists() || kw == "minContains") {
-			e.Message = fmt.Sprintf("%s: %s %s must match %s, but %d do", p, bound, plural(want, "item"), e.Expected, have)
+			e.Message = fmt.Sprintf("%s: %s %s must match %s, but %d do", p, bound, phrase.Plural(want, "item"), e.Expected, have)
 		} else {
 			e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
 		}
@@ -391,7 +363,7 @@ func rejectsAll(sv gjson.Result, kw, last string) bool {
 // subschema at loc (a "contains") accepts; false when either is not found.
 func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
 	sub := compiledAt(b.compiled, loc)
-	items, ok := valueAt(b.value, ptr).([]any)
+	items, ok := jsonptr.ValueAt(b.value, ptr).([]any)
 	if sub == nil || !ok {
 		return 0, false
 	}
@@ -411,7 +383,7 @@ func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
 // earlier one (j) and that earlier one (i), equal as JSON values: 1 and
 // 1.0 are the same number, objects are the same whatever their key order.
 func (b *errorBuilder) equalItems(ptr string) (i, j int, ok bool) {
-	items, _ := valueAt(b.value, ptr).([]any)
+	items, _ := jsonptr.ValueAt(b.value, ptr).([]any)
 	first := make(map[string]int, len(items))
 	var key []byte
 	for j, item := range items {
@@ -466,7 +438,7 @@ func appendCanonical(b []byte, v any) []byte {
 // accepting returns the indexes of the alternatives of the "oneOf" at loc
 // (whose value is sv) that accept the value at ptr.
 func (b *errorBuilder) accepting(loc string, sv gjson.Result, ptr string) []int {
-	v := valueAt(b.value, ptr)
+	v := jsonptr.ValueAt(b.value, ptr)
 	var ok []int
 	for i := range sv.Array() {
 		sub := compiledAt(b.compiled, loc+"/"+strconv.Itoa(i))
@@ -537,7 +509,7 @@ func memberSubschemas(s *jsonschema.Schema) []*jsonschema.Schema {
 // falseSchema explains a value where the schema allows nothing ("false"),
 // such as a property under "unevaluatedProperties": false or an item past
 // "items": false.
-func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
+func (b *errorBuilder) falseSchema(e Error, kw, last string) {
 	e.Keyword = "false"
 	e.Expected = "false"
 	if last == kw {
@@ -546,12 +518,12 @@ func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
 			e.Keyword = kw
 		}
 	}
-	parent, tok := cutLastSegment(e.Pointer)
+	parent, tok := jsonptr.CutLast(e.Pointer)
 	switch pv := b.argAt(parent); {
 	case e.Pointer == "":
-		e.Message = fmt.Sprintf("%s: no arguments are allowed", pointerLabel(""))
+		e.Message = fmt.Sprintf("%s: no arguments are allowed", jsonptr.Label(""))
 	case pv.IsObject():
-		e.Message = fmt.Sprintf("%s: property %s is not allowed; remove it", e.Pointer, quoteText(unescapeToken(tok)))
+		e.Message = fmt.Sprintf("%s: property %s is not allowed; remove it", e.Pointer, jsonw.Quote(jsonptr.Unescape(tok)))
 	case pv.IsArray():
 		e.Message = fmt.Sprintf("%s: item %s is not allowed here; remove it", e.Pointer, tok)
 	default:
@@ -563,8 +535,8 @@ func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
 // extraProperties explains "additionalProperties": false with one error
 // per property the schema does not name, pointing at that property and
 // suggesting the allowed name the model probably meant.
-func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaError) bool {
-	parentLoc, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e Error) bool {
+	parentLoc, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 	parent := b.schemaAt(parentLoc)
 	var allowed []string
 	parent.Get("properties").ForEach(func(k, _ gjson.Result) bool {
@@ -590,14 +562,14 @@ func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaE
 			}
 		}
 		found = true
-		mp := e.Pointer + "/" + pointerToken(k.Str)
-		msg := fmt.Sprintf("%s: property %s is not allowed", mp, quoteText(k.Str))
-		if s := suggest(k.Str, allowed); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
+		mp := e.Pointer + "/" + jsonptr.Token(k.Str)
+		msg := fmt.Sprintf("%s: property %s is not allowed", mp, jsonw.Quote(k.Str))
+		if s := editdist.Suggest(k.Str, allowed); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %s?", jsonw.Quote(s[0]))
 		} else if len(allowed) > 0 {
 			msg += fmt.Sprintf(" (allowed: %s)", quoteNames(allowed, 10))
 		}
-		b.out = append(b.out, SchemaError{Pointer: mp, Keyword: "additionalProperties", Expected: "false",
+		b.out = append(b.out, Error{Pointer: mp, Keyword: "additionalProperties", Expected: "false",
 			Got: compactJSON(v.Raw, maxGotLen), Message: msg})
 		return true
 	})
@@ -626,7 +598,7 @@ func (b *errorBuilder) misspeltKeys(parent, obj gjson.Result) []string {
 // sorted returns the errors in a stable order, without repeats: the first
 // maxShownErrors of them, and then, when there were more or the tree was
 // not read to its end, one saying so (keyword "more").
-func (b *errorBuilder) sorted() []SchemaError {
+func (b *errorBuilder) sorted() []Error {
 	es := sortedErrors(b.out)
 	skipped := b.budget != nil && b.budget.skipped
 	if len(es) <= maxShownErrors && !skipped {
@@ -635,21 +607,21 @@ func (b *errorBuilder) sorted() []SchemaError {
 	var rest []string
 	if n := len(es) - maxShownErrors; n > 0 {
 		es = es[:maxShownErrors]
-		rest = append(rest, plural(n, "more problem")+" not shown")
+		rest = append(rest, phrase.Plural(n, "more problem")+" not shown")
 	}
 	if skipped {
 		rest = append(rest, "the schema's checks were too many to explain them all")
 	}
-	return append(es, SchemaError{
+	return append(es, Error{
 		Keyword: "more",
-		Message: fmt.Sprintf("%s: %s; fix the ones above and call again to see the rest", pointerLabel(""), strings.Join(rest, ", and ")),
+		Message: fmt.Sprintf("%s: %s; fix the ones above and call again to see the rest", jsonptr.Label(""), strings.Join(rest, ", and ")),
 	})
 }
 
-func sortedErrors(es []SchemaError) []SchemaError {
+func sortedErrors(es []Error) []Error {
 	es = slices.Clone(es)
-	slices.SortStableFunc(es, func(x, y SchemaError) int {
-		if c := comparePointers(x.Pointer, y.Pointer); c != 0 {
+	slices.SortStableFunc(es, func(x, y Error) int {
+		if c := jsonptr.Compare(x.Pointer, y.Pointer); c != 0 {
 			return c
 		}
 		if c := strings.Compare(x.Keyword, y.Keyword); c != 0 {
@@ -660,26 +632,6 @@ func sortedErrors(es []SchemaError) []SchemaError {
 	return slices.Compact(es)
 }
 
-// comparePointers orders JSON pointers token by token, array indexes by
-// number, so /a/2 comes before /a/10.
-func comparePointers(a, b string) int {
-	for a != "" && b != "" {
-		var ta, tb string
-		ta, a = nextToken(a)
-		tb, b = nextToken(b)
-		if ta == tb {
-			continue
-		}
-		na, errA := strconv.Atoi(ta)
-		nb, errB := strconv.Atoi(tb)
-		if errA == nil && errB == nil {
-			return na - nb
-		}
-		return strings.Compare(ta, tb)
-	}
-	return len(a) - len(b)
-}
-
 // schemaAt returns the schema's value at a location the validator gave,
 // or nothing when the location is in another document.
 func (b *errorBuilder) schemaAt(loc string) gjson.Result {
@@ -687,12 +639,12 @@ func (b *errorBuilder) schemaAt(loc string) gjson.Result {
 	if base != b.base {
 		return gjson.Result{}
 	}
-	return jsonAt(gjson.ParseBytes(b.schema), fromLibPointer(frag))
+	return jsonptr.At(gjson.ParseBytes(b.schema), fromLibPointer(frag))
 }
 
 // argAt returns the value at a JSON pointer in the arguments.
 func (b *errorBuilder) argAt(ptr string) gjson.Result {
-	return jsonAt(gjson.ParseBytes(b.args), ptr)
+	return jsonptr.At(gjson.ParseBytes(b.args), ptr)
 }
 
 // lastKeyword reads a keyword location such as
@@ -751,7 +703,7 @@ func typeNames(v gjson.Result) []string {
 // typeListJSON writes type names as the value of a "type" keyword.
 func typeListJSON(types []string) string {
 	if len(types) == 1 {
-		return quoteText(types[0])
+		return jsonw.Quote(types[0])
 	}
 	b := []byte{'['}
 	for i, t := range types {
@@ -772,7 +724,7 @@ func describeValue(v gjson.Result) string {
 	if v.Type == gjson.Null {
 		return "null"
 	}
-	return jsonKind(v) + " " + compactJSON(v.Raw, maxGotLen)
+	return phrase.Kind(v) + " " + compactJSON(v.Raw, maxGotLen)
 }
 
 // typeHint tells the model how to write a string that spells a value of
@@ -786,7 +738,7 @@ func typeHint(got gjson.Result, types []string) string {
 		}
 		inner := strings.TrimSpace(got.Str)
 		if inner != "" && (inner[0] == '[' || inner[0] == '{') && gjson.Valid(inner) {
-			if kind := jsonKind(gjson.Parse(inner)); slices.Contains(types, kind) {
+			if kind := phrase.Kind(gjson.Parse(inner)); slices.Contains(types, kind) {
 				return fmt.Sprintf("; write the %s itself, not a string holding its JSON", kind)
 			}
 		}
@@ -823,26 +775,22 @@ func quoteNames(names []string, n int) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, quoteText(s))
+		parts = append(parts, jsonw.Quote(s))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// plural writes a count and a noun, adding "s" unless the count is one.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// fromLibPointer turns a location as the validator writes it (each token
+// also URL-path-escaped) into a plain JSON pointer.
+func fromLibPointer(p string) string {
+	if !strings.Contains(p, "%") {
+		return p
 	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// withArticle puts "a" or "an" before a type name.
-func withArticle(kind string) string {
-	if kind == "null" {
-		return kind
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if u, err := url.PathUnescape(t); err == nil {
+			toks[i] = u
+		}
 	}
-	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
-		return "an " + kind
-	}
-	return "a " + kind
+	return strings.Join(toks, "/")
 }
