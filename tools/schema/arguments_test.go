@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 var weatherTool = func() *testTool {
@@ -261,18 +259,6 @@ func TestCheckArgumentsSchemaDoesNotCompile(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "tools/t.json") {
 		t.Errorf("error %q does not name the file", err)
-	}
-}
-
-func TestComparePointers(t *testing.T) {
-	ordered := []string{"", "/a", "/a/2", "/a/10", "/a/b", "/b", "/b~1c"}
-	for i := range ordered {
-		for j := range ordered {
-			c := jsonptr.Compare(ordered[i], ordered[j])
-			if (i < j) != (c < 0) || (i == j) != (c == 0) {
-				t.Errorf("jsonptr.Compare(%q, %q) = %d", ordered[i], ordered[j], c)
-			}
-		}
 	}
 }
 
