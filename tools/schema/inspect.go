@@ -109,9 +109,12 @@ func (w *schemaWalk) sub(v gjson.Result) {
 }
 
 // pointer is the JSON pointer of the schema being visited, plus key.
-func (w *schemaWalk) pointer(key string) string {
+func (w *schemaWalk) pointer(key string) string { return pathPointer(w.path, key) }
+
+// pathPointer is the JSON pointer of the tokens of path, then key.
+func pathPointer(path []string, key string) string {
 	var b strings.Builder
-	for _, t := range w.path {
+	for _, t := range path {
 		b.WriteByte('/')
 		b.WriteString(jsonptr.Token(t))
 	}

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
-
-	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 // Refs that are not a bare fragment ("#/$defs/x", "#name") may still
@@ -140,16 +138,7 @@ func (rs *refScan) sub(tok string, v gjson.Result, base string, unknown bool) {
 	})
 }
 
-func (rs *refScan) pointer(key string) string {
-	var b strings.Builder
-	for _, t := range rs.path {
-		b.WriteByte('/')
-		b.WriteString(jsonptr.Token(t))
-	}
-	b.WriteByte('/')
-	b.WriteString(jsonptr.Token(key))
-	return b.String()
-}
+func (rs *refScan) pointer(key string) string { return pathPointer(rs.path, key) }
 
 // resolveReference resolves ref against base as the compiler does; a urn:
 // is absolute, and a fragment resolves against a urn: base by appending.
