@@ -196,11 +196,11 @@ type entry struct {
 	warns  []string
 	err    error // the sidecar is invalid: joined *tools.SidecarError
 
-	exeErr    string              // more than one executable: an error
+	exeErr    string               // more than one executable: an error
 	schemaErr *schema.CompileError // the input schema does not compile: the tool is withheld
-	missing   string              // no usable executable: the tool is unavailable
-	skip      string              // a required command or the platform is missing
-	dup       string              // another sidecar already has the tool's name
+	missing   string               // no usable executable: the tool is unavailable
+	skip      string               // a required command or the platform is missing
+	dup       string               // another sidecar already has the tool's name
 	// definition is set for a tool read from a list of definitions (a
 	// --tools FILE): it has no executable to find.
 	definition bool
