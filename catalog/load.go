@@ -19,6 +19,7 @@ import (
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
 	"github.com/toolcall/toolcall/tools/mcpclient"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // LoadOptions are the parts of the machine Load looks at, so tests can
@@ -196,11 +197,11 @@ type entry struct {
 	warns  []string
 	err    error // the sidecar is invalid: joined *tools.SidecarError
 
-	exeErr    string              // more than one executable: an error
-	schemaErr *tools.CompileError // the input schema does not compile: the tool is withheld
-	missing   string              // no usable executable: the tool is unavailable
-	skip      string              // a required command or the platform is missing
-	dup       string              // another sidecar already has the tool's name
+	exeErr    string               // more than one executable: an error
+	schemaErr *schema.CompileError // the input schema does not compile: the tool is withheld
+	missing   string               // no usable executable: the tool is unavailable
+	skip      string               // a required command or the platform is missing
+	dup       string               // another sidecar already has the tool's name
 	// definition is set for a tool read from a list of definitions (a
 	// --tools FILE): it has no executable to find.
 	definition bool
@@ -544,7 +545,7 @@ func (e *entry) load() {
 func (e *entry) checkSchema() {
 	if err := e.tool.CheckSchema(); err != nil {
 		if !errors.As(err, &e.schemaErr) {
-			e.schemaErr = &tools.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
+			e.schemaErr = &schema.CompileError{File: e.file, Tool: e.tool.Name, Err: err}
 		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // Call budgets. ExecOptions.MaxCalls bounds the calls an executor runs
@@ -30,12 +33,12 @@ type budget struct {
 func (b *budget) spent(t *Tool) (why, content string, details []byte) {
 	switch {
 	case t.MaxCalls > 0 && b.perTool[t] >= t.MaxCalls:
-		why = fmt.Sprintf("tool %q may be called at most %s in a run (max_calls), and its budget is spent", t.Name, plural(t.MaxCalls, "time"))
-		content = fmt.Sprintf("Tool %s may be called at most %s in a run, and its budget is spent. Do not call it again; use another tool or answer with what you have.", quoteText(t.Name), plural(t.MaxCalls, "time"))
+		why = fmt.Sprintf("tool %q may be called at most %s in a run (max_calls), and its budget is spent", t.Name, phrase.Plural(t.MaxCalls, "time"))
+		content = fmt.Sprintf("Tool %s may be called at most %s in a run, and its budget is spent. Do not call it again; use another tool or answer with what you have.", jsonw.Quote(t.Name), phrase.Plural(t.MaxCalls, "time"))
 		details = []byte(`{"budget":"tool","max_calls":` + strconv.Itoa(t.MaxCalls) + `}`)
 	case b.max > 0 && b.used >= b.max:
-		why = fmt.Sprintf("the run's budget of %s (--max-calls) is spent", plural(b.max, "tool call"))
-		content = fmt.Sprintf("The budget of %s for this run is spent: no tool may be called any more. Answer with what you have.", plural(b.max, "tool call"))
+		why = fmt.Sprintf("the run's budget of %s (--max-calls) is spent", phrase.Plural(b.max, "tool call"))
+		content = fmt.Sprintf("The budget of %s for this run is spent: no tool may be called any more. Answer with what you have.", phrase.Plural(b.max, "tool call"))
 		details = []byte(`{"budget":"run","max_calls":` + strconv.Itoa(b.max) + `}`)
 	}
 	return why, content, details
@@ -98,7 +101,7 @@ func (p *sidecarParser) maxCalls(s *sidecar) {
 	}
 	n, err := strconv.Atoi(v.Raw)
 	if v.Type != gjson.Number || err != nil || n < 1 {
-		p.fail(`"max_calls" must be a whole number of calls, 1 or more, found %s; leave it out for no bound (or --deny the tool)`, describe(v))
+		p.fail(`"max_calls" must be a whole number of calls, 1 or more, found %s; leave it out for no bound (or --deny the tool)`, phrase.Describe(v))
 		return
 	}
 	p.t.MaxCalls = n

@@ -58,7 +58,7 @@ func (cl *Caller) CallNormalized(ctx context.Context, id, name string, args []by
 	if vd.refusal != nil {
 		return *vd.refusal, nil
 	}
-	ns := vd.checked.Normalized
+	ns := vd.normalized
 	// As Exec does: everything an observation says is redacted, not only
 	// the tool's output, since an error may quote the arguments.
 	if cl.x.opts.DryRun {

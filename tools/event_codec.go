@@ -9,6 +9,8 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // The event codec: each event type of a transcript, and of run's batch
@@ -76,14 +78,14 @@ func EventType(line []byte) (string, error) {
 	}
 	doc := gjson.ParseBytes(line)
 	if !doc.IsObject() {
-		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", withArticle(jsonKind(doc)))
+		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", phrase.Article(phrase.Kind(doc)))
 	}
 	t := doc.Get("type")
 	if t.Type != gjson.String {
 		if !t.Exists() {
 			return "", errors.New(`not an event: the object has no "type"`)
 		}
-		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, withArticle(jsonKind(t)))
+		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, phrase.Article(phrase.Kind(t)))
 	}
 	return t.Str, nil
 }
@@ -290,7 +292,7 @@ type CallEvent struct {
 	Validated    bool
 	NoSchemaMode string
 	// Coerced lists the values coercion changed (--coerce).
-	Coerced []Coercion
+	Coerced []schema.Coercion
 	// Normalized lists what the sidecar's aliases changed (normalize.go).
 	Normalized []Normalization
 	// RewrittenBy names the before-call hooks that replaced the
@@ -372,7 +374,7 @@ func DecodeCallEvent(line []byte) (e CallEvent, hasName bool) {
 		case "coerced":
 			e.Coerced = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				e.Coerced = append(e.Coerced, Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: rawJSON(c.Get("to"))})
+				e.Coerced = append(e.Coerced, schema.Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: rawJSON(c.Get("to"))})
 				return true
 			})
 		case "normalized":

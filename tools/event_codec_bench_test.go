@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // BenchmarkEventCodec encodes and decodes events whose strings hold 1 KiB
@@ -24,7 +25,7 @@ func BenchmarkEventCodec(b *testing.B) {
 		}{
 			{"text", &TextEvent{Type: TypeText, Content: []byte(text)}, func(l []byte) Event { e := DecodeText(l); return &e }},
 			{"tool_call", &CallEvent{Call: Call{ID: "call_1", Name: "search", Arguments: args}, Checked: true, Validated: true,
-				Coerced: []Coercion{{Pointer: "/q", From: text, To: []byte("1")}}}, func(l []byte) Event { e, _ := DecodeCallEvent(l); return &e }},
+				Coerced: []schema.Coercion{{Pointer: "/q", From: text, To: []byte("1")}}}, func(l []byte) Event { e, _ := DecodeCallEvent(l); return &e }},
 			{"tool_observation", &Observation{ID: "call_1", Name: "search", Content: text, Error: &ToolError{Kind: "execution", Message: text, Details: args}},
 				func(l []byte) Event { e := DecodeObservation(l); return &e }},
 		}

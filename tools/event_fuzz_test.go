@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // The tool_call codec round-trips: DecodeCall(c.AppendJSON(nil)) is c as
@@ -70,10 +71,10 @@ func FuzzEventCodec(f *testing.F) {
 				want:   &ParseError{Error: v(name), Raw: []byte(v(text)), Offset: n, Format: v(format), File: v(id)},
 				decode: func(b []byte) Event { e := DecodeParseError(b); return &e }},
 			{in: &CallEvent{Call: Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}, Checked: true, Validated: flag,
-				NoSchemaMode: map[bool]string{true: "", false: format}[flag], Coerced: []Coercion{{Pointer: "/" + name, From: text, To: []byte("42")}},
+				NoSchemaMode: map[bool]string{true: "", false: format}[flag], Coerced: []schema.Coercion{{Pointer: "/" + name, From: text, To: []byte("42")}},
 				Normalized: []Normalization{{From: "/" + text, To: "/" + name}, {Pointer: "/" + id, From: format, To: `"celsius"`}}, RewrittenBy: []string{format, id}},
 				want: &CallEvent{Call: asEncoded(Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}), Checked: true, Validated: flag,
-					NoSchemaMode: map[bool]string{true: "", false: v(format)}[flag], Coerced: []Coercion{{Pointer: "/" + v(name), From: v(text), To: []byte("42")}},
+					NoSchemaMode: map[bool]string{true: "", false: v(format)}[flag], Coerced: []schema.Coercion{{Pointer: "/" + v(name), From: v(text), To: []byte("42")}},
 					Normalized: []Normalization{{From: "/" + v(text), To: "/" + v(name)}, {Pointer: "/" + v(id), From: v(format), To: `"celsius"`}}, RewrittenBy: []string{v(format), v(id)}},
 				decode: func(b []byte) Event { e, _ := DecodeCallEvent(b); return &e }},
 			{in: &CallEvent{Call: Call{ID: id, Name: name, Format: format}},

@@ -159,7 +159,7 @@ func (x *executor) before(ctx context.Context, h Hook, vd *verdict, check func(C
 		}
 		nv.rewrittenBy = append(slices.Clip(vd.rewrittenBy), name)
 		// What the aliases changed in the model's call stays on record.
-		nv.checked.Normalized = append(slices.Clip(vd.checked.Normalized), nv.checked.Normalized...)
+		nv.normalized = append(slices.Clip(vd.normalized), nv.normalized...)
 		*vd = nv
 		return
 	}

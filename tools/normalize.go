@@ -8,7 +8,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonptr"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // Argument normalisation. A sidecar may name the near misses models write
@@ -99,7 +102,7 @@ func pointerTokens(key string) []string {
 	}
 	toks := strings.Split(key[1:], "/")
 	for i, t := range toks {
-		toks[i] = unescapeToken(t)
+		toks[i] = jsonptr.Unescape(t)
 	}
 	return toks
 }
@@ -108,7 +111,7 @@ func pointerTokens(key string) []string {
 func pointerOf(tokens []string) string {
 	var b []byte
 	for _, t := range tokens {
-		b = appendPointerToken(append(b, '/'), t)
+		b = jsonptr.AppendToken(append(b, '/'), t)
 	}
 	return string(b)
 }
@@ -119,7 +122,7 @@ func parseAliases(names, values gjson.Result, fail func(string, ...any)) *Aliase
 	a := &Aliases{root: &aliasNode{}}
 	if names.Exists() && names.Type != gjson.Null {
 		if !names.IsObject() {
-			fail(`"aliases" must be an object of alias: property name ({"q": "query"}, or "/filter/q": "query" inside an object), found %s`, describe(names))
+			fail(`"aliases" must be an object of alias: property name ({"q": "query"}, or "/filter/q": "query" inside an object), found %s`, phrase.Describe(names))
 		} else {
 			names.ForEach(func(k, v gjson.Result) bool {
 				a.addName(k.Str, v, fail)
@@ -129,7 +132,7 @@ func parseAliases(names, values gjson.Result, fail func(string, ...any)) *Aliase
 	}
 	if values.Exists() && values.Type != gjson.Null {
 		if !values.IsObject() {
-			fail(`"value_aliases" must be an object of pointer: {alias: value} ({"/unit": {"C": "celsius"}}), found %s`, describe(values))
+			fail(`"value_aliases" must be an object of pointer: {alias: value} ({"/unit": {"C": "celsius"}}), found %s`, phrase.Describe(values))
 		} else {
 			values.ForEach(func(k, v gjson.Result) bool {
 				a.addValues(k.Str, v, fail)
@@ -152,7 +155,7 @@ func (a *Aliases) addName(key string, v gjson.Result, fail func(string, ...any))
 		return
 	}
 	if v.Type != gjson.String || v.Str == "" {
-		fail(`"aliases": %q must map to the property's name as a string, found %s`, key, describe(v))
+		fail(`"aliases": %q must map to the property's name as a string, found %s`, key, phrase.Describe(v))
 		return
 	}
 	to := v.Str
@@ -188,7 +191,7 @@ func (a *Aliases) addValues(key string, v gjson.Result, fail func(string, ...any
 		return
 	}
 	if !v.IsObject() {
-		fail(`"value_aliases": %q must map to an object of alias: value ({"C": "celsius"}), found %s`, key, describe(v))
+		fail(`"value_aliases": %q must map to an object of alias: value ({"C": "celsius"}), found %s`, key, phrase.Describe(v))
 		return
 	}
 	toks := pointerTokens(key)
@@ -211,13 +214,13 @@ func (a *Aliases) addValues(key string, v gjson.Result, fail func(string, ...any
 // normalize applies t's aliases to a call's arguments (as the model wrote
 // them): the arguments with every alias replaced, and what changed, in
 // the order of the arguments. Arguments that are not one readable object
-// come back as they are, for the schema check to explain. A SchemaError
+// come back as they are, for the schema check to explain. A schema.Error
 // says an alias would collide with a property the call also gives.
-func (t *Tool) normalize(args []byte) ([]byte, []Normalization, *SchemaError) {
+func (t *Tool) normalize(args []byte) ([]byte, []Normalization, *schema.Error) {
 	if t.Aliases == nil {
 		return args, nil, nil
 	}
-	obj, bad := normalizeArguments(args)
+	obj, bad := schema.Normalize(args)
 	if bad != nil || !gjson.ValidBytes(obj) {
 		return args, nil, nil
 	}
@@ -238,7 +241,7 @@ type aliasWriter struct {
 	out []byte
 	ptr []byte // the pointer of the value being written, as renamed
 	rec []Normalization
-	err *SchemaError
+	err *schema.Error
 }
 
 func (w *aliasWriter) value(v gjson.Result, n *aliasNode) {
@@ -273,10 +276,10 @@ func (w *aliasWriter) object(v gjson.Result, n *aliasNode) {
 		i++
 		name := k.Str
 		mark := len(w.ptr)
-		w.ptr = appendPointerToken(append(w.ptr, '/'), name)
+		w.ptr = jsonptr.AppendToken(append(w.ptr, '/'), name)
 		if to, ok := n.rename[name]; ok {
 			from := string(w.ptr)
-			w.ptr = appendPointerToken(append(w.ptr[:mark], '/'), to)
+			w.ptr = jsonptr.AppendToken(append(w.ptr[:mark], '/'), to)
 			w.rec = append(w.rec, Normalization{From: from, To: string(w.ptr)})
 			name = to
 			w.out = jsonw.AppendString(w.out, to)
@@ -340,14 +343,14 @@ func (w *aliasWriter) collides(v gjson.Result, n *aliasNode) bool {
 		if len(others) == 0 {
 			continue
 		}
-		p := string(appendPointerToken(append(w.ptr[:len(w.ptr):len(w.ptr)], '/'), name))
-		w.err = &SchemaError{
+		p := string(jsonptr.AppendToken(append(w.ptr[:len(w.ptr):len(w.ptr)], '/'), name))
+		w.err = &schema.Error{
 			Pointer:  p,
 			Keyword:  "duplicate",
 			Expected: string(jsonw.AppendString(nil, to)),
 			Got:      string(jsonw.AppendString(nil, name)),
 			Message: fmt.Sprintf("%s: %s is another name for %s, and the call also gives %s; give the value once, as %s",
-				pointerLabel(p), quoteText(name), quoteText(to), joinQuoted(others, "and"), quoteText(to)),
+				jsonptr.Label(p), jsonw.Quote(name), jsonw.Quote(to), joinQuoted(others, "and"), jsonw.Quote(to)),
 		}
 		return true
 	}
@@ -356,14 +359,14 @@ func (w *aliasWriter) collides(v gjson.Result, n *aliasNode) bool {
 
 // fromAliases says, in each error about a property the call gave under an
 // alias, what the call called it: the model wrote the alias.
-func fromAliases(errs []SchemaError, ns []Normalization) []SchemaError {
+func fromAliases(errs []schema.Error, ns []Normalization) []schema.Error {
 	for i := range errs {
 		for _, n := range ns {
 			if n.Pointer != "" {
 				continue
 			}
 			if p := errs[i].Pointer; p == n.To || strings.HasPrefix(p, n.To+"/") {
-				errs[i].Message += fmt.Sprintf(" (the call wrote it as %s)", pointerLabel(n.From))
+				errs[i].Message += fmt.Sprintf(" (the call wrote it as %s)", jsonptr.Label(n.From))
 				break
 			}
 		}

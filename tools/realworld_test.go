@@ -71,7 +71,7 @@ func TestRealWorldMessages(t *testing.T) {
 		{"one string for an array", zod, `{"path":"a","changes":[],"labels":"bug"}`,
 			[]string{`/labels: expected array, got string "bug"; an array is needed even for one item: ["bug"]`}},
 		{"a long single item", zod, `{"path":"a","changes":[],"labels":"` + strings.Repeat("x", 200) + `"}`,
-			[]string{`/labels: expected array, got string "` + strings.Repeat("x", maxGotLen-1) + `…; an array is needed even for one item: put it inside [ ]`}},
+			[]string{`/labels: expected array, got string "` + strings.Repeat("x", 80-1) + `…; an array is needed even for one item: put it inside [ ]`}},
 		{"not JSON inside the string", zod, `{"path":"a","changes":"[oops"}`,
 			[]string{`/changes: expected array, got string "[oops"; an array is needed even for one item: ["[oops"]`}},
 		{"enum in another case", enum, `{"unit":"Celsius"}`,

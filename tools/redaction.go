@@ -2,6 +2,7 @@ package tools
 
 import (
 	"github.com/toolcall/toolcall/tools/redact"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // What the executor redacts: the types of this package, through
@@ -27,12 +28,12 @@ func serverSecrets(set ToolSet) []string {
 // redactResult returns res with its secrets replaced: in Content, in
 // every string (keys included) of Structured, in the text of Parts
 // (their base64 payloads looked at as what they encode: Redactor.Parts),
-// and in the problems of an *OutputSchemaError, which quote the result.
+// and in the problems of a *schema.OutputError, which quote the result.
 func redactResult(r *redact.Redactor, res Result) Result {
 	res.Content = r.String(res.Content)
 	res.Structured = r.JSON(res.Structured)
 	res.Parts = r.Parts(res.Parts)
-	if e, ok := res.SchemaErr.(*OutputSchemaError); ok && e.Err == nil {
+	if e, ok := res.SchemaErr.(*schema.OutputError); ok && e.Err == nil {
 		c := *e
 		c.Problems = make([]string, len(e.Problems))
 		for i, p := range e.Problems {

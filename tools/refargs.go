@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/unsafestr"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // The refs of a call are resolved in two passes over its arguments, which
@@ -41,7 +42,7 @@ func measureRefs(args []byte, dir string, maxTotal int64) (*refResolver, error) 
 	if !mayHoldRef(args) {
 		return nil, nil
 	}
-	obj, bad := normalizeArguments(args)
+	obj, bad := schema.Normalize(args)
 	if bad != nil {
 		return nil, nil
 	}
@@ -49,8 +50,7 @@ func measureRefs(args []byte, dir string, maxTotal int64) (*refResolver, error) 
 		maxTotal = DefaultMaxRefBytes
 	}
 	r := &refResolver{dir: dir, max: maxTotal}
-	d := argDecoder{src: obj, refs: r}
-	_, _, derr := d.decode()
+	_, _, derr := schema.Decode(obj, r)
 	switch {
 	case r.err != nil:
 		return nil, r.err
@@ -75,17 +75,17 @@ func resolveRefs(args []byte, dir string, maxTotal int64) ([]byte, []refUse, err
 	if r == nil {
 		return args, nil, nil
 	}
-	obj, _ := normalizeArguments(args)
-	d := argDecoder{src: obj, refs: r}
-	_, out, derr := d.decode()
+	obj, _ := schema.Normalize(args)
+	_, out, derr := schema.Decode(obj, r)
 	if derr != nil {
 		return args, nil, nil
 	}
 	return out, r.uses, nil
 }
 
-// refResolver is the argDecoder's hook for refs: while measuring, it reads
-// and counts them; once swapping, it puts their text in their place.
+// refResolver is the schema decoder's hook for refs (schema.Refs): while
+// measuring, it reads and counts them; once swapping, it puts their text
+// in their place.
 type refResolver struct {
 	dir      string
 	max      int64 // --max-ref-bytes
@@ -107,10 +107,19 @@ type savedText struct {
 	named   int    // how many uses
 }
 
-// swap handles the string s, written to d.out from mark on: while
+// hook is r as the decoder's schema.Refs, or nil: an interface holding a
+// nil *refResolver would not be nil.
+func (r *refResolver) hook() schema.Refs {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+// Swap handles the string s at ptr, written as written bytes: while
 // measuring, it counts it when it is a ref and leaves it; once swapping,
-// it replaces it by the text it names, which it returns as the value.
-func (r *refResolver) swap(d *argDecoder, mark int, s string) (string, bool) {
+// it gives the text it names, which the decoder puts in its place.
+func (r *refResolver) Swap(ptr []byte, s string, written int) (string, bool) {
 	id, ok := refID(s)
 	if !ok || r.err != nil {
 		return "", false
@@ -120,14 +129,13 @@ func (r *refResolver) swap(d *argDecoder, mark int, s string) (string, bool) {
 		if t == nil {
 			return "", false // not measured: impossible, as both passes read the same text
 		}
-		d.out = jsonw.AppendString(d.out[:mark], t.value)
 		return t.value, true
 	}
 	t := r.saved[id]
 	if t == nil {
 		if r.total > r.max {
 			r.unread++
-			r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
+			r.uses = append(r.uses, refUse{Pointer: string(ptr), Ref: s})
 			return "", false
 		}
 		text, err := readRef(r.dir, id)
@@ -146,16 +154,16 @@ func (r *refResolver) swap(d *argDecoder, mark int, s string) (string, bool) {
 	}
 	t.named++
 	r.total += t.escaped
-	r.grow += t.escaped - int64(len(d.out)-mark)
-	r.uses = append(r.uses, refUse{Pointer: string(d.ptr), Ref: s})
+	r.grow += t.escaped - int64(written)
+	r.uses = append(r.uses, refUse{Pointer: string(ptr), Ref: s})
 	return "", false
 }
 
-// room is how many bytes the swapped arguments need beyond the text
+// Room is how many bytes the swapped arguments need beyond the text
 // decoded, plus one for the newline exec ends a tool's stdin with and
 // the slack the JSON writer asks for, so that neither the decoding nor
 // exec copies them again.
-func (r *refResolver) room() int {
+func (r *refResolver) Room() int {
 	if r == nil || !r.swapping {
 		return 0
 	}

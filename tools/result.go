@@ -9,6 +9,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // Result is a tool's stdout turned into what the model reads.
@@ -25,7 +26,7 @@ type Result struct {
 	// structuredContent, or the JSON object a tool with an outputSchema
 	// printed.
 	Structured []byte
-	// SchemaErr is an *OutputSchemaError when the tool has an outputSchema
+	// SchemaErr is a *schema.OutputError when the tool has an outputSchema
 	// and its successful result has no structured content or does not
 	// match it; nil otherwise.
 	SchemaErr error
@@ -80,10 +81,10 @@ func interpretOutput(t *Tool, stdout []byte, truncated bool) Result {
 	}
 	if t != nil && t.OutputSchema != nil && !res.IsError {
 		if res.Structured == nil {
-			res.SchemaErr = &OutputSchemaError{File: t.File, Tool: t.Name,
+			res.SchemaErr = &schema.OutputError{File: t.File, Tool: t.Name,
 				Problems: []string{"the tool has an outputSchema but gave no structured result (structuredContent, or a JSON object)"}}
 		} else {
-			res.SchemaErr = t.checkOutput(res.Structured)
+			res.SchemaErr = t.CheckOutput(res.Structured)
 		}
 	}
 	return res

@@ -54,7 +54,7 @@ func FuzzParseSidecar(f *testing.F) {
 			}
 		}
 		// Compile refuses every URL (schema.go), so nothing is fetched.
-		if _, err := tool.Compile(); err == nil {
+		if _, err := tool.compile(); err == nil {
 			if _, err := tool.CheckArguments([]byte(`{"a":1}`), true); err != nil {
 				t.Fatalf("schema compiled but checking failed: %v", err)
 			}

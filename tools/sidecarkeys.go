@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/editdist"
 )
 
 // foreignKeys are keys other dialects put in a tool definition that
@@ -77,7 +79,7 @@ func (p *sidecarParser) stray(key, why, fix string) {
 	msg := fmt.Sprintf("%q %s, so it is ignored", key, why)
 	if fix == "" {
 		base := key[strings.LastIndexByte(key, '.')+1:]
-		if s := suggest(base, sidecarKeyNames()); len(s) > 0 {
+		if s := editdist.Suggest(base, sidecarKeyNames()); len(s) > 0 {
 			fix = fmt.Sprintf("did you mean %q?", s[0])
 		} else {
 			fix = "delete it, or see docs/tools.md for the keys of a sidecar"

@@ -48,7 +48,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 				tool := &Tool{Name: "suite", InputSchema: wrapSuiteSchema(t, g.Schema, d.schema)}
 				// The loader's verdict agrees with the compiler's, and
 				// what compiles has no ref that the loader refuses.
-				_, cerr := tool.Compile()
+				_, cerr := tool.compile()
 				if rerr := checkRefs(tool.InputSchema); cerr == nil && rerr != nil {
 					t.Errorf("%s: %s: compiles, but the loader refuses a ref: %v", f, g.Description, rerr)
 				}
@@ -136,9 +136,9 @@ func rebaseRefs(s any, draft7 bool) {
 			}
 			continue
 		}
-		switch keywordKind(k) {
-		case kwData:
-		case kwSchemaMap:
+		switch k {
+		case "const", "enum", "default", "examples": // data
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
 			if sub, ok := v.(map[string]any); ok {
 				for _, x := range sub {
 					rebaseRefs(x, draft7)

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // The modes under which a tool registered without a schema may be called
@@ -111,9 +111,8 @@ type Tool struct {
 	Unavailable string
 
 	compileOnce sync.Once
-	schema      *jsonschema.Schema
+	schema      *schema.Schema
 	schemaErr   error
-	legacyDraft string // why the schema was compiled as draft-07 (LegacyDraft)
 
 	// Whether InputSchema compiles (CheckSchema).
 	verdictOnce sync.Once
@@ -124,6 +123,6 @@ type Tool struct {
 
 	// The compiled OutputSchema (CompileOutput).
 	outOnce   sync.Once
-	outSchema *jsonschema.Schema
+	outSchema *schema.Schema
 	outErr    error
 }

@@ -8,6 +8,10 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/editdist"
+	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // List shapes: the ways providers and servers publish several tool
@@ -74,7 +78,7 @@ func ParseToolList(file string, data []byte) ([]*Tool, string, []string, error) 
 		where := file + ": " + listPlace(shape) + "[" + strconv.Itoa(i) + "]"
 		i++
 		if !def.IsObject() {
-			errs = append(errs, &SidecarError{File: where, Err: fmt.Errorf("a tool definition must be a JSON object, found %s", describe(def))})
+			errs = append(errs, &SidecarError{File: where, Err: fmt.Errorf("a tool definition must be a JSON object, found %s", phrase.Describe(def))})
 			return true
 		}
 		if !hasName(def) {
@@ -141,9 +145,9 @@ func jsonLinesHint(data []byte) string {
 // from a list of tools, without an executable): it cannot run here.
 func (v *validator) notRunnable(c Call, t *Tool) *Observation {
 	names := v.runnable()
-	sugg := suggest(c.Name, names)
+	sugg := editdist.Suggest(c.Name, names)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Tool %s is not available here: it is only a definition, from a list of tools, with no program to run it.", quoteText(c.Name))
+	fmt.Fprintf(&sb, "Tool %s is not available here: it is only a definition, from a list of tools, with no program to run it.", jsonw.Quote(c.Name))
 	writeChoices(&sb, sugg, names)
 	msg := sb.String()
 	return refusal(c, KindUnknownTool, msg, msg, suggestionDetails(sugg))

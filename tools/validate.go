@@ -10,8 +10,10 @@ import (
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/internal/editdist"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools/redact"
+	"github.com/toolcall/toolcall/tools/schema"
 )
 
 // ToolSet is where validate looks tools up; catalog.Catalog implements it.
@@ -239,7 +241,10 @@ func (v *validator) line(line []byte, n int) error {
 type verdict struct {
 	call    Call // ID filled in; Name the tool's own once passed
 	tool    *Tool
-	checked Checked
+	checked schema.Checked
+	// normalized lists what the sidecar's aliases changed, in the order
+	// of the arguments (Tool.normalize).
+	normalized []Normalization
 	// refusal, when not nil, answers the call instead of running it.
 	refusal *Observation
 	// consent, when not empty, is why the policy refuses the call unless a
@@ -272,8 +277,8 @@ func (v *validator) call(dst []byte, c Call, hasName bool, n int, earlier []Norm
 // to normalize, so that parse | validate | exec says what parse | exec
 // says.
 func (vd *verdict) keepNormalized(earlier []Normalization) {
-	if vd.refusal == nil && len(vd.checked.Normalized) == 0 {
-		vd.checked.Normalized = earlier
+	if vd.refusal == nil && len(vd.normalized) == 0 {
+		vd.normalized = earlier
 	}
 }
 
@@ -345,7 +350,7 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 	}
 	args, normalized, collision := t.normalize(args)
 	if collision != nil {
-		msg, content, details := validationReport(t.Name, []SchemaError{*collision})
+		msg, content, details := validationReport(t.Name, []schema.Error{*collision})
 		return fail(KindValidation, msg, content, details)
 	}
 	refs, err := measureRefs(args, v.opts.Scratch, v.opts.MaxRefBytes)
@@ -373,16 +378,15 @@ func (v *validator) decideCall(c Call, hasName bool, n int, askLater bool) verdi
 	// its refs, as the model gave them; the tool gets what they name.
 	c.Name = t.Name
 	c.Arguments = checked.Arguments
-	checked.Normalized = normalized
 	if refs != nil {
 		c.Arguments = withRefs(args, checked)
 	}
-	return verdict{call: c, tool: t, checked: checked, consent: why, input: checked.Arguments}
+	return verdict{call: c, tool: t, checked: checked, normalized: normalized, consent: why, input: checked.Arguments}
 }
 
 // fromRefs says, in each error about a value that a ref stood for, which
 // ref it came from: the model wrote the ref, not the value.
-func fromRefs(errs []SchemaError, refs []refUse) []SchemaError {
+func fromRefs(errs []schema.Error, refs []refUse) []schema.Error {
 	for i := range errs {
 		for _, r := range refs {
 			if p := errs[i].Pointer; p == r.Pointer || strings.HasPrefix(p, r.Pointer+"/") {
@@ -397,12 +401,9 @@ func fromRefs(errs []SchemaError, refs []refUse) []SchemaError {
 // withRefs is the arguments as written, refs and all, in the compact form
 // CheckArguments gives, with its coercions. A ref stands for one string,
 // so the pointers of the checked arguments hold here too.
-func withRefs(args []byte, checked Checked) []byte {
-	obj, bad := normalizeArguments(args)
-	if bad == nil {
-		if _, out, err := recode(obj, checked.Coerced, nil); err == nil {
-			return out
-		}
+func withRefs(args []byte, checked schema.Checked) []byte {
+	if out, ok := schema.Recode(args, checked.Coerced); ok {
+		return out
 	}
 	return checked.Arguments
 }
@@ -435,7 +436,7 @@ func appendValidated(dst []byte, vd *verdict, r *redact.Redactor) []byte {
 	if vd.refusal != nil {
 		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)
 	} else {
-		e.Validated, e.Coerced, e.Normalized = vd.checked.Validated, vd.checked.Coerced, vd.checked.Normalized
+		e.Validated, e.Coerced, e.Normalized = vd.checked.Validated, vd.checked.Coerced, vd.normalized
 		if !e.Validated {
 			e.NoSchemaMode = vd.tool.NoSchemaMode
 		}
@@ -467,8 +468,8 @@ func (v *validator) unknown(name string, hasName bool) (string, []byte) {
 	var sb strings.Builder
 	var sugg []string
 	if hasName {
-		sugg = suggest(name, names)
-		fmt.Fprintf(&sb, "Unknown tool %s.", quoteText(name))
+		sugg = editdist.Suggest(name, names)
+		fmt.Fprintf(&sb, "Unknown tool %s.", jsonw.Quote(name))
 	} else {
 		sb.WriteString(`The call has no tool name: give the tool to call in "name".`)
 	}
@@ -480,9 +481,9 @@ func (v *validator) unknown(name string, hasName bool) (string, []byte) {
 // on this machine.
 func (v *validator) unavailable(name string, t *Tool) (string, []byte) {
 	names := v.available()
-	sugg := suggest(name, names)
+	sugg := editdist.Suggest(name, names)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Tool %s is not available here: %s.", quoteText(name), strings.TrimSuffix(t.Unavailable, "."))
+	fmt.Fprintf(&sb, "Tool %s is not available here: %s.", jsonw.Quote(name), strings.TrimSuffix(t.Unavailable, "."))
 	writeChoices(&sb, sugg, names)
 	return sb.String(), suggestionDetails(sugg)
 }
@@ -509,7 +510,7 @@ func joinOr(names []string) string { return joinQuoted(names, "or") }
 func joinQuoted(names []string, conj string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quoteText(n)
+		q[i] = jsonw.Quote(n)
 	}
 	if len(q) == 1 {
 		return q[0]
@@ -532,7 +533,7 @@ func suggestionDetails(sugg []string) []byte {
 // validationReport words the observation for arguments that fail the
 // schema: a one-line message, the text for the model listing every error
 // (up to maxReportedErrors), and the errors as a details array.
-func validationReport(tool string, errs []SchemaError) (string, string, []byte) {
+func validationReport(tool string, errs []schema.Error) (string, string, []byte) {
 	shown := errs
 	if len(shown) > maxReportedErrors {
 		shown = shown[:maxReportedErrors]
@@ -543,7 +544,7 @@ func validationReport(tool string, errs []SchemaError) (string, string, []byte) 
 	}
 	msg := fmt.Sprintf("arguments of tool %q do not match its schema (%d %s): %s", tool, len(errs), noun, errs[0].Message)
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "The arguments for tool %s do not match its input schema:\n", quoteText(tool))
+	fmt.Fprintf(&sb, "The arguments for tool %s do not match its input schema:\n", jsonw.Quote(tool))
 	for _, e := range shown {
 		sb.WriteString("- ")
 		sb.WriteString(e.Message)

@@ -176,7 +176,7 @@ func TestBFCLGroundTruth(t *testing.T) {
 // encoding/json: the reference the validate stage is checked against.
 func directlyValid(t testing.TB, tool *Tool, args []byte) bool {
 	t.Helper()
-	s, err := tool.Compile()
+	s, err := tool.compile()
 	if err != nil || s == nil {
 		t.Fatalf("%s: %v", tool.Name, err)
 	}
@@ -189,7 +189,7 @@ func directlyValid(t testing.TB, tool *Tool, args []byte) bool {
 	if _, ok := v.(map[string]any); !ok {
 		return false
 	}
-	return validateSafely(s, v) == nil
+	return s.Validate(v) == nil
 }
 
 var (
@@ -207,7 +207,7 @@ func fuzzCatalog(t testing.TB) ([]*Tool, *fakeSet) {
 			if tool.InputSchema == nil || tool.Unavailable != "" {
 				continue
 			}
-			if _, err := tool.Compile(); err != nil {
+			if _, err := tool.compile(); err != nil {
 				continue
 			}
 			fuzzTools = append(fuzzTools, tool)

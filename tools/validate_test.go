@@ -17,6 +17,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/editdist"
 	"github.com/toolcall/toolcall/internal/golden"
 )
 
@@ -410,9 +412,9 @@ func TestSuggest(t *testing.T) {
 		{"get_time", nil},
 	}
 	for _, c := range cases {
-		got := suggest(c.name, names)
+		got := editdist.Suggest(c.name, names)
 		if !slices.Equal(got, c.want) {
-			t.Errorf("suggest(%q) = %q, want %q", c.name, got, c.want)
+			t.Errorf("editdist.Suggest(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

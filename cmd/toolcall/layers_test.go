@@ -34,9 +34,11 @@ var layers = []struct {
 	// The JSON repair is a leaf beside tools: parse's, but it knows
 	// nothing of calls, formats or events, only lenient JSON.
 	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},
-	// Redaction knows strings and JSON, not tools: the executor, the
-	// loop's transcript and cmd's messages all redact through it.
-	{"redact", []string{"tools/redact"}},
+	// Two leaves under tools that know nothing of tools, calls or
+	// events, nor of each other: redaction knows strings and JSON (the
+	// executor, the loop's transcript and cmd's messages all redact
+	// through it); schema checking, the schemas the tools hold.
+	{"redact, schema", []string{"tools/redact", "tools/schema"}},
 	{"internal", []string{"internal/..."}},
 }
 

@@ -1,5 +1,6 @@
-// Package editdist is the edit distance that did-you-mean suggestions
-// rank names by.
+// Package editdist is did-you-mean: the edit distance that suggestions
+// rank names by, and Suggest, which picks the names a model or a person
+// probably meant.
 package editdist
 
 // Levenshtein is the edit distance between a and b, in bytes: the names

@@ -12,6 +12,11 @@ const hexDigits = "0123456789abcdef"
 // assembly kernel: below it, the call costs more than the Go loop saves.
 const kernelMin = 128
 
+// Quote is s as a JSON string, for messages that quote a name or value.
+func Quote(s string) string {
+	return string(AppendString(nil, s))
+}
+
 // AppendString appends s as a JSON string literal. It escapes only what JSON
 // requires (quote, backslash, control characters) and replaces invalid UTF-8
 // with U+FFFD, so every line toolcall writes is valid JSON and valid UTF-8.

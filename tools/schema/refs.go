@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"fmt"
@@ -138,16 +138,7 @@ func (rs *refScan) sub(tok string, v gjson.Result, base string, unknown bool) {
 	})
 }
 
-func (rs *refScan) pointer(key string) string {
-	var b strings.Builder
-	for _, t := range rs.path {
-		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
-	}
-	b.WriteByte('/')
-	b.WriteString(escapePointer(key))
-	return b.String()
-}
+func (rs *refScan) pointer(key string) string { return pathPointer(rs.path, key) }
 
 // resolveReference resolves ref against base as the compiler does; a urn:
 // is absolute, and a fragment resolves against a urn: base by appending.

@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ func chainSchema(levels int) string {
 // 4 GB at L = 10 before) is withheld as a schema that does not compile,
 // with a message that says what multiplies.
 func TestHostileSchemaChecksThatMultiply(t *testing.T) {
-	tool := &Tool{Name: "chain", InputSchema: []byte(chainSchema(10))}
+	tool := &testTool{Name: "chain", InputSchema: []byte(chainSchema(10))}
 	if len(tool.InputSchema) > 1500 {
 		t.Fatalf("the attack schema is %d bytes", len(tool.InputSchema))
 	}
@@ -42,7 +42,7 @@ func TestHostileSchemaChecksThatMultiply(t *testing.T) {
 // where every level used to quote three of the level below whole (52 KB at
 // L = 6, 1.4 MB at L = 9).
 func TestSchemaErrorMessagesDoNotMultiply(t *testing.T) {
-	tool := &Tool{Name: "chain", InputSchema: []byte(chainSchema(6))}
+	tool := &testTool{Name: "chain", InputSchema: []byte(chainSchema(6))}
 	c, err := tool.CheckArguments([]byte(`{"x":"b"}`), false)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestSchemaErrorsShowTheFirstAndACount(t *testing.T) {
 		props = append(props, fmt.Sprintf(`"p%02d":{"type":"integer"}`, i))
 		req = append(req, fmt.Sprintf(`"p%02d"`, i))
 	}
-	tool := &Tool{Name: "many", InputSchema: []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]}`)}
+	tool := &testTool{Name: "many", InputSchema: []byte(`{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]}`)}
 	c, err := tool.CheckArguments([]byte(`{}`), false)
 	if err != nil {
 		t.Fatal(err)

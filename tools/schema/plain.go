@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"regexp"
@@ -34,7 +34,7 @@ func plainSchema(v gjson.Result, depth int, root bool) bool {
 	if v.Type == gjson.True || v.Type == gjson.False {
 		return true
 	}
-	if !v.IsObject() || depth > MaxSchemaDepth {
+	if !v.IsObject() || depth > MaxDepth {
 		return false
 	}
 	ok := true

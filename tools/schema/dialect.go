@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"slices"
@@ -41,13 +41,13 @@ func standardType(t string) bool {
 	return false
 }
 
-// mapTypes rewrites the BFCL/Gorilla type names in schema to JSON Schema
-// ones, keeping everything else, key order included, as written (compact).
-// seen holds the names to map, as inspectSchema found them; mapTypes
-// returns the rewritten schema and the mappings applied ("dict -> object"),
+// MapTypes rewrites the BFCL/Gorilla type names in schema, which Inspect
+// found (f.BFCL()), to JSON Schema ones, keeping everything else, key
+// order included, as written (compact). It returns the rewritten schema and the mappings applied ("dict -> object"),
 // sorted. Only real "type" keywords are touched: a property named "type" is
 // a name, and unknown keywords are left verbatim (JSON Schema ignores them).
-func mapTypes(schema gjson.Result, seen map[string]bool) ([]byte, []string) {
+func (f Facts) MapTypes(schema gjson.Result) ([]byte, []string) {
+	seen := f.mapped
 	mapped := make([]string, 0, len(seen))
 	for from := range seen {
 		to := bfclTypes[from]

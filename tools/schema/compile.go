@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 // errNoFetch is what the schema compiler gets for any document outside the
@@ -18,8 +20,8 @@ import (
 // on line and loading a sidecar never opens a connection.
 var errNoFetch = errors.New("nothing is fetched")
 
-// schemaURL is the made-up address the input schema of the tool called name
-// is compiled under. Relative references resolve against it to other
+// schemaURL is the made-up address the schema of the tool called name is
+// compiled under. Relative references resolve against it to other
 // toolcall: addresses, which refuseURL turns down like any other.
 func schemaURL(name string) string {
 	return "toolcall:///" + url.PathEscape(name) + ".json"
@@ -31,52 +33,46 @@ func refuseURL(u string) (io.ReadCloser, error) {
 	return nil, fmt.Errorf("%s is outside the sidecar, and remote and file references are not allowed (%w); put the schema under \"$defs\" and refer to it as \"#/$defs/NAME\"", u, errNoFetch)
 }
 
-// Compile compiles the tool's input schema once, on first use, and returns
-// it; later calls, from any goroutine, return the same result. "$schema"
-// is honoured and draft 2020-12 is the default. A tool without a schema
-// (AllowNoSchema) gives nil, nil.
-func (t *Tool) Compile() (*jsonschema.Schema, error) {
-	t.compileOnce.Do(func() {
-		if t.InputSchema == nil {
-			return
-		}
-		t.schema, t.legacyDraft, t.schemaErr = compileSchema(t.Name, t.InputSchema)
-		if t.schemaErr != nil {
-			t.schema = nil
-			t.schemaErr = &CompileError{File: t.File, Tool: t.Name, Err: t.schemaErr}
-		}
-	})
-	return t.schema, t.schemaErr
+// Schema is a compiled schema document, with its text as written, which
+// the errors quote. It is safe for use by several goroutines at once.
+type Schema struct {
+	text     []byte
+	compiled *jsonschema.Schema
+	base     string // its address, as the validator's locations start
+	legacy   string
 }
 
-// LegacyDraft says why the tool's input schema, which has no "$schema",
-// was compiled as draft-07: it does not compile as 2020-12, the default
-// (a list under "items", say). It is "" for any other schema, and
-// compiles the schema if that has not been done yet.
-func (t *Tool) LegacyDraft() string {
-	t.Compile()
-	return t.legacyDraft
-}
-
-// CheckSchema says whether the tool's input schema compiles: nil when it
-// does (or when the tool has none), else the *CompileError that Compile
-// gives. The loader asks this of every tool, so it is cheap for the
-// schemas tools usually have: one whose every keyword is plainly well
-// formed is known to compile without running the compiler, which spends
-// most of its time checking the schema against its meta-schema. Anything
-// else is compiled, and the result kept for Compile.
-func (t *Tool) CheckSchema() error {
-	if t.InputSchema == nil {
-		return nil
+// Compile compiles the schema document text of the tool called name (its
+// input schema; name+".output" for its outputSchema), with a compiler that
+// loads nothing. "$schema" is honoured and draft 2020-12 is the default. A
+// schema that does not compile, or whose checks would multiply (see
+// maxChecksPerValue), gives an error saying why; Reason words it.
+func Compile(name string, text []byte) (*Schema, error) {
+	c, legacy, err := compileSchema(name, text)
+	if err != nil {
+		return nil, err
 	}
-	t.verdictOnce.Do(func() {
-		if plainlyCompiles(t.InputSchema) {
-			return
-		}
-		_, t.verdict = t.Compile()
-	})
-	return t.verdict
+	base, _, _ := strings.Cut(c.Location, "#")
+	return &Schema{text: text, compiled: c, base: base, legacy: legacy}, nil
 }
+
+// Legacy says why a schema without "$schema" was compiled as draft-07: it
+// does not compile as 2020-12, the default (a list under "items", say).
+// It is "" for any other schema.
+func (s *Schema) Legacy() string { return s.legacy }
+
+// Validate applies the schema to a value its caller decoded (as
+// encoding/json does with UseNumber), with none of Check's bounds or
+// explanations: nil when it passes.
+func (s *Schema) Validate(v any) error { return validateSafely(s.compiled, v) }
+
+// PlainlyCompiles reports whether the schema text is known to compile
+// without running the compiler, which spends most of its time checking a
+// schema against its meta-schema: true for a schema whose every keyword
+// is plainly well formed, as tools' schemas usually are. False means "not
+// known": such a schema goes to Compile. A loader that only needs to know
+// that each of ten thousand schemas compiles asks this first.
+func PlainlyCompiles(text []byte) bool { return plainlyCompiles(text) }
 
 // CompileError says that a tool's input schema does not compile.
 type CompileError struct {
@@ -154,7 +150,7 @@ func schemaKeywordAt(ptr string) (at, keyword string) {
 	}
 	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	for i := 0; i < len(toks); {
-		kw := unescapeToken(toks[i])
+		kw := jsonptr.Unescape(toks[i])
 		next := i + 1
 		switch keywordKind(kw) {
 		case kwSchema:
@@ -276,15 +272,15 @@ func (emptyEnum) Validate(ctx jsonschema.ValidationContext, _ any) error {
 	return ctx.Error("enum", "the enum is empty, so no value is allowed")
 }
 
-// MaxSchemaDepth is how deeply a schema's JSON may nest, objects and
+// MaxDepth is how deeply a schema's JSON may nest, objects and
 // arrays counted alike. Tool schemas need a handful of levels; the
 // compiler's time grows steeply with depth, so a deeper one is refused
 // when the sidecar is read.
-const MaxSchemaDepth = 128
+const MaxDepth = 128
 
-// checkSchemaDepth says where raw, a JSON value, nests deeper than
-// MaxSchemaDepth, as a JSON pointer; "" when it does not.
-func checkSchemaDepth(raw string) (string, bool) {
+// TooDeep says whether raw, a JSON value, nests deeper than MaxDepth,
+// and where, as a JSON pointer.
+func TooDeep(raw string) (string, bool) {
 	depth, inString := 0, false
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
@@ -299,7 +295,7 @@ func checkSchemaDepth(raw string) (string, bool) {
 			inString = true
 		case c == '{' || c == '[':
 			depth++
-			if depth > MaxSchemaDepth {
+			if depth > MaxDepth {
 				return deepPointer(gjson.Parse(raw), 1), true
 			}
 		case c == '}' || c == ']':
@@ -309,10 +305,10 @@ func checkSchemaDepth(raw string) (string, bool) {
 	return "", false
 }
 
-// deepPointer finds the first value of v nested deeper than MaxSchemaDepth
+// deepPointer finds the first value of v nested deeper than MaxDepth
 // (v being at depth), as a JSON pointer into v.
 func deepPointer(v gjson.Result, depth int) string {
-	if depth > MaxSchemaDepth {
+	if depth > MaxDepth {
 		return ""
 	}
 	found, ptr := false, ""
@@ -320,11 +316,11 @@ func deepPointer(v gjson.Result, depth int) string {
 	v.ForEach(func(k, e gjson.Result) bool {
 		tok := strconv.Itoa(i)
 		if v.IsObject() {
-			tok = escapePointer(k.Str)
+			tok = jsonptr.Token(k.Str)
 		}
 		i++
 		if e.IsObject() || e.IsArray() {
-			if depth+1 > MaxSchemaDepth {
+			if depth+1 > MaxDepth {
 				found, ptr = true, "/"+tok
 				return false
 			}

@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"encoding/json"
@@ -60,7 +60,7 @@ func tree(depth, fan int, wrap bool) string {
 // oneOf of two (and four) array shapes.
 func TestHostileRecursionThroughAlternatives(t *testing.T) {
 	for _, shapes := range []int{2, 4} {
-		tool := &Tool{Name: "tree", InputSchema: []byte(treeSchema(shapes))}
+		tool := &testTool{Name: "tree", InputSchema: []byte(treeSchema(shapes))}
 		err := tool.CheckSchema()
 		want := fmt.Sprintf(`the alternatives at "#/$defs/n" each descend into the same member or item and recur there (%d times a level)`, shapes)
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -74,7 +74,7 @@ func TestHostileRecursionThroughAlternatives(t *testing.T) {
 		`{"$defs":{"b":{"oneOf":[{"type":"integer"},{"type":"array","prefixItems":[{"$ref":"#/$defs/b"},{"$ref":"#/$defs/b"}],"items":false}]}},"type":"object","properties":{"x":{"$ref":"#/$defs/b"}}}`,
 		`{"$defs":{"e":{"type":"object","properties":{"and":{"type":"array","items":{"$ref":"#/$defs/e"}},"or":{"type":"array","items":{"$ref":"#/$defs/e"}},"field":{"type":"string"}}}},"type":"object","properties":{"where":{"$ref":"#/$defs/e"}}}`,
 	} {
-		tool := &Tool{Name: "ok", InputSchema: []byte(schema)}
+		tool := &testTool{Name: "ok", InputSchema: []byte(schema)}
 		if err := tool.CheckSchema(); err != nil {
 			t.Errorf("%s: %v", schema, err)
 		}
@@ -96,7 +96,7 @@ func TestValidationWithinBudget(t *testing.T) {
 		{2, 30, 1},
 	} {
 		t.Run(fmt.Sprintf("shapes=%d,depth=%d,fan=%d", tc.shapes, tc.depth, tc.fan), func(t *testing.T) {
-			tool := &Tool{Name: "tree", InputSchema: []byte(alternatingSchema(tc.shapes))}
+			tool := &testTool{Name: "tree", InputSchema: []byte(alternatingSchema(tc.shapes))}
 			args := `{"t":` + tree(tc.depth, tc.fan, true) + `}`
 			c, err := tool.CheckArguments([]byte(args), true)
 			if err != nil {
@@ -117,7 +117,7 @@ func TestValidationWithinBudget(t *testing.T) {
 // shallow tree exactly, valid and invalid, and a wide flat array of
 // thousands of items is well within it.
 func TestValidationBudgetKeepsOrdinaryCalls(t *testing.T) {
-	tool := &Tool{Name: "tree", InputSchema: []byte(alternatingSchema(2))}
+	tool := &testTool{Name: "tree", InputSchema: []byte(alternatingSchema(2))}
 	c, err := tool.CheckArguments([]byte(`{"t":`+tree(3, 2, true)+`}`), false)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestValidationBudgetKeepsOrdinaryCalls(t *testing.T) {
 		t.Fatalf("a string leaf: %+v, %v", c, err)
 	}
 
-	flat := &Tool{Name: "flat", InputSchema: []byte(`{"type":"object","properties":{"xs":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}}}}`)}
+	flat := &testTool{Name: "flat", InputSchema: []byte(`{"type":"object","properties":{"xs":{"type":"array","items":{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}}}}}}`)}
 	items := make([]string, 20_000)
 	for i := range items {
 		items[i] = fmt.Sprintf(`{"a":%d,"b":"v"}`, i)
@@ -162,7 +162,7 @@ func TestCostErrorIs(t *testing.T) {
 // whose leaf no branch accepts, so that every branch is followed to the
 // end and every failure explained.
 func BenchmarkValidationNearBudget(b *testing.B) {
-	tool := &Tool{Name: "tree", InputSchema: []byte(alternatingSchema(4))}
+	tool := &testTool{Name: "tree", InputSchema: []byte(alternatingSchema(4))}
 	args := []byte(`{"t":` + strings.Replace(tree(5, 1, true), `"x"`, `1`, 1) + `}`)
 	s := mustCompileB(b, alternatingSchema(4))
 	c := costCounter{limit: baseValidationSteps, memo: map[costKey]work{}}

@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"unsafe"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 // The validation budget bounds the work of checking one call: the first
@@ -49,7 +51,7 @@ type CostError struct {
 }
 
 func (e *CostError) Error() string {
-	return fmt.Sprintf("checking the value at %s against the schema would take more than %d steps", pointerLabel(e.Pointer), e.Budget)
+	return fmt.Sprintf("checking the value at %s against the schema would take more than %d steps", jsonptr.Label(e.Pointer), e.Budget)
 }
 
 func (e *CostError) Is(target error) bool { return target == ErrTooCostly }
@@ -222,7 +224,7 @@ func (c *costCounter) steps(s *jsonschema.Schema, v any, ptr string, members int
 	switch v := v.(type) {
 	case map[string]any:
 		for name, value := range v {
-			at := ptr + "/" + escapePointer(name)
+			at := ptr + "/" + jsonptr.Token(name)
 			if sub, ok := s.Properties[name]; ok {
 				n = c.under(n, c.cost(sub, value, at))
 			}

@@ -1,14 +1,9 @@
-package tools
+package schema
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"math/big"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -16,7 +11,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/internal/editdist"
+	"github.com/toolcall/toolcall/internal/jsonptr"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // Cut lengths for values quoted in errors: enough to show an enum or a
@@ -47,56 +45,6 @@ type errorBudget struct {
 	skipped bool // nodes were left unread: the errors shown are not all
 }
 
-// pointerLabel is how a pointer starts a message: the arguments object
-// itself has the empty pointer, which would read as nothing.
-func pointerLabel(p string) string {
-	if p == "" {
-		return "arguments"
-	}
-	return p
-}
-
-// quoteText quotes s as a JSON string, for messages.
-func quoteText(s string) string {
-	return string(jsonw.AppendString(nil, s))
-}
-
-// jsonKind names the JSON type of v the way a message says it: integer
-// for a number without fraction or exponent.
-func jsonKind(v gjson.Result) string {
-	switch v.Type {
-	case gjson.String:
-		return "string"
-	case gjson.True, gjson.False:
-		return "boolean"
-	case gjson.Null:
-		return "null"
-	case gjson.Number:
-		if strings.ContainsAny(v.Raw, ".eE") {
-			return "number"
-		}
-		return "integer"
-	case gjson.JSON:
-		if strings.HasPrefix(v.Raw, "[") {
-			return "array"
-		}
-		return "object"
-	}
-	return "nothing"
-}
-
-// compactJSON is raw JSON without whitespace, cut to n bytes.
-func compactJSON(raw string, n int) string {
-	if raw == "" {
-		return ""
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(raw)); err != nil {
-		return clip.Head(raw, n)
-	}
-	return clip.Head(b.String(), n)
-}
-
 // errorBuilder turns the validator's error tree into SchemaErrors: one per
 // failing leaf, each with the schema's expectation and the value found,
 // both looked up in the documents themselves.
@@ -104,7 +52,7 @@ type errorBuilder struct {
 	schema []byte // the input schema as written
 	base   string // its address, as in the validator's locations
 	args   []byte // the compact arguments that were checked
-	out    []SchemaError
+	out    []Error
 	// The compiled schema and the decoded arguments, to count what a
 	// subschema accepts (contains, oneOf) rather than read the count
 	// out of the validator's message.
@@ -116,13 +64,19 @@ type errorBuilder struct {
 	steps *validationBudget
 }
 
+// builder is an errorBuilder for the value v, whose compact text is args,
+// taking its checks' steps from steps.
+func (s *Schema) builder(args []byte, v any, steps *validationBudget) errorBuilder {
+	return errorBuilder{schema: s.text, base: s.base, args: args, compiled: s.compiled, value: v, steps: steps}
+}
+
 func (b *errorBuilder) add(err error) {
 	ve, ok := err.(*jsonschema.ValidationError)
 	if !ok {
 		// A panic or a loop inside the validator: fail closed.
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Keyword: "schema",
-			Message: fmt.Sprintf("%s: the tool's schema could not be applied (%s), so the call cannot be checked", pointerLabel(""), strings.TrimPrefix(err.Error(), "jsonschema: ")),
+			Message: fmt.Sprintf("%s: the tool's schema could not be applied (%s), so the call cannot be checked", jsonptr.Label(""), strings.TrimPrefix(err.Error(), "jsonschema: ")),
 		})
 		return
 	}
@@ -166,7 +120,7 @@ func (b *errorBuilder) collect(ve *jsonschema.ValidationError) {
 func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	ptr := fromLibPointer(ve.InstanceLocation)
 	var types []string
-	var rest [][]SchemaError
+	var rest [][]Error
 	for _, c := range ve.Causes {
 		sub := errorBuilder{schema: b.schema, base: b.base, args: b.args, compiled: b.compiled, value: b.value, budget: b.budget, steps: b.steps}
 		sub.collect(c)
@@ -186,12 +140,12 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 	got := b.argAt(ptr)
 	switch len(rest) {
 	case 0:
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Pointer:  ptr,
 			Keyword:  "type",
 			Expected: typeListJSON(types),
 			Got:      compactJSON(got.Raw, maxGotLen),
-			Message:  fmt.Sprintf("%s: expected %s, got %s%s", pointerLabel(ptr), strings.Join(types, " or "), describeValue(got), typeHint(got, types)),
+			Message:  fmt.Sprintf("%s: expected %s, got %s%s", jsonptr.Label(ptr), strings.Join(types, " or "), describeValue(got), typeHint(got, types)),
 		})
 	case 1:
 		b.out = append(b.out, rest[0]...)
@@ -205,16 +159,16 @@ func (b *errorBuilder) alternatives(ve *jsonschema.ValidationError, kw string) {
 			first := sortedErrors(es)[0]
 			m := first.Message
 			if first.Pointer == ptr {
-				m = strings.TrimPrefix(m, pointerLabel(ptr)+": ")
+				m = strings.TrimPrefix(m, jsonptr.Label(ptr)+": ")
 			}
 			parts = append(parts, fmt.Sprintf("(%d) %s", i+1, clip.Head(m, maxQuotedLen)))
 		}
-		b.out = append(b.out, SchemaError{
+		b.out = append(b.out, Error{
 			Pointer:  ptr,
 			Keyword:  kw,
 			Expected: compactJSON(b.schemaAt(ve.AbsoluteKeywordLocation).Raw, maxExpectedLen),
 			Got:      compactJSON(got.Raw, maxGotLen),
-			Message:  fmt.Sprintf("%s: %s matches none of the alternatives under %q: %s", pointerLabel(ptr), describeValue(got), kw, strings.Join(parts, "; ")),
+			Message:  fmt.Sprintf("%s: %s matches none of the alternatives under %q: %s", jsonptr.Label(ptr), describeValue(got), kw, strings.Join(parts, "; ")),
 		})
 	}
 }
@@ -226,10 +180,10 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	got := b.argAt(ptr)
 	if inNames {
 		// Under propertyNames the value checked is the name itself.
-		got = gjson.Parse(quoteText(lastPointerToken(ptr)))
+		got = gjson.Parse(jsonw.Quote(jsonptr.Last(ptr)))
 	}
-	p := pointerLabel(ptr)
-	e := SchemaError{Pointer: ptr, Keyword: kw, Expected: compactJSON(sv.Raw, maxExpectedLen), Got: compactJSON(got.Raw, maxGotLen)}
+	p := jsonptr.Label(ptr)
+	e := Error{Pointer: ptr, Keyword: kw, Expected: compactJSON(sv.Raw, maxExpectedLen), Got: compactJSON(got.Raw, maxGotLen)}
 	g := describeValue(got)
 	if rejectsAll(sv, kw, last) {
 		b.falseSchema(e, kw, last)
@@ -241,20 +195,20 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		e.Message = fmt.Sprintf("%s: expected %s, got %s%s", p, strings.Join(types, " or "), g, typeHint(got, types))
 	case "required":
 		n := len(b.out)
-		parentLoc, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+		parentLoc, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 		misspelt := b.misspeltKeys(b.schemaAt(parentLoc), got)
 		for _, name := range sv.Array() {
 			if !hasKey(got, name.Str) {
-				mp := ptr + "/" + pointerToken(name.Str)
-				msg := fmt.Sprintf("%s: required property %s is missing", mp, quoteText(name.Str))
-				if s := suggest(name.Str, misspelt); len(s) > 0 {
+				mp := ptr + "/" + jsonptr.Token(name.Str)
+				msg := fmt.Sprintf("%s: required property %s is missing", mp, jsonw.Quote(name.Str))
+				if s := editdist.Suggest(name.Str, misspelt); len(s) > 0 {
 					// Small models write repoPath or Repo_Path for
 					// repo_path; without "additionalProperties": false
 					// nothing else would tell them that key was the
 					// problem.
-					msg += fmt.Sprintf(" (the arguments have %s instead; write the name exactly as the schema does)", quoteText(s[0]))
+					msg += fmt.Sprintf(" (the arguments have %s instead; write the name exactly as the schema does)", jsonw.Quote(s[0]))
 				}
-				b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: e.Expected, Message: msg})
+				b.out = append(b.out, Error{Pointer: mp, Keyword: kw, Expected: e.Expected, Message: msg})
 			}
 		}
 		if len(b.out) > n {
@@ -264,11 +218,11 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 	case "dependentRequired", "dependencies":
 		if last != kw && sv.Type == gjson.String {
 			// .../dependentRequired/<name>/<index>: sv is the missing name.
-			parent, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
-			_, given := cutLastSegment(parent)
-			mp := ptr + "/" + pointerToken(sv.Str)
-			b.out = append(b.out, SchemaError{Pointer: mp, Keyword: kw, Expected: compactJSON(b.schemaAt(parent).Raw, maxExpectedLen),
-				Message: fmt.Sprintf("%s: required property %s is missing (it is required when %s is given)", mp, quoteText(sv.Str), quoteText(unescapeToken(fromLibPointer(given))))})
+			parent, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
+			_, given := jsonptr.CutLast(parent)
+			mp := ptr + "/" + jsonptr.Token(sv.Str)
+			b.out = append(b.out, Error{Pointer: mp, Keyword: kw, Expected: compactJSON(b.schemaAt(parent).Raw, maxExpectedLen),
+				Message: fmt.Sprintf("%s: required property %s is missing (it is required when %s is given)", mp, jsonw.Quote(sv.Str), jsonw.Quote(jsonptr.Unescape(fromLibPointer(given))))})
 			return
 		}
 		e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
@@ -292,8 +246,8 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 					names = append(names, v.Str)
 				}
 			}
-			if s := suggest(got.Str, names); len(s) > 0 {
-				e.Message += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
+			if s := editdist.Suggest(got.Str, names); len(s) > 0 {
+				e.Message += fmt.Sprintf("; did you mean %s?", jsonw.Quote(s[0]))
 			}
 		}
 	case "const":
@@ -339,7 +293,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 		}
 		e.Message = fmt.Sprintf("%s: %s matches more than one alternative under \"oneOf\" (%s); it must match exactly one", p, g, which)
 	case "minContains", "maxContains":
-		parent, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+		parent, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 		contains := b.schemaAt(parent + "/contains")
 		e.Expected = compactJSON(contains.Raw, maxExpectedLen)
 		// Without "minContains", "contains" asks for at least one.
@@ -351,7 +305,7 @@ func (b *errorBuilder) leaf(ve *jsonschema.ValidationError, kw, last string, inN
 			bound = "at most"
 		}
 		if have, ok := b.containsCount(parent+"/contains", ptr); ok && (sv.Exists() || kw == "minContains") {
-			e.Message = fmt.Sprintf("%s: %s %s must match %s, but %d do", p, bound, plural(want, "item"), e.Expected, have)
+			e.Message = fmt.Sprintf("%s: %s %s must match %s, but %d do", p, bound, phrase.Plural(want, "item"), e.Expected, have)
 		} else {
 			e.Message = fmt.Sprintf("%s: %s", p, ve.Message)
 		}
@@ -387,157 +341,10 @@ func rejectsAll(sv gjson.Result, kw, last string) bool {
 	return false
 }
 
-// containsCount counts the items of the array at ptr that the compiled
-// subschema at loc (a "contains") accepts; false when either is not found.
-func (b *errorBuilder) containsCount(loc, ptr string) (int, bool) {
-	sub := compiledAt(b.compiled, loc)
-	items, ok := valueAt(b.value, ptr).([]any)
-	if sub == nil || !ok {
-		return 0, false
-	}
-	n := 0
-	for _, item := range items {
-		switch err := b.steps.check(sub, item); {
-		case err == nil:
-			n++
-		case errors.Is(err, ErrTooCostly):
-			return 0, false
-		}
-	}
-	return n, true
-}
-
-// equalItems finds the first item of the array at ptr equal to an
-// earlier one (j) and that earlier one (i), equal as JSON values: 1 and
-// 1.0 are the same number, objects are the same whatever their key order.
-func (b *errorBuilder) equalItems(ptr string) (i, j int, ok bool) {
-	items, _ := valueAt(b.value, ptr).([]any)
-	first := make(map[string]int, len(items))
-	var key []byte
-	for j, item := range items {
-		key = appendCanonical(key[:0], item)
-		if i, ok := first[string(key)]; ok {
-			return i, j, true
-		}
-		first[string(key)] = j
-	}
-	return 0, 0, false
-}
-
-// appendCanonical appends a form of a decoded arguments value (see
-// argDecoder) that is the same for equal JSON values and differs for
-// others: numbers as exact fractions, object keys sorted.
-func appendCanonical(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case json.Number:
-		var r big.Rat
-		if _, ok := r.SetString(string(v)); ok {
-			return append(append(b, 'n'), r.RatString()...)
-		}
-		return append(append(b, 'N'), v...)
-	case string:
-		return jsonw.AppendString(b, v)
-	case bool:
-		return strconv.AppendBool(b, v)
-	case nil:
-		return append(b, "null"...)
-	case []any:
-		b = append(b, '[')
-		for _, x := range v {
-			b = append(appendCanonical(b, x), ',')
-		}
-		return append(b, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for _, k := range keys {
-			b = append(jsonw.AppendString(b, k), ':')
-			b = append(appendCanonical(b, v[k]), ',')
-		}
-		return append(b, '}')
-	}
-	return append(b, '?')
-}
-
-// accepting returns the indexes of the alternatives of the "oneOf" at loc
-// (whose value is sv) that accept the value at ptr.
-func (b *errorBuilder) accepting(loc string, sv gjson.Result, ptr string) []int {
-	v := valueAt(b.value, ptr)
-	var ok []int
-	for i := range sv.Array() {
-		sub := compiledAt(b.compiled, loc+"/"+strconv.Itoa(i))
-		if sub == nil {
-			return nil
-		}
-		switch err := b.steps.check(sub, v); {
-		case err == nil:
-			ok = append(ok, i)
-		case errors.Is(err, ErrTooCostly):
-			return nil
-		}
-	}
-	return ok
-}
-
-// compiledAt finds the compiled subschema whose location is loc, in the
-// schema and everything it reaches, $refs included.
-func compiledAt(root *jsonschema.Schema, loc string) *jsonschema.Schema {
-	seen := map[*jsonschema.Schema]bool{}
-	var find func(s *jsonschema.Schema) *jsonschema.Schema
-	find = func(s *jsonschema.Schema) *jsonschema.Schema {
-		if s == nil || seen[s] {
-			return nil
-		}
-		seen[s] = true
-		if s.Location == loc {
-			return s
-		}
-		for _, c := range subschemas(s) {
-			if f := find(c); f != nil {
-				return f
-			}
-		}
-		return nil
-	}
-	return find(root)
-}
-
-// subschemas lists the schemas s holds directly: those it applies to the
-// value itself, then those it applies to the value's members and items.
-func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
-	return append(inPlaceSubschemas(s), memberSubschemas(s)...)
-}
-
-// memberSubschemas lists the schemas s applies to the members, items,
-// names or content of its value.
-func memberSubschemas(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.PropertyNames, s.UnevaluatedProperties, s.Items2020, s.Contains, s.UnevaluatedItems, s.ContentSchema}
-	out = append(out, s.PrefixItems...)
-	for _, c := range s.Properties {
-		out = append(out, c)
-	}
-	for _, c := range s.PatternProperties {
-		out = append(out, c)
-	}
-	for _, x := range []any{s.AdditionalProperties, s.AdditionalItems, s.Items} {
-		switch x := x.(type) {
-		case *jsonschema.Schema:
-			out = append(out, x)
-		case []*jsonschema.Schema:
-			out = append(out, x...)
-		}
-	}
-	return out
-}
-
 // falseSchema explains a value where the schema allows nothing ("false"),
 // such as a property under "unevaluatedProperties": false or an item past
 // "items": false.
-func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
+func (b *errorBuilder) falseSchema(e Error, kw, last string) {
 	e.Keyword = "false"
 	e.Expected = "false"
 	if last == kw {
@@ -546,12 +353,12 @@ func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
 			e.Keyword = kw
 		}
 	}
-	parent, tok := cutLastSegment(e.Pointer)
+	parent, tok := jsonptr.CutLast(e.Pointer)
 	switch pv := b.argAt(parent); {
 	case e.Pointer == "":
-		e.Message = fmt.Sprintf("%s: no arguments are allowed", pointerLabel(""))
+		e.Message = fmt.Sprintf("%s: no arguments are allowed", jsonptr.Label(""))
 	case pv.IsObject():
-		e.Message = fmt.Sprintf("%s: property %s is not allowed; remove it", e.Pointer, quoteText(unescapeToken(tok)))
+		e.Message = fmt.Sprintf("%s: property %s is not allowed; remove it", e.Pointer, jsonw.Quote(jsonptr.Unescape(tok)))
 	case pv.IsArray():
 		e.Message = fmt.Sprintf("%s: item %s is not allowed here; remove it", e.Pointer, tok)
 	default:
@@ -563,8 +370,8 @@ func (b *errorBuilder) falseSchema(e SchemaError, kw, last string) {
 // extraProperties explains "additionalProperties": false with one error
 // per property the schema does not name, pointing at that property and
 // suggesting the allowed name the model probably meant.
-func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaError) bool {
-	parentLoc, _ := cutLastSegment(ve.AbsoluteKeywordLocation)
+func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e Error) bool {
+	parentLoc, _ := jsonptr.CutLast(ve.AbsoluteKeywordLocation)
 	parent := b.schemaAt(parentLoc)
 	var allowed []string
 	parent.Get("properties").ForEach(func(k, _ gjson.Result) bool {
@@ -590,14 +397,14 @@ func (b *errorBuilder) extraProperties(ve *jsonschema.ValidationError, e SchemaE
 			}
 		}
 		found = true
-		mp := e.Pointer + "/" + pointerToken(k.Str)
-		msg := fmt.Sprintf("%s: property %s is not allowed", mp, quoteText(k.Str))
-		if s := suggest(k.Str, allowed); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %s?", quoteText(s[0]))
+		mp := e.Pointer + "/" + jsonptr.Token(k.Str)
+		msg := fmt.Sprintf("%s: property %s is not allowed", mp, jsonw.Quote(k.Str))
+		if s := editdist.Suggest(k.Str, allowed); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %s?", jsonw.Quote(s[0]))
 		} else if len(allowed) > 0 {
 			msg += fmt.Sprintf(" (allowed: %s)", quoteNames(allowed, 10))
 		}
-		b.out = append(b.out, SchemaError{Pointer: mp, Keyword: "additionalProperties", Expected: "false",
+		b.out = append(b.out, Error{Pointer: mp, Keyword: "additionalProperties", Expected: "false",
 			Got: compactJSON(v.Raw, maxGotLen), Message: msg})
 		return true
 	})
@@ -626,7 +433,7 @@ func (b *errorBuilder) misspeltKeys(parent, obj gjson.Result) []string {
 // sorted returns the errors in a stable order, without repeats: the first
 // maxShownErrors of them, and then, when there were more or the tree was
 // not read to its end, one saying so (keyword "more").
-func (b *errorBuilder) sorted() []SchemaError {
+func (b *errorBuilder) sorted() []Error {
 	es := sortedErrors(b.out)
 	skipped := b.budget != nil && b.budget.skipped
 	if len(es) <= maxShownErrors && !skipped {
@@ -635,21 +442,21 @@ func (b *errorBuilder) sorted() []SchemaError {
 	var rest []string
 	if n := len(es) - maxShownErrors; n > 0 {
 		es = es[:maxShownErrors]
-		rest = append(rest, plural(n, "more problem")+" not shown")
+		rest = append(rest, phrase.Plural(n, "more problem")+" not shown")
 	}
 	if skipped {
 		rest = append(rest, "the schema's checks were too many to explain them all")
 	}
-	return append(es, SchemaError{
+	return append(es, Error{
 		Keyword: "more",
-		Message: fmt.Sprintf("%s: %s; fix the ones above and call again to see the rest", pointerLabel(""), strings.Join(rest, ", and ")),
+		Message: fmt.Sprintf("%s: %s; fix the ones above and call again to see the rest", jsonptr.Label(""), strings.Join(rest, ", and ")),
 	})
 }
 
-func sortedErrors(es []SchemaError) []SchemaError {
+func sortedErrors(es []Error) []Error {
 	es = slices.Clone(es)
-	slices.SortStableFunc(es, func(x, y SchemaError) int {
-		if c := comparePointers(x.Pointer, y.Pointer); c != 0 {
+	slices.SortStableFunc(es, func(x, y Error) int {
+		if c := jsonptr.Compare(x.Pointer, y.Pointer); c != 0 {
 			return c
 		}
 		if c := strings.Compare(x.Keyword, y.Keyword); c != 0 {
@@ -660,26 +467,6 @@ func sortedErrors(es []SchemaError) []SchemaError {
 	return slices.Compact(es)
 }
 
-// comparePointers orders JSON pointers token by token, array indexes by
-// number, so /a/2 comes before /a/10.
-func comparePointers(a, b string) int {
-	for a != "" && b != "" {
-		var ta, tb string
-		ta, a = nextToken(a)
-		tb, b = nextToken(b)
-		if ta == tb {
-			continue
-		}
-		na, errA := strconv.Atoi(ta)
-		nb, errB := strconv.Atoi(tb)
-		if errA == nil && errB == nil {
-			return na - nb
-		}
-		return strings.Compare(ta, tb)
-	}
-	return len(a) - len(b)
-}
-
 // schemaAt returns the schema's value at a location the validator gave,
 // or nothing when the location is in another document.
 func (b *errorBuilder) schemaAt(loc string) gjson.Result {
@@ -687,12 +474,12 @@ func (b *errorBuilder) schemaAt(loc string) gjson.Result {
 	if base != b.base {
 		return gjson.Result{}
 	}
-	return jsonAt(gjson.ParseBytes(b.schema), fromLibPointer(frag))
+	return jsonptr.At(gjson.ParseBytes(b.schema), fromLibPointer(frag))
 }
 
 // argAt returns the value at a JSON pointer in the arguments.
 func (b *errorBuilder) argAt(ptr string) gjson.Result {
-	return jsonAt(gjson.ParseBytes(b.args), ptr)
+	return jsonptr.At(gjson.ParseBytes(b.args), ptr)
 }
 
 // lastKeyword reads a keyword location such as
@@ -722,127 +509,4 @@ func lastKeyword(loc string) (kw, last string, inNames bool) {
 		}
 	}
 	return kw, last, inNames
-}
-
-func isIndex(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// typeNames reads the value of a "type" keyword: a name or a list.
-func typeNames(v gjson.Result) []string {
-	if v.Type == gjson.String {
-		return []string{v.Str}
-	}
-	var out []string
-	for _, t := range v.Array() {
-		out = append(out, t.Str)
-	}
-	return out
-}
-
-// typeListJSON writes type names as the value of a "type" keyword.
-func typeListJSON(types []string) string {
-	if len(types) == 1 {
-		return quoteText(types[0])
-	}
-	b := []byte{'['}
-	for i, t := range types {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, t)
-	}
-	return string(append(b, ']'))
-}
-
-// describeValue says what a value is for a message: `string "42"`,
-// `integer 7`, `null`, or `nothing` where there is no value.
-func describeValue(v gjson.Result) string {
-	if !v.Exists() {
-		return "nothing"
-	}
-	if v.Type == gjson.Null {
-		return "null"
-	}
-	return jsonKind(v) + " " + compactJSON(v.Raw, maxGotLen)
-}
-
-// typeHint tells the model how to write a string that spells a value of
-// the wanted type, such as "42" where an integer is wanted, or an array
-// or object it wrote as a string of JSON ("[\"a\"]"), which models often
-// do for nested values.
-func typeHint(got gjson.Result, types []string) string {
-	if got.Type == gjson.String {
-		if to, ok := coerceString(got.Str, types); ok {
-			return fmt.Sprintf("; write %s without quotes", to)
-		}
-		inner := strings.TrimSpace(got.Str)
-		if inner != "" && (inner[0] == '[' || inner[0] == '{') && gjson.Valid(inner) {
-			if kind := jsonKind(gjson.Parse(inner)); slices.Contains(types, kind) {
-				return fmt.Sprintf("; write the %s itself, not a string holding its JSON", kind)
-			}
-		}
-	}
-	if len(types) == 1 && types[0] == "array" && got.Exists() && !got.IsArray() {
-		// {"edits": {...}} or {"files": "a.txt"} for a list of one.
-		if raw := compactJSON(got.Raw, maxGotLen); !strings.HasSuffix(raw, "…") {
-			return fmt.Sprintf("; an array is needed even for one item: [%s]", raw)
-		}
-		return "; an array is needed even for one item: put it inside [ ]"
-	}
-	return ""
-}
-
-// hasKey reports whether the object v has the property name.
-func hasKey(v gjson.Result, name string) bool {
-	found := false
-	v.ForEach(func(k, _ gjson.Result) bool {
-		found = k.Str == name
-		return !found
-	})
-	return found
-}
-
-func containsString(list []string, s string) bool {
-	return slices.Contains(list, s)
-}
-
-// quoteNames quotes up to n names, for messages.
-func quoteNames(names []string, n int) string {
-	var parts []string
-	for i, s := range names {
-		if i == n {
-			parts = append(parts, "…")
-			break
-		}
-		parts = append(parts, quoteText(s))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// plural writes a count and a noun, adding "s" unless the count is one.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
-}
-
-// withArticle puts "a" or "an" before a type name.
-func withArticle(kind string) string {
-	if kind == "null" {
-		return kind
-	}
-	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
-		return "an " + kind
-	}
-	return "a " + kind
 }

@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"errors"
@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonptr"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // kwKind says what the value of a JSON Schema keyword holds, so a walk over
@@ -106,22 +109,18 @@ func (w *schemaWalk) sub(v gjson.Result) {
 }
 
 // pointer is the JSON pointer of the schema being visited, plus key.
-func (w *schemaWalk) pointer(key string) string {
+func (w *schemaWalk) pointer(key string) string { return pathPointer(w.path, key) }
+
+// pathPointer is the JSON pointer of the tokens of path, then key.
+func pathPointer(path []string, key string) string {
 	var b strings.Builder
-	for _, t := range w.path {
+	for _, t := range path {
 		b.WriteByte('/')
-		b.WriteString(escapePointer(t))
+		b.WriteString(jsonptr.Token(t))
 	}
 	b.WriteByte('/')
-	b.WriteString(escapePointer(key))
+	b.WriteString(jsonptr.Token(key))
 	return b.String()
-}
-
-func escapePointer(t string) string {
-	if !strings.ContainsAny(t, "~/") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 // checkRefs reports every reference in schema that leaves the document:
@@ -145,23 +144,34 @@ func checkRefs(schema []byte) error {
 	if !gjson.ValidBytes(schema) {
 		return errors.New("schema is not valid JSON")
 	}
-	return errors.Join(inspectSchema(gjson.ParseBytes(schema), schemaURL("schema")).refErrs...)
+	return errors.Join(inspectSchema(gjson.ParseBytes(schema), schemaURL("schema")).RefErrors...)
 }
 
-// schemaFacts is what one walk over a schema finds: the references that
-// leave the document (see checkRefs) and the BFCL/Gorilla type names to map
-// (see mapTypes), outside unknown keywords, which are kept verbatim.
-type schemaFacts struct {
-	refErrs []error
-	mapped  map[string]bool
+// Facts is what one walk over a sidecar's schema finds: the references
+// that leave the document and the BFCL/Gorilla type names to map (see
+// MapTypes), outside unknown keywords, which are kept verbatim.
+type Facts struct {
+	// RefErrors says of each reference that does not resolve inside the
+	// document why (see checkRefs); the schema cannot be used.
+	RefErrors []error
+	mapped    map[string]bool
 }
 
-// inspectSchema walks a sidecar's schema once for everything loading
-// checks, since the walk is most of the cost of reading a sidecar. base is
-// the schema's own address; refs that are not a bare fragment, rare, are
-// resolved against it in a second walk.
-func inspectSchema(schema gjson.Result, base string) schemaFacts {
-	var f schemaFacts
+// BFCL reports whether the schema writes types with BFCL/Gorilla names
+// (dict, float, ...), which MapTypes rewrites.
+func (f Facts) BFCL() bool { return f.mapped != nil }
+
+// Inspect walks the schema of the tool called name (name+".output" for
+// its outputSchema) once for everything loading a sidecar checks, since
+// the walk is most of the cost of reading one. Refs that are not a bare
+// fragment, rare, are resolved against the schema's made-up address (see
+// Compile) in a second walk.
+func Inspect(schema gjson.Result, name string) Facts {
+	return inspectSchema(schema, schemaURL(name))
+}
+
+func inspectSchema(schema gjson.Result, base string) Facts {
+	var f Facts
 	outward := false
 	noteType := func(t gjson.Result) {
 		if t.Type == gjson.String && !standardType(t.Str) {
@@ -191,35 +201,14 @@ func inspectSchema(schema gjson.Result, base string) schemaFacts {
 			return
 		}
 		if v.Type != gjson.String {
-			f.refErrs = append(f.refErrs, fmt.Errorf("%s at %s must be a string, found %s", key, w.pointer(key), describe(v)))
+			f.RefErrors = append(f.RefErrors, fmt.Errorf("%s at %s must be a string, found %s", key, w.pointer(key), phrase.Describe(v)))
 			return
 		}
 		outward = outward || !strings.HasPrefix(v.Str, "#")
 	}
 	w.schema(schema)
 	if outward {
-		f.refErrs = append(f.refErrs, fetchingRefs(schema, base)...)
+		f.RefErrors = append(f.RefErrors, fetchingRefs(schema, base)...)
 	}
 	return f
-}
-
-// describe names the kind of a JSON value, for messages.
-func describe(v gjson.Result) string {
-	switch v.Type {
-	case gjson.String:
-		return fmt.Sprintf("the string %q", v.Str)
-	case gjson.Number:
-		return "the number " + v.Raw
-	case gjson.True, gjson.False:
-		return v.Raw
-	case gjson.Null:
-		return "null"
-	}
-	if v.IsArray() {
-		return "an array"
-	}
-	if v.IsObject() {
-		return "an object"
-	}
-	return "nothing"
 }

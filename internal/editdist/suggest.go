@@ -1,4 +1,4 @@
-package tools
+package editdist
 
 import (
 	"slices"
@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// maxSuggestions is how many "did you mean" names suggest returns at most:
+// maxSuggestions is how many "did you mean" names Suggest returns at most:
 // enough to catch the intended tool, few enough for a model to read.
 const maxSuggestions = 3
 
@@ -19,12 +19,12 @@ const (
 	likeSharedWord        // shares a long enough word: weather
 )
 
-// suggest returns up to three of names that the model probably meant when
+// Suggest returns up to three of names that the model probably meant when
 // it called name: the same words written another way (get_weather for
 // getWeather or weather.get), a small typo, or a shared word. The result
 // is deterministic: best match first, ties by name. name itself is never
 // suggested.
-func suggest(name string, names []string) []string {
+func Suggest(name string, names []string) []string {
 	q := splitName(name)
 	if q.joined == "" {
 		return nil

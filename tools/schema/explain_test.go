@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"strings"
@@ -49,7 +49,7 @@ func TestSchemaErrorWording(t *testing.T) {
 			[]string{`uniqueItems: /u: items must be unique, but the items at index 22 and 25 are equal`}},
 	}
 	for _, c := range cases {
-		tool := &Tool{Name: "t", InputSchema: []byte(c.schema)}
+		tool := &testTool{Name: "t", InputSchema: []byte(c.schema)}
 		got, err := tool.CheckArguments([]byte(c.args), false)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -1,9 +1,11 @@
-package tools
+package schema
 
 import (
 	"slices"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonptr"
 )
 
 // maxCoercionRounds bounds how often arguments are coerced and checked
@@ -70,8 +72,8 @@ func coerceString(s string, types []string) ([]byte, bool) {
 
 // recode parses the arguments again with the coercions in place, giving
 // the value to check and its compact text; refs, when not nil, are
-// swapped for their text as in checkArguments.
-func recode(obj []byte, coerced []Coercion, refs *refResolver) (any, []byte, *SchemaError) {
+// offered for swapping as in Check.
+func recode(obj []byte, coerced []Coercion, refs Refs) (any, []byte, *Error) {
 	replace := make(map[string][]byte, len(coerced))
 	for _, c := range coerced {
 		replace[c.Pointer] = c.To
@@ -80,8 +82,21 @@ func recode(obj []byte, coerced []Coercion, refs *refResolver) (any, []byte, *Sc
 	return d.decode()
 }
 
+// Recode is the arguments as written, normalized (see Check), with the
+// coercions applied, in compact form: false when they are not an object
+// that decodes. Refs are left as written, so that a call with its
+// coercions can be shown as the model wrote it.
+func Recode(args []byte, coerced []Coercion) ([]byte, bool) {
+	obj, bad := Normalize(args)
+	if bad != nil {
+		return nil, false
+	}
+	_, out, err := recode(obj, coerced, nil)
+	return out, err == nil
+}
+
 // sortCoercions puts coercions in pointer order.
 func sortCoercions(cs []Coercion) []Coercion {
-	slices.SortFunc(cs, func(a, b Coercion) int { return comparePointers(a.Pointer, b.Pointer) })
+	slices.SortFunc(cs, func(a, b Coercion) int { return jsonptr.Compare(a.Pointer, b.Pointer) })
 	return cs
 }

@@ -1,15 +1,25 @@
-package tools
+// Package schema checks a tool's arguments, or its structured result,
+// against the JSON Schema of its sidecar: it reads and inspects the schema
+// document (refs that would leave it, BFCL type names, depth), compiles it
+// with a compiler that fetches nothing, refuses schemas whose checks
+// multiply, checks a value within a budget of steps, coerces strings the
+// schema wants as numbers or booleans, and words each failure as an Error
+// a model can act on. It knows nothing of tools, calls or events: the
+// tools package holds the compiled schemas and turns Errors into
+// observations.
+package schema
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/internal/jsonptr"
+	"github.com/toolcall/toolcall/internal/phrase"
 )
 
 // Checked is the outcome of checking a call's arguments against its tool's
@@ -22,13 +32,9 @@ type Checked struct {
 	// Coerced lists the values changed from strings (coerce only), in
 	// pointer order.
 	Coerced []Coercion
-	// Normalized lists what the sidecar's aliases changed, in the order of
-	// the arguments; set by the caller that applied them (Tool.normalize),
-	// not by CheckArguments.
-	Normalized []Normalization
 	// Errors lists every way the arguments fail the schema, sorted by
 	// pointer and keyword; empty when they pass.
-	Errors []SchemaError
+	Errors []Error
 	// Validated is true when the arguments passed the schema. It is false
 	// for a tool without a schema, even when Errors is empty.
 	Validated bool
@@ -41,9 +47,9 @@ type Coercion struct {
 	To      []byte // the JSON it became: 42, true, null
 }
 
-// SchemaError is one way the arguments fail the schema, worded so that a
+// Error is one way the arguments fail the schema, worded so that a
 // model can correct its call.
-type SchemaError struct {
+type Error struct {
 	// Pointer is the JSON pointer of the offending value in the arguments
 	// ("" for the arguments object); for a missing required property, of
 	// the property that is missing.
@@ -69,7 +75,10 @@ const (
 	maxExponent     = 1000 // absolute value of a number's exponent
 )
 
-// CheckArguments checks a call's arguments against the tool's schema.
+// Check checks a call's arguments against the schema. A nil s stands for
+// a tool without a schema: the arguments are then only normalized (they
+// must still be one object without repeated properties), and Validated
+// is false.
 //
 // The arguments are normalized first: empty or null means {}, and a JSON
 // string holding JSON (as OpenAI sends arguments) is decoded once, an
@@ -77,69 +86,54 @@ const (
 // that is the one error. A property given twice is an error, so that the
 // object checked is the one a tool will read whatever JSON parser it uses.
 //
-// For a tool without a schema the arguments are only normalized (they
-// must still be one object without repeated properties), and Validated is
-// false. With coerce, strings that the schema wants as a
-// number, integer, boolean or null, and that spell exactly such a value
-// ("42", "-3.5", "true", "null"), are converted and listed in Coerced.
-//
-// The error is non-nil only when the schema does not compile (a
-// *CompileError); problems with the arguments are in Checked.Errors.
-func (t *Tool) CheckArguments(args []byte, coerce bool) (Checked, error) {
-	return t.checkArguments(args, coerce, nil)
-}
-
-// checkArguments is CheckArguments with the refs of the arguments, as
-// measureRefs found them, swapped for their text as they are decoded:
+// With coerce, strings that the schema wants as a number, integer,
+// boolean or null, and that spell exactly such a value ("42", "-3.5",
+// "true", "null"), are converted and listed in Coerced. refs, when not
+// nil, sees every string value as it is decoded and may swap it (Refs):
 // what is checked, and returned, is what the tool will get.
-func (t *Tool) checkArguments(args []byte, coerce bool, refs *refResolver) (Checked, error) {
-	obj, bad := normalizeArguments(args)
+func (s *Schema) Check(args []byte, coerce bool, refs Refs) Checked {
+	obj, bad := Normalize(args)
 	if bad != nil {
-		return Checked{Errors: []SchemaError{*bad}}, nil
+		return Checked{Errors: []Error{*bad}}
 	}
-	if t.InputSchema == nil {
+	if s == nil {
 		d := argDecoder{src: obj, refs: refs}
 		_, out, derr := d.decode()
 		if derr != nil {
-			return Checked{Errors: []SchemaError{*derr}}, nil
+			return Checked{Errors: []Error{*derr}}
 		}
-		return Checked{Arguments: out}, nil
-	}
-	sch, err := t.Compile()
-	if err != nil {
-		return Checked{}, err
+		return Checked{Arguments: out}
 	}
 	d := argDecoder{src: obj, strict: true, refs: refs}
 	v, out, derr := d.decode()
 	if derr != nil {
-		return Checked{Errors: []SchemaError{*derr}}, nil
+		return Checked{Errors: []Error{*derr}}
 	}
 	budget := newValidationBudget(len(out))
-	verr := budget.check(sch, v)
+	verr := budget.check(s.compiled, v)
 	if verr == nil {
-		return Checked{Arguments: out, Validated: true}, nil
+		return Checked{Arguments: out, Validated: true}
 	}
 	if ce, ok := errors.AsType[*CostError](verr); ok {
-		return Checked{Arguments: out, Errors: []SchemaError{costError(ce)}}, nil
+		return Checked{Arguments: out, Errors: []Error{costError(ce)}}
 	}
-	return t.explain(sch, budget, obj, refs, v, out, verr, coerce), nil
+	return s.explain(budget, obj, refs, v, out, verr, coerce)
 }
 
 // costError is the one error of a call whose check was given up: the
 // model can send a flatter value, the tool's author simplify the schema.
-func costError(e *CostError) SchemaError {
-	return SchemaError{
+func costError(e *CostError) Error {
+	return Error{
 		Pointer: e.Pointer,
 		Keyword: "cost",
-		Message: fmt.Sprintf("%s: checking this value against the tool's schema would take more than %d steps (the schema's alternatives multiply with the value's nesting), so the call was not checked; send a less deeply nested value", pointerLabel(e.Pointer), e.Budget),
+		Message: fmt.Sprintf("%s: checking this value against the tool's schema would take more than %d steps (the schema's alternatives multiply with the value's nesting), so the call was not checked; send a less deeply nested value", jsonptr.Label(e.Pointer), e.Budget),
 	}
 }
 
 // explain turns a failed validation into SchemaErrors, after trying the
 // coercions the schema asks for when coerce is set.
-func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []byte, refs *refResolver, v any, out []byte, verr error, coerce bool) Checked {
-	base, _, _ := strings.Cut(sch.Location, "#")
-	b := errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
+func (s *Schema) explain(budget *validationBudget, obj []byte, refs Refs, v any, out []byte, verr error, coerce bool) Checked {
+	b := s.builder(out, v, budget)
 	b.add(verr)
 	if !coerce {
 		return Checked{Arguments: out, Errors: b.sorted()}
@@ -157,13 +151,13 @@ func (t *Tool) explain(sch *jsonschema.Schema, budget *validationBudget, obj []b
 			break
 		}
 		out = redone
-		b = errorBuilder{schema: t.InputSchema, base: base, args: out, compiled: sch, value: v, steps: budget}
-		verr = budget.check(sch, v)
+		b = s.builder(out, v, budget)
+		verr = budget.check(s.compiled, v)
 		if verr == nil {
 			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Validated: true}
 		}
 		if ce, ok := errors.AsType[*CostError](verr); ok {
-			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Errors: []SchemaError{costError(ce)}}
+			return Checked{Arguments: out, Coerced: sortCoercions(coerced), Errors: []Error{costError(ce)}}
 		}
 		b.add(verr)
 	}
@@ -181,9 +175,10 @@ func validateSafely(s *jsonschema.Schema, v any) (err error) {
 	return s.Validate(v)
 }
 
-// normalizeArguments returns the arguments object's text, or why there is
-// none (see CheckArguments).
-func normalizeArguments(args []byte) ([]byte, *SchemaError) {
+// Normalize returns the arguments object's text, or why there is none
+// (see Check): empty or null is {}, and a JSON string holding an object
+// is that object.
+func Normalize(args []byte) ([]byte, *Error) {
 	a := bytes.TrimSpace(args)
 	if len(a) == 0 || string(a) == "null" {
 		return []byte("{}"), nil
@@ -207,12 +202,12 @@ func normalizeArguments(args []byte) ([]byte, *SchemaError) {
 	got := clip.Head(string(a), maxGotLen)
 	kind := "invalid JSON"
 	if gjson.ValidBytes(a) {
-		kind = jsonKind(gjson.ParseBytes(a))
+		kind = phrase.Kind(gjson.ParseBytes(a))
 	}
-	return nil, &SchemaError{
+	return nil, &Error{
 		Keyword:  "type",
 		Expected: `"object"`,
 		Got:      got,
-		Message:  fmt.Sprintf("%s: expected an object, got %s %s; pass the arguments as a JSON object of parameter names and values", pointerLabel(""), kind, got),
+		Message:  fmt.Sprintf("%s: expected an object, got %s %s; pass the arguments as a JSON object of parameter names and values", jsonptr.Label(""), kind, got),
 	}
 }

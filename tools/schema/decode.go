@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/internal/jsonptr"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -22,7 +23,7 @@ type argDecoder struct {
 	pos  int
 	out  []byte
 	ptr  []byte // JSON pointer of the value being parsed
-	fail *SchemaError
+	fail *Error
 	// strict rejects numbers too large to check; it is set whenever there
 	// is a schema to check against. Duplicate property names are always
 	// rejected: tools' JSON parsers disagree on which one wins, so neither
@@ -31,14 +32,41 @@ type argDecoder struct {
 	// replace maps pointers to the JSON written (and checked) instead of
 	// the value found there: applied coercions.
 	replace map[string][]byte
-	// refs, when set, measures or swaps the string values that are refs
-	// (see measureRefs).
-	refs *refResolver
+	// refs, when set, sees every string value and may swap it (Refs).
+	refs Refs
+}
+
+// Refs is the decoder's hook for string values that stand for other text,
+// as a tool's refs ("ref:<id>") stand for saved outputs: the value checked
+// is then the text the tool will get.
+type Refs interface {
+	// Swap is given every string value s (object keys are not values)
+	// at the JSON pointer ptr, after it was written to the output as
+	// written bytes; ptr is only valid during the call. When it returns
+	// true, text takes s's place, in the value and in the output.
+	Swap(ptr []byte, s string, written int) (text string, ok bool)
+	// Room is how many bytes the output needs beyond the input's length,
+	// so that it is allocated once.
+	Room() int
+}
+
+// Decode parses obj, an arguments object as Normalize gives it, into the
+// value a validator reads (map[string]any, []any, string, json.Number,
+// bool, nil) and its compact text, in the original key order, each string
+// offered to refs (which may be nil) on the way. A property given twice
+// is an error, as in Check.
+func Decode(obj []byte, refs Refs) (any, []byte, *Error) {
+	d := argDecoder{src: obj, refs: refs}
+	return d.decode()
 }
 
 // decode parses the whole of src as one object.
-func (d *argDecoder) decode() (any, []byte, *SchemaError) {
-	d.out = make([]byte, 0, len(d.src)+d.refs.room())
+func (d *argDecoder) decode() (any, []byte, *Error) {
+	room := 0
+	if d.refs != nil {
+		room = d.refs.Room()
+	}
+	d.out = make([]byte, 0, len(d.src)+room)
 	d.skipSpace()
 	v := d.value(0)
 	if d.fail == nil && d.skipSpace() != len(d.src) {
@@ -69,11 +97,11 @@ func (d *argDecoder) syntax(what string) {
 		return
 	}
 	got := clip.Head(string(d.src), maxGotLen)
-	d.fail = &SchemaError{
+	d.fail = &Error{
 		Keyword:  "type",
 		Expected: `"object"`,
 		Got:      got,
-		Message:  fmt.Sprintf("%s: the arguments are not valid JSON (%s at byte %d); pass a JSON object", pointerLabel(""), what, d.pos),
+		Message:  fmt.Sprintf("%s: the arguments are not valid JSON (%s at byte %d); pass a JSON object", jsonptr.Label(""), what, d.pos),
 	}
 }
 
@@ -111,7 +139,8 @@ func (d *argDecoder) value(depth int) any {
 			return nil
 		}
 		if d.refs != nil {
-			if text, ok := d.refs.swap(d, mark, s); ok {
+			if text, ok := d.refs.Swap(d.ptr, s, len(d.out)-mark); ok {
+				d.out = jsonw.AppendString(d.out[:mark], text)
 				return text
 			}
 		}
@@ -175,7 +204,7 @@ func (d *argDecoder) object(depth int) any {
 		d.pos++
 		d.out = append(d.out, ':')
 		mark := len(d.ptr)
-		d.ptr = appendPointerToken(append(d.ptr, '/'), key)
+		d.ptr = jsonptr.AppendToken(append(d.ptr, '/'), key)
 		if _, dup := m[key]; dup {
 			d.duplicate(key)
 			return nil
@@ -251,10 +280,10 @@ func (d *argDecoder) separator(closer byte, after string) (more, ok bool) {
 // duplicate records a property given twice.
 func (d *argDecoder) duplicate(key string) {
 	p := string(d.ptr)
-	d.fail = &SchemaError{
+	d.fail = &Error{
 		Pointer: p,
 		Keyword: "duplicate",
-		Message: fmt.Sprintf("%s: property %s is given more than once; give each property once", pointerLabel(p), quoteText(key)),
+		Message: fmt.Sprintf("%s: property %s is given more than once; give each property once", jsonptr.Label(p), jsonw.Quote(key)),
 	}
 }
 
@@ -311,11 +340,11 @@ func (d *argDecoder) number() any {
 	text := s[start:i]
 	if d.strict && (len(text) > maxNumberLength || exp > maxExponent) {
 		p := string(d.ptr)
-		d.fail = &SchemaError{
+		d.fail = &Error{
 			Pointer: p,
 			Keyword: "number",
 			Got:     clip.Head(string(text), maxGotLen),
-			Message: fmt.Sprintf("%s: the number %s is too long or too large to check; use at most %d digits and an exponent within ±%d", pointerLabel(p), clip.Head(string(text), maxGotLen), maxNumberLength, maxExponent),
+			Message: fmt.Sprintf("%s: the number %s is too long or too large to check; use at most %d digits and an exponent within ±%d", jsonptr.Label(p), clip.Head(string(text), maxGotLen), maxNumberLength, maxExponent),
 		}
 		return nil
 	}

@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"bytes"
@@ -9,8 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var weatherTool = func() *Tool {
-	return &Tool{Name: "get_weather", InputSchema: []byte(`{
+var weatherTool = func() *testTool {
+	return &testTool{Name: "get_weather", InputSchema: []byte(`{
 		"type": "object",
 		"properties": {
 			"city": {"type": "string"},
@@ -74,7 +74,7 @@ func TestCheckArgumentsNotAnObject(t *testing.T) {
 // TestCheckArgumentsInvalidUTF8 checks that what is validated and what is
 // passed on agree when the text is not valid UTF-8: both get U+FFFD.
 func TestCheckArgumentsInvalidUTF8(t *testing.T) {
-	tool := &Tool{Name: "t", InputSchema: []byte(`{"properties":{"s":{"enum":["a\ufffdb","\ufffd"]}}}`)}
+	tool := &testTool{Name: "t", InputSchema: []byte(`{"properties":{"s":{"enum":["a\ufffdb","\ufffd"]}}}`)}
 	for _, args := range []string{"{\"s\":\"a\xffb\"}", `{"s":"\ud800"}`} {
 		got, err := tool.CheckArguments([]byte(args), false)
 		if err != nil {
@@ -87,12 +87,12 @@ func TestCheckArgumentsInvalidUTF8(t *testing.T) {
 }
 
 func TestCheckArgumentsDuplicateKeys(t *testing.T) {
-	for _, tool := range []*Tool{weatherTool(), {Name: "free", AllowNoSchema: true, NoSchemaMode: NoSchemaFull}} {
+	for _, tool := range []*testTool{weatherTool(), {Name: "free"}} {
 		got, err := tool.CheckArguments([]byte(`{"city":"Paris","where":{"lat":1,"lat":2}}`), false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []SchemaError{{Pointer: "/where/lat", Keyword: "duplicate", Message: `/where/lat: property "lat" is given more than once; give each property once`}}
+		want := []Error{{Pointer: "/where/lat", Keyword: "duplicate", Message: `/where/lat: property "lat" is given more than once; give each property once`}}
 		if diff := cmp.Diff(want, got.Errors); diff != "" || got.Validated {
 			t.Errorf("%s: (-want +got):\n%s", tool.Name, diff)
 		}
@@ -100,7 +100,7 @@ func TestCheckArgumentsDuplicateKeys(t *testing.T) {
 }
 
 func TestCheckArgumentsNoSchema(t *testing.T) {
-	tool := &Tool{Name: "free", AllowNoSchema: true, NoSchemaMode: NoSchemaFull}
+	tool := &testTool{Name: "free"}
 	got, err := tool.CheckArguments([]byte(`"{ \"anything\" : [1, {\"b\":2}] }"`), true)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestCheckArgumentsErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []SchemaError{
+	want := []Error{
 		{Pointer: "/city", Keyword: "required", Expected: `["city"]`, Message: `/city: required property "city" is missing`},
 		{Pointer: "/days", Keyword: "type", Expected: `"integer"`, Got: `"3"`, Message: `/days: expected integer, got string "3"; write 3 without quotes`},
 		{Pointer: "/list/2", Keyword: "type", Expected: `"integer"`, Got: `"x"`, Message: `/list/2: expected integer, got string "x"`},
@@ -134,7 +134,7 @@ func TestCheckArgumentsErrors(t *testing.T) {
 
 func TestCheckArgumentsTruncatesLongValues(t *testing.T) {
 	long := strings.Repeat("é", 200)
-	tool := &Tool{Name: "t", InputSchema: []byte(`{"properties":{"s":{"type":"integer"},"e":{"enum":["` + strings.Repeat("a", 600) + `"]}}}`)}
+	tool := &testTool{Name: "t", InputSchema: []byte(`{"properties":{"s":{"type":"integer"},"e":{"enum":["` + strings.Repeat("a", 600) + `"]}}}`)}
 	got, err := tool.CheckArguments([]byte(`{"s":"`+long+`","e":"b"}`), false)
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestCoerceStringIsExact(t *testing.T) {
 
 func TestCheckArgumentsLimits(t *testing.T) {
 	deep := strings.Repeat("[", maxArgDepth+5) + strings.Repeat("]", maxArgDepth+5)
-	tool := &Tool{Name: "t", InputSchema: []byte(`{"type":"object"}`)}
+	tool := &testTool{Name: "t", InputSchema: []byte(`{"type":"object"}`)}
 	for _, args := range []string{`{"a":` + deep + `}`, `{"a":1e1001}`, `{"a":` + strings.Repeat("9", maxNumberLength+1) + `}`} {
 		got, err := tool.CheckArguments([]byte(args), false)
 		if err != nil {
@@ -252,25 +252,13 @@ func TestCheckArgumentsLimits(t *testing.T) {
 }
 
 func TestCheckArgumentsSchemaDoesNotCompile(t *testing.T) {
-	tool := &Tool{Name: "t", File: "tools/t.json", InputSchema: []byte(`{"type":"objekt"}`)}
+	tool := &testTool{Name: "t", File: "tools/t.json", InputSchema: []byte(`{"type":"objekt"}`)}
 	got, err := tool.CheckArguments([]byte(`{}`), false)
 	if err == nil || got.Validated {
 		t.Fatalf("got %+v, %v; want an error", got, err)
 	}
 	if !strings.Contains(err.Error(), "tools/t.json") {
 		t.Errorf("error %q does not name the file", err)
-	}
-}
-
-func TestComparePointers(t *testing.T) {
-	ordered := []string{"", "/a", "/a/2", "/a/10", "/a/b", "/b", "/b~1c"}
-	for i := range ordered {
-		for j := range ordered {
-			c := comparePointers(ordered[i], ordered[j])
-			if (i < j) != (c < 0) || (i == j) != (c == 0) {
-				t.Errorf("comparePointers(%q, %q) = %d", ordered[i], ordered[j], c)
-			}
-		}
 	}
 }
 
@@ -295,11 +283,11 @@ func BenchmarkCheckArguments(b *testing.B) {
 // TestValidatorFailureFailsClosed checks that an error from inside the
 // validator, rather than a failed check, still fails the call.
 func TestValidatorFailureFailsClosed(t *testing.T) {
-	s, err := weatherTool().Compile()
+	sch, err := weatherTool().Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
-	verr := validateSafely(s, map[string]any{"city": struct{}{}})
+	verr := validateSafely(sch.compiled, map[string]any{"city": struct{}{}})
 	if verr == nil {
 		t.Fatal("a value the validator cannot read passed")
 	}

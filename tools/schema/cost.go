@@ -1,4 +1,4 @@
-package tools
+package schema
 
 import (
 	"fmt"
@@ -53,24 +53,6 @@ func checksPerValue(root *jsonschema.Schema) int {
 	}
 	inPlace(root)
 	return worst
-}
-
-// inPlaceSubschemas lists the schemas s applies to the same value it is
-// applied to.
-func inPlaceSubschemas(s *jsonschema.Schema) []*jsonschema.Schema {
-	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.DynamicRef, s.Not, s.If, s.Then, s.Else}
-	out = append(out, s.AllOf...)
-	out = append(out, s.AnyOf...)
-	out = append(out, s.OneOf...)
-	for _, c := range s.DependentSchemas {
-		out = append(out, c)
-	}
-	for _, d := range s.Dependencies {
-		if c, ok := d.(*jsonschema.Schema); ok {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // checkCost refuses a schema whose checks of one value could take
