@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // handler parses the block that starts with a marker at buf[i]; j is just
@@ -387,7 +387,7 @@ func (p *Parser) strayCloser(i, j int) (int, status, error) {
 		text := p.buf[p.notPrompt(p.seg, i):i]
 		p.seg = i
 		if len(bytes.TrimSpace(text)) > 0 {
-			if err := p.put(tools.TypeReasoning, text, "think"); err != nil {
+			if err := p.put(event.TypeReasoning, text, "think"); err != nil {
 				return 0, 0, err
 			}
 		}

@@ -2,12 +2,13 @@ package parse
 
 import (
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Event is one item of parse's output. Content and Raw may point into the
 // parser's buffer: an emit function that keeps them must copy them.
 type Event struct {
-	Type string // tools.TypeText, TypeReasoning, TypeToolCall, TypeFinalAnswer, TypeParseError
+	Type string // event.TypeText, TypeReasoning, TypeToolCall, TypeFinalAnswer, TypeParseError
 
 	Content []byte     // text, reasoning, final_answer
 	Call    tools.Call // tool_call
@@ -26,15 +27,15 @@ type Event struct {
 
 // AppendJSON appends e as one JSON object with its keys in a fixed order,
 // without the trailing newline: with the encoder of its type in tools'
-// event codec (tools.TextEvent, tools.ParseError, tools.Call).
+// event codec (event.TextEvent, event.ParseError, tools.Call).
 func (e *Event) AppendJSON(dst []byte) []byte {
 	switch e.Type {
 	case tools.TypeToolCall:
 		return e.Call.AppendJSON(dst)
-	case tools.TypeParseError:
-		pe := tools.ParseError{Error: e.Error, Raw: e.Raw, Offset: e.Offset, Format: e.Format, File: e.File}
+	case event.TypeParseError:
+		pe := event.ParseError{Error: e.Error, Raw: e.Raw, Offset: e.Offset, Format: e.Format, File: e.File}
 		return pe.AppendJSON(dst)
 	}
-	te := tools.TextEvent{Type: e.Type, Content: e.Content, Format: e.Format, File: e.File}
+	te := event.TextEvent{Type: e.Type, Content: e.Content, Format: e.Format, File: e.File}
 	return te.AppendJSON(dst)
 }

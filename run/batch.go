@@ -21,6 +21,7 @@ import (
 	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // DefaultMaxRequest bounds one request line of a batch.
@@ -30,10 +31,10 @@ const DefaultMaxRequest = 16 << 20
 // line that is not a request, a transcript that could not be written.
 const ReasonError = "error"
 
-// Event types of a batch (tools.Summary, tools.Batch).
+// Event types of a batch (event.Summary, event.Batch).
 const (
-	TypeSummary = tools.TypeSummary // one per request, after its transcript
-	TypeBatch   = tools.TypeBatch   // the last line: the totals
+	TypeSummary = event.TypeSummary // one per request, after its transcript
+	TypeBatch   = event.TypeBatch   // the last line: the totals
 )
 
 // BatchOptions configures Batch.
@@ -272,7 +273,7 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 	if p := opts.Loop.Progress; p != nil {
 		lo.Progress = func(msg string) { p(id + ": " + msg) }
 	}
-	lo.onStep = func(st *tools.Step) { s.steps = append(s.steps, timesOf(st)) }
+	lo.onStep = func(st *event.Step) { s.steps = append(s.steps, timesOf(st)) }
 	start := time.Now()
 	var res Result
 	var err error
@@ -334,10 +335,10 @@ func finished(dir, id string) (summary, bool) {
 	}
 	buf = bytes.TrimRight(buf, "\r\n")
 	last := buf[bytes.LastIndexByte(buf, '\n')+1:]
-	if typ, err := tools.EventType(last); err != nil || typ != tools.TypeStop {
+	if typ, err := tools.EventType(last); err != nil || typ != event.TypeStop {
 		return summary{}, false
 	}
-	stop := tools.DecodeStop(last)
+	stop := event.DecodeStop(last)
 	if stop.Reason == "" || stop.Reason == StopInterrupted {
 		return summary{}, false
 	}
@@ -419,7 +420,7 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	}
 	done.Calls += s.calls
 
-	ev := tools.Summary{Request: s.id, Reason: s.reason, Iterations: s.iterations, File: s.file, Skipped: s.skipped, Error: s.err}
+	ev := event.Summary{Request: s.id, Reason: s.reason, Iterations: s.iterations, File: s.file, Skipped: s.skipped, Error: s.err}
 	if s.ran {
 		ev.Calls, ev.DurationMS = ptr(s.calls), ptr(s.duration.Milliseconds())
 	}
@@ -431,8 +432,8 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 
 // writeBatch writes the last event of a batch: the totals, and the
 // percentiles of its turns' phases when any ran.
-func writeBatch(w io.Writer, r BatchResult, phases []tools.Phase, d time.Duration) error {
-	ev := tools.Batch{Counts: []tools.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
+func writeBatch(w io.Writer, r BatchResult, phases []event.Phase, d time.Duration) error {
+	ev := event.Batch{Counts: []event.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
 		{Key: "interrupted", N: r.Interrupted}, {Key: "not_started", N: r.NotStarted}, {Key: "calls", N: r.Calls}}, Phases: phases, DurationMS: d.Milliseconds()}
 	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return fmt.Errorf("writing the batch event: %w", err)

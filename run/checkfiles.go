@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Check statuses: the "status" of a check event.
@@ -22,8 +22,8 @@ const (
 	CheckError   = "error"
 )
 
-// TypeCheck is the event of one recording checked in bulk (tools.Check).
-const TypeCheck = tools.TypeCheck
+// TypeCheck is the event of one recording checked in bulk (event.Check).
+const TypeCheck = event.TypeCheck
 
 // ReplayFiles reads what --replay names: a directory (its *.jsonl files)
 // or a glob pattern gives the recordings of a bulk check, sorted, with
@@ -117,7 +117,7 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		if opts.Report != nil {
 			opts.Report(c.file, c.status, c.detail)
 		}
-		ev := tools.Check{File: c.file, Status: c.status, Ignored: opts.Ignore.Items()}
+		ev := event.Check{File: c.file, Status: c.status, Ignored: opts.Ignore.Items()}
 		switch c.status {
 		case CheckDiffers:
 			ev.Difference = c.detail
@@ -144,7 +144,7 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		return res, fmt.Errorf("writing the results: %w", err)
 	}
 	res.Files, res.NotStarted = len(shard), len(shard)-started
-	ev := tools.Batch{Counts: []tools.Count{{Key: "files", N: res.Files}, {Key: "ok", N: res.OK}, {Key: "differs", N: res.Differ}, {Key: "errors", N: res.Errors}, {Key: "not_started", N: res.NotStarted}},
+	ev := event.Batch{Counts: []event.Count{{Key: "files", N: res.Files}, {Key: "ok", N: res.OK}, {Key: "differs", N: res.Differ}, {Key: "errors", N: res.Errors}, {Key: "not_started", N: res.NotStarted}},
 		DurationMS: time.Since(start).Milliseconds()}
 	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return res, fmt.Errorf("writing the results: %w", err)

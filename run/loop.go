@@ -17,6 +17,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Stop reasons: the "reason" of the stop event.
@@ -118,7 +119,7 @@ type Options struct {
 
 	// onStep, when set, hears each step event as it is written (a batch
 	// counts their timings).
-	onStep func(*tools.Step)
+	onStep func(*event.Step)
 }
 
 // Input is what run was asked.
@@ -185,8 +186,8 @@ type Result struct {
 // stopEvent is the stop event that ends a transcript: type, reason,
 // iterations, and error when there is one (FinalAnswer and Unread are not
 // in it).
-func (r Result) stopEvent() *tools.Stop {
-	return &tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
+func (r Result) stopEvent() *event.Stop {
+	return &event.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -306,10 +307,10 @@ type loop struct {
 	offers offers
 	// step is the ledger of the turn under way (step.go), written when it
 	// ends; clock times its executor's phases.
-	step  tools.Step
+	step  event.Step
 	clock stepClock
 	// note is the turn's reflection (--reflect), kept for the run.
-	note tools.Reflection
+	note event.Reflection
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -325,7 +326,7 @@ func (l *loop) write(ev []byte) error {
 }
 
 // writeEvent writes one event, encoded in the loop's one buffer.
-func (l *loop) writeEvent(e tools.Event) error {
+func (l *loop) writeEvent(e event.Event) error {
 	l.buf = append(e.AppendJSON(l.buf[:0]), '\n')
 	return l.flush()
 }
@@ -341,12 +342,12 @@ func (l *loop) flush() error {
 // message writes a message of the request: a system or user event, or
 // an assistant event without a turn's measures.
 func (l *loop) message(m Message) error {
-	var e tools.Event
+	var e event.Event
 	switch m.Role {
-	case tools.TypeAssistant:
-		e = &tools.Assistant{Content: m.Content}
+	case event.TypeAssistant:
+		e = &event.Assistant{Content: m.Content}
 	default:
-		e = &tools.Message{Type: m.Role, Content: m.Content}
+		e = &event.Message{Type: m.Role, Content: m.Content}
 	}
 	return l.writeEvent(e)
 }
@@ -435,7 +436,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
 	}
-	ev := tools.Message{Type: tools.TypeSystem, Content: system}
+	ev := event.Message{Type: event.TypeSystem, Content: system}
 	if o.Native {
 		// The tools went in the request, not in this text: say so, so
 		// that a replay of the recording offers them the same way.
@@ -485,7 +486,7 @@ func lastUser(msgs []Message) string {
 // turn asks the model once and acts on what it said, then writes the
 // turn's step event. A non-empty reason ends the run.
 func (l *loop) turn(ctx context.Context, req *Request, iteration int) (reason, final string, err error) {
-	l.step = tools.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
+	l.step = event.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
 	reason, final, err = l.act(ctx, req)
 	if err != nil {
 		return "", "", err
@@ -613,7 +614,7 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	// answer: the prose around it is not the answer.
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
-		answer := tools.TextEvent{Type: tools.TypeFinalAnswer, Content: []byte(prose)}
+		answer := event.TextEvent{Type: event.TypeFinalAnswer, Content: []byte(prose)}
 		if err := l.writeEvent(&answer); err != nil {
 			return "", "", err
 		}
@@ -677,7 +678,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 
 // assistant writes the assistant event of a turn.
 func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
-	ev := tools.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
+	ev := event.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
 	// The calls as the server sent them, arguments byte for byte, under
 	// the ids the events give them.
 	for _, c := range sink.native {
@@ -710,7 +711,7 @@ func observationOf(o *tools.Observation) observation {
 // ledger enters an observation of the turn in its step event and, under
 // --reflect, in its note.
 func (l *loop) ledger(o *tools.Observation) {
-	l.step.Calls = append(l.step.Calls, tools.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
+	l.step.Calls = append(l.step.Calls, event.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
 	if l.opts.Reflect {
 		l.note.Calls = append(l.note.Calls, reflectOn(o))
 	}
@@ -830,7 +831,7 @@ func (l *loop) askAnswer(asked bool) (reason, final string, err error) {
 		return StopRepeated, "", nil
 	}
 	l.askedAnswer = true
-	ev := tools.Message{Type: tools.TypeUser, Content: answerPrompt}
+	ev := event.Message{Type: event.TypeUser, Content: answerPrompt}
 	if err := l.writeEvent(&ev); err != nil {
 		return "", "", err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // The checks of Probe, in the order they run: each one after the first
@@ -630,7 +631,7 @@ func (p *prober) parseText(text []byte) (calls []parsedCall, errs int) {
 		switch e.Type {
 		case tools.TypeToolCall:
 			calls = append(calls, parsedCall{name: e.Call.Name, format: e.Call.Format})
-		case tools.TypeParseError:
+		case event.TypeParseError:
 			errs++
 		}
 		return nil

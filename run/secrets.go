@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/internal/urlcred"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // DisplayURL is raw as messages show it: without the userinfo
@@ -120,7 +121,7 @@ func textContent(line []byte) (content gjson.Result, kind string) {
 		return gjson.Result{}, ""
 	}
 	kind = gjson.GetBytes(line, "type").Str
-	if kind != tools.TypeText && kind != tools.TypeReasoning {
+	if kind != event.TypeText && kind != event.TypeReasoning {
 		return gjson.Result{}, ""
 	}
 	c := gjson.GetBytes(line, "content") // Index: where it is in line

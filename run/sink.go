@@ -14,6 +14,7 @@ import (
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // turnSink parses a turn as it arrives and decides when to stop reading:
@@ -89,11 +90,11 @@ func (s *turnSink) emit(e *parse.Event) error {
 		if !s.parallel {
 			s.stop = true
 		}
-	case tools.TypeFinalAnswer:
+	case event.TypeFinalAnswer:
 		f := string(e.Content)
 		s.final = &f
 		s.stop = true
-	case tools.TypeText:
+	case event.TypeText:
 		if parse.IsDirectlyAnswer(e) {
 			// Neither a call nor the answer: what came before it was the
 			// model's plan.
@@ -109,7 +110,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 		}
 		s.prose.Write(e.Content)
 		s.said = append(s.said, said{text: string(e.Content)})
-	case tools.TypeParseError:
+	case event.TypeParseError:
 		if s.parseErr == "" {
 			s.parseErr = e.Error
 		}
@@ -117,7 +118,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 			s.reading.decodeErr = e.Error
 		}
 	}
-	if s.stop && e.Type == tools.TypeText {
+	if s.stop && e.Type == event.TypeText {
 		return nil
 	}
 	if e.Type == tools.TypeToolCall {

@@ -27,6 +27,9 @@ var layers = []struct {
 	// with parse's building blocks; a new tool, checked by catalog.
 	{"chattemplate, scaffold", []string{"parse/chattemplate", "catalog/scaffold"}},
 	{"parse, catalog", []string{"parse", "catalog"}},
+	// The stream's events as values, and the sinks that write them: over
+	// the vocabulary (tools.Call, tools.Observation), under every stage.
+	{"event", []string{"tools/event"}},
 	// The JSON repair is a leaf beside tools: parse's, but it knows
 	// nothing of calls, formats or events, only lenient JSON.
 	{"tools, jsonrepair", []string{"tools", "parse/jsonrepair"}},

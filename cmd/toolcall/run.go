@@ -22,6 +22,7 @@ import (
 	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 const runLong = `Run is the whole loop: a prompt in, a final answer out, tools called in
@@ -513,7 +514,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		return &signalExit{code: signalCode(sig)}
 	}
 	if o.check {
-		ev := tools.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
+		ev := event.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
 		if diff != "" {
 			ev.Status, ev.Difference = run.CheckDiffers, strings.TrimRight(diff, "\n")
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Result is how one case went.
@@ -114,7 +115,7 @@ func (r *Result) readTurn(transcript io.Reader) {
 	for sc.Scan() {
 		line := sc.Bytes()
 		switch gjson.GetBytes(line, "type").Str {
-		case tools.TypeAssistant:
+		case event.TypeAssistant:
 			turns++
 		case tools.TypeToolCall:
 			if turns != 1 {
@@ -128,7 +129,7 @@ func (r *Result) readTurn(transcript io.Reader) {
 			if ev.Get("repaired").Bool() {
 				r.Repairs++
 			}
-		case tools.TypeParseError:
+		case event.TypeParseError:
 			if turns == 1 {
 				r.ParseErrors++
 			}

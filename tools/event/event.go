@@ -1,14 +1,36 @@
-package tools
+// Package event holds the events of the stream as values, their codec
+// (one encoder and one decoder per type), and the sinks they go to at the
+// edge of the library: inside it, parse, the executor and run's loop hand
+// each other values, and only a sink writes a line (DESIGN.md §1).
+package event
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
+)
+
+// Event types: the value of the "type" key on every line of the stream
+// (README.md, Events). TypeToolCall and TypeToolObservation are tools'
+// own, for the stages there.
+const (
+	TypeTool            = "tool"
+	TypeText            = "text"
+	TypeReasoning       = "reasoning"
+	TypeToolCall        = tools.TypeToolCall
+	TypeFinalAnswer     = "final_answer"
+	TypeParseError      = "parse_error"
+	TypeToolObservation = tools.TypeToolObservation
+	TypeSystem          = "system"
+	TypeUser            = "user"
+	TypeAssistant       = "assistant"
+	TypeStop            = "stop"
+	TypeSummary         = "summary" // run --batch: one per request, after its transcript
+	TypeBatch           = "batch"   // run --batch and --check: the totals, last
+	TypeCheck           = "check"   // run --replay DIR --check: one per recording
 )
 
 // The event codec: each event type of a transcript, and of run's batch
@@ -25,11 +47,12 @@ import (
 //	text, reasoning,  TextEvent       written by parse (final_answer also by run)
 //	final_answer
 //	parse_error       ParseError      parse; validate and exec for a line over --max-line
-//	tool_call         Call            parse (Call.AppendJSON in event.go, and CallEncoder for
+//	tool_call         tools.Call      parse (Call.AppendJSON, and CallEncoder for
 //	                                  a stream of calls; DecodeCall)
-//	tool_call +       CallEvent       validate, exec, run: what the check said
+//	tool_call +       tools.CallEvent validate, exec, run: what the check said
 //	validated
-//	tool_observation  Observation     validate, exec, run (Observation.AppendJSON)
+//	tool_observation  tools.          validate, exec, run (Observation.AppendJSON)
+//	                  Observation
 //	system, user      Message         run
 //	assistant         Assistant       run
 //	stop              Stop            run
@@ -43,7 +66,11 @@ import (
 // its encoder would have written and leaves the rest at its zero value,
 // as DecodeCall does, so a hand-edited recording is read as far as it
 // makes sense. DecodeEvent reads any line and says what is wrong with
-// one that is not an event at all.
+// one that is not an event at all (tools.EventType).
+//
+// The codecs of tools.Call, tools.CallEvent and tools.Observation stay in
+// package tools (callevent.go): validate and exec, there, read and write
+// them, and this package imports tools for the values themselves.
 
 // Event is one line of the stream as a value.
 type Event interface {
@@ -63,36 +90,11 @@ type OtherEvent struct {
 func (e *OtherEvent) EventType() string            { return e.Type }
 func (e *OtherEvent) AppendJSON(dst []byte) []byte { return append(dst, e.Line...) }
 
-// EventType returns the "type" of an event line, or says why the line is
-// not an event: not JSON, not an object, or no string "type".
-func EventType(line []byte) (string, error) {
-	if !gjson.ValidBytes(line) {
-		var x any
-		err := json.Unmarshal(line, &x)
-		if err == nil { // gjson and encoding/json disagree: say something useful anyway
-			err = errors.New("unreadable JSON")
-		}
-		return "", fmt.Errorf("not an event: the line is not valid JSON (%v)", err)
-	}
-	doc := gjson.ParseBytes(line)
-	if !doc.IsObject() {
-		return "", fmt.Errorf("not an event: the line is %s, not a JSON object", withArticle(jsonKind(doc)))
-	}
-	t := doc.Get("type")
-	if t.Type != gjson.String {
-		if !t.Exists() {
-			return "", errors.New(`not an event: the object has no "type"`)
-		}
-		return "", fmt.Errorf(`not an event: "type" is %s, not a string`, withArticle(jsonKind(t)))
-	}
-	return t.Str, nil
-}
-
 // DecodeEvent reads one line into the value of its type; a type the codec
 // does not own is an *OtherEvent holding the line. The error says why the
 // line is not an event (EventType).
 func DecodeEvent(line []byte) (Event, error) {
-	typ, err := EventType(line)
+	typ, err := tools.EventType(line)
 	if err != nil {
 		return nil, err
 	}
@@ -114,10 +116,10 @@ func decodeOwned(typ string, line []byte) Event {
 		e := DecodeParseError(line)
 		return &e
 	case TypeToolCall:
-		e, _ := DecodeCallEvent(line)
+		e, _ := tools.DecodeCallEvent(line)
 		return &e
 	case TypeToolObservation:
-		e := DecodeObservation(line)
+		e := tools.DecodeObservation(line)
 		return &e
 	case TypeSystem, TypeUser:
 		e := DecodeMessage(line)
@@ -273,204 +275,6 @@ func DecodeParseError(line []byte) ParseError {
 	})
 	return e
 }
-
-// CallEvent is a tool_call event with what a check said of it: validate,
-// exec and run write every call they check so, passed or refused, so
-// that a transcript shows what the model wrote before the observation
-// that answers it.
-type CallEvent struct {
-	Call
-	// Checked says the line carries "validated": a stage checked the
-	// call. A call as parse writes it has not been.
-	Checked bool
-	// Validated is true when the arguments passed the tool's schema.
-	// False with NoSchemaMode: the call passed, for a tool without a
-	// schema. False without: the call was refused, and the
-	// tool_observation after it says why.
-	Validated    bool
-	NoSchemaMode string
-	// Coerced lists the values coercion changed (--coerce).
-	Coerced []Coercion
-	// Normalized lists what the sidecar's aliases changed (normalize.go).
-	Normalized []Normalization
-	// RewrittenBy names the before-call hooks that replaced the
-	// arguments, in order (hooks.go).
-	RewrittenBy []string
-}
-
-// Refused reports whether the event is a call a stage checked and
-// refused: one already answered by the observation after it.
-func (e *CallEvent) Refused() bool { return e.Checked && !e.Validated && e.NoSchemaMode == "" }
-
-func (e *CallEvent) EventType() string { return TypeToolCall }
-
-func (e *CallEvent) AppendJSON(dst []byte) []byte {
-	dst = e.Call.AppendJSON(dst)
-	if !e.Checked {
-		return dst
-	}
-	dst = dst[:len(dst)-1] // reopen the object
-	switch {
-	case e.Validated:
-		dst = append(dst, `,"validated":true`...)
-	case e.NoSchemaMode != "":
-		dst = append(dst, `,"validated":false,"no_schema_mode":`...)
-		dst = jsonw.AppendString(dst, e.NoSchemaMode)
-	default:
-		dst = append(dst, `,"validated":false`...)
-	}
-	if len(e.Coerced) > 0 {
-		dst = append(dst, `,"coerced":[`...)
-		for i, co := range e.Coerced {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"pointer":`...)
-			dst = jsonw.AppendString(dst, co.Pointer)
-			dst = append(dst, `,"from":`...)
-			dst = jsonw.AppendString(dst, co.From)
-			dst = append(dst, `,"to":`...)
-			dst = append(dst, co.To...)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
-	}
-	dst = appendNormalized(dst, e.Normalized)
-	if len(e.RewrittenBy) > 0 {
-		dst = jsonw.AppendStrings(append(dst, `,"rewritten_by":`...), e.RewrittenBy)
-	}
-	return append(dst, '}')
-}
-
-// DecodeCallEvent reads a tool_call event: the call as DecodeCall reads
-// it, and what a check said of it.
-func DecodeCallEvent(line []byte) (e CallEvent, hasName bool) {
-	eachField(line, func(k string, v gjson.Result) {
-		switch k {
-		case "id":
-			if v.Type == gjson.String {
-				e.ID = v.Str
-			}
-		case "name":
-			if v.Type == gjson.String {
-				e.Name, hasName = v.Str, true
-			}
-		case "arguments":
-			e.Arguments = []byte(v.Raw)
-		case "format":
-			if v.Type == gjson.String {
-				e.Format = v.Str
-			}
-		case "repaired":
-			e.Repaired = v.Type == gjson.True
-		case "repairs":
-			e.Repairs = repairKinds(v)
-		case "validated":
-			e.Checked, e.Validated = v.IsBool(), v.Type == gjson.True
-		case "no_schema_mode":
-			e.NoSchemaMode = jsonStr(v)
-		case "coerced":
-			e.Coerced = nil
-			v.ForEach(func(_, c gjson.Result) bool {
-				e.Coerced = append(e.Coerced, Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: rawJSON(c.Get("to"))})
-				return true
-			})
-		case "normalized":
-			e.Normalized = nil
-			v.ForEach(func(_, n gjson.Result) bool {
-				if p := n.Get("pointer"); p.Exists() {
-					e.Normalized = append(e.Normalized, Normalization{Pointer: jsonStr(p), From: jsonStr(n.Get("from")), To: string(rawJSON(n.Get("to")))})
-				} else {
-					e.Normalized = append(e.Normalized, Normalization{From: jsonStr(n.Get("from")), To: jsonStr(n.Get("to"))})
-				}
-				return true
-			})
-		case "rewritten_by":
-			e.RewrittenBy = jsonStrings(v)
-		}
-	})
-	if !e.Repaired {
-		e.Repairs = nil // written only with repaired
-	}
-	return e, hasName
-}
-
-// repairKinds reads a tool_call's "repairs": the strings of an array, as
-// parse wrote them; anything else in it is not carried over, as a "format"
-// that is not a string is not.
-func repairKinds(v gjson.Result) []string {
-	if !v.IsArray() {
-		return nil
-	}
-	var kinds []string
-	v.ForEach(func(_, k gjson.Result) bool {
-		if k.Type == gjson.String {
-			kinds = append(kinds, k.Str)
-		}
-		return true
-	})
-	return kinds
-}
-
-// DecodeObservation reads a tool_observation event.
-func DecodeObservation(line []byte) Observation {
-	var o Observation
-	eachField(line, func(k string, v gjson.Result) {
-		switch k {
-		case "id":
-			o.ID = jsonStr(v)
-		case "name":
-			o.Name = jsonStr(v)
-		case "content":
-			o.Content = jsonStr(v)
-		case "is_error":
-			o.IsError = v.Type == gjson.True
-		case "status":
-			o.Status = jsonStr(v)
-		case "error":
-			if !v.IsObject() {
-				o.Error = nil
-				break
-			}
-			o.Error = &ToolError{Kind: ErrorKind(v.Get("kind").Str), Message: v.Get("message").Str, Details: rawJSON(v.Get("details"))}
-		case "parts":
-			o.Parts = rawJSON(v)
-		case "structured_content":
-			o.Structured = rawJSON(v)
-		case "exit_code":
-			o.ExitCode = nil
-			if v.Type == gjson.Number {
-				o.ExitCode = ptr(int(v.Int()))
-			}
-		case "signal":
-			o.Signal = jsonStr(v)
-		case "duration_ms":
-			o.DurationMS = nil
-			if v.Type == gjson.Number {
-				o.DurationMS = ptr(v.Int())
-			}
-		case "truncated":
-			o.Truncated = v.Type == gjson.True
-		case "ref":
-			o.Ref = jsonStr(v)
-		case "attempts":
-			o.Attempts = nil
-			v.ForEach(func(_, a gjson.Result) bool {
-				at := Attempt{Status: jsonStr(a.Get("status")), Kind: ErrorKind(jsonStr(a.Get("kind"))), Signal: jsonStr(a.Get("signal"))}
-				if c := a.Get("exit_code"); c.Type == gjson.Number {
-					at.ExitCode = ptr(int(c.Int()))
-				}
-				o.Attempts = append(o.Attempts, at)
-				return true
-			})
-		case "rewritten_by":
-			o.RewrittenBy = jsonStrings(v)
-		}
-	})
-	return o
-}
-
-func (o *Observation) EventType() string { return TypeToolObservation }
 
 // appendOptString appends key and s as a JSON string when s is set: the
 // string fields an event leaves out when they are empty.

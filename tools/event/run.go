@@ -1,4 +1,4 @@
-package tools
+package event
 
 import (
 	"strconv"
@@ -6,7 +6,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 )
+
+func ptr[T any](v T) *T { return &v }
 
 // The events only run writes: the conversation, each turn's ledger and
 // note, how a run and a batch ended, and a bulk check's verdicts.
@@ -56,7 +59,7 @@ type Assistant struct {
 	// ToolCalls are the calls the server parsed itself, arguments as the
 	// server sent them (written as a JSON string), under the ids the
 	// tool_call events give them.
-	ToolCalls []Call
+	ToolCalls []tools.Call
 	Model     string
 	// Usage is the server's token counts, compact JSON.
 	Usage   []byte
@@ -109,7 +112,7 @@ func DecodeAssistant(line []byte) Assistant {
 		case "tool_calls":
 			a.ToolCalls = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				a.ToolCalls = append(a.ToolCalls, Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
+				a.ToolCalls = append(a.ToolCalls, tools.Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
 				return true
 			})
 		case "model":
