@@ -1,6 +1,9 @@
 package parse
 
 import (
+	"bytes"
+	"slices"
+
 	"github.com/toolcall/toolcall/tools"
 	"github.com/toolcall/toolcall/tools/event"
 )
@@ -26,7 +29,7 @@ type Event struct {
 }
 
 // AppendJSON appends e as one JSON object with its keys in a fixed order,
-// without the trailing newline: with the encoder of its type in tools'
+// without the trailing newline: with the encoder of its type in the
 // event codec (event.TextEvent, event.ParseError, tools.Call).
 func (e *Event) AppendJSON(dst []byte) []byte {
 	switch e.Type {
@@ -38,4 +41,21 @@ func (e *Event) AppendJSON(dst []byte) []byte {
 	}
 	te := event.TextEvent{Type: e.Type, Content: e.Content, Format: e.Format, File: e.File}
 	return te.AppendJSON(dst)
+}
+
+// Value is e as a value of the event codec, its bytes copied (they may
+// point into the parser's buffer): a *tools.CallEvent for a call (not
+// checked yet), an *event.ParseError, else an *event.TextEvent. Its
+// AppendJSON writes what e's does. It is how a receiver inside the
+// library (run's turn) keeps parse's events, without a line between.
+func (e *Event) Value() event.Event {
+	switch e.Type {
+	case tools.TypeToolCall:
+		c := e.Call
+		c.Arguments, c.Repairs = bytes.Clone(c.Arguments), slices.Clone(c.Repairs)
+		return &tools.CallEvent{Call: c}
+	case event.TypeParseError:
+		return &event.ParseError{Error: e.Error, Raw: bytes.Clone(e.Raw), Offset: e.Offset, Format: e.Format, File: e.File}
+	}
+	return &event.TextEvent{Type: e.Type, Content: bytes.Clone(e.Content), Format: e.Format, File: e.File}
 }

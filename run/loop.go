@@ -203,7 +203,15 @@ func (r Result) stopEvent() *event.Stop {
 //
 // The error is only for failures of the transcript itself (w); how the run
 // ended is in Result and in the stop event.
-func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result, err error) {
+func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
+	return LoopSink(ctx, in, event.NewJSONL(w), opts)
+}
+
+// LoopSink is Loop handing the transcript's events to sink as values, in
+// order, each redacted as Loop redacts it; Loop is LoopSink with the JSONL
+// sink. At the end the sink is flushed (event.Sink.Flush). The events
+// are the loop's until Emit returns: a sink that keeps one copies it.
+func LoopSink(ctx context.Context, in Input, sink event.Sink, opts Options) (res Result, err error) {
 	if opts.MaxIterations <= 0 {
 		opts.MaxIterations = DefaultMaxIterations
 	}
@@ -257,14 +265,14 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 	if p := opts.Progress; p != nil {
 		l.opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
-	rw := newRedactingWriter(w, redactor)
+	rs := newRedactingSink(sink, redactor)
 	defer func() {
 		// A text event held back, when the run ends without a stop event.
-		if ferr := rw.Flush(); ferr != nil && err == nil {
+		if ferr := rs.Flush(); ferr != nil && err == nil {
 			err = fmt.Errorf("writing the transcript: %w", ferr)
 		}
 	}()
-	l.w = rw
+	l.sink = rs
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -281,7 +289,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 type loop struct {
 	opts  Options
 	style *catalog.Style // the prompt style of opts.Style
-	w     io.Writer
+	sink  event.Sink     // the transcript, through the redactor
 	msgs  []Message
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
@@ -301,8 +309,6 @@ type loop struct {
 	// exec checks and runs the calls of every turn, against offered.
 	exec    *tools.Executor
 	offered *offeredSet
-	// buf holds the line being written: one buffer for the run.
-	buf []byte
 	// offers is what is offered, for the budgets (budget.go).
 	offers offers
 	// step is the ledger of the turn under way (step.go), written when it
@@ -319,21 +325,9 @@ func (l *loop) progress(format string, args ...any) {
 	}
 }
 
-// write writes one event line.
-func (l *loop) write(ev []byte) error {
-	l.buf = append(append(l.buf[:0], ev...), '\n')
-	return l.flush()
-}
-
-// writeEvent writes one event, encoded in the loop's one buffer.
+// writeEvent hands one event to the transcript.
 func (l *loop) writeEvent(e event.Event) error {
-	l.buf = append(e.AppendJSON(l.buf[:0]), '\n')
-	return l.flush()
-}
-
-// flush writes l.buf, one whole line.
-func (l *loop) flush() error {
-	if _, err := l.w.Write(l.buf); err != nil {
+	if err := l.sink.Emit(e); err != nil {
 		return fmt.Errorf("writing the transcript: %w", err)
 	}
 	return nil
@@ -640,7 +634,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 	// passOn writes the events before the next call, or to the end.
 	passOn := func() error {
 		for ; next < len(events) && events[next].call == nil; next++ {
-			if err := l.write(events[next].line); err != nil {
+			if err := l.writeEvent(events[next].ev); err != nil {
 				return err
 			}
 		}
@@ -657,8 +651,10 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 			return err
 		}
 		next++ // the call, which the outcome stands for
-		l.buf = o.AppendJSON(l.buf[:0])
-		if err := l.flush(); err != nil {
+		if err := l.writeEvent(&o.Checked); err != nil {
+			return err
+		}
+		if err := l.writeEvent(&o.Observation); err != nil {
 			return err
 		}
 		if c := o.Call; c != nil {

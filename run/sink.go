@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -121,24 +120,22 @@ func (s *turnSink) emit(e *parse.Event) error {
 	if s.stop && e.Type == event.TypeText {
 		return nil
 	}
-	if e.Type == tools.TypeToolCall {
-		// The call as a value, for the executor: parse's buffers are
-		// its own once emit returns.
-		c := e.Call
-		c.Arguments = bytes.Clone(c.Arguments)
-		c.Repairs = slices.Clone(c.Repairs)
-		s.events = append(s.events, turnEvent{call: &c})
+	// The event as a value, its bytes copied: parse's buffers are its
+	// own once emit returns.
+	v := e.Value()
+	if c, ok := v.(*tools.CallEvent); ok {
+		s.events = append(s.events, turnEvent{call: &c.Call})
 		return nil
 	}
-	s.events = append(s.events, turnEvent{line: e.AppendJSON(nil)})
+	s.events = append(s.events, turnEvent{ev: v})
 	return nil
 }
 
 // turnEvent is one of parse's events of a turn: a call, handed to the
-// executor as a value, or another event, written as parse wrote it.
+// executor, or another event, passed on as parse made it.
 type turnEvent struct {
 	call *tools.Call
-	line []byte // the event, without its newline, when call is nil
+	ev   event.Event // when call is nil
 }
 
 // admit counts n more bytes of the reply, and fails once they pass the
