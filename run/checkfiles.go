@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -165,18 +164,14 @@ func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 	if err := rec.Setup(&lo, opts.Native); err != nil {
 		return fail(err)
 	}
-	var got bytes.Buffer
-	if _, err := Loop(ctx, rec.Input, &got, lo); err != nil {
+	var got keptEvents
+	if _, err := LoopSink(ctx, rec.Input, &got, lo); err != nil {
 		return fail(err)
 	}
 	if ctx.Err() != nil {
 		return fail(errors.New("interrupted before the replay ended"))
 	}
-	mine, err := ReadTranscript(&got)
-	if err != nil {
-		return fail(err)
-	}
-	if diff, same := checkDiff(rec.Events, mine, opts.Ignore, 1); !same {
+	if diff, same := checkDiff(rec.Events, got, opts.Ignore, 1); !same {
 		return checked{file: file, status: CheckDiffers, detail: strings.TrimRight(diff, "\n")}
 	}
 	return checked{file: file, status: CheckOK}

@@ -408,6 +408,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 	// The transcript: stdout (unless --answer), the record file, and for
 	// --check a copy.
 	out := stdout
+	var view *run.View // the screen's sink, when a person reads the run
 	switch {
 	case o.answer:
 		out = io.Discard
@@ -420,7 +421,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		// toolcall show does. The record file still gets the JSONL. A
 		// bulk check keeps its check events: its lines on stderr are the
 		// ones for people.
-		view := run.NewView(stdout, os.Getenv("NO_COLOR") == "")
+		view = run.NewView(stdout, os.Getenv("NO_COLOR") == "")
 		defer func() {
 			// The view's last lines, of a recording cut short.
 			if cerr := view.Close(); cerr != nil && err == nil {
@@ -428,6 +429,12 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			}
 		}()
 		out = view
+	}
+	// The loop hands its events to the sinks as values: the view takes
+	// them so, stdout and the record file as JSONL (a batch writes lines).
+	var sink event.Sink = event.NewJSONL(out)
+	if view != nil {
+		sink = view
 	}
 	var record *recordFile
 	if o.record != "" {
@@ -442,6 +449,7 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 		record = &recordFile{File: f}
 		defer record.Abort() // a run that fails leaves the old recording
 		out = io.MultiWriter(out, record)
+		sink = event.Tee(sink, event.NewJSONL(record))
 	}
 
 	var progress func(string)
@@ -497,9 +505,9 @@ func (o *runOptions) run(ctx context.Context, args []string, stdin io.Reader, st
 			return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 		}
 		rec.Ignore = o.ignored
-		res, diff, err = rec.Replay(ctx, out, lopts, o.check)
+		res, diff, err = rec.Replay(ctx, sink, lopts, o.check)
 	} else {
-		res, err = run.Loop(ctx, in, out, lopts)
+		res, err = run.LoopSink(ctx, in, sink, lopts)
 	}
 	if err != nil {
 		return err

@@ -1,16 +1,12 @@
 package eval
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"sync"
 	"time"
-
-	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/run"
@@ -33,6 +29,8 @@ type Result struct {
 	Duration time.Duration
 	// Transcript is the run's JSONL, as run writes it, for --out.
 	Transcript []byte
+	// turns counts the model's turns so far, as the events come.
+	turns int
 	// Err is a failure to run the case at all (the model server down):
 	// Verdict is then not a score.
 	Err error
@@ -90,7 +88,7 @@ func evaluateOne(ctx context.Context, c *Case, opts run.Options) Result {
 		in.Messages = append(in.Messages, run.Message{Role: m.Role, Content: m.Content})
 	}
 	var out bytes.Buffer
-	res, err := run.Loop(ctx, in, &out, opts)
+	res, err := run.LoopSink(ctx, in, event.Tee(event.NewJSONL(&out), firstTurn{&r}), opts)
 	r.Duration = time.Since(start)
 	r.Transcript = out.Bytes()
 	if err == nil && res.Reason == run.StopProvider {
@@ -100,42 +98,43 @@ func evaluateOne(ctx context.Context, c *Case, opts run.Options) Result {
 		r.Err = err
 		return r
 	}
-	r.readTurn(bytes.NewReader(r.Transcript))
 	r.Verdict = Check(c, r.Calls, r.ParseErrors)
 	return r
 }
 
-// readTurn takes the calls of the first model turn from a transcript.
-// The loop speaks JSONL to its writer today; when it hands out event
-// values, this reads them instead.
-func (r *Result) readTurn(transcript io.Reader) {
-	sc := bufio.NewScanner(transcript)
-	sc.Buffer(nil, 256<<20)
-	turns := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		switch gjson.GetBytes(line, "type").Str {
-		case event.TypeAssistant:
-			turns++
-		case tools.TypeToolCall:
-			if turns != 1 {
-				continue
-			}
-			ev := gjson.ParseBytes(line)
-			r.Calls = append(r.Calls, Call{Name: ev.Get("name").Str, Arguments: json.RawMessage(ev.Get("arguments").Raw)})
-			if f := ev.Get("format").Str; f != "" && !contains(r.Formats, f) {
-				r.Formats = append(r.Formats, f)
-			}
-			if ev.Get("repaired").Bool() {
-				r.Repairs++
-			}
-		case event.TypeParseError:
-			if turns == 1 {
-				r.ParseErrors++
-			}
+// firstTurn is the sink that takes the calls of the first model turn
+// from the loop's events, as values, into its Result.
+type firstTurn struct{ r *Result }
+
+func (f firstTurn) Emit(e event.Event) error {
+	r := f.r
+	switch e := e.(type) {
+	case *event.Assistant:
+		r.turns++
+	case *tools.CallEvent:
+		if r.turns != 1 {
+			break
+		}
+		args := json.RawMessage(bytes.Clone(e.Arguments))
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		r.Calls = append(r.Calls, Call{Name: e.Name, Arguments: args})
+		if e.Format != "" && !contains(r.Formats, e.Format) {
+			r.Formats = append(r.Formats, e.Format)
+		}
+		if e.Repaired {
+			r.Repairs++
+		}
+	case *event.ParseError:
+		if r.turns == 1 {
+			r.ParseErrors++
 		}
 	}
+	return nil
 }
+
+func (firstTurn) Flush() error { return nil }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

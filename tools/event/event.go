@@ -284,3 +284,15 @@ func appendOptString(dst []byte, key, s string) []byte {
 	}
 	return jsonw.AppendString(append(dst, key...), s)
 }
+
+// Valid reports whether line is one JSON value: of a line DecodeEvent
+// refuses, whether it is JSON but no event, or no JSON at all.
+func Valid(line []byte) bool { return gjson.ValidBytes(line) }
+
+// Request is the "request" of a line of run --batch's stream, the id of
+// the request whose transcript the event is part of, and whether the line
+// has one (DecodeEvent leaves it out of the value).
+func Request(line []byte) (string, bool) {
+	r := gjson.GetBytes(line, "request")
+	return r.String(), r.Exists()
+}
