@@ -282,7 +282,7 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 		res, err = writeAtomic(s.file, func(f io.Writer) (Result, error) { return Loop(ctx, in, f, lo) })
 	} else {
 		s.transcript = &spool{}
-		res, err = Loop(ctx, in, &requestWriter{w: s.transcript, id: id, start: true}, lo)
+		res, err = LoopSink(ctx, in, requestSink{id: id, next: event.NewJSONL(s.transcript)}, lo)
 	}
 	s.duration = time.Since(start)
 	s.reason, s.iterations, s.calls, s.err = res.Reason, res.Iterations, res.Calls, res.Error
@@ -441,37 +441,33 @@ func writeBatch(w io.Writer, r BatchResult, phases []event.Phase, d time.Duratio
 	return nil
 }
 
-// requestWriter puts a "request" field first in every event written
-// through it.
-type requestWriter struct {
-	w     io.Writer
-	id    string
-	start bool // the next byte begins a line
-	buf   []byte
+// requestSink hands on each event of one request of a batch as a
+// requestEvent: with the request's id.
+type requestSink struct {
+	id   string
+	next event.Sink
 }
 
-func (rw *requestWriter) Write(p []byte) (int, error) {
-	total := len(p)
-	rw.buf = rw.buf[:0]
-	for len(p) > 0 {
-		if rw.start && p[0] == '{' {
-			rw.buf = append(rw.buf, `{"request":`...)
-			rw.buf = jsonw.AppendString(rw.buf, rw.id)
-			rw.buf = append(rw.buf, ',')
-			p = p[1:]
-		}
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			rw.buf = append(rw.buf, p...)
-			rw.start = false
-			break
-		}
-		rw.buf = append(rw.buf, p[:i+1]...)
-		p = p[i+1:]
-		rw.start = true
+func (rs requestSink) Emit(e event.Event) error {
+	return rs.next.Emit(&requestEvent{request: rs.id, Event: e})
+}
+
+func (rs requestSink) Flush() error { return rs.next.Flush() }
+
+// requestEvent is an event of one request of a batch: written with a
+// "request" field first, so that sorting a batch's lines groups each
+// request's (a summary event has its own).
+type requestEvent struct {
+	request string
+	event.Event
+}
+
+func (e *requestEvent) AppendJSON(dst []byte) []byte {
+	dst = jsonw.AppendString(append(dst, `{"request":`...), e.request)
+	start := len(dst)
+	dst = e.Event.AppendJSON(dst)
+	if len(dst) > start && dst[start] == '{' {
+		dst[start] = ',' // the event's members follow the request's
 	}
-	if _, err := rw.w.Write(rw.buf); err != nil {
-		return 0, err
-	}
-	return total, nil
+	return dst
 }

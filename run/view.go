@@ -48,8 +48,11 @@ const (
 // Emit renders one event.
 func (v *View) Emit(e event.Event) error {
 	req, batch := "", false
-	if s, ok := e.(*event.Summary); ok {
-		req, batch = s.Request, true
+	switch r := e.(type) {
+	case *requestEvent: // of a batch
+		e, req, batch = r.Event, r.request, true
+	case *event.Summary:
+		req, batch = r.Request, true
 	}
 	v.show(e, req, batch)
 	return v.err
