@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonread"
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
@@ -115,7 +116,7 @@ func (e *CallEvent) AppendJSON(dst []byte) []byte {
 // DecodeCallEvent reads a tool_call event: the call as DecodeCall reads
 // it, and what a check said of it.
 func DecodeCallEvent(line []byte) (e CallEvent, hasName bool) {
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "id":
 			if v.Type == gjson.String {
@@ -138,25 +139,25 @@ func DecodeCallEvent(line []byte) (e CallEvent, hasName bool) {
 		case "validated":
 			e.Checked, e.Validated = v.IsBool(), v.Type == gjson.True
 		case "no_schema_mode":
-			e.NoSchemaMode = jsonStr(v)
+			e.NoSchemaMode = jsonread.Str(v)
 		case "coerced":
 			e.Coerced = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				e.Coerced = append(e.Coerced, Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: rawJSON(c.Get("to"))})
+				e.Coerced = append(e.Coerced, Coercion{Pointer: c.Get("pointer").Str, From: c.Get("from").Str, To: jsonread.Raw(c.Get("to"))})
 				return true
 			})
 		case "normalized":
 			e.Normalized = nil
 			v.ForEach(func(_, n gjson.Result) bool {
 				if p := n.Get("pointer"); p.Exists() {
-					e.Normalized = append(e.Normalized, Normalization{Pointer: jsonStr(p), From: jsonStr(n.Get("from")), To: string(rawJSON(n.Get("to")))})
+					e.Normalized = append(e.Normalized, Normalization{Pointer: jsonread.Str(p), From: jsonread.Str(n.Get("from")), To: string(jsonread.Raw(n.Get("to")))})
 				} else {
-					e.Normalized = append(e.Normalized, Normalization{From: jsonStr(n.Get("from")), To: jsonStr(n.Get("to"))})
+					e.Normalized = append(e.Normalized, Normalization{From: jsonread.Str(n.Get("from")), To: jsonread.Str(n.Get("to"))})
 				}
 				return true
 			})
 		case "rewritten_by":
-			e.RewrittenBy = jsonStrings(v)
+			e.RewrittenBy = jsonread.Strings(v)
 		}
 	})
 	if !e.Repaired {
@@ -185,35 +186,35 @@ func repairKinds(v gjson.Result) []string {
 // DecodeObservation reads a tool_observation event.
 func DecodeObservation(line []byte) Observation {
 	var o Observation
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "id":
-			o.ID = jsonStr(v)
+			o.ID = jsonread.Str(v)
 		case "name":
-			o.Name = jsonStr(v)
+			o.Name = jsonread.Str(v)
 		case "content":
-			o.Content = jsonStr(v)
+			o.Content = jsonread.Str(v)
 		case "is_error":
 			o.IsError = v.Type == gjson.True
 		case "status":
-			o.Status = jsonStr(v)
+			o.Status = jsonread.Str(v)
 		case "error":
 			if !v.IsObject() {
 				o.Error = nil
 				break
 			}
-			o.Error = &ToolError{Kind: ErrorKind(v.Get("kind").Str), Message: v.Get("message").Str, Details: rawJSON(v.Get("details"))}
+			o.Error = &ToolError{Kind: ErrorKind(v.Get("kind").Str), Message: v.Get("message").Str, Details: jsonread.Raw(v.Get("details"))}
 		case "parts":
-			o.Parts = rawJSON(v)
+			o.Parts = jsonread.Raw(v)
 		case "structured_content":
-			o.Structured = rawJSON(v)
+			o.Structured = jsonread.Raw(v)
 		case "exit_code":
 			o.ExitCode = nil
 			if v.Type == gjson.Number {
 				o.ExitCode = ptr(int(v.Int()))
 			}
 		case "signal":
-			o.Signal = jsonStr(v)
+			o.Signal = jsonread.Str(v)
 		case "duration_ms":
 			o.DurationMS = nil
 			if v.Type == gjson.Number {
@@ -222,11 +223,11 @@ func DecodeObservation(line []byte) Observation {
 		case "truncated":
 			o.Truncated = v.Type == gjson.True
 		case "ref":
-			o.Ref = jsonStr(v)
+			o.Ref = jsonread.Str(v)
 		case "attempts":
 			o.Attempts = nil
 			v.ForEach(func(_, a gjson.Result) bool {
-				at := Attempt{Status: jsonStr(a.Get("status")), Kind: ErrorKind(jsonStr(a.Get("kind"))), Signal: jsonStr(a.Get("signal"))}
+				at := Attempt{Status: jsonread.Str(a.Get("status")), Kind: ErrorKind(jsonread.Str(a.Get("kind"))), Signal: jsonread.Str(a.Get("signal"))}
 				if c := a.Get("exit_code"); c.Type == gjson.Number {
 					at.ExitCode = ptr(int(c.Int()))
 				}
@@ -234,47 +235,10 @@ func DecodeObservation(line []byte) Observation {
 				return true
 			})
 		case "rewritten_by":
-			o.RewrittenBy = jsonStrings(v)
+			o.RewrittenBy = jsonread.Strings(v)
 		}
 	})
 	return o
 }
 
 func (o *Observation) EventType() string { return TypeToolObservation }
-
-// eachField calls fn with each top-level key and value of line, in order:
-// of a key given twice, the last one read wins, as in most JSON readers.
-func eachField(line []byte, fn func(k string, v gjson.Result)) {
-	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
-		fn(k.Str, v)
-		return true
-	})
-}
-
-// jsonStr is v's text when it is a JSON string, else "".
-func jsonStr(v gjson.Result) string {
-	if v.Type == gjson.String {
-		return v.Str
-	}
-	return ""
-}
-
-// jsonStrings is the strings of v when it is an array, the rest left out.
-func jsonStrings(v gjson.Result) []string {
-	var ss []string
-	v.ForEach(func(_, s gjson.Result) bool {
-		if s.Type == gjson.String {
-			ss = append(ss, s.Str)
-		}
-		return true
-	})
-	return ss
-}
-
-// rawJSON is v as written, unless it is absent or null.
-func rawJSON(v gjson.Result) []byte {
-	if !v.Exists() || v.Type == gjson.Null {
-		return nil
-	}
-	return []byte(v.Raw)
-}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonread"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
 )
@@ -149,43 +150,6 @@ func decodeOwned(typ string, line []byte) Event {
 	return nil
 }
 
-// eachField calls fn with each top-level key and value of line, in order:
-// of a key given twice, the last one read wins, as in most JSON readers.
-func eachField(line []byte, fn func(k string, v gjson.Result)) {
-	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
-		fn(k.Str, v)
-		return true
-	})
-}
-
-// jsonStr is v's text when it is a JSON string, else "".
-func jsonStr(v gjson.Result) string {
-	if v.Type == gjson.String {
-		return v.Str
-	}
-	return ""
-}
-
-// jsonStrings is the strings of v when it is an array, the rest left out.
-func jsonStrings(v gjson.Result) []string {
-	var ss []string
-	v.ForEach(func(_, s gjson.Result) bool {
-		if s.Type == gjson.String {
-			ss = append(ss, s.Str)
-		}
-		return true
-	})
-	return ss
-}
-
-// rawJSON is v as written, unless it is absent or null.
-func rawJSON(v gjson.Result) []byte {
-	if !v.Exists() || v.Type == gjson.Null {
-		return nil
-	}
-	return []byte(v.Raw)
-}
-
 // TextEvent is a text, reasoning or final_answer event: prose outside any
 // call, a reasoning block, the answer.
 type TextEvent struct {
@@ -217,16 +181,16 @@ func appendOrigin(dst []byte, format, file string) []byte {
 // DecodeText reads a text, reasoning or final_answer event.
 func DecodeText(line []byte) TextEvent {
 	var e TextEvent
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "type":
-			e.Type = jsonStr(v)
+			e.Type = jsonread.Str(v)
 		case "content":
-			e.Content = []byte(jsonStr(v))
+			e.Content = []byte(jsonread.Str(v))
 		case "format":
-			e.Format = jsonStr(v)
+			e.Format = jsonread.Str(v)
 		case "file":
-			e.File = jsonStr(v)
+			e.File = jsonread.Str(v)
 		}
 	})
 	return e
@@ -257,20 +221,20 @@ func (e *ParseError) AppendJSON(dst []byte) []byte {
 // DecodeParseError reads a parse_error event.
 func DecodeParseError(line []byte) ParseError {
 	var e ParseError
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "error":
-			e.Error = jsonStr(v)
+			e.Error = jsonread.Str(v)
 		case "raw":
-			e.Raw = []byte(jsonStr(v))
+			e.Raw = []byte(jsonread.Str(v))
 		case "offset":
 			if v.Type == gjson.Number {
 				e.Offset = v.Int()
 			}
 		case "format":
-			e.Format = jsonStr(v)
+			e.Format = jsonread.Str(v)
 		case "file":
-			e.File = jsonStr(v)
+			e.File = jsonread.Str(v)
 		}
 	})
 	return e
