@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // renderTools is a small catalog with one of each kind of tool: a dotted
@@ -161,7 +162,7 @@ func TestRenderShapes(t *testing.T) {
 				t.Fatalf("line %d is not JSON: %v", i+1, err)
 			}
 			tool := picked[i].Tool
-			if ev.Type != tools.TypeTool || ev.Name != tool.Name || ev.Safe == nil || *ev.Safe != tool.Safe || ev.Tags == nil {
+			if ev.Type != event.TypeTool || ev.Name != tool.Name || ev.Safe == nil || *ev.Safe != tool.Safe || ev.Tags == nil {
 				t.Errorf("line %d = %s", i+1, line)
 			}
 			if tool.InputSchema == nil && (string(ev.InputSchema) != "null" || ev.NoSchemaMode != tool.NoSchemaMode) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // The defaults the CLI passes when it ranks.
@@ -388,7 +389,7 @@ func queryOf(v gjson.Result) (string, bool) {
 			return s.String(), true
 		}
 	}
-	if v.Get("type").String() == tools.TypeUser {
+	if v.Get("type").String() == event.TypeUser {
 		if s, ok := contentText(v.Get("content")); ok {
 			return s, true
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // jsonFamilies write a call to f whose arguments are the JSON text args,
@@ -165,9 +166,9 @@ func checkNeverWrong(t *testing.T, name, in, want, end string, opts Options) {
 			if err := json.Unmarshal([]byte(ev.Get("arguments").Raw), &got); err != nil || !reflect.DeepEqual(got, wantV) {
 				t.Errorf("%s: call with arguments %s, want %s or a parse_error\nin: %s\n%s", name, ev.Get("arguments").Raw, want, in, whole)
 			}
-		case tools.TypeParseError:
+		case event.TypeParseError:
 			calls++
-		case tools.TypeText:
+		case event.TypeText:
 			if end != "" && strings.Contains(ev.Get("content").Str, end) {
 				t.Errorf("%s: text holds the end marker %s:\nin: %s\n%s", name, end, in, whole)
 			}

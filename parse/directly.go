@@ -1,7 +1,7 @@
 package parse
 
 import (
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Command R and R+'s tool-use template offers, beside the caller's tools,
@@ -46,7 +46,7 @@ func (p *Parser) putDirectlyAnswer(out []byte, c *candidate) error {
 	if 0 <= c.start && c.start < c.end && c.end <= len(out) {
 		text = out[c.start:c.end]
 	}
-	p.ev = Event{Type: tools.TypeText, Content: text, Format: c.format}
+	p.ev = Event{Type: event.TypeText, Content: text, Format: c.format}
 	return p.emit(&p.ev)
 }
 
@@ -54,5 +54,5 @@ func (p *Parser) putDirectlyAnswer(out []byte, c *candidate) error {
 // pseudo-call, which parse writes as a text event with the format it came
 // in: the model says it will answer without a tool.
 func IsDirectlyAnswer(e *Event) bool {
-	return e.Type == tools.TypeText && (e.Format == FormatCommandRAction || e.Format == FormatCommandR7B)
+	return e.Type == event.TypeText && (e.Format == FormatCommandRAction || e.Format == FormatCommandR7B)
 }

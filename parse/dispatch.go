@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // handler parses the block that starts with a marker at buf[i]; j is just
@@ -391,7 +391,7 @@ func (p *Parser) strayCloser(i, j int) (int, status, error) {
 		text := p.buf[p.notPrompt(p.seg, i):i]
 		p.seg = i
 		if len(bytes.TrimSpace(text)) > 0 {
-			if err := p.put(tools.TypeReasoning, text, "think"); err != nil {
+			if err := p.put(event.TypeReasoning, text, "think"); err != nil {
 				return 0, 0, err
 			}
 		}

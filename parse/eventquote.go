@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // quotedEvents are the event types a model may quote in prose, a
@@ -11,9 +12,9 @@ import (
 // an object that says it is one of them is text, complete or broken, even
 // when it names a tool (issue 41).
 var quotedEvents = []string{
-	tools.TypeToolObservation, tools.TypeParseError, tools.TypeText, tools.TypeReasoning,
-	tools.TypeSystem, tools.TypeUser, tools.TypeAssistant, tools.TypeStop,
-	tools.TypeSummary, tools.TypeBatch, tools.TypeCheck, tools.TypeStep, tools.TypeReflection,
+	tools.TypeToolObservation, event.TypeParseError, event.TypeText, event.TypeReasoning,
+	event.TypeSystem, event.TypeUser, event.TypeAssistant, event.TypeStop,
+	event.TypeSummary, event.TypeBatch, event.TypeCheck, event.TypeStep, event.TypeReflection,
 }
 
 // isQuotedEvent reports whether typ, an object's "type", is one of

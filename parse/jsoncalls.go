@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/parse/jsonrepair"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // skipSpace returns the first position at or after j that is not
@@ -166,7 +167,7 @@ func (p *Parser) jsonCalls(i, j, end int, inMarker bool, format string) (ok bool
 			if c.args.Type == gjson.String {
 				content = []byte(c.args.Str)
 			}
-			if err := p.put(tools.TypeFinalAnswer, content, c.format); err != nil {
+			if err := p.put(event.TypeFinalAnswer, content, c.format); err != nil {
 				return true, err
 			}
 			continue
@@ -393,7 +394,7 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 			c.format = FormatJSONL
 		}
 		return append(dst, c)
-	case typ == tools.TypeFinalAnswer && content.Exists():
+	case typ == event.TypeFinalAnswer && content.Exists():
 		c.final, c.args = true, content
 		if bare {
 			c.format = FormatJSONL
@@ -753,7 +754,7 @@ func namesItself(obj []byte) bool {
 	switch v.Get("type").Str {
 	case tools.TypeToolCall:
 		return true
-	case tools.TypeFinalAnswer:
+	case event.TypeFinalAnswer:
 		return v.Get("content").Exists()
 	}
 	return false

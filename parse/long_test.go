@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // rawEvent is an event with its bytes copied out of the parser's buffer.
@@ -58,10 +59,10 @@ func TestLongTextBoundary(t *testing.T) {
 		typ          string // the type of the events that carry the text
 		limit        int    // the hard cut is at twice this
 	}{
-		{"opening prose", "", tools.TypeText, openingSplit},
-		{"prose after a call", call, tools.TypeText, textSplit},
-		{"reasoning", "<think>", tools.TypeReasoning, textSplit},
-		{"fence", "```\n", tools.TypeText, textSplit},
+		{"opening prose", "", event.TypeText, openingSplit},
+		{"prose after a call", call, event.TypeText, textSplit},
+		{"reasoning", "<think>", event.TypeReasoning, textSplit},
+		{"fence", "```\n", event.TypeText, textSplit},
 	}
 	fills := map[string]string{"ascii": "a", "two-byte": "é", "three-byte": "€", "not utf-8": "\x80"}
 	for _, m := range modes {
@@ -101,7 +102,7 @@ func checkLongText(t *testing.T, evs []rawEvent, prefix string, text []byte, typ
 			t.Errorf("unexpected %s event", e.typ)
 		}
 	}
-	if typ == tools.TypeText && prefix != "" && !strings.HasPrefix(prefix, "{") {
+	if typ == event.TypeText && prefix != "" && !strings.HasPrefix(prefix, "{") {
 		got = bytes.TrimPrefix(got, []byte(prefix)) // a fence is prose too
 	}
 	if !bytes.Equal(got, text) {
@@ -157,7 +158,7 @@ func TestParseErrorRawCut(t *testing.T) {
 		in := []byte(`<tool_call>{"name":"f","arguments":{"s":"` + strings.Repeat("x", pad) + strings.Repeat("€", maxRaw/3+1))
 		var raws [][]byte
 		p, err := NewParser(Options{}, func(e *Event) error {
-			if e.Type == tools.TypeParseError {
+			if e.Type == event.TypeParseError {
 				raws = append(raws, bytes.Clone(e.Raw))
 			}
 			return nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // needOrNot is what a handler returns when the buffer ends early: wait for
@@ -543,9 +543,9 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 			return 0, noMatch, nil
 		}
 		if recipient == "self" {
-			return end, matched, p.put(tools.TypeReasoning, body, FormatGlimmer)
+			return end, matched, p.put(event.TypeReasoning, body, FormatGlimmer)
 		}
-		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatGlimmer)
+		return end, matched, p.put(event.TypeFinalAnswer, body, FormatGlimmer)
 	case recipient != "":
 		k := p.skipSpace(b)
 		if k >= e || p.buf[k] != '{' {
@@ -565,9 +565,9 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		}
 		return end, matched, p.namedCall(i, k, je, recipient, FormatHarmony)
 	case channel == "analysis":
-		return end, matched, p.put(tools.TypeReasoning, body, FormatHarmony)
+		return end, matched, p.put(event.TypeReasoning, body, FormatHarmony)
 	case channel == "final":
-		return end, matched, p.put(tools.TypeFinalAnswer, body, FormatHarmony)
+		return end, matched, p.put(event.TypeFinalAnswer, body, FormatHarmony)
 	}
 	// commentary without a recipient: a preamble to the user; an empty
 	// one says nothing.
@@ -577,7 +577,7 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	if len(body) == 0 {
 		return end, matched, nil
 	}
-	p.ev = Event{Type: tools.TypeText, Content: body}
+	p.ev = Event{Type: event.TypeText, Content: body}
 	p.written = true
 	return end, matched, p.emit(&p.ev)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolcall/toolcall/internal/golden"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // parseAll runs model text through a Parser in pieces of the given sizes
@@ -63,7 +64,7 @@ func knownTools(names ...string) Options {
 // checkEvents fails unless every line is one JSON object with a known type.
 func checkEvents(t testing.TB, out string) {
 	t.Helper()
-	known := map[string]bool{tools.TypeText: true, tools.TypeReasoning: true, tools.TypeToolCall: true, tools.TypeFinalAnswer: true, tools.TypeParseError: true}
+	known := map[string]bool{event.TypeText: true, event.TypeReasoning: true, tools.TypeToolCall: true, event.TypeFinalAnswer: true, event.TypeParseError: true}
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		if line == "" {
 			continue

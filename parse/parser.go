@@ -13,6 +13,7 @@ import (
 	"github.com/toolcall/toolcall/internal/byteset"
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Limits that keep memory bounded whatever the model writes.
@@ -279,7 +280,7 @@ func (p *Parser) flushServerReasoning() error {
 	if len(p.reasoning) == 0 {
 		return nil
 	}
-	err := p.put(tools.TypeReasoning, p.reasoning, FormatNative)
+	err := p.put(event.TypeReasoning, p.reasoning, FormatNative)
 	p.reasoning = p.reasoning[:0]
 	return err
 }
@@ -303,7 +304,7 @@ func (p *Parser) NativeCall(id, name string, args []byte) error {
 		// Servers pretty-print objects; an event is one line.
 		out, _, err := appendJSON(nil, args, true, false)
 		if err != nil {
-			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: the server sent arguments that are not valid JSON: %v", name, err), Raw: clip.Prefix(args, maxRaw), Offset: p.base + int64(p.pos), Format: FormatNative}
+			p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: the server sent arguments that are not valid JSON: %v", name, err), Raw: clip.Prefix(args, maxRaw), Offset: p.base + int64(p.pos), Format: FormatNative}
 			p.written = true
 			return p.emit(&p.ev)
 		}
@@ -593,14 +594,14 @@ func (p *Parser) flushMode(end int, final bool) error {
 	switch p.mode {
 	case modeReasoning:
 		if from := p.notPrompt(p.seg, end); len(bytes.TrimSpace(p.buf[from:end])) > 0 {
-			if err := p.put(tools.TypeReasoning, p.buf[from:end], p.reasonFormat); err != nil {
+			if err := p.put(event.TypeReasoning, p.buf[from:end], p.reasonFormat); err != nil {
 				return err
 			}
 		}
 		p.seg = end
 	case modeAnswer:
 		if final {
-			if err := p.put(tools.TypeFinalAnswer, p.buf[p.seg:end], p.reasonFormat); err != nil {
+			if err := p.put(event.TypeFinalAnswer, p.buf[p.seg:end], p.reasonFormat); err != nil {
 				return err
 			}
 			p.seg = end
@@ -637,7 +638,7 @@ func (p *Parser) flushText(end int) error {
 	}
 	p.written = true
 	p.prose = true
-	return p.put(tools.TypeText, text, "")
+	return p.put(event.TypeText, text, "")
 }
 
 // layout reports whether text is only whitespace (bytes.TrimSpace's), or,
@@ -683,7 +684,7 @@ func (p *Parser) flushBlock() error {
 
 // put emits a content event.
 func (p *Parser) put(typ string, content []byte, format string) error {
-	if typ != tools.TypeText {
+	if typ != event.TypeText {
 		if err := p.flushBlock(); err != nil {
 			return err
 		}
@@ -708,7 +709,7 @@ func (p *Parser) fail(start, end int, format, msg string) error {
 	p.written = true
 	p.calls++
 	raw := clip.Prefix(p.buf[start:end], maxRaw)
-	p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: max(0, p.base+int64(start)), Format: format}
+	p.ev = Event{Type: event.TypeParseError, Error: msg, Raw: raw, Offset: max(0, p.base+int64(start)), Format: format}
 	return p.emit(&p.ev)
 }
 
@@ -738,11 +739,11 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		if name == "" {
 			msg = err.Error()
 		}
-		p.ev = Event{Type: tools.TypeParseError, Error: msg, Raw: raw, Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: msg, Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if name == "" {
-		p.ev = Event{Type: tools.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if name == p.plainName {
@@ -750,7 +751,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	} else if holdsSpecialToken(name) {
 		// A special token in the name is the model's markup leaking in
 		// (Glimmer's name="read<|message|>"), never a tool's name.
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: a tool name holds no special token (<|…|>); write the tool's name alone", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	} else if name == p.lastName {
 		p.plainName = p.lastName
@@ -762,16 +763,16 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		if len(raw) > maxRaw {
 			raw = raw[:maxRaw]
 		}
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip.Prefix(num, 64)), Raw: raw, Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: number %s out of range: write a number a float64 can hold, or a string", name, clip.Prefix(num, 64)), Raw: raw, Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	} else if argsTooDeep(obj) {
 		// Tools refuse such arguments, and common JSON readers cannot
 		// read a line holding them.
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: arguments nested deeper than %d levels; write them flatter", name, maxArgDepth), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	} else if fixed, ok := fixLoneSurrogates(obj); ok {
 		if p.opts.NoRepair {
-			p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
+			p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf(`call to %q: a string holds a \u escape of half a surrogate pair, which is no character; write the character itself, or both halves (\ud83d\ude00)`, name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 			return p.emit(&p.ev)
 		}
 		obj = fixed

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Options tune a Parser. The zero value detects every format and repairs
@@ -119,7 +120,7 @@ func (b *eventBuffer) add(e *Event) {
 	case tools.TypeToolCall:
 		b.stats.Calls++
 		b.out = b.calls.AppendJSON(b.out, &e.Call)
-	case tools.TypeParseError:
+	case event.TypeParseError:
 		b.stats.Errors++
 		e.File = b.file
 		b.out = e.AppendJSON(b.out)

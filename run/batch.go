@@ -21,6 +21,7 @@ import (
 	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // DefaultMaxRequest bounds one request line of a batch.
@@ -30,10 +31,10 @@ const DefaultMaxRequest = 16 << 20
 // line that is not a request, a transcript that could not be written.
 const ReasonError = "error"
 
-// Event types of a batch (tools.Summary, tools.Batch).
+// Event types of a batch (event.Summary, event.Batch).
 const (
-	TypeSummary = tools.TypeSummary // one per request, after its transcript
-	TypeBatch   = tools.TypeBatch   // the last line: the totals
+	TypeSummary = event.TypeSummary // one per request, after its transcript
+	TypeBatch   = event.TypeBatch   // the last line: the totals
 )
 
 // BatchOptions configures Batch.
@@ -272,7 +273,7 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 	if p := opts.Loop.Progress; p != nil {
 		lo.Progress = func(msg string) { p(id + ": " + msg) }
 	}
-	lo.onStep = func(st *tools.Step) { s.steps = append(s.steps, timesOf(st)) }
+	lo.onStep = func(st *event.Step) { s.steps = append(s.steps, timesOf(st)) }
 	start := time.Now()
 	var res Result
 	var err error
@@ -281,7 +282,7 @@ func runRequest(ctx context.Context, id string, in Input, opts *BatchOptions) su
 		res, err = writeAtomic(s.file, func(f io.Writer) (Result, error) { return Loop(ctx, in, f, lo) })
 	} else {
 		s.transcript = &spool{}
-		res, err = Loop(ctx, in, &requestWriter{w: s.transcript, id: id, start: true}, lo)
+		res, err = LoopSink(ctx, in, requestSink{id: id, next: event.NewJSONL(s.transcript)}, lo)
 	}
 	s.duration = time.Since(start)
 	s.reason, s.iterations, s.calls, s.err = res.Reason, res.Iterations, res.Calls, res.Error
@@ -334,10 +335,10 @@ func finished(dir, id string) (summary, bool) {
 	}
 	buf = bytes.TrimRight(buf, "\r\n")
 	last := buf[bytes.LastIndexByte(buf, '\n')+1:]
-	if typ, err := tools.EventType(last); err != nil || typ != tools.TypeStop {
+	if typ, err := tools.EventType(last); err != nil || typ != event.TypeStop {
 		return summary{}, false
 	}
-	stop := tools.DecodeStop(last)
+	stop := event.DecodeStop(last)
 	if stop.Reason == "" || stop.Reason == StopInterrupted {
 		return summary{}, false
 	}
@@ -419,7 +420,7 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 	}
 	done.Calls += s.calls
 
-	ev := tools.Summary{Request: s.id, Reason: s.reason, Iterations: s.iterations, File: s.file, Skipped: s.skipped, Error: s.err}
+	ev := event.Summary{Request: s.id, Reason: s.reason, Iterations: s.iterations, File: s.file, Skipped: s.skipped, Error: s.err}
 	if s.ran {
 		ev.Calls, ev.DurationMS = ptr(s.calls), ptr(s.duration.Milliseconds())
 	}
@@ -431,8 +432,8 @@ func writeSummary(w io.Writer, s summary, done *BatchResult) error {
 
 // writeBatch writes the last event of a batch: the totals, and the
 // percentiles of its turns' phases when any ran.
-func writeBatch(w io.Writer, r BatchResult, phases []tools.Phase, d time.Duration) error {
-	ev := tools.Batch{Counts: []tools.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
+func writeBatch(w io.Writer, r BatchResult, phases []event.Phase, d time.Duration) error {
+	ev := event.Batch{Counts: []event.Count{{Key: "requests", N: r.Requests}, {Key: "final_answer", N: r.Answered}, {Key: "failed", N: r.Failed}, {Key: "skipped", N: r.Skipped},
 		{Key: "interrupted", N: r.Interrupted}, {Key: "not_started", N: r.NotStarted}, {Key: "calls", N: r.Calls}}, Phases: phases, DurationMS: d.Milliseconds()}
 	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return fmt.Errorf("writing the batch event: %w", err)
@@ -440,37 +441,33 @@ func writeBatch(w io.Writer, r BatchResult, phases []tools.Phase, d time.Duratio
 	return nil
 }
 
-// requestWriter puts a "request" field first in every event written
-// through it.
-type requestWriter struct {
-	w     io.Writer
-	id    string
-	start bool // the next byte begins a line
-	buf   []byte
+// requestSink hands on each event of one request of a batch as a
+// requestEvent: with the request's id.
+type requestSink struct {
+	id   string
+	next event.Sink
 }
 
-func (rw *requestWriter) Write(p []byte) (int, error) {
-	total := len(p)
-	rw.buf = rw.buf[:0]
-	for len(p) > 0 {
-		if rw.start && p[0] == '{' {
-			rw.buf = append(rw.buf, `{"request":`...)
-			rw.buf = jsonw.AppendString(rw.buf, rw.id)
-			rw.buf = append(rw.buf, ',')
-			p = p[1:]
-		}
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			rw.buf = append(rw.buf, p...)
-			rw.start = false
-			break
-		}
-		rw.buf = append(rw.buf, p[:i+1]...)
-		p = p[i+1:]
-		rw.start = true
+func (rs requestSink) Emit(e event.Event) error {
+	return rs.next.Emit(&requestEvent{request: rs.id, Event: e})
+}
+
+func (rs requestSink) Flush() error { return rs.next.Flush() }
+
+// requestEvent is an event of one request of a batch: written with a
+// "request" field first, so that sorting a batch's lines groups each
+// request's (a summary event has its own).
+type requestEvent struct {
+	request string
+	event.Event
+}
+
+func (e *requestEvent) AppendJSON(dst []byte) []byte {
+	dst = jsonw.AppendString(append(dst, `{"request":`...), e.request)
+	start := len(dst)
+	dst = e.Event.AppendJSON(dst)
+	if len(dst) > start && dst[start] == '{' {
+		dst[start] = ',' // the event's members follow the request's
 	}
-	if _, err := rw.w.Write(rw.buf); err != nil {
-		return 0, err
-	}
-	return total, nil
+	return dst
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // writes records every write it is given.
@@ -23,17 +25,13 @@ func TestSpoolWholeLines(t *testing.T) {
 	for _, size := range []int{100, spoolMemory * 3} {
 		var want bytes.Buffer
 		sp := &spool{}
-		rw := &requestWriter{w: sp, id: `r"1`, start: true}
+		rs := requestSink{id: `r"1`, next: event.NewJSONL(sp)}
 		for i := 0; want.Len() < size; i++ {
-			line := fmt.Sprintf(`{"type":"text","content":"%s"}`+"\n", strings.Repeat("x", i%5000))
+			content := strings.Repeat("x", i%5000)
+			line := fmt.Sprintf(`{"type":"text","content":"%s"}`+"\n", content)
 			fmt.Fprintf(&want, `{"request":"r\"1",`+"%s", line[1:])
-			// In pieces, as a writer may be given them.
-			for len(line) > 0 {
-				n := min(len(line), 1+i%97)
-				if _, err := rw.Write([]byte(line[:n])); err != nil {
-					t.Fatal(err)
-				}
-				line = line[n:]
+			if err := rs.Emit(&event.TextEvent{Type: event.TypeText, Content: []byte(content)}); err != nil {
+				t.Fatal(err)
 			}
 		}
 		if (sp.f != nil) != (size > spoolMemory) {

@@ -3,7 +3,7 @@ package run
 import (
 	"math/bits"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // What a batch says of its turns' phases: the median and 95th percentile
@@ -81,7 +81,7 @@ type phaseStats struct {
 // stepTimes are one step's timings, in the order of phaseKeys.
 type stepTimes [len(phaseKeys)]int64
 
-func timesOf(s *tools.Step) stepTimes {
+func timesOf(s *event.Step) stepTimes {
 	return stepTimes{s.ModelMS, s.ParseMS, s.ValidateMS, s.ExecMS}
 }
 
@@ -95,13 +95,13 @@ func (p *phaseStats) add(t stepTimes) {
 
 // percentiles are p50 and p95 of each phase, none when no step was
 // counted.
-func (p *phaseStats) percentiles() []tools.Phase {
+func (p *phaseStats) percentiles() []event.Phase {
 	if p.steps == 0 {
 		return nil
 	}
-	out := make([]tools.Phase, len(phaseKeys))
+	out := make([]event.Phase, len(phaseKeys))
 	for i, k := range phaseKeys {
-		out[i] = tools.Phase{Key: k, P50: p.phases[i].quantile(0.50), P95: p.phases[i].quantile(0.95)}
+		out[i] = event.Phase{Key: k, P50: p.phases[i].quantile(0.50), P95: p.phases[i].quantile(0.95)}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // VolatileFields are the top-level event fields a check ignores: they
@@ -152,7 +153,7 @@ func (c *comparison) omit(ev gjson.Result) omitTree {
 		t[k] = nil
 	}
 	switch ev.Get("type").Str {
-	case tools.TypeSystem:
+	case event.TypeSystem:
 		if c.ignore.System {
 			t["content"] = nil
 		}
@@ -199,11 +200,11 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 	// said "validated": false), and the step events of the ledger. What
 	// it predates is new, not a difference; kept maps back to got's lines.
 	predates := !anyRefusedCall(want)
-	predatesSteps := !anyOfType(want, tools.TypeStep)
+	predatesSteps := !anyOfType(want, event.TypeStep)
 	compared, kept := got, []int(nil)
 	if predates || predatesSteps {
 		compared, kept = without(got, func(ev []byte) bool {
-			return predates && isRefusedCall(ev) || predatesSteps && isType(ev, tools.TypeStep)
+			return predates && isRefusedCall(ev) || predatesSteps && isType(ev, event.TypeStep)
 		})
 	}
 	gk := canonicalEvents(compared, cmp)
@@ -260,7 +261,7 @@ func checkDiff(want, got [][]byte, ig CheckIgnore, shown int) (diff string, ok b
 	if predates && anyRefusedCall(got) {
 		b.WriteString(`; nor the lines of refused calls ("validated": false), which the recording predates`)
 	}
-	if predatesSteps && anyOfType(got, tools.TypeStep) {
+	if predatesSteps && anyOfType(got, event.TypeStep) {
 		b.WriteString("; nor the step events, which the recording predates")
 	}
 	if items := ig.Items(); len(items) > 0 {

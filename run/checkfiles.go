@@ -1,7 +1,6 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Check statuses: the "status" of a check event.
@@ -22,8 +21,8 @@ const (
 	CheckError   = "error"
 )
 
-// TypeCheck is the event of one recording checked in bulk (tools.Check).
-const TypeCheck = tools.TypeCheck
+// TypeCheck is the event of one recording checked in bulk (event.Check).
+const TypeCheck = event.TypeCheck
 
 // ReplayFiles reads what --replay names: a directory (its *.jsonl files)
 // or a glob pattern gives the recordings of a bulk check, sorted, with
@@ -117,7 +116,7 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		if opts.Report != nil {
 			opts.Report(c.file, c.status, c.detail)
 		}
-		ev := tools.Check{File: c.file, Status: c.status, Ignored: opts.Ignore.Items()}
+		ev := event.Check{File: c.file, Status: c.status, Ignored: opts.Ignore.Items()}
 		switch c.status {
 		case CheckDiffers:
 			ev.Difference = c.detail
@@ -144,7 +143,7 @@ func CheckFiles(ctx context.Context, files []string, w io.Writer, opts CheckOpti
 		return res, fmt.Errorf("writing the results: %w", err)
 	}
 	res.Files, res.NotStarted = len(shard), len(shard)-started
-	ev := tools.Batch{Counts: []tools.Count{{Key: "files", N: res.Files}, {Key: "ok", N: res.OK}, {Key: "differs", N: res.Differ}, {Key: "errors", N: res.Errors}, {Key: "not_started", N: res.NotStarted}},
+	ev := event.Batch{Counts: []event.Count{{Key: "files", N: res.Files}, {Key: "ok", N: res.OK}, {Key: "differs", N: res.Differ}, {Key: "errors", N: res.Errors}, {Key: "not_started", N: res.NotStarted}},
 		DurationMS: time.Since(start).Milliseconds()}
 	if _, err := w.Write(append(ev.AppendJSON(nil), '\n')); err != nil {
 		return res, fmt.Errorf("writing the results: %w", err)
@@ -165,18 +164,14 @@ func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 	if err := rec.Setup(&lo, opts.Native); err != nil {
 		return fail(err)
 	}
-	var got bytes.Buffer
-	if _, err := Loop(ctx, rec.Input, &got, lo); err != nil {
+	var got keptEvents
+	if _, err := LoopSink(ctx, rec.Input, &got, lo); err != nil {
 		return fail(err)
 	}
 	if ctx.Err() != nil {
 		return fail(errors.New("interrupted before the replay ended"))
 	}
-	mine, err := ReadTranscript(&got)
-	if err != nil {
-		return fail(err)
-	}
-	if diff, same := checkDiff(rec.Events, mine, opts.Ignore, 1); !same {
+	if diff, same := checkDiff(rec.Events, got, opts.Ignore, 1); !same {
 		return checked{file: file, status: CheckDiffers, detail: strings.TrimRight(diff, "\n")}
 	}
 	return checked{file: file, status: CheckOK}

@@ -12,6 +12,7 @@ import (
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // script is a Backend that answers each turn with the next of its
@@ -73,4 +74,40 @@ func ExampleLoop() {
 	// Output:
 	// system user assistant tool_call tool_observation step assistant final_answer step stop
 	// final_answer after 2 turns and 1 call: It is 18 C and raining in Paris.
+}
+
+// calls is an event.Sink that prints what became of each call, from the
+// event values the loop hands it: no line of JSON between.
+type calls struct{}
+
+func (calls) Emit(e event.Event) error {
+	switch e := e.(type) {
+	case *tools.CallEvent:
+		fmt.Printf("call %s %s\n", e.Name, e.Arguments)
+	case *tools.Observation:
+		fmt.Printf("  %s (%s)\n", e.Status, e.Error.Kind)
+	case *event.Stop:
+		fmt.Println("stop:", e.Reason)
+	}
+	return nil
+}
+
+func (calls) Flush() error { return nil }
+
+// The loop hands its events to a sink as values, redacted, in order: the
+// view at a terminal is such a sink, and Loop is LoopSink with the JSONL
+// encoder. Here the model calls a tool that is not there, and answers.
+func ExampleLoopSink() {
+	model := &script{replies: []string{
+		`{"type":"tool_call","name":"get_weather","arguments":{"city":"Paris"}}`,
+		`{"type":"final_answer","content":"I cannot look it up."}`,
+	}}
+	in := run.Input{Messages: []run.Message{{Role: run.RoleUser, Content: "What is the weather in Paris?"}}}
+	if _, err := run.LoopSink(context.Background(), in, calls{}, run.Options{Backend: model}); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// call get_weather {"city":"Paris"}
+	//   error (unknown_tool)
+	// stop: final_answer
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // One executor lives for the whole run: "[a]ll" at the --confirm prompt
@@ -89,7 +90,7 @@ func TestRunEqualsPipelineConfirmAll(t *testing.T) {
 	var fromRun []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		switch gjson.Get(line, "type").Str {
-		case tools.TypeSystem, tools.TypeUser, tools.TypeAssistant, tools.TypeStep, tools.TypeStop:
+		case event.TypeSystem, event.TypeUser, event.TypeAssistant, event.TypeStep, event.TypeStop:
 		default:
 			fromRun = append(fromRun, durationField.ReplaceAllString(line, ""))
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Stop reasons: the "reason" of the stop event.
@@ -118,7 +119,7 @@ type Options struct {
 
 	// onStep, when set, hears each step event as it is written (a batch
 	// counts their timings).
-	onStep func(*tools.Step)
+	onStep func(*event.Step)
 }
 
 // Input is what run was asked.
@@ -185,8 +186,8 @@ type Result struct {
 // stopEvent is the stop event that ends a transcript: type, reason,
 // iterations, and error when there is one (FinalAnswer and Unread are not
 // in it).
-func (r Result) stopEvent() *tools.Stop {
-	return &tools.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
+func (r Result) stopEvent() *event.Stop {
+	return &event.Stop{Reason: r.Reason, Iterations: r.Iterations, Error: r.Error}
 }
 
 // Loop runs the conversation in until a final answer or a limit, writing
@@ -202,7 +203,15 @@ func (r Result) stopEvent() *tools.Stop {
 //
 // The error is only for failures of the transcript itself (w); how the run
 // ended is in Result and in the stop event.
-func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result, err error) {
+func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
+	return LoopSink(ctx, in, event.NewJSONL(w), opts)
+}
+
+// LoopSink is Loop handing the transcript's events to sink as values, in
+// order, each redacted as Loop redacts it; Loop is LoopSink with the JSONL
+// sink. At the end the sink is flushed (event.Sink.Flush). The events
+// are the loop's until Emit returns: a sink that keeps one copies it.
+func LoopSink(ctx context.Context, in Input, sink event.Sink, opts Options) (res Result, err error) {
 	if opts.MaxIterations <= 0 {
 		opts.MaxIterations = DefaultMaxIterations
 	}
@@ -256,14 +265,14 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 	if p := opts.Progress; p != nil {
 		l.opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
-	rw := newRedactingWriter(w, redactor)
+	rs := newRedactingSink(sink, redactor)
 	defer func() {
 		// A text event held back, when the run ends without a stop event.
-		if ferr := rw.Flush(); ferr != nil && err == nil {
+		if ferr := rs.Flush(); ferr != nil && err == nil {
 			err = fmt.Errorf("writing the transcript: %w", ferr)
 		}
 	}()
-	l.w = rw
+	l.sink = rs
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 
@@ -280,7 +289,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 type loop struct {
 	opts  Options
 	style *catalog.Style // the prompt style of opts.Style
-	w     io.Writer
+	sink  event.Sink     // the transcript, through the redactor
 	msgs  []Message
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
@@ -300,16 +309,14 @@ type loop struct {
 	// exec checks and runs the calls of every turn, against offered.
 	exec    *tools.Executor
 	offered *offeredSet
-	// buf holds the line being written: one buffer for the run.
-	buf []byte
 	// offers is what is offered, for the budgets (budget.go).
 	offers offers
 	// step is the ledger of the turn under way (step.go), written when it
 	// ends; clock times its executor's phases.
-	step  tools.Step
+	step  event.Step
 	clock stepClock
 	// note is the turn's reflection (--reflect), kept for the run.
-	note tools.Reflection
+	note event.Reflection
 }
 
 func (l *loop) progress(format string, args ...any) {
@@ -318,21 +325,9 @@ func (l *loop) progress(format string, args ...any) {
 	}
 }
 
-// write writes one event line.
-func (l *loop) write(ev []byte) error {
-	l.buf = append(append(l.buf[:0], ev...), '\n')
-	return l.flush()
-}
-
-// writeEvent writes one event, encoded in the loop's one buffer.
-func (l *loop) writeEvent(e tools.Event) error {
-	l.buf = append(e.AppendJSON(l.buf[:0]), '\n')
-	return l.flush()
-}
-
-// flush writes l.buf, one whole line.
-func (l *loop) flush() error {
-	if _, err := l.w.Write(l.buf); err != nil {
+// writeEvent hands one event to the transcript.
+func (l *loop) writeEvent(e event.Event) error {
+	if err := l.sink.Emit(e); err != nil {
 		return fmt.Errorf("writing the transcript: %w", err)
 	}
 	return nil
@@ -341,12 +336,12 @@ func (l *loop) flush() error {
 // message writes a message of the request: a system or user event, or
 // an assistant event without a turn's measures.
 func (l *loop) message(m Message) error {
-	var e tools.Event
+	var e event.Event
 	switch m.Role {
-	case tools.TypeAssistant:
-		e = &tools.Assistant{Content: m.Content}
+	case event.TypeAssistant:
+		e = &event.Assistant{Content: m.Content}
 	default:
-		e = &tools.Message{Type: m.Role, Content: m.Content}
+		e = &event.Message{Type: m.Role, Content: m.Content}
 	}
 	return l.writeEvent(e)
 }
@@ -435,7 +430,7 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
 	}
-	ev := tools.Message{Type: tools.TypeSystem, Content: system}
+	ev := event.Message{Type: event.TypeSystem, Content: system}
 	if o.Native {
 		// The tools went in the request, not in this text: say so, so
 		// that a replay of the recording offers them the same way.
@@ -485,7 +480,7 @@ func lastUser(msgs []Message) string {
 // turn asks the model once and acts on what it said, then writes the
 // turn's step event. A non-empty reason ends the run.
 func (l *loop) turn(ctx context.Context, req *Request, iteration int) (reason, final string, err error) {
-	l.step = tools.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
+	l.step = event.Step{Iteration: iteration, Calls: l.step.Calls[:0]}
 	reason, final, err = l.act(ctx, req)
 	if err != nil {
 		return "", "", err
@@ -613,7 +608,7 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	// answer: the prose around it is not the answer.
 	if prose != "" && sink.parseErr == "" && !l.opts.StrictProtocol && l.opts.ToolChoice != "required" {
 		// Answer first: plain prose is the answer.
-		answer := tools.TextEvent{Type: tools.TypeFinalAnswer, Content: []byte(prose)}
+		answer := event.TextEvent{Type: event.TypeFinalAnswer, Content: []byte(prose)}
 		if err := l.writeEvent(&answer); err != nil {
 			return "", "", err
 		}
@@ -639,7 +634,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 	// passOn writes the events before the next call, or to the end.
 	passOn := func() error {
 		for ; next < len(events) && events[next].call == nil; next++ {
-			if err := l.write(events[next].line); err != nil {
+			if err := l.writeEvent(events[next].ev); err != nil {
 				return err
 			}
 		}
@@ -656,8 +651,10 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 			return err
 		}
 		next++ // the call, which the outcome stands for
-		l.buf = o.AppendJSON(l.buf[:0])
-		if err := l.flush(); err != nil {
+		if err := l.writeEvent(&o.Checked); err != nil {
+			return err
+		}
+		if err := l.writeEvent(&o.Observation); err != nil {
 			return err
 		}
 		if c := o.Call; c != nil {
@@ -677,7 +674,7 @@ func (l *loop) execute(ctx context.Context, events []turnEvent) (obs []observati
 
 // assistant writes the assistant event of a turn.
 func (l *loop) assistant(sink *turnSink, resp Response, elapsed time.Duration) error {
-	ev := tools.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
+	ev := event.Assistant{Content: sink.raw.String(), Model: resp.Model, Stopped: resp.Stopped, DurationMS: ptr(elapsed.Milliseconds())}
 	// The calls as the server sent them, arguments byte for byte, under
 	// the ids the events give them.
 	for _, c := range sink.native {
@@ -710,7 +707,7 @@ func observationOf(o *tools.Observation) observation {
 // ledger enters an observation of the turn in its step event and, under
 // --reflect, in its note.
 func (l *loop) ledger(o *tools.Observation) {
-	l.step.Calls = append(l.step.Calls, tools.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
+	l.step.Calls = append(l.step.Calls, event.StepCall{ID: o.ID, Name: o.Name, Status: stepStatus(o)})
 	if l.opts.Reflect {
 		l.note.Calls = append(l.note.Calls, reflectOn(o))
 	}
@@ -830,7 +827,7 @@ func (l *loop) askAnswer(asked bool) (reason, final string, err error) {
 		return StopRepeated, "", nil
 	}
 	l.askedAnswer = true
-	ev := tools.Message{Type: tools.TypeUser, Content: answerPrompt}
+	ev := event.Message{Type: event.TypeUser, Content: answerPrompt}
 	if err := l.writeEvent(&ev); err != nil {
 		return "", "", err
 	}

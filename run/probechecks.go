@@ -17,6 +17,7 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // The checks of Probe (probe.go), a method of prober each, in the order
@@ -279,7 +280,7 @@ func (p *prober) parseText(text []byte) (calls []parsedCall, errs int) {
 		switch e.Type {
 		case tools.TypeToolCall:
 			calls = append(calls, parsedCall{name: e.Call.Name, format: e.Call.Format})
-		case tools.TypeParseError:
+		case event.TypeParseError:
 			errs++
 		}
 		return nil

@@ -1,14 +1,13 @@
 package run
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Recording is a recorded run to run again: what `run --replay FILE` and
@@ -82,25 +81,33 @@ func (r *Recording) Setup(opts *Options, native bool) error {
 	return nil
 }
 
-// Replay runs the recording again with opts (after Setup) and writes the
-// transcript to w. With check, the transcript is also compared with the
-// recording: diff says how they differ, "" when they do not (its ending
-// included, so a recording of a run that failed passes when the replay
-// fails the same way).
-func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check bool) (res Result, diff string, err error) {
-	var got bytes.Buffer
+// Replay runs the recording again with opts (after Setup) and hands the
+// transcript's events to sink (LoopSink). With check, the transcript is
+// also compared with the recording: diff says how they differ, "" when
+// they do not (its ending included, so a recording of a run that failed
+// passes when the replay fails the same way).
+func (r *Recording) Replay(ctx context.Context, sink event.Sink, opts Options, check bool) (res Result, diff string, err error) {
+	var got keptEvents
 	if check {
-		w = io.MultiWriter(w, &got)
+		sink = event.Tee(sink, &got)
 	}
-	if res, err = Loop(ctx, r.Input, w, opts); err != nil || !check {
+	if res, err = LoopSink(ctx, r.Input, sink, opts); err != nil || !check {
 		return res, "", err
 	}
-	mine, err := ReadTranscript(&got)
-	if err != nil {
-		return res, "", err
-	}
-	if d, same := CheckIgnoring(r.Events, mine, r.Ignore); !same {
+	if d, same := CheckIgnoring(r.Events, got, r.Ignore); !same {
 		diff = d
 	}
 	return res, diff, nil
 }
+
+// keptEvents is the sink the golden check keeps a replay's events in,
+// each as its JSON: the run's own events, taken as values and encoded
+// once, never read back from the lines of a transcript.
+type keptEvents [][]byte
+
+func (k *keptEvents) Emit(e event.Event) error {
+	*k = append(*k, e.AppendJSON(nil))
+	return nil
+}
+
+func (k *keptEvents) Flush() error { return nil }

@@ -10,6 +10,7 @@ import (
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/jsonw"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Reflection notes (run --reflect): after a turn's observations, one
@@ -39,8 +40,8 @@ import (
 const findingMax = 160
 
 // reflectOn is the finding of one call, from its observation.
-func reflectOn(o *tools.Observation) tools.Finding {
-	f := tools.Finding{ID: jsonw.ValidString(o.ID), Name: jsonw.ValidString(o.Name), Status: stepStatus(o)}
+func reflectOn(o *tools.Observation) event.Finding {
+	f := event.Finding{ID: jsonw.ValidString(o.ID), Name: jsonw.ValidString(o.Name), Status: stepStatus(o)}
 	name := quoteName(f.Name)
 	var kind tools.ErrorKind
 	message := ""
@@ -138,7 +139,7 @@ func firstLine(s string) string {
 // a {"type":"reflection","calls":[…]} object, on its own line in the jsonl
 // style, in a <tool_reflection> block in the xml style, in a json code
 // block in the markdown style (as each gives back a result).
-func appendNote(b []byte, style *catalog.Style, r *tools.Reflection) []byte {
+func appendNote(b []byte, style *catalog.Style, r *event.Reflection) []byte {
 	var open, close string
 	switch style.Name() {
 	case catalog.StyleXML:

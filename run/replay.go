@@ -13,6 +13,7 @@ import (
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // ReadTranscript reads a JSONL transcript: one JSON object a line, blank
@@ -93,12 +94,12 @@ func newReplay(events [][]byte) (Backend, error) {
 	for _, ev := range events {
 		typ, _ := tools.EventType(ev) // a line without one is no event of ours
 		switch typ {
-		case tools.TypeStep, tools.TypeReflection:
+		case event.TypeStep, event.TypeReflection:
 			// The ledger of a turn, after it: "the event before" a stop
 			// is the turn's last own event.
 			continue
-		case tools.TypeAssistant:
-			a := tools.DecodeAssistant(ev)
+		case event.TypeAssistant:
+			a := event.DecodeAssistant(ev)
 			// The arguments as the server sent them, spaces and all: the
 			// tool_call events hold them normalized.
 			r.turns = append(r.turns, replayTurn{content: []byte(a.Content), model: a.Model, usage: a.Usage, native: a.ToolCalls})
@@ -120,8 +121,8 @@ func newReplay(events [][]byte) (Backend, error) {
 			seen[c.ID] = true
 			t := &r.turns[len(r.turns)-1]
 			t.native = append(t.native, tools.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
-		case tools.TypeStop:
-			stop := tools.DecodeStop(ev)
+		case event.TypeStop:
+			stop := event.DecodeStop(ev)
 			if stop.Reason != StopProvider {
 				break
 			}
@@ -132,7 +133,7 @@ func newReplay(events [][]byte) (Backend, error) {
 			// A turn that failed after part of its reply was read has its
 			// assistant event right before the stop; one that failed
 			// before any has none, and the failure is a turn of its own.
-			if prev == tools.TypeAssistant && len(r.turns) > 0 {
+			if prev == event.TypeAssistant && len(r.turns) > 0 {
 				r.turns[len(r.turns)-1].err = fail
 			} else {
 				r.turns = append(r.turns, replayTurn{err: fail})
@@ -199,12 +200,12 @@ func RecordedNative(events [][]byte) bool {
 	for _, ev := range events {
 		typ, _ := tools.EventType(ev)
 		switch typ {
-		case tools.TypeSystem:
-			if tools.DecodeMessage(ev).API == APINative {
+		case event.TypeSystem:
+			if event.DecodeMessage(ev).API == APINative {
 				return true
 			}
-		case tools.TypeAssistant:
-			if len(tools.DecodeAssistant(ev).ToolCalls) > 0 {
+		case event.TypeAssistant:
+			if len(event.DecodeAssistant(ev).ToolCalls) > 0 {
 				return true
 			}
 		case tools.TypeToolCall:
@@ -225,9 +226,9 @@ func RecordedInput(events [][]byte) (Input, error) {
 	for _, ev := range events {
 		typ, _ := tools.EventType(ev)
 		switch typ {
-		case tools.TypeUser:
-			in.Messages = append(in.Messages, Message{Role: "user", Content: tools.DecodeMessage(ev).Content})
-		case tools.TypeAssistant:
+		case event.TypeUser:
+			in.Messages = append(in.Messages, Message{Role: "user", Content: event.DecodeMessage(ev).Content})
+		case event.TypeAssistant:
 			if len(in.Messages) > 0 {
 				return in, nil
 			}

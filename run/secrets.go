@@ -3,14 +3,11 @@ package run
 import (
 	"bytes"
 	"errors"
-	"io"
 	"net/url"
 
-	"github.com/tidwall/gjson"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/internal/unsafestr"
 	"github.com/toolcall/toolcall/internal/urlcred"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 	"github.com/toolcall/toolcall/tools/redact"
 )
 
@@ -31,8 +28,7 @@ func withoutURL(err error) error {
 // Secrets are the credentials of opts that no output may show: the API
 // key, and the password of the base URL as written and decoded. Give them
 // to the redactor (tools.ExecOptions.Secrets), which Loop applies to the
-// whole transcript, and to redact.New for what else may quote them (a
-// server's chat template: ChatTemplate).
+// whole transcript.
 func Secrets(opts HTTPOptions) []string {
 	var out []string
 	if opts.APIKey != "" {
@@ -41,100 +37,68 @@ func Secrets(opts HTTPOptions) []string {
 	return append(out, urlcred.Passwords(opts.BaseURL)...)
 }
 
-// redactingWriter redacts each write of the transcript: whole event
-// lines, whose strings are read as JSON and redacted (raw, and escaped
-// within, as redact.Redactor.JSON does).
+// redactingSink is the filter every event of the transcript goes
+// through before it reaches a sink at the edge (the JSONL encoder, the
+// view, a recording): it hands on each event with every string it holds
+// redacted (fields, arguments, content; JSON values as
+// redact.Redactor.JSON redacts them, raw and escaped within), a copy when
+// anything changed, the event itself when nothing did.
 //
 // A long stretch of the model's text (or reasoning) comes as several
 // events, cut by size, and a secret may be cut with them: each half alone
 // is not the secret. So such an event whose content ends with the start
-// of a secret value is held back until the next line is seen; when that
+// of a secret value is held back until the next event is seen; when that
 // is an event of the same type, the secret across the two is replaced
-// (redact.Redactor.Across) before either is written. Flush writes what is
-// held at the end.
-type redactingWriter struct {
-	w    io.Writer
+// (redact.Redactor.Across) before either goes on. Flush hands on what is
+// held at the end, then flushes the sink after it.
+type redactingSink struct {
+	next event.Sink
 	r    *redact.Redactor
-	held []byte // a text or reasoning event line, with its newline, waiting for the next
-	out  []byte
+	held *event.TextEvent // a text or reasoning event, a copy of its own, waiting for the next
 }
 
-func newRedactingWriter(w io.Writer, r *redact.Redactor) *redactingWriter {
-	return &redactingWriter{w: w, r: r}
+func newRedactingSink(next event.Sink, r *redact.Redactor) *redactingSink {
+	return &redactingSink{next: next, r: r}
 }
 
-func (rw *redactingWriter) Write(p []byte) (int, error) {
-	rw.out = rw.out[:0]
-	for rest := p; len(rest) > 0; {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line = rest[:i+1]
-		}
-		rest = rest[len(line):]
-		rw.line(line)
+func (rs *redactingSink) Emit(e event.Event) error {
+	t, _ := e.(*event.TextEvent)
+	if t != nil && t.Type != event.TypeText && t.Type != event.TypeReasoning {
+		t = nil // an answer is not cut by size
 	}
-	if len(rw.out) > 0 {
-		if _, err := rw.w.Write(rw.out); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
-}
-
-// line redacts one line into rw.out, or holds it back.
-func (rw *redactingWriter) line(line []byte) {
-	content, kind := textContent(line)
-	if rw.held != nil {
-		held := rw.held
-		rw.held = nil
-		if before, heldKind := textContent(held); kind != "" && kind == heldKind {
-			a, b := rw.r.Across(before.Str, content.Str)
-			if a != before.Str {
-				held = withContent(held, before, a)
-				line = withContent(line, content, b)
-				content, _ = textContent(line)
+	if rs.held != nil {
+		held := rs.held
+		rs.held = nil
+		if t != nil && t.Type == held.Type {
+			a, b := rs.r.Across(unsafestr.String(held.Content), unsafestr.String(t.Content))
+			if a != unsafestr.String(held.Content) {
+				held.Content = []byte(a)
+				c := *t
+				c.Content = []byte(b)
+				t, e = &c, &c
 			}
 		}
-		rw.out = append(rw.out, rw.r.JSON(held)...)
+		if err := rs.next.Emit(redactEvent(rs.r, held)); err != nil {
+			return err
+		}
 	}
-	if kind != "" && rw.r.MayContinue(content.Str) {
-		rw.held = append([]byte(nil), line...)
-		return
-	}
-	rw.out = append(rw.out, rw.r.JSON(line)...)
-}
-
-// Flush writes the line held back, if any.
-func (rw *redactingWriter) Flush() error {
-	if rw.held == nil {
+	if t != nil && rs.r.MayContinue(unsafestr.String(t.Content)) {
+		// A copy: the caller may reuse the event once Emit returns.
+		c := *t
+		c.Content = bytes.Clone(t.Content)
+		rs.held = &c
 		return nil
 	}
-	held := rw.held
-	rw.held = nil
-	_, err := rw.w.Write(rw.r.JSON(held))
-	return err
+	return rs.next.Emit(redactEvent(rs.r, e))
 }
 
-// textContent is the content of a text or reasoning event line, and
-// which of the two it is; kind is "" for any other line.
-func textContent(line []byte) (content gjson.Result, kind string) {
-	if !bytes.Contains(line, []byte(`"text"`)) && !bytes.Contains(line, []byte(`"reasoning"`)) {
-		return gjson.Result{}, ""
+// Flush hands on the event held back, if any, and flushes the next sink.
+func (rs *redactingSink) Flush() error {
+	if held := rs.held; held != nil {
+		rs.held = nil
+		if err := rs.next.Emit(redactEvent(rs.r, held)); err != nil {
+			return err
+		}
 	}
-	kind = gjson.GetBytes(line, "type").Str
-	if kind != tools.TypeText && kind != tools.TypeReasoning {
-		return gjson.Result{}, ""
-	}
-	c := gjson.GetBytes(line, "content") // Index: where it is in line
-	if c.Type != gjson.String || c.Index == 0 {
-		return gjson.Result{}, ""
-	}
-	return c, kind
-}
-
-// withContent is line with its content, found at c, replaced by s.
-func withContent(line []byte, c gjson.Result, s string) []byte {
-	out := append([]byte(nil), line[:c.Index]...)
-	out = jsonw.AppendString(out, s)
-	return append(out, line[c.Index+len(c.Raw):]...)
+	return rs.next.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 	"github.com/toolcall/toolcall/tools/redact"
 )
 
@@ -51,29 +52,41 @@ func TestHostileKeySplitAcrossTextEvents(t *testing.T) {
 }
 
 // Only the start of a secret at an event's end holds the event back, and
-// a held event is written with the next line or at the end, unchanged when
-// the next does not complete a secret.
-func TestRedactingWriterHoldsOnlyAStart(t *testing.T) {
+// a held event is handed on with the next event or at the end, unchanged
+// when the next does not complete a secret.
+func TestRedactingSinkHoldsOnlyAStart(t *testing.T) {
 	const key = "tcsk-9Qm2Zr7Lx4Vb8Np3Kd6Wf1Hy5"
 	var out strings.Builder
-	rw := newRedactingWriter(&out, redact.New(nil, nil, key))
-	rw.Write([]byte(`{"type":"text","content":"plain"}` + "\n"))
+	rs := newRedactingSink(event.NewJSONL(&out), redact.New(nil, nil, key))
+	text := func(typ, content, format string) *event.TextEvent {
+		return &event.TextEvent{Type: typ, Content: []byte(content), Format: format}
+	}
+	rs.Emit(text(event.TypeText, "plain", ""))
 	if out.String() != `{"type":"text","content":"plain"}`+"\n" {
 		t.Errorf("an event without the start of a secret was held: %q", out.String())
 	}
 	out.Reset()
-	rw.Write([]byte(`{"type":"text","content":"ends with tcsk-9Qm"}` + "\n"))
+	held := text(event.TypeText, "ends with tcsk-9Qm", "")
+	rs.Emit(held)
 	if out.Len() != 0 {
 		t.Errorf("an event ending with the start of the key was written at once: %q", out.String())
 	}
-	rw.Write([]byte(`{"type":"text","content":"not the rest"}` + "\n"))
+	held.Content[0] = 'E' // the caller's to reuse once Emit returns
+	rs.Emit(text(event.TypeText, "not the rest", ""))
 	if want := `{"type":"text","content":"ends with tcsk-9Qm"}` + "\n" + `{"type":"text","content":"not the rest"}` + "\n"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 	out.Reset()
-	rw.Write([]byte(`{"type":"reasoning","content":"ends with tcsk-9Qm2Z","format":"think"}` + "\n"))
-	rw.Flush()
+	rs.Emit(text(event.TypeReasoning, "ends with tcsk-9Qm2Z", "think"))
+	rs.Flush()
 	if out.String() != `{"type":"reasoning","content":"ends with tcsk-9Qm2Z","format":"think"}`+"\n" {
 		t.Errorf("Flush wrote %q", out.String())
+	}
+	out.Reset()
+	rs.Emit(text(event.TypeText, "the key is tcsk-9Qm2Zr7L", ""))
+	rs.Emit(text(event.TypeText, "x4Vb8Np3Kd6Wf1Hy5, and more", ""))
+	rs.Flush()
+	if got := out.String(); strings.Contains(got, "tcsk-9Qm") || strings.Contains(got, "Hy5") || !strings.Contains(got, "[REDACTED]") {
+		t.Errorf("a key cut across two events came out as %q", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // turnSink parses a turn as it arrives and decides when to stop reading:
@@ -89,11 +89,11 @@ func (s *turnSink) emit(e *parse.Event) error {
 		if !s.parallel {
 			s.stop = true
 		}
-	case tools.TypeFinalAnswer:
+	case event.TypeFinalAnswer:
 		f := string(e.Content)
 		s.final = &f
 		s.stop = true
-	case tools.TypeText:
+	case event.TypeText:
 		if parse.IsDirectlyAnswer(e) {
 			// Neither a call nor the answer: what came before it was the
 			// model's plan.
@@ -109,7 +109,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 		}
 		s.prose.Write(e.Content)
 		s.said = append(s.said, said{text: string(e.Content)})
-	case tools.TypeParseError:
+	case event.TypeParseError:
 		if s.parseErr == "" {
 			s.parseErr = e.Error
 		}
@@ -117,27 +117,25 @@ func (s *turnSink) emit(e *parse.Event) error {
 			s.reading.decodeErr = e.Error
 		}
 	}
-	if s.stop && e.Type == tools.TypeText {
+	if s.stop && e.Type == event.TypeText {
 		return nil
 	}
-	if e.Type == tools.TypeToolCall {
-		// The call as a value, for the executor: parse's buffers are
-		// its own once emit returns.
-		c := e.Call
-		c.Arguments = bytes.Clone(c.Arguments)
-		c.Repairs = slices.Clone(c.Repairs)
-		s.events = append(s.events, turnEvent{call: &c})
+	// The event as a value, its bytes copied: parse's buffers are its
+	// own once emit returns.
+	v := e.Value()
+	if c, ok := v.(*tools.CallEvent); ok {
+		s.events = append(s.events, turnEvent{call: &c.Call})
 		return nil
 	}
-	s.events = append(s.events, turnEvent{line: e.AppendJSON(nil)})
+	s.events = append(s.events, turnEvent{ev: v})
 	return nil
 }
 
 // turnEvent is one of parse's events of a turn: a call, handed to the
-// executor as a value, or another event, written as parse wrote it.
+// executor, or another event, passed on as parse made it.
 type turnEvent struct {
 	call *tools.Call
-	line []byte // the event, without its newline, when call is nil
+	ev   event.Event // when call is nil
 }
 
 // admit counts n more bytes of the reply, and fails once they pass the

@@ -7,9 +7,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
-// The step ledger: every turn ends with a step event (tools.Step) that
+// The step ledger: every turn ends with a step event (event.Step) that
 // says which calls it made, how each went, and where its time went. The
 // phases split the turn's wall clock without overlap:
 //
@@ -60,14 +61,14 @@ func (c *stepClock) split() (validate, exec time.Duration) {
 // llama.cpp's prompt_tokens and completion_tokens, Anthropic's and the
 // Responses API's input_tokens and output_tokens, Ollama's
 // prompt_eval_count and eval_count. nil when it has none of them.
-func usageTokens(usage []byte) *tools.Tokens {
+func usageTokens(usage []byte) *event.Tokens {
 	if len(usage) == 0 {
 		return nil
 	}
 	for _, names := range usageNames {
 		p, c := gjson.GetBytes(usage, names[0]), gjson.GetBytes(usage, names[1])
 		if p.Type == gjson.Number || c.Type == gjson.Number {
-			return &tools.Tokens{Prompt: p.Int(), Completion: c.Int()}
+			return &event.Tokens{Prompt: p.Int(), Completion: c.Int()}
 		}
 	}
 	return nil

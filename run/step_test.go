@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/catalog"
-	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // eventsOf decodes the events of type typ of a transcript.
@@ -41,11 +41,11 @@ func TestLoopStepLedger(t *testing.T) {
 	if got := types(out); got != want {
 		t.Errorf("events %s\nwant %s", got, want)
 	}
-	steps := eventsOf(out, tools.TypeStep, tools.DecodeStep)
+	steps := eventsOf(out, event.TypeStep, event.DecodeStep)
 	if len(steps) != 2 {
 		t.Fatalf("%d steps:\n%s", len(steps), out)
 	}
-	wantCalls := []tools.StepCall{{ID: "call_1", Name: "get_weather", Status: "ok"}, {ID: "call_2", Name: "get_weather", Status: "error"}, {ID: "call_3", Name: "get_wether", Status: "error"}}
+	wantCalls := []event.StepCall{{ID: "call_1", Name: "get_weather", Status: "ok"}, {ID: "call_2", Name: "get_weather", Status: "error"}, {ID: "call_3", Name: "get_wether", Status: "error"}}
 	if diff := cmp.Diff(wantCalls, steps[0].Calls); diff != "" || steps[0].Iteration != 1 {
 		t.Errorf("step 1, iteration %d (-want +got):\n%s", steps[0].Iteration, diff)
 	}
@@ -64,7 +64,7 @@ func TestLoopStepLedger(t *testing.T) {
 }
 
 func TestUsageTokens(t *testing.T) {
-	for usage, want := range map[string]*tools.Tokens{
+	for usage, want := range map[string]*event.Tokens{
 		`{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}`: {Prompt: 12, Completion: 3},
 		`{"input_tokens":7,"output_tokens":2}`:                         {Prompt: 7, Completion: 2},
 		`{"prompt_eval_count":40,"eval_count":9}`:                      {Prompt: 40, Completion: 9},
@@ -105,11 +105,11 @@ func TestLoopReflect(t *testing.T) {
 	if got := types(out); !strings.Contains(got, "tool_observation reflection step assistant final_answer step stop") {
 		t.Errorf("events %s", got)
 	}
-	notes := eventsOf(out, tools.TypeReflection, tools.DecodeReflection)
+	notes := eventsOf(out, event.TypeReflection, event.DecodeReflection)
 	if len(notes) != 1 {
 		t.Fatalf("%d reflections:\n%s", len(notes), out)
 	}
-	want := tools.Reflection{Iteration: 1, Calls: []tools.Finding{
+	want := event.Reflection{Iteration: 1, Calls: []event.Finding{
 		{ID: "call_1", Name: "get_weather", Status: "ok", Finding: "18 C and rain in Oslo", NextAction: "use this result: answer if it is enough, or make the next call it leads to"},
 		{ID: "call_2", Name: "get_weather", Status: "error", Finding: `/city: required property "city" is missing`, NextAction: "fix the argument at /city and call get_weather again"},
 		{ID: "call_3", Name: "get_wether", Status: "error", Finding: `Unknown tool "get_wether". Did you mean "get_weather"? Available tools: add, get_weather.`, NextAction: "call get_weather instead, or answer without a tool"},
@@ -118,7 +118,7 @@ func TestLoopReflect(t *testing.T) {
 		t.Errorf("reflection (-want +got):\n%s", diff)
 	}
 	last := b.seen[1][len(b.seen[1])-1]
-	var note tools.Reflection
+	var note event.Reflection
 	note.Calls = want.Calls
 	wantNote := "\n" + `{"type":"reflection",` + string(note.AppendCalls(nil)) + "}"
 	if last.Role != "user" || !strings.HasSuffix(last.Content, wantNote) || !strings.HasPrefix(last.Content, `{"type":"tool_observation"`) {
@@ -174,7 +174,7 @@ func TestCheckPredatesSteps(t *testing.T) {
 	got := splitLines(out)
 	var old [][]byte // the recording as made before steps
 	for _, ev := range got {
-		if !isType(ev, tools.TypeStep) {
+		if !isType(ev, event.TypeStep) {
 			old = append(old, ev)
 		}
 	}
@@ -189,7 +189,7 @@ func TestCheckPredatesSteps(t *testing.T) {
 	// said to be left out.
 	changed := append([][]byte(nil), old...)
 	for i, ev := range changed {
-		if isType(ev, tools.TypeFinalAnswer) {
+		if isType(ev, event.TypeFinalAnswer) {
 			changed[i] = []byte(strings.Replace(string(ev), "18 C.", "19 C.", 1))
 		}
 	}
@@ -203,9 +203,9 @@ func TestCheckPredatesSteps(t *testing.T) {
 	// their calls are.
 	retimed := append([][]byte(nil), got...)
 	for i, ev := range retimed {
-		if isType(ev, tools.TypeStep) {
-			s := tools.DecodeStep(ev)
-			s.ModelMS, s.ExecMS, s.Tokens = 4031, 77, &tools.Tokens{Prompt: 1, Completion: 2}
+		if isType(ev, event.TypeStep) {
+			s := event.DecodeStep(ev)
+			s.ModelMS, s.ExecMS, s.Tokens = 4031, 77, &event.Tokens{Prompt: 1, Completion: 2}
 			retimed[i] = s.AppendJSON(nil)
 		}
 	}
@@ -214,7 +214,7 @@ func TestCheckPredatesSteps(t *testing.T) {
 	}
 	restated := append([][]byte(nil), got...)
 	for i, ev := range restated {
-		if isType(ev, tools.TypeStep) {
+		if isType(ev, event.TypeStep) {
 			restated[i] = []byte(strings.Replace(string(ev), `"status":"error"`, `"status":"ok"`, 1))
 			break
 		}
@@ -244,7 +244,7 @@ func TestPhasePercentiles(t *testing.T) {
 		p.add(stepTimes{v, 0, v * 1000, 100 - v})
 	}
 	got := p.percentiles()
-	want := []tools.Phase{{Key: "model_ms", P50: 50, P95: 95}, {Key: "parse_ms"}, {Key: "validate_ms", P50: 49664, P95: 94208}, {Key: "exec_ms", P50: 49, P95: 94}}
+	want := []event.Phase{{Key: "model_ms", P50: 50, P95: 95}, {Key: "parse_ms"}, {Key: "validate_ms", P50: 49664, P95: 94208}, {Key: "exec_ms", P50: 49, P95: 94}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("percentiles (-want +got):\n%s", diff)
 	}

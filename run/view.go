@@ -5,18 +5,19 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/termsafe"
+	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // View renders a transcript for a person at a terminal: each call as
 // name(arguments), each observation as its status and its first lines,
 // reasoning dimmed, the system prompt as one line, and the answer last.
-// It is fed the transcript's JSONL as bytes (it is an io.Writer, so it
-// takes the place of the transcript's writer), and renders each line as
-// it completes, so a live run shows each event as it happens.
+// It is a sink of the transcript's events as values (event.Sink: the loop
+// hands it each event as it happens, LoopSink), and at the edge, for a
+// recording or a batch's stream, an io.Writer of JSONL that decodes each
+// line as it completes (event.DecodeEvent) and shows it the same way.
 //
 // Everything shown came from outside (the model, the tools, a recording)
 // and goes through termsafe first: a terminal obeys control bytes. The
@@ -43,6 +44,27 @@ const (
 	viewObsLines  = 3   // lines of an observation
 	viewReasoning = 6   // lines of reasoning
 )
+
+// Emit renders one event.
+func (v *View) Emit(e event.Event) error {
+	req, batch := "", false
+	switch r := e.(type) {
+	case *requestEvent: // of a batch
+		e, req, batch = r.Event, r.request, true
+	case *event.Summary:
+		req, batch = r.Request, true
+	}
+	v.show(e, req, batch)
+	return v.err
+}
+
+// Flush shows what is held back: the last text, and the answer if the
+// stream ended without a stop event (a recording cut short).
+func (v *View) Flush() error {
+	v.flushText()
+	v.flushAnswer("")
+	return v.err
+}
 
 // Write renders each complete line of p; a line cut in two waits for its
 // end.
@@ -72,9 +94,7 @@ func (v *View) Close() error {
 		v.line(v.partial)
 		v.partial = nil
 	}
-	v.flushText()
-	v.flushAnswer("")
-	return v.err
+	return v.Flush()
 }
 
 // ANSI styles; see paint.
@@ -101,101 +121,120 @@ func (v *View) printf(format string, args ...any) {
 	}
 }
 
-// line renders one event.
+// line renders one line of JSONL: the edge, where a recording or a
+// batch's stream comes in as text. A batch's lines carry a "request".
 func (v *View) line(b []byte) {
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return
 	}
-	if !gjson.ValidBytes(b) {
-		v.printf("%s\n", v.paint(styleError, "not an event: "+clip.Runes(termsafe.Line(string(b)), viewLineLen)))
-		return
+	e, err := event.DecodeEvent(b)
+	if err != nil {
+		if !event.Valid(b) {
+			v.printf("%s\n", v.paint(styleError, "not an event: "+clip.Runes(termsafe.Line(string(b)), viewLineLen)))
+			return
+		}
+		e = &event.OtherEvent{Line: b} // JSON, but no event: shown as it is
 	}
-	ev := gjson.ParseBytes(b)
-	typ := ev.Get("type").String()
-	content := ev.Get("content").String()
-	req := ev.Get("request")
+	req, batch := event.Request(b)
+	v.show(e, req, batch)
+}
+
+// show renders one event; batch says it is of request req in a batch.
+func (v *View) show(e event.Event, req string, batch bool) {
+	typ := e.EventType()
 	if v.text != "" {
-		if typ == "final_answer" && strings.TrimSpace(content) == v.text && req.String() == v.textReq {
+		if t, ok := e.(*event.TextEvent); ok && typ == event.TypeFinalAnswer && strings.TrimSpace(string(t.Content)) == v.text && req == v.textReq {
 			v.text = "" // the answer says it, once
 		}
 		v.flushText()
 	}
 	prefix := ""
-	if req.Exists() { // a batch: say whose event it is
-		prefix = v.requestPrefix(req.String())
+	if batch { // a batch: say whose event it is
+		prefix = v.requestPrefix(req)
 	}
-	switch typ {
-	case "system":
-		v.printf("%s%s\n", prefix, v.paint(styleDim, summariseSystem(content, ev.Get("api").String())))
-	case "user":
-		v.printf("%s%s %s\n", prefix, v.paint(styleBold, "user:"), indentRest(termsafe.Text(strings.TrimSpace(content))))
-	case "assistant":
-		// Its text comes again, parsed, as the events that follow it.
-	case "text":
-		if f := ev.Get("format"); f.Exists() {
-			// Not prose: Command R's directly_answer, the model's word
-			// that it needs no tool.
-			name := gjson.Get(content, "tool_name").String()
-			v.printf("%s%s\n", prefix, v.paint(styleDim, termsafe.Line(name+": no tool needed ("+f.String()+")")))
+	switch e := e.(type) {
+	case *event.Message:
+		if typ == event.TypeSystem {
+			v.printf("%s%s\n", prefix, v.paint(styleDim, summariseSystem(e.Content, e.API)))
 			break
 		}
-		if s := strings.TrimSpace(content); s != "" {
-			v.text, v.textReq = s, req.String()
+		v.printf("%s%s %s\n", prefix, v.paint(styleBold, "user:"), indentRest(termsafe.Text(strings.TrimSpace(e.Content))))
+	case *event.Assistant:
+		// Its text comes again, parsed, as the events that follow it.
+	case *event.TextEvent:
+		content := string(e.Content)
+		switch typ {
+		case event.TypeText:
+			if e.Format != "" {
+				// Not prose: Command R's directly_answer, the model's word
+				// that it needs no tool.
+				name := directlyAnswerTool(e.Content)
+				v.printf("%s%s\n", prefix, v.paint(styleDim, termsafe.Line(name+": no tool needed ("+e.Format+")")))
+				break
+			}
+			if s := strings.TrimSpace(content); s != "" {
+				v.text, v.textReq = s, req
+			}
+		case event.TypeReasoning:
+			s, more := headLines(termsafe.Text(strings.TrimSpace(content)), viewReasoning, 0)
+			if more > 0 {
+				s += fmt.Sprintf("\n… %d more line%s", more, plural(more))
+			}
+			v.printf("%s%s\n", prefix, v.paint(styleDim, indentRest("thinking: "+s)))
+		default: // the final answer
+			v.answer += strings.TrimSpace(content)
 		}
-	case "reasoning":
-		s, more := headLines(termsafe.Text(strings.TrimSpace(content)), viewReasoning, 0)
-		if more > 0 {
-			s += fmt.Sprintf("\n… %d more line%s", more, plural(more))
-		}
-		v.printf("%s%s\n", prefix, v.paint(styleDim, indentRest("thinking: "+s)))
-	case "tool_call":
-		v.call(prefix, ev)
-	case "tool_observation":
-		v.observation(prefix, ev)
-	case "parse_error":
-		v.printf("%s%s %s\n", prefix, v.paint(styleError, "unreadable:"), termsafe.Line(ev.Get("error").String()))
-	case "final_answer":
-		v.answer += strings.TrimSpace(content)
-	case "stop":
-		v.stop(prefix, ev)
-	case "step":
+	case *tools.CallEvent:
+		v.call(prefix, &e.Call)
+	case *tools.Observation:
+		v.observation(prefix, e)
+	case *event.ParseError:
+		v.printf("%s%s %s\n", prefix, v.paint(styleError, "unreadable:"), termsafe.Line(e.Error))
+	case *event.Stop:
+		v.stop(prefix, e)
+	case *event.Step:
 		// After a turn's results, where its time went; the answer's turn
 		// is not shown, so that the answer stays last and alone.
-		if ev.Get("calls.#").Int() > 0 {
-			v.printf("%s%s\n", prefix, v.paint(styleDim, summariseStep(ev)))
+		if len(e.Calls) > 0 {
+			v.printf("%s%s\n", prefix, v.paint(styleDim, summariseStep(e)))
 		}
-	case "reflection":
+	case *event.Reflection:
 		// The next action of each call that did not simply work: what the
 		// model is told to do about it.
-		ev.Get("calls").ForEach(func(_, c gjson.Result) bool {
-			if c.Get("status").String() != "ok" {
-				v.printf("%s    %s\n", prefix, v.paint(styleDim, "↳ "+clip.Runes(termsafe.Line(c.Get("next_action").String()), viewLineLen)))
+		for _, c := range e.Calls {
+			if c.Status != "ok" {
+				v.printf("%s    %s\n", prefix, v.paint(styleDim, "↳ "+clip.Runes(termsafe.Line(c.NextAction), viewLineLen)))
 			}
-			return true
-		})
-	case "summary":
+		}
+	case *event.Summary:
+		calls := 0
+		if e.Calls != nil {
+			calls = *e.Calls
+		}
 		v.printf("%s%s\n", prefix, v.paint(styleDim, fmt.Sprintf("done: %s, %d iteration%s, %d call%s",
-			termsafe.Line(ev.Get("reason").String()), ev.Get("iterations").Int(), plural(int(ev.Get("iterations").Int())),
-			ev.Get("calls").Int(), plural(int(ev.Get("calls").Int())))))
-	case TypeBatch:
-		v.printf("%s\n", v.paint(styleBold, summariseCounts(ev)))
+			termsafe.Line(e.Reason), e.Iterations, plural(e.Iterations), calls, plural(calls))))
+	case *event.Batch:
+		v.printf("%s\n", v.paint(styleBold, summariseCounts(e)))
 	default:
-		v.printf("%s%s\n", prefix, v.paint(styleDim, clip.Runes(termsafe.Line(string(b)), viewLineLen)))
+		v.printf("%s%s\n", prefix, v.paint(styleDim, clip.Runes(termsafe.Line(string(e.AppendJSON(nil))), viewLineLen)))
 	}
 }
 
 // summariseStep says a step event in one line: the turn, where its time
 // went, and the tokens when the server counted them ("turn 1: model 812
 // ms, tools 35 ms, 20+23 tokens"); phases under 1 ms are left out.
-func summariseStep(ev gjson.Result) string {
-	parts := []string{fmt.Sprintf("turn %d", ev.Get("iteration").Int())}
-	for _, p := range [...][2]string{{"model_ms", "model"}, {"parse_ms", "parse"}, {"validate_ms", "checks"}, {"exec_ms", "tools"}} {
-		if ms := ev.Get(p[0]).Int(); ms > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d ms", p[1], ms))
+func summariseStep(e *event.Step) string {
+	parts := []string{fmt.Sprintf("turn %d", e.Iteration)}
+	for _, p := range [...]struct {
+		ms   int64
+		name string
+	}{{e.ModelMS, "model"}, {e.ParseMS, "parse"}, {e.ValidateMS, "checks"}, {e.ExecMS, "tools"}} {
+		if p.ms > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d ms", p.name, p.ms))
 		}
 	}
-	if t := ev.Get("tokens"); t.IsObject() {
-		parts = append(parts, fmt.Sprintf("%d+%d tokens", t.Get("prompt").Int(), t.Get("completion").Int()))
+	if t := e.Tokens; t != nil {
+		parts = append(parts, fmt.Sprintf("%d+%d tokens", t.Prompt, t.Completion))
 	}
 	if len(parts) == 1 {
 		return parts[0] + ": under 1 ms"
@@ -205,36 +244,34 @@ func summariseStep(ev gjson.Result) string {
 
 // summariseCounts says a batch event's totals in one line, the counts
 // that are not zero ("batch: 3 requests, 2 final_answer, 1 failed").
-func summariseCounts(ev gjson.Result) string {
+func summariseCounts(e *event.Batch) string {
 	var parts []string
-	ev.ForEach(func(k, val gjson.Result) bool {
-		if k.String() != "type" && k.String() != "duration_ms" && val.Type == gjson.Number && val.Int() != 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", val.Int(), termsafe.Line(k.String())))
+	for _, c := range e.Counts {
+		if c.N != 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.N, termsafe.Line(c.Key)))
 		}
-		return true
-	})
+	}
 	return "batch: " + strings.Join(parts, ", ")
 }
 
 // call renders a tool_call as name(key: value, …), values shortened.
-func (v *View) call(prefix string, ev gjson.Result) {
+func (v *View) call(prefix string, c *tools.Call) {
 	var b strings.Builder
-	b.WriteString(termsafe.Line(ev.Get("name").String()))
+	b.WriteString(termsafe.Line(c.Name))
 	b.WriteByte('(')
 	first := true
-	ev.Get("arguments").ForEach(func(k, val gjson.Result) bool {
+	eachArgument(c.Arguments, func(k, raw string) {
 		if !first {
 			b.WriteString(", ")
 		}
 		first = false
-		b.WriteString(termsafe.Line(k.String()))
+		b.WriteString(termsafe.Line(k))
 		b.WriteString(": ")
-		b.WriteString(clip.Runes(termsafe.Line(val.Raw), viewValueLen))
-		return true
+		b.WriteString(clip.Runes(termsafe.Line(raw), viewValueLen))
 	})
 	b.WriteByte(')')
 	note := ""
-	if ev.Get("repaired").Bool() {
+	if c.Repaired {
 		note = v.paint(styleDim, " (repaired)")
 	}
 	v.printf("%s%s%s\n", prefix, v.paint(styleCall, "→ "+b.String()), note)
@@ -242,28 +279,28 @@ func (v *View) call(prefix string, ev gjson.Result) {
 
 // observation renders a result: its status, exit code and time on one
 // line, then its first few lines, indented under the call.
-func (v *View) observation(prefix string, ev gjson.Result) {
-	status := ev.Get("status").String()
+func (v *View) observation(prefix string, o *tools.Observation) {
+	status := o.Status
 	if status == "" {
 		status = "ok"
-		if ev.Get("is_error").Bool() {
+		if o.IsError {
 			status = "error"
 		}
 	}
 	head := []string{termsafe.Line(status)}
-	if k := ev.Get("error.kind"); k.Exists() {
-		head[0] += " (" + termsafe.Line(k.String()) + ")"
+	if o.Error != nil {
+		head[0] += " (" + termsafe.Line(string(o.Error.Kind)) + ")"
 	}
-	if c := ev.Get("exit_code"); c.Exists() {
-		head = append(head, fmt.Sprintf("exit %d", c.Int()))
+	if o.ExitCode != nil {
+		head = append(head, fmt.Sprintf("exit %d", *o.ExitCode))
 	}
-	if s := ev.Get("signal"); s.Exists() && s.String() != "" {
-		head = append(head, termsafe.Line(s.String()))
+	if o.Signal != "" {
+		head = append(head, termsafe.Line(o.Signal))
 	}
-	if d := ev.Get("duration_ms"); d.Exists() {
-		head = append(head, fmt.Sprintf("%d ms", d.Int()))
+	if o.DurationMS != nil {
+		head = append(head, fmt.Sprintf("%d ms", *o.DurationMS))
 	}
-	if ev.Get("truncated").Bool() {
+	if o.Truncated {
 		head = append(head, "truncated")
 	}
 	style := styleOK
@@ -271,9 +308,9 @@ func (v *View) observation(prefix string, ev gjson.Result) {
 		style = styleError
 	}
 	v.printf("%s  %s\n", prefix, v.paint(style, "← "+strings.Join(head, ", ")))
-	body := ev.Get("content").String()
-	if body == "" {
-		body = ev.Get("error.message").String()
+	body := o.Content
+	if body == "" && o.Error != nil {
+		body = o.Error.Message
 	}
 	s, more := headLines(termsafe.Text(strings.TrimSpace(body)), viewObsLines, viewLineLen)
 	if s == "" {
@@ -288,13 +325,12 @@ func (v *View) observation(prefix string, ev gjson.Result) {
 }
 
 // stop ends the run: the answer when there is one, the reason otherwise.
-func (v *View) stop(prefix string, ev gjson.Result) {
-	reason := ev.Get("reason").String()
-	n := int(ev.Get("iterations").Int())
+func (v *View) stop(prefix string, e *event.Stop) {
+	reason, n := e.Reason, e.Iterations
 	if reason != StopFinalAnswer {
 		msg := fmt.Sprintf("stopped: %s after %d iteration%s", termsafe.Line(reason), n, plural(n))
-		if e := ev.Get("error").String(); e != "" {
-			msg += ": " + termsafe.Line(e)
+		if e.Error != "" {
+			msg += ": " + termsafe.Line(e.Error)
 		}
 		v.printf("%s%s\n", prefix, v.paint(styleError, msg))
 	}

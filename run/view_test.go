@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/golden"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // viewed renders a transcript as View does when fed it in pieces of size
@@ -24,6 +25,30 @@ func viewed(t *testing.T, data []byte, color bool, n int) string {
 		data = data[k:]
 	}
 	if err := v.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// viewedValues renders a transcript as View does when the loop hands it
+// the events as values (Emit).
+func viewedValues(t *testing.T, data []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	v := NewView(&out, false)
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		e, err := event.DecodeEvent(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Emit(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	return out.String()
@@ -49,6 +74,9 @@ func TestViewGolden(t *testing.T) {
 			golden.Check(t, filepath.Join("testdata", "view", name+".txt"), []byte(plain))
 			if got := viewed(t, data, false, 7); got != plain {
 				t.Errorf("fed 7 bytes at a time:\n%s\nwant\n%s", got, plain)
+			}
+			if got := viewedValues(t, data); got != plain {
+				t.Errorf("fed as values:\n%s\nwant\n%s", got, plain)
 			}
 			color := viewed(t, data, true, len(data))
 			golden.Check(t, filepath.Join("testdata", "view", name+".color.txt"), []byte(color))

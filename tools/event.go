@@ -4,23 +4,11 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// Event types: the value of the "type" key on every line of the stream
-// (README.md, Events).
+// The types of the events tools' own stages write (callevent.go); every
+// type of the stream is in package event (tools/event), these among them.
 const (
-	TypeTool            = "tool"
-	TypeText            = "text"
-	TypeReasoning       = "reasoning"
 	TypeToolCall        = "tool_call"
-	TypeFinalAnswer     = "final_answer"
-	TypeParseError      = "parse_error"
 	TypeToolObservation = "tool_observation"
-	TypeSystem          = "system"
-	TypeUser            = "user"
-	TypeAssistant       = "assistant"
-	TypeStop            = "stop"
-	TypeSummary         = "summary" // run --batch: one per request, after its transcript
-	TypeBatch           = "batch"   // run --batch and --check: the totals, last
-	TypeCheck           = "check"   // run --replay DIR --check: one per recording
 )
 
 // ErrorKind classifies what went wrong, in the same words in every stage, so
@@ -143,7 +131,7 @@ func appendMember(dst []byte, key, s, after string) []byte {
 // what is wrong with it. For a call c, DecodeCall(c.AppendJSON(nil)) is
 // c as a reader of the line sees it: its strings as jsonw.ValidString
 // gives them, "{}" for no arguments, no Repairs unless Repaired.
-// DecodeCallEvent (event_codec.go) also reads what a check said of it.
+// DecodeCallEvent (callevent.go) also reads what a check said of it.
 func DecodeCall(line []byte) (c Call, hasName bool) {
 	e, hasName := DecodeCallEvent(line)
 	return e.Call, hasName

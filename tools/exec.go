@@ -235,12 +235,16 @@ type slot struct {
 	done chan struct{}
 	// For a call: what became of it, as values, for Executor.Run.
 	// passed is the call as validated (nil: it was refused, and obs
-	// replaces it); obs answers it.
-	passed *verdict
-	obs    Observation
+	// replaces it); checked is its tool_call event; obs answers it.
+	passed  *verdict
+	checked CallEvent
+	obs     Observation
 }
 
 type executor struct {
+	// values: the outcomes go to Executor.Run as values, and no line of
+	// them is written (out stays empty).
+	values   bool
 	opts     ExecOptions
 	v        validator // used from one goroutine at a time: the reader's, or Run's caller
 	redactor *redact.Redactor
@@ -304,9 +308,9 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int, earlie
 	}
 	if vd.refusal != nil {
 		x.v.stats.Failed++
-		call := append(appendValidated(nil, &vd, x.redactor), '\n')
-		s := ready(append(vd.refusal.AppendJSON(call), '\n'))
-		s.obs = *vd.refusal
+		s := ready(nil)
+		s.checked, s.obs = validatedEvent(&vd, x.redactor), *vd.refusal
+		s.out = x.lines(&s.checked, &s.obs)
 		return s
 	}
 	x.budget.charge(vd.tool)
@@ -317,21 +321,21 @@ func (x *executor) call(ctx context.Context, c Call, hasName bool, n int, earlie
 // from a goroutine that runs the tool. vd comes by value, so that only a
 // call that passes puts its verdict on the heap.
 func (x *executor) pass(ctx context.Context, vd verdict) *slot {
-	call := append(appendValidated(nil, &vd, x.redactor), '\n')
+	checked := validatedEvent(&vd, x.redactor)
 	if x.opts.DryRun {
-		o := redactObservation(x.redactor, x.dryRun(&vd))
-		s := ready(append(o.AppendJSON(call), '\n'))
-		s.passed, s.obs = &vd, o
+		s := ready(nil)
+		s.passed, s.checked, s.obs = &vd, checked, redactObservation(x.redactor, x.dryRun(&vd))
+		s.out = x.lines(&s.checked, &s.obs)
 		return s
 	}
 
-	s := &slot{done: make(chan struct{}), passed: &vd}
+	s := &slot{done: make(chan struct{}), passed: &vd, checked: checked}
 	select {
 	case x.running <- struct{}{}:
 	case <-ctx.Done():
 		// Not started: say so rather than run it.
 		s.obs = redactObservation(x.redactor, interrupted(&vd.call, "the call was not started: toolcall was interrupted"))
-		s.out = append(s.obs.AppendJSON(call), '\n')
+		s.out = x.lines(&s.checked, &s.obs)
 		close(s.done)
 		return s
 	}
@@ -349,10 +353,20 @@ func (x *executor) pass(ctx context.Context, vd verdict) *slot {
 			x.mu.Unlock()
 		}
 		s.obs = o
-		s.out = append(o.AppendJSON(call), '\n')
+		s.out = x.lines(&s.checked, &s.obs)
 		close(s.done)
 	}()
 	return s
+}
+
+// lines are the events Exec writes for a call, each with its newline:
+// its tool_call as checked, then its observation; none when the
+// outcomes go to Executor.Run as values.
+func (x *executor) lines(checked *CallEvent, o *Observation) []byte {
+	if x.values {
+		return nil
+	}
+	return append(o.AppendJSON(append(checked.AppendJSON(nil), '\n')), '\n')
 }
 
 func ready(out []byte) *slot {

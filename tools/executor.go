@@ -32,7 +32,9 @@ type Executor struct {
 // NewExecutor makes an Executor of the tools in set, with the defaults
 // of ExecOptions filled in.
 func NewExecutor(set ToolSet, opts ExecOptions) *Executor {
-	return &Executor{x: newExecutor(set, opts)}
+	x := newExecutor(set, opts)
+	x.values = true
+	return &Executor{x: x}
 }
 
 // Redactor is the redactor every observation goes through: one for the
@@ -86,18 +88,20 @@ type Outcome struct {
 	// Call is the call as it passed its checks (the tool's own name, the
 	// checked arguments), or nil when it was refused: Observation then
 	// answers it with why.
-	Call        *Call
+	Call *Call
+	// Checked is the call's tool_call event as Exec writes it: as
+	// checked ("validated": false when it was refused), redacted as the
+	// observation is when it was refused.
+	Checked     CallEvent
 	Observation Observation
-	// lines are the events Exec writes for the call, each with its
-	// newline: the checked tool_call and its observation.
-	lines []byte
 }
 
 // AppendJSON appends the events that stand for the call in a stream, as
-// Exec writes them: the tool_call line as checked ("validated": false
-// when it was refused), then the observation. Each line ends in a
-// newline.
-func (o *Outcome) AppendJSON(dst []byte) []byte { return append(dst, o.lines...) }
+// Exec writes them: the tool_call line as checked, then the
+// observation. Each line ends in a newline.
+func (o *Outcome) AppendJSON(dst []byte) []byte {
+	return append(o.Observation.AppendJSON(append(o.Checked.AppendJSON(dst), '\n')), '\n')
+}
 
 // Run checks each call and runs those that pass, at most
 // ExecOptions.Parallel at once, and hands each outcome to emit in the
@@ -132,7 +136,7 @@ func (e *Executor) Run(ctx context.Context, calls []Call, emit func(Outcome) err
 			if err != nil {
 				continue
 			}
-			o := Outcome{Observation: s.obs, lines: s.out}
+			o := Outcome{Checked: s.checked, Observation: s.obs}
 			if s.passed != nil {
 				o.Call = &s.passed.call
 			}

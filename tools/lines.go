@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // lineBufferSize is what readLines reads at a time; longer lines are
@@ -30,13 +33,16 @@ type LongLine struct {
 
 // AppendJSON appends the parse_error event that stands for l in the
 // output, without the trailing newline: what happened, the start of the
-// line as raw, and the line's byte offset in the input.
+// line as raw, and the line's byte offset in the input. It is written
+// here, as event.ParseError writes it (a test there holds the two
+// together), since package event imports this one.
 func (l *LongLine) AppendJSON(dst []byte, max int) []byte {
-	e := ParseError{
-		Error: fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max),
-		Raw:   trimPartialRuneEnd(l.Head), Offset: l.Offset,
-	}
-	return e.AppendJSON(dst)
+	dst = append(dst, `{"type":"parse_error","error":`...)
+	dst = jsonw.AppendString(dst, fmt.Sprintf("line %d is %d bytes long, more than the limit of %d (--max-line); it was skipped", l.N, l.Size, max))
+	dst = append(dst, `,"raw":`...)
+	dst = jsonw.AppendBytes(dst, trimPartialRuneEnd(l.Head))
+	dst = append(dst, `,"offset":`...)
+	return append(strconv.AppendInt(dst, l.Offset, 10), '}')
 }
 
 // longLineHead is how much of a long line is kept to show what it was.

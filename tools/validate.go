@@ -432,6 +432,13 @@ func permissionRefusal(c Call, why string) *Observation {
 // redacted by r as that observation is (the model may have written a
 // secret in the arguments the observation quotes).
 func appendValidated(dst []byte, vd *verdict, r *redact.Redactor) []byte {
+	e := validatedEvent(vd, r)
+	return e.AppendJSON(dst)
+}
+
+// validatedEvent is the tool_call event appendValidated writes, as a
+// value (Outcome.Checked).
+func validatedEvent(vd *verdict, r *redact.Redactor) CallEvent {
 	e := CallEvent{Call: vd.call, Checked: true}
 	if vd.refusal != nil {
 		e.ID, e.Name, e.Arguments = r.String(e.ID), r.String(e.Name), r.JSON(e.Arguments)
@@ -442,7 +449,7 @@ func appendValidated(dst []byte, vd *verdict, r *redact.Redactor) []byte {
 		}
 	}
 	e.RewrittenBy = vd.rewrittenBy
-	return e.AppendJSON(dst)
+	return e
 }
 
 func validNoSchemaMode(m string) bool {

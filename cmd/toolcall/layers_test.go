@@ -27,6 +27,9 @@ var layers = []struct {
 	// with parse's building blocks; a new tool, checked by catalog.
 	{"chattemplate, scaffold", []string{"parse/chattemplate", "catalog/scaffold"}},
 	{"parse, catalog", []string{"parse", "catalog"}},
+	// The stream's events as values, and the sinks that write them: over
+	// the vocabulary (tools.Call, tools.Observation), under every stage.
+	{"event", []string{"tools/event"}},
 	// The MCP client is a source of tools, as catalog's directories are:
 	// it makes tools.Tools, and the executor calls them through
 	// tools.Server, so tools knows nothing of MCP.

@@ -19,6 +19,7 @@ import (
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // runSetup is what every mode of run starts from once the flags are
@@ -54,7 +55,7 @@ func (o *runOptions) runPrompt(ctx context.Context, args []string, s runSetup) (
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-	res, err := run.Loop(ctx, in, t.out, lopts)
+	res, err := run.LoopSink(ctx, in, t.sink, lopts)
 	if err != nil {
 		return err
 	}
@@ -89,7 +90,7 @@ func (o *runOptions) runReplay(ctx context.Context, args []string, s runSetup) (
 		return usage(fmt.Errorf("--replay %s: %w", o.replay, err))
 	}
 	rec.Ignore = o.ignored
-	res, diff, err := rec.Replay(ctx, t.out, lopts, o.check)
+	res, diff, err := rec.Replay(ctx, t.sink, lopts, o.check)
 	if err != nil {
 		return err
 	}
@@ -228,7 +229,8 @@ func (o *runOptions) loopOptions(s runSetup, m modelBackend) (run.Options, error
 // transcript is where one run's events go: stdout (unless --answer or
 // --check), or for a person the view of them, and --record's file.
 type transcript struct {
-	out    io.Writer
+	out    io.Writer // for a batch, which writes lines
+	sink   event.Sink
 	view   *run.View
 	record *recordFile
 }
@@ -262,6 +264,15 @@ func (o *runOptions) openTranscript(stdout io.Writer) (*transcript, error) {
 			return nil, &usageError{err: fmt.Errorf("--record %s: %w", o.record, err)}
 		}
 		t.record = &recordFile{File: f}
+	}
+	// The loop hands its events to the sinks as values: the view takes
+	// them so, stdout and the record file as JSONL.
+	t.sink = event.NewJSONL(t.out)
+	if t.view != nil {
+		t.sink = t.view
+	}
+	if t.record != nil {
+		t.sink = event.Tee(t.sink, event.NewJSONL(t.record))
 		t.out = io.MultiWriter(t.out, t.record)
 	}
 	return t, nil
@@ -299,7 +310,7 @@ func (o *runOptions) ended(res run.Result, t *transcript, caught *atomic.Value, 
 // checked writes the check event of --check and says on stderr how the
 // run compares with the recording; diff is how it differs, if it does.
 func (o *runOptions) checked(res run.Result, diff string, stdout, stderr io.Writer) error {
-	ev := tools.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
+	ev := event.Check{File: o.replay, Status: run.CheckOK, Ignored: o.ignored.Items()}
 	if diff != "" {
 		ev.Status, ev.Difference = run.CheckDiffers, strings.TrimRight(diff, "\n")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/toolcall/toolcall/internal/atomicfile"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // maxRecording bounds what resuming reads of one recording: a case is one
@@ -47,10 +48,10 @@ func completeRecording(path string) ([]byte, bool) {
 	}
 	body := bytes.TrimRight(data, "\r\n")
 	last := body[bytes.LastIndexByte(body, '\n')+1:]
-	if typ, err := tools.EventType(last); err != nil || typ != tools.TypeStop {
+	if typ, err := tools.EventType(last); err != nil || typ != event.TypeStop {
 		return nil, false
 	}
-	if stop := tools.DecodeStop(last); stop.Reason == "" || stop.Reason == run.StopInterrupted || stop.Reason == run.StopProvider {
+	if stop := event.DecodeStop(last); stop.Reason == "" || stop.Reason == run.StopInterrupted || stop.Reason == run.StopProvider {
 		return nil, false
 	}
 	return data, true

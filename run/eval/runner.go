@@ -1,22 +1,19 @@
 package eval
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/run"
 	"github.com/toolcall/toolcall/tools"
+	"github.com/toolcall/toolcall/tools/event"
 )
 
 // Result is how one case went.
@@ -32,7 +29,7 @@ type Result struct {
 	// Repairs counts the calls whose JSON was repaired.
 	Repairs int
 	// Tokens are the server's counts of the turn, when it gave them.
-	Tokens *tools.Tokens
+	Tokens *event.Tokens
 	// Duration is the case's time; zero for a resumed one.
 	Duration time.Duration
 	// Setting is Options.Setting: which settings the case ran under.
@@ -113,7 +110,7 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 		r.Recording = path
 		if transcript, ok := completeRecording(path); ok {
 			r.Resumed, r.Transcript = true, transcript
-			r.score()
+			r.rescore()
 			return r
 		}
 	}
@@ -134,7 +131,8 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 		in.Messages = append(in.Messages, run.Message{Role: m.Role, Content: m.Content})
 	}
 	var out bytes.Buffer
-	res, err := run.Loop(ctx, in, &out, ro)
+	turn := firstTurn{r: &r}
+	res, err := run.LoopSink(ctx, in, event.Tee(event.NewJSONL(&out), &turn), ro)
 	r.Duration = time.Since(start)
 	r.Transcript = out.Bytes()
 	if err == nil && res.Reason == run.StopProvider {
@@ -153,52 +151,63 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 			return r
 		}
 	}
-	r.score()
+	r.Verdict = Check(r.Case, r.Calls, r.ParseErrors)
 	return r
 }
 
-// score reads the first turn of the transcript and checks its calls.
-func (r *Result) score() {
-	r.readTurn(bytes.NewReader(r.Transcript))
+// rescore scores a recording left by an earlier eval, its lines read
+// back as the loop's events.
+func (r *Result) rescore() {
+	turn := firstTurn{r: r}
+	for line := range bytes.Lines(r.Transcript) {
+		if e, err := event.DecodeEvent(bytes.TrimRight(line, "\r\n")); err == nil {
+			turn.Emit(e)
+		}
+	}
 	r.Verdict = Check(r.Case, r.Calls, r.ParseErrors)
 }
 
-// readTurn takes the calls of the first model turn from a transcript,
-// and the server's token counts from its step event.
-// The loop speaks JSONL to its writer today; when it hands out event
-// values, this reads them instead.
-func (r *Result) readTurn(transcript io.Reader) {
-	sc := bufio.NewScanner(transcript)
-	sc.Buffer(nil, 256<<20)
-	turns := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		switch gjson.GetBytes(line, "type").Str {
-		case tools.TypeAssistant:
-			turns++
-		case tools.TypeToolCall:
-			if turns != 1 {
-				continue
-			}
-			ev := gjson.ParseBytes(line)
-			r.Calls = append(r.Calls, Call{Name: ev.Get("name").Str, Arguments: json.RawMessage(ev.Get("arguments").Raw)})
-			if f := ev.Get("format").Str; f != "" && !slices.Contains(r.Formats, f) {
-				r.Formats = append(r.Formats, f)
-			}
-			if ev.Get("repaired").Bool() {
-				r.Repairs++
-			}
-		case tools.TypeParseError:
-			if turns == 1 {
-				r.ParseErrors++
-			}
-		case tools.TypeStep:
-			if turns == 1 {
-				r.Tokens = tools.DecodeStep(line).Tokens
-			}
+// firstTurn is the sink that takes, from the loop's events as values,
+// the calls of the first model turn and the server's token counts.
+type firstTurn struct {
+	r     *Result
+	turns int // the model's turns so far
+}
+
+func (f *firstTurn) Emit(e event.Event) error {
+	r := f.r
+	switch e := e.(type) {
+	case *event.Assistant:
+		f.turns++
+	case *tools.CallEvent:
+		if f.turns != 1 {
+			break
+		}
+		args := json.RawMessage(bytes.Clone(e.Arguments))
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		r.Calls = append(r.Calls, Call{Name: e.Name, Arguments: args})
+		if e.Format != "" && !slices.Contains(r.Formats, e.Format) {
+			r.Formats = append(r.Formats, e.Format)
+		}
+		if e.Repaired {
+			r.Repairs++
+		}
+	case *event.ParseError:
+		if f.turns == 1 {
+			r.ParseErrors++
+		}
+	case *event.Step:
+		if f.turns == 1 && e.Tokens != nil {
+			t := *e.Tokens
+			r.Tokens = &t
 		}
 	}
+	return nil
 }
+
+func (*firstTurn) Flush() error { return nil }
 
 // tools reads the case's functions as tool definitions (BFCL's dialect
 // is one the sidecar reader knows).

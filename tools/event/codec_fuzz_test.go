@@ -1,4 +1,4 @@
-package tools
+package event
 
 import (
 	"reflect"
@@ -8,45 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 	"github.com/toolcall/toolcall/tools/schema"
 )
-
-// The tool_call codec round-trips: DecodeCall(c.AppendJSON(nil)) is c as
-// a reader of the line sees it (asEncoded), whatever bytes its strings
-// hold; and the line is one JSON object. A CallEncoder writes each call
-// of a stream as AppendJSON does, whatever calls came before it.
-func FuzzCallCodec(f *testing.F) {
-	f.Add("call_1", "get_weather", "hermes", "Paris", true, "quotes")
-	f.Add("", "", "", "", false, "")
-	f.Add("id\xff", "na\x00me", "f\"o\\rmat", "\u2028\xc3", true, "trailing_comma")
-	f.Fuzz(func(t *testing.T, id, name, format, value string, repaired bool, repair string) {
-		c := Call{ID: id, Name: name, Format: format, Repaired: repaired}
-		if value != "" { // "" stands for a call without arguments
-			c.Arguments = append(jsonw.AppendString([]byte(`{"v":`), value), '}')
-		}
-		if repair != "" {
-			c.Repairs = []string{repair}
-		}
-		line := c.AppendJSON(nil)
-		got, hasName := DecodeCall(line)
-		if !hasName {
-			t.Fatalf("%s: no name read back", line)
-		}
-		if diff := diffEmpty(asEncoded(c), got); diff != "" {
-			t.Errorf("%s read back (-want +got):\n%s", line, diff)
-		}
-		if typ, err := EventType(line); err != nil || typ != TypeToolCall {
-			t.Errorf("%s: type %q, %v", line, typ, err)
-		}
-		var e CallEncoder
-		swapped := Call{ID: id, Name: format, Format: name}
-		for _, c := range []Call{c, c, swapped, c, {}, c} {
-			if got, want := e.AppendJSON(nil, &c), c.AppendJSON(nil); string(got) != string(want) {
-				t.Fatalf("CallEncoder wrote %s, AppendJSON %s", got, want)
-			}
-		}
-	})
-}
 
 // Every event type of the codec round-trips: its decoder reads what its
 // encoder writes, as a reader of the line sees it (each string as
@@ -70,31 +34,31 @@ func FuzzEventCodec(f *testing.F) {
 			{in: &ParseError{Error: name, Raw: []byte(text), Offset: n, Format: format, File: id},
 				want:   &ParseError{Error: v(name), Raw: []byte(v(text)), Offset: n, Format: v(format), File: v(id)},
 				decode: func(b []byte) Event { e := DecodeParseError(b); return &e }},
-			{in: &CallEvent{Call: Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}, Checked: true, Validated: flag,
+			{in: &tools.CallEvent{Call: tools.Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}, Checked: true, Validated: flag,
 				NoSchemaMode: map[bool]string{true: "", false: format}[flag], Coerced: []schema.Coercion{{Pointer: "/" + name, From: text, To: []byte("42")}},
-				Normalized: []Normalization{{From: "/" + text, To: "/" + name}, {Pointer: "/" + id, From: format, To: `"celsius"`}}, RewrittenBy: []string{format, id}},
-				want: &CallEvent{Call: asEncoded(Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}), Checked: true, Validated: flag,
+				Normalized: []tools.Normalization{{From: "/" + text, To: "/" + name}, {Pointer: "/" + id, From: format, To: `"celsius"`}}, RewrittenBy: []string{format, id}},
+				want: &tools.CallEvent{Call: asEncoded(tools.Call{ID: id, Name: name, Arguments: raw, Format: format, Repaired: flag, Repairs: []string{text}}), Checked: true, Validated: flag,
 					NoSchemaMode: map[bool]string{true: "", false: v(format)}[flag], Coerced: []schema.Coercion{{Pointer: "/" + v(name), From: v(text), To: []byte("42")}},
-					Normalized: []Normalization{{From: "/" + v(text), To: "/" + v(name)}, {Pointer: "/" + v(id), From: v(format), To: `"celsius"`}}, RewrittenBy: []string{v(format), v(id)}},
-				decode: func(b []byte) Event { e, _ := DecodeCallEvent(b); return &e }},
-			{in: &CallEvent{Call: Call{ID: id, Name: name, Format: format}},
-				want:   &CallEvent{Call: asEncoded(Call{ID: id, Name: name, Format: format})},
-				decode: func(b []byte) Event { e, _ := DecodeCallEvent(b); return &e }},
-			{in: &Observation{ID: id, Name: name, Content: text, IsError: flag, Status: format, Error: &ToolError{Kind: ErrorKind(name), Message: text, Details: raw},
+					Normalized: []tools.Normalization{{From: "/" + v(text), To: "/" + v(name)}, {Pointer: "/" + v(id), From: v(format), To: `"celsius"`}}, RewrittenBy: []string{v(format), v(id)}},
+				decode: func(b []byte) Event { e, _ := tools.DecodeCallEvent(b); return &e }},
+			{in: &tools.CallEvent{Call: tools.Call{ID: id, Name: name, Format: format}},
+				want:   &tools.CallEvent{Call: asEncoded(tools.Call{ID: id, Name: name, Format: format})},
+				decode: func(b []byte) Event { e, _ := tools.DecodeCallEvent(b); return &e }},
+			{in: &tools.Observation{ID: id, Name: name, Content: text, IsError: flag, Status: format, Error: &tools.ToolError{Kind: tools.ErrorKind(name), Message: text, Details: raw},
 				Parts: raw, Structured: raw, ExitCode: ptr(int(int32(n))), Signal: format, DurationMS: &dur, Truncated: !flag, Ref: id,
-				Attempts: []Attempt{{Status: name, Kind: ErrorKind(format), ExitCode: ptr(int(pick)), Signal: text}, {Status: id}}, RewrittenBy: []string{text}},
-				want: &Observation{ID: v(id), Name: v(name), Content: v(text), IsError: flag, Status: v(format), Error: &ToolError{Kind: ErrorKind(v(name)), Message: v(text), Details: raw},
+				Attempts: []tools.Attempt{{Status: name, Kind: tools.ErrorKind(format), ExitCode: ptr(int(pick)), Signal: text}, {Status: id}}, RewrittenBy: []string{text}},
+				want: &tools.Observation{ID: v(id), Name: v(name), Content: v(text), IsError: flag, Status: v(format), Error: &tools.ToolError{Kind: tools.ErrorKind(v(name)), Message: v(text), Details: raw},
 					Parts: raw, Structured: raw, ExitCode: ptr(int(int32(n))), Signal: v(format), DurationMS: &dur, Truncated: !flag, Ref: v(id),
-					Attempts: []Attempt{{Status: v(name), Kind: ErrorKind(v(format)), ExitCode: ptr(int(pick)), Signal: v(text)}, {Status: v(id)}}, RewrittenBy: []string{v(text)}},
-				decode: func(b []byte) Event { e := DecodeObservation(b); return &e }},
-			{in: &Observation{ID: id, Name: name, Content: text},
-				want:   &Observation{ID: v(id), Name: v(name), Content: v(text)},
-				decode: func(b []byte) Event { e := DecodeObservation(b); return &e }},
+					Attempts: []tools.Attempt{{Status: v(name), Kind: tools.ErrorKind(v(format)), ExitCode: ptr(int(pick)), Signal: v(text)}, {Status: v(id)}}, RewrittenBy: []string{v(text)}},
+				decode: func(b []byte) Event { e := tools.DecodeObservation(b); return &e }},
+			{in: &tools.Observation{ID: id, Name: name, Content: text},
+				want:   &tools.Observation{ID: v(id), Name: v(name), Content: v(text)},
+				decode: func(b []byte) Event { e := tools.DecodeObservation(b); return &e }},
 			{in: &Message{Type: []string{TypeSystem, TypeUser}[int(pick)%2], Content: text, API: format},
 				want:   &Message{Type: []string{TypeSystem, TypeUser}[int(pick)%2], Content: v(text), API: v(format)},
 				decode: func(b []byte) Event { e := DecodeMessage(b); return &e }},
-			{in: &Assistant{Content: text, ToolCalls: []Call{{ID: id, Name: name, Arguments: []byte(text)}}, Model: format, Usage: raw, Stopped: flag, DurationMS: &dur},
-				want:   &Assistant{Content: v(text), ToolCalls: []Call{{ID: v(id), Name: v(name), Arguments: []byte(v(text))}}, Model: v(format), Usage: raw, Stopped: flag, DurationMS: &dur},
+			{in: &Assistant{Content: text, ToolCalls: []tools.Call{{ID: id, Name: name, Arguments: []byte(text)}}, Model: format, Usage: raw, Stopped: flag, DurationMS: &dur},
+				want:   &Assistant{Content: v(text), ToolCalls: []tools.Call{{ID: v(id), Name: v(name), Arguments: []byte(v(text))}}, Model: v(format), Usage: raw, Stopped: flag, DurationMS: &dur},
 				decode: func(b []byte) Event { e := DecodeAssistant(b); return &e }},
 			{in: &Assistant{Content: text}, want: &Assistant{Content: v(text)},
 				decode: func(b []byte) Event { e := DecodeAssistant(b); return &e }},
@@ -128,7 +92,7 @@ func FuzzEventCodec(f *testing.F) {
 			if diff := diffEmpty(c.want, c.decode(line)); diff != "" {
 				t.Errorf("%s read back (-want +got):\n%s", line, diff)
 			}
-			typ, err := EventType(line)
+			typ, err := tools.EventType(line)
 			if err != nil || typ != c.in.EventType() {
 				t.Errorf("%s: type %q, %v; want %q", line, typ, err, c.in.EventType())
 			}
@@ -153,4 +117,21 @@ func diffEmpty(want, got any) string {
 		return ""
 	}
 	return cmp.Diff(want, got, cmpopts.EquateEmpty())
+}
+
+// asEncoded is c as its tool_call event gives it back once read, as the
+// executor's own asEncoded has it: strings as the JSON writer writes
+// them, no repairs without Repaired, "{}" for no arguments.
+func asEncoded(c tools.Call) tools.Call {
+	c.ID, c.Name, c.Format = jsonw.ValidString(c.ID), jsonw.ValidString(c.Name), jsonw.ValidString(c.Format)
+	if !c.Repaired {
+		c.Repairs = nil
+	}
+	for i, k := range c.Repairs {
+		c.Repairs[i] = jsonw.ValidString(k)
+	}
+	if len(c.Arguments) == 0 {
+		c.Arguments = []byte("{}")
+	}
+	return c
 }

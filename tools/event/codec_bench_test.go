@@ -1,4 +1,4 @@
-package tools
+package event
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 	"github.com/toolcall/toolcall/tools/schema"
 )
 
@@ -24,10 +25,10 @@ func BenchmarkEventCodec(b *testing.B) {
 			decode func([]byte) Event
 		}{
 			{"text", &TextEvent{Type: TypeText, Content: []byte(text)}, func(l []byte) Event { e := DecodeText(l); return &e }},
-			{"tool_call", &CallEvent{Call: Call{ID: "call_1", Name: "search", Arguments: args}, Checked: true, Validated: true,
-				Coerced: []schema.Coercion{{Pointer: "/q", From: text, To: []byte("1")}}}, func(l []byte) Event { e, _ := DecodeCallEvent(l); return &e }},
-			{"tool_observation", &Observation{ID: "call_1", Name: "search", Content: text, Error: &ToolError{Kind: "execution", Message: text, Details: args}},
-				func(l []byte) Event { e := DecodeObservation(l); return &e }},
+			{"tool_call", &tools.CallEvent{Call: tools.Call{ID: "call_1", Name: "search", Arguments: args}, Checked: true, Validated: true,
+				Coerced: []schema.Coercion{{Pointer: "/q", From: text, To: []byte("1")}}}, func(l []byte) Event { e, _ := tools.DecodeCallEvent(l); return &e }},
+			{"tool_observation", &tools.Observation{ID: "call_1", Name: "search", Content: text, Error: &tools.ToolError{Kind: "execution", Message: text, Details: args}},
+				func(l []byte) Event { e := tools.DecodeObservation(l); return &e }},
 		}
 		for _, ev := range events {
 			line := ev.e.AppendJSON(nil)
@@ -36,7 +37,7 @@ func BenchmarkEventCodec(b *testing.B) {
 				var buf []byte
 				for b.Loop() {
 					buf = ev.e.AppendJSON(buf[:0])
-					if _, err := EventType(buf); err != nil {
+					if _, err := tools.EventType(buf); err != nil {
 						b.Fatal(err)
 					}
 					ev.decode(buf)

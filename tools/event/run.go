@@ -1,12 +1,16 @@
-package tools
+package event
 
 import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/jsonread"
 	"github.com/toolcall/toolcall/internal/jsonw"
+	"github.com/toolcall/toolcall/tools"
 )
+
+func ptr[T any](v T) *T { return &v }
 
 // The events only run writes: the conversation, each turn's ledger and
 // note, how a run and a batch ended, and a bulk check's verdicts.
@@ -35,14 +39,14 @@ func (m *Message) AppendJSON(dst []byte) []byte {
 // DecodeMessage reads a system or user event.
 func DecodeMessage(line []byte) Message {
 	var m Message
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "type":
-			m.Type = jsonStr(v)
+			m.Type = jsonread.Str(v)
 		case "content":
-			m.Content = jsonStr(v)
+			m.Content = jsonread.Str(v)
 		case "api":
-			m.API = jsonStr(v)
+			m.API = jsonread.Str(v)
 		}
 	})
 	return m
@@ -56,7 +60,7 @@ type Assistant struct {
 	// ToolCalls are the calls the server parsed itself, arguments as the
 	// server sent them (written as a JSON string), under the ids the
 	// tool_call events give them.
-	ToolCalls []Call
+	ToolCalls []tools.Call
 	Model     string
 	// Usage is the server's token counts, compact JSON.
 	Usage   []byte
@@ -102,20 +106,20 @@ func (a *Assistant) AppendJSON(dst []byte) []byte {
 // DecodeAssistant reads an assistant event.
 func DecodeAssistant(line []byte) Assistant {
 	var a Assistant
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "content":
-			a.Content = jsonStr(v)
+			a.Content = jsonread.Str(v)
 		case "tool_calls":
 			a.ToolCalls = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				a.ToolCalls = append(a.ToolCalls, Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
+				a.ToolCalls = append(a.ToolCalls, tools.Call{ID: c.Get("id").Str, Name: c.Get("name").Str, Arguments: []byte(c.Get("arguments").Str)})
 				return true
 			})
 		case "model":
-			a.Model = jsonStr(v)
+			a.Model = jsonread.Str(v)
 		case "usage":
-			a.Usage = rawJSON(v)
+			a.Usage = jsonread.Raw(v)
 		case "stopped":
 			a.Stopped = v.Type == gjson.True
 		case "duration_ms":
@@ -150,16 +154,16 @@ func (s *Stop) AppendJSON(dst []byte) []byte {
 // DecodeStop reads a stop event.
 func DecodeStop(line []byte) Stop {
 	var s Stop
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "reason":
-			s.Reason = jsonStr(v)
+			s.Reason = jsonread.Str(v)
 		case "iterations":
 			if v.Type == gjson.Number {
 				s.Iterations = int(v.Int())
 			}
 		case "error":
-			s.Error = jsonStr(v)
+			s.Error = jsonread.Str(v)
 		}
 	})
 	return s
@@ -210,12 +214,12 @@ func (s *Summary) AppendJSON(dst []byte) []byte {
 // DecodeSummary reads a summary event.
 func DecodeSummary(line []byte) Summary {
 	var s Summary
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "request":
-			s.Request = jsonStr(v)
+			s.Request = jsonread.Str(v)
 		case "reason":
-			s.Reason = jsonStr(v)
+			s.Reason = jsonread.Str(v)
 		case "iterations":
 			s.Iterations = int(v.Int())
 		case "calls":
@@ -229,11 +233,11 @@ func DecodeSummary(line []byte) Summary {
 				s.DurationMS = ptr(v.Int())
 			}
 		case "file":
-			s.File = jsonStr(v)
+			s.File = jsonread.Str(v)
 		case "skipped":
 			s.Skipped = v.Type == gjson.True
 		case "error":
-			s.Error = jsonStr(v)
+			s.Error = jsonread.Str(v)
 		}
 	})
 	return s
@@ -298,7 +302,7 @@ func (b *Batch) AppendJSON(dst []byte) []byte {
 // count, and "phases" holds the percentiles.
 func DecodeBatch(line []byte) Batch {
 	var b Batch
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch {
 		case k == "duration_ms":
 			b.DurationMS = v.Int()
@@ -347,18 +351,18 @@ func (c *Check) AppendJSON(dst []byte) []byte {
 // DecodeCheck reads a check event.
 func DecodeCheck(line []byte) Check {
 	var c Check
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "file":
-			c.File = jsonStr(v)
+			c.File = jsonread.Str(v)
 		case "status":
-			c.Status = jsonStr(v)
+			c.Status = jsonread.Str(v)
 		case "ignored":
-			c.Ignored = jsonStrings(v)
+			c.Ignored = jsonread.Strings(v)
 		case "difference":
-			c.Difference = jsonStr(v)
+			c.Difference = jsonread.Str(v)
 		case "error":
-			c.Error = jsonStr(v)
+			c.Error = jsonread.Str(v)
 		}
 	})
 	return c
@@ -445,14 +449,14 @@ func openIDName(dst []byte, id, name string) []byte {
 // DecodeStep reads a step event.
 func DecodeStep(line []byte) Step {
 	var e Step
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "iteration":
 			e.Iteration = int(v.Int())
 		case "calls":
 			e.Calls = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				e.Calls = append(e.Calls, StepCall{ID: jsonStr(c.Get("id")), Name: jsonStr(c.Get("name")), Status: jsonStr(c.Get("status"))})
+				e.Calls = append(e.Calls, StepCall{ID: jsonread.Str(c.Get("id")), Name: jsonread.Str(c.Get("name")), Status: jsonread.Str(c.Get("status"))})
 				return true
 			})
 		case "model_ms":
@@ -522,15 +526,15 @@ func (e *Reflection) AppendCalls(dst []byte) []byte {
 // DecodeReflection reads a reflection event.
 func DecodeReflection(line []byte) Reflection {
 	var e Reflection
-	eachField(line, func(k string, v gjson.Result) {
+	jsonread.EachField(line, func(k string, v gjson.Result) {
 		switch k {
 		case "iteration":
 			e.Iteration = int(v.Int())
 		case "calls":
 			e.Calls = nil
 			v.ForEach(func(_, c gjson.Result) bool {
-				e.Calls = append(e.Calls, Finding{ID: jsonStr(c.Get("id")), Name: jsonStr(c.Get("name")), Status: jsonStr(c.Get("status")),
-					Finding: jsonStr(c.Get("finding")), NextAction: jsonStr(c.Get("next_action"))})
+				e.Calls = append(e.Calls, Finding{ID: jsonread.Str(c.Get("id")), Name: jsonread.Str(c.Get("name")), Status: jsonread.Str(c.Get("status")),
+					Finding: jsonread.Str(c.Get("finding")), NextAction: jsonread.Str(c.Get("next_action"))})
 				return true
 			})
 		}
