@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultMaxOutput is how much of a tool's stdout is kept in memory when
-// ProcessSpec.MaxOutput is not set (--max-output's default).
+// processSpec.MaxOutput is not set (--max-output's default).
 const DefaultMaxOutput = 16 << 10
 
 // stderrKeep is how much of the end of a tool's stderr is kept: enough for
@@ -102,7 +102,7 @@ func (c *outputCapture) truncated() bool {
 // stream byte for byte; otherwise it is the head, a marker saying how much
 // was cut, and the tail, each cut moved to a character boundary so that the
 // cut does not itself make invalid UTF-8.
-func (c *outputCapture) result(r *ProcessResult) {
+func (c *outputCapture) result(r *processResult) {
 	r.TotalBytes = c.total
 	r.SaveErr = c.saveErr
 	if !c.truncated() {

@@ -13,7 +13,7 @@ import (
 
 // captureAll feeds data to a fresh capture in chunks of the given sizes
 // (cycled) and returns the result.
-func captureAll(maxOutput int, data []byte, chunks ...int) ProcessResult {
+func captureAll(maxOutput int, data []byte, chunks ...int) processResult {
 	c := newOutputCapture(maxOutput, nil)
 	for i := 0; len(data) > 0; i++ {
 		n := len(data)
@@ -23,7 +23,7 @@ func captureAll(maxOutput int, data []byte, chunks ...int) ProcessResult {
 		c.Write(data[:n])
 		data = data[n:]
 	}
-	var r ProcessResult
+	var r processResult
 	c.result(&r)
 	return r
 }
@@ -98,7 +98,7 @@ func TestCaptureSavesEverything(t *testing.T) {
 	for i := 0; i < len(data); i += 33 {
 		c.Write(data[i:min(i+33, len(data))])
 	}
-	var r ProcessResult
+	var r processResult
 	c.result(&r)
 	if !bytes.Equal(saved.Bytes(), data) {
 		t.Errorf("saved %d bytes, want all %d", saved.Len(), len(data))
@@ -129,7 +129,7 @@ func TestCaptureSurvivesAFailingSaveTo(t *testing.T) {
 			t.Fatalf("Write = %d, %v; a failing copy must not stop the tool's output", n, err)
 		}
 	}
-	var r ProcessResult
+	var r processResult
 	c.result(&r)
 	if !errors.Is(r.SaveErr, full) || r.TotalBytes != 20 || string(r.Tail) != "abcd" {
 		t.Errorf("saveErr=%v total=%d tail=%q, want the disk error, 20, \"abcd\"", r.SaveErr, r.TotalBytes, r.Tail)
@@ -175,7 +175,7 @@ func TestCaptureCutsMCPResultsInTheirText(t *testing.T) {
 	c := newOutputCapture(1000, nil)
 	c.Write([]byte(raw[:100]))
 	c.Write([]byte(raw[100:]))
-	var r ProcessResult
+	var r processResult
 	c.result(&r)
 	if !r.Truncated || !json.Valid(r.Stdout) {
 		t.Fatalf("truncated %v, valid JSON %v:\n%s", r.Truncated, json.Valid(r.Stdout), r.Stdout)

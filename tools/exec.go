@@ -251,7 +251,7 @@ type executor struct {
 	running  chan struct{} // a token per call in flight
 	wg       sync.WaitGroup
 	approved map[*Tool]bool // tools a person approved for the rest of the run
-	dirs     toolsDirsOnce  // the value of ToolsDirsEnv
+	dirs     toolsDirsOnce  // the value of toolsDirsEnv
 	budget   budget         // the calls run against the budgets, from v's goroutine
 
 	mu     sync.Mutex
@@ -445,7 +445,7 @@ func (x *executor) run(ctx context.Context, vd *verdict) Observation {
 		return o
 	}
 
-	spec := ProcessSpec{
+	spec := processSpec{
 		Path:      t.Command,
 		Exe:       exe,
 		Dir:       x.opts.Workdir,

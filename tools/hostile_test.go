@@ -90,7 +90,7 @@ func TestHostileToolThatHangs(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "hang", "sleep 30 &\necho $!\nwait\n")
 	start := time.Now()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 200 * time.Millisecond, Grace: 200 * time.Millisecond})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 200 * time.Millisecond, Grace: 200 * time.Millisecond})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("runProcess took %v with a 200ms timeout", elapsed)
 	}
@@ -106,7 +106,7 @@ func TestHostileGrandchildIgnoresSIGTERM(t *testing.T) {
 	// The subshell ignores TERM and passes that on to sleep through exec;
 	// the script itself dies of the TERM.
 	tool := writeTestTool(t, "stubborn", "(trap '' TERM; exec sleep 30) &\necho $!\nwait\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 200 * time.Millisecond, Grace: 300 * time.Millisecond})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 200 * time.Millisecond, Grace: 300 * time.Millisecond})
 	if !r.TimedOut || r.Signal != "SIGTERM" {
 		t.Errorf("timedOut=%v signal=%q, want a timeout and the leader dead of SIGTERM", r.TimedOut, r.Signal)
 	}
@@ -141,7 +141,7 @@ func TestHostileToolWrites1GB(t *testing.T) {
 			}
 		}
 	}()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 2 * time.Minute, MaxOutput: 16 << 10})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 2 * time.Minute, MaxOutput: 16 << 10})
 	close(stop)
 	<-sampled
 
@@ -160,7 +160,7 @@ func TestHostileToolWrites1GB(t *testing.T) {
 func TestHostileToolWritesInvalidUTF8(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "binary", `printf 'ok \377\376 \300\n'`+"\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if want := "ok \xff\xfe \xc0\n"; string(r.Stdout) != want || r.ExitCode != 0 {
 		t.Errorf("stdout %q exit %d, want %q byte for byte (making it valid is the caller's job)", r.Stdout, r.ExitCode, want)
 	}
@@ -178,7 +178,7 @@ func TestHostileToolPrintsItsEnvironment(t *testing.T) {
 	}
 	parent := append([]string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LC_ALL=C.UTF-8", "WEATHER_UNITS=metric"}, secrets...)
 	tl := &Tool{Name: "env", Env: []string{"WEATHER_UNITS"}}
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Env: Environ(parent, tl, "call_7", nil), Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Env: Environ(parent, tl, "call_7", nil), Timeout: 10 * time.Second})
 	got := strings.Split(strings.TrimSpace(string(r.Stdout)), "\n")
 	want := map[string]bool{
 		"PATH=/usr/bin:/bin": true, "HOME=/home/u": true, "LC_ALL=C.UTF-8": true, "WEATHER_UNITS=metric": true,
@@ -210,7 +210,7 @@ func TestHostileToolClosesStdoutAndKeepsRunning(t *testing.T) {
 	// work: it is the tool's exit that ends a run, so the timeout does.
 	tool := writeTestTool(t, "closer", "echo before\nexec >&-\nsleep 30\n")
 	start := time.Now()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("runProcess took %v with a 300ms timeout", elapsed)
 	}
@@ -222,7 +222,7 @@ func TestHostileToolClosesStdoutAndKeepsRunning(t *testing.T) {
 func TestHostileToolExits3WithLargeStderr(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "loud", "yes 'something went wrong somewhere' | head -c 1048576 >&2\necho 'the last line' >&2\necho partial\nexit 3\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if r.ExitCode != 3 || r.Signal != "" || r.TimedOut {
 		t.Errorf("exit=%d signal=%q timedOut=%v, want exit status 3", r.ExitCode, r.Signal, r.TimedOut)
 	}
@@ -242,7 +242,7 @@ func TestHostileToolIsNotExecutable(t *testing.T) {
 	if err := os.Chmod(tool, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if !errors.Is(r.StartErr, fs.ErrPermission) || !strings.Contains(r.StartErr.Error(), tool) {
 		t.Errorf("StartErr = %v, want a permission error naming %s", r.StartErr, tool)
 	}
@@ -257,7 +257,7 @@ func TestHostileToolDeletedBeforeTheRun(t *testing.T) {
 	if err := os.Remove(tool); err != nil {
 		t.Fatal(err)
 	}
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if !errors.Is(r.StartErr, fs.ErrNotExist) || !strings.Contains(r.StartErr.Error(), tool) {
 		t.Errorf("StartErr = %v, want a not-exist error naming %s", r.StartErr, tool)
 	}
@@ -271,7 +271,7 @@ func TestHostileToolReadsNoStdin(t *testing.T) {
 	for _, body := range []string{"echo done\n", "sleep 0.1\necho done\n"} {
 		tool := writeTestTool(t, "deaf", body)
 		start := time.Now()
-		r := runProcess(context.Background(), ProcessSpec{Path: tool, Stdin: input, Timeout: 10 * time.Second})
+		r := runProcess(context.Background(), processSpec{Path: tool, Stdin: input, Timeout: 10 * time.Second})
 		if r.ExitCode != 0 || r.TimedOut || r.StartErr != nil || string(r.Stdout) != "done\n" {
 			t.Errorf("%q: exit=%d timedOut=%v startErr=%v stdout=%q, want a clean run", body, r.ExitCode, r.TimedOut, r.StartErr, r.Stdout)
 		}
@@ -287,7 +287,7 @@ func TestHostileToolLeavesABackgroundProcessHoldingStdout(t *testing.T) {
 	// must neither wait for the child nor let it live on.
 	tool := writeTestTool(t, "leaver", "sleep 30 &\necho $!\n")
 	start := time.Now()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 20 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 20 * time.Second})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("runProcess took %v: it waited for the background process", elapsed)
 	}
@@ -314,7 +314,7 @@ while [ ! -s "$0.pid" ]; do sleep 0.01; done
 cat "$0.pid"
 `)
 	start := time.Now()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Stdin: bytes.Repeat([]byte("x"), 1<<20), Timeout: 20 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Stdin: bytes.Repeat([]byte("x"), 1<<20), Timeout: 20 * time.Second})
 	elapsed := time.Since(start)
 	for _, pid := range pidsIn(t, r.Stdout) {
 		if processGone(pid) {

@@ -10,11 +10,11 @@ import (
 )
 
 // DefaultGrace is how long a tool's process group has between SIGTERM and
-// SIGKILL when ProcessSpec.Grace is not set.
+// SIGKILL when processSpec.Grace is not set.
 const DefaultGrace = launch.DefaultGrace
 
-// ProcessSpec is one run of a tool's executable.
-type ProcessSpec struct {
+// processSpec is one run of a tool's executable.
+type processSpec struct {
 	Path string // the executable (Tool.Command); run directly, never through a shell
 	// Exe, when set, is Path opened and checked (Tool.openChecked): that
 	// open file is what runs (launch.Spec.Exe).
@@ -38,10 +38,10 @@ type ProcessSpec struct {
 	StderrTo io.Writer
 }
 
-// ProcessResult is what a run produced. Exactly one of StartErr,
+// processResult is what a run produced. Exactly one of StartErr,
 // TimedOut, Interrupted or a plain exit (ExitCode, Signal) describes how it
 // ended.
-type ProcessResult struct {
+type processResult struct {
 	// Stdout is the whole stdout when not Truncated; else Head, a line
 	// saying how much was cut, and Tail.
 	Stdout     []byte
@@ -65,7 +65,7 @@ type ProcessResult struct {
 // it Stdin, and collects its output within fixed memory. It never returns
 // before the whole group is dead, and never later than about Timeout +
 // Grace + a few seconds, whatever the tool does.
-func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
+func runProcess(ctx context.Context, spec processSpec) processResult {
 	timeout := spec.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -83,7 +83,7 @@ func runProcess(ctx context.Context, spec ProcessSpec) ProcessResult {
 		Timeout: timeout,
 		Grace:   spec.Grace,
 	})
-	res := ProcessResult{Result: r}
+	res := processResult{Result: r}
 	if r.StartErr != nil {
 		return res
 	}

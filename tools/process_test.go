@@ -64,7 +64,7 @@ func TestRunProcessFeedsStdinAndReportsTheExit(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "echo", "cat\necho \"to stderr\" >&2\nexit 0\n")
 	in := []byte(`{"city":"Paris"}` + "\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Stdin: in, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Stdin: in, Timeout: 10 * time.Second})
 	if r.StartErr != nil || r.ExitCode != 0 || r.Signal != "" || r.TimedOut || r.Interrupted || r.Truncated {
 		t.Fatalf("got %+v, want a clean run", r)
 	}
@@ -80,7 +80,7 @@ func TestRunProcessWorkdirAndRelativePath(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "pwd", "pwd\n")
 	work := t.TempDir()
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Dir: work, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Dir: work, Timeout: 10 * time.Second})
 	if got := strings.TrimSpace(string(r.Stdout)); got != work {
 		t.Errorf("tool ran in %q, want %q", got, work)
 	}
@@ -94,12 +94,12 @@ func TestRunProcessWorkdirAndRelativePath(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	r = runProcess(context.Background(), ProcessSpec{Path: rel, Dir: work, Timeout: 10 * time.Second})
+	r = runProcess(context.Background(), processSpec{Path: rel, Dir: work, Timeout: 10 * time.Second})
 	if r.StartErr != nil || strings.TrimSpace(string(r.Stdout)) != work {
 		t.Errorf("relative path: startErr=%v stdout=%q", r.StartErr, r.Stdout)
 	}
 
-	r = runProcess(context.Background(), ProcessSpec{Path: tool, Dir: filepath.Join(work, "missing"), Timeout: 10 * time.Second})
+	r = runProcess(context.Background(), processSpec{Path: tool, Dir: filepath.Join(work, "missing"), Timeout: 10 * time.Second})
 	if r.StartErr == nil {
 		t.Error("a missing working directory was not reported")
 	}
@@ -108,7 +108,7 @@ func TestRunProcessWorkdirAndRelativePath(t *testing.T) {
 func TestRunProcessNilEnvIsEmpty(t *testing.T) {
 	t.Setenv("TOOLCALL_TEST_SECRET_TOKEN", "must-not-leak-0451")
 	tool := writeTestTool(t, "env", "exec env\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if bytes.Contains(r.Stdout, []byte("must-not-leak-0451")) || bytes.Contains(r.Stdout, []byte("PATH=")) {
 		t.Errorf("with a nil Env the tool saw our environment:\n%s", r.Stdout)
 	}
@@ -126,7 +126,7 @@ func TestRunProcessCancelKillsTheGroup(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	r := runProcess(ctx, ProcessSpec{Path: tool, Timeout: 30 * time.Second, Grace: 200 * time.Millisecond, SaveTo: started})
+	r := runProcess(ctx, processSpec{Path: tool, Timeout: 30 * time.Second, Grace: 200 * time.Millisecond, SaveTo: started})
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("cancelled run took %v", elapsed)
 	}
@@ -135,7 +135,7 @@ func TestRunProcessCancelKillsTheGroup(t *testing.T) {
 	}
 	assertGone(t, pidsIn(t, r.Stdout)...)
 
-	r = runProcess(ctx, ProcessSpec{Path: tool, Timeout: 30 * time.Second})
+	r = runProcess(ctx, processSpec{Path: tool, Timeout: 30 * time.Second})
 	if !r.Interrupted || r.StartErr != nil || len(r.Stdout) != 0 {
 		t.Errorf("with ctx already done: %+v, want interrupted and nothing run", r)
 	}
@@ -157,7 +157,7 @@ func (l *lineSignal) Write(p []byte) (int, error) {
 func TestRunProcessReportsTheSignal(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "suicide", "kill -USR1 $$\nsleep 5\n")
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second})
 	if r.Signal != "SIGUSR1" || r.ExitCode != -1 || r.TimedOut {
 		t.Errorf("signal=%q exit=%d timedOut=%v, want SIGUSR1 and -1", r.Signal, r.ExitCode, r.TimedOut)
 	}
@@ -179,7 +179,7 @@ func TestRunProcessSavesAndTeesWhatItCuts(t *testing.T) {
 	t.Parallel()
 	tool := writeTestTool(t, "counter", "seq 1 20000\nseq 1 6000 >&2\n")
 	var saved, tee syncBuffer
-	r := runProcess(context.Background(), ProcessSpec{Path: tool, Timeout: 10 * time.Second, MaxOutput: 1000, SaveTo: &saved, StderrTo: &tee})
+	r := runProcess(context.Background(), processSpec{Path: tool, Timeout: 10 * time.Second, MaxOutput: 1000, SaveTo: &saved, StderrTo: &tee})
 	out, err := exec.Command("seq", "1", "20000").Output()
 	if err != nil {
 		t.Skip("no seq(1):", err)
@@ -204,7 +204,7 @@ func TestRunProcessSavesAndTeesWhatItCuts(t *testing.T) {
 
 func BenchmarkRunProcess(b *testing.B) {
 	tool := writeTestTool(b, "ok", "echo ok\n")
-	spec := ProcessSpec{Path: tool, Stdin: []byte("{}\n"), Env: []string{"PATH=/usr/bin:/bin"}, Timeout: 10 * time.Second}
+	spec := processSpec{Path: tool, Stdin: []byte("{}\n"), Env: []string{"PATH=/usr/bin:/bin"}, Timeout: 10 * time.Second}
 	for b.Loop() {
 		if r := runProcess(context.Background(), spec); r.ExitCode != 0 || string(r.Stdout) != "ok\n" {
 			b.Fatalf("%+v", r)
@@ -228,15 +228,15 @@ func TestRunProcessConcurrentRunsKeepTheirOwnStreams(t *testing.T) {
 	fast := writeTestTool(t, "fast", "cat\n")
 	slow := writeTestTool(t, "slow", "cat\nsleep 30\n")
 	ctx, cancel := context.WithCancel(context.Background())
-	slowDone := make(chan ProcessResult)
+	slowDone := make(chan processResult)
 	go func() {
-		slowDone <- runProcess(ctx, ProcessSpec{Path: slow, Stdin: []byte("slow\n"), Timeout: 20 * time.Second, Grace: 100 * time.Millisecond})
+		slowDone <- runProcess(ctx, processSpec{Path: slow, Stdin: []byte("slow\n"), Timeout: 20 * time.Second, Grace: 100 * time.Millisecond})
 	}()
 	var wg sync.WaitGroup
 	for i := range 32 {
 		wg.Go(func() {
 			in := []byte(strings.Repeat(string(rune('a'+i%26)), 1000+i) + "\n")
-			r := runProcess(context.Background(), ProcessSpec{Path: fast, Stdin: in, Timeout: 10 * time.Second})
+			r := runProcess(context.Background(), processSpec{Path: fast, Stdin: in, Timeout: 10 * time.Second})
 			if r.ExitCode != 0 || !bytes.Equal(r.Stdout, in) {
 				t.Errorf("run %d: exit %d, stdout %d bytes, want its own %d bytes back", i, r.ExitCode, len(r.Stdout), len(in))
 			}

@@ -23,7 +23,7 @@ import (
 // mayHoldRef is a quick test that args hold no ref: every ref has "ref:"
 // in it, spelt out or with \u escapes.
 func mayHoldRef(args []byte) bool {
-	return bytes.Contains(args, []byte(RefPrefix)) || bytes.Contains(args, []byte(`\u`))
+	return bytes.Contains(args, []byte(refPrefix)) || bytes.Contains(args, []byte(`\u`))
 }
 
 // measureRefs finds the refs in a call's arguments (every string value
@@ -34,7 +34,7 @@ func mayHoldRef(args []byte) bool {
 // there is no ref (or the arguments are not an object at all: that is for
 // CheckArguments to say). It fails, naming the ref, when dir is "" (no
 // --scratch), when an id names no output toolcall saved there, or when a
-// saved output is larger than MaxRefSize; and when the refs together
+// saved output is larger than maxRefSize; and when the refs together
 // would pass more than maxTotal bytes (DefaultMaxRefBytes when <= 0)
 // written as JSON strings, counted at every use. Past the budget no
 // other output is read: a thousand refs cost no more than the first few.
@@ -197,7 +197,7 @@ func (r *refResolver) tooMuch() error {
 			break
 		}
 		t := r.saved[id]
-		fmt.Fprintf(&b, "; %s%s is %d bytes saved, %d as a JSON string", RefPrefix, id, t.raw, t.escaped)
+		fmt.Fprintf(&b, "; %s%s is %d bytes saved, %d as a JSON string", refPrefix, id, t.raw, t.escaped)
 		if t.named > 1 {
 			fmt.Fprintf(&b, ", named %d times", t.named)
 		}

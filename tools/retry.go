@@ -87,7 +87,7 @@ func (x *executor) retries(t *Tool) int {
 // what spec saves the output to for another run. It returns the last run,
 // with the whole call's Duration, and the attempts when there was more
 // than one. A run whose retry was cut short by ctx reads as interrupted.
-func (x *executor) attempts(ctx context.Context, t *Tool, spec ProcessSpec, restart func() error) (ProcessResult, []Attempt) {
+func (x *executor) attempts(ctx context.Context, t *Tool, spec processSpec, restart func() error) (processResult, []Attempt) {
 	start := time.Now()
 	res := x.runOnce(ctx, t, spec)
 	var list []Attempt
@@ -113,7 +113,7 @@ func (x *executor) attempts(ctx context.Context, t *Tool, spec ProcessSpec, rest
 }
 
 // runOnce is one run of t.
-func (x *executor) runOnce(ctx context.Context, t *Tool, spec ProcessSpec) ProcessResult {
+func (x *executor) runOnce(ctx context.Context, t *Tool, spec processSpec) processResult {
 	if t.Server != nil {
 		return x.callServer(ctx, t, spec)
 	}
@@ -122,7 +122,7 @@ func (x *executor) runOnce(ctx context.Context, t *Tool, spec ProcessSpec) Proce
 
 // retryable reports whether a run failed in a way that running it again
 // may mend: out of time, a non-zero exit, a signal.
-func retryable(res ProcessResult) bool {
+func retryable(res processResult) bool {
 	if res.Interrupted || res.StartErr != nil {
 		return false
 	}
@@ -162,7 +162,7 @@ func retryWait(base time.Duration, n int) time.Duration {
 }
 
 // attemptOf records how one run ended.
-func attemptOf(t *Tool, res ProcessResult) Attempt {
+func attemptOf(t *Tool, res processResult) Attempt {
 	a := Attempt{Status: StatusOK}
 	switch {
 	case res.TimedOut: // the signal was ours

@@ -16,13 +16,13 @@ import (
 	"github.com/toolcall/toolcall/tools/redact"
 )
 
-// RefPrefix starts a ref: a pointer to an output saved under --scratch,
+// refPrefix starts a ref: a pointer to an output saved under --scratch,
 // which a model may pass as a string argument of a later call.
-const RefPrefix = "ref:"
+const refPrefix = "ref:"
 
-// MaxRefSize is the largest saved output a ref may pass to a tool: the
+// maxRefSize is the largest saved output a ref may pass to a tool: the
 // arguments are held in memory and written to the tool's stdin.
-const MaxRefSize = 32 << 20
+const maxRefSize = 32 << 20
 
 // DefaultMaxRefBytes bounds what all the refs of one call pass to the tool
 // together (--max-ref-bytes), counted as the tool receives it, JSON strings
@@ -93,7 +93,7 @@ func finishScratch(dir, tmpPath, callID string, r *redact.Redactor, dropped int6
 		return fail(err)
 	}
 	os.Remove(tmpPath)
-	return RefPrefix + id, nil
+	return refPrefix + id, nil
 }
 
 // publish gives the finished file its name dir/id.txt, never replacing
@@ -159,7 +159,7 @@ func savedName(id string) (hash string, ok bool) {
 // least one character and no white space. "ref: refs/heads/main" (the text
 // of .git/HEAD) is therefore a string like any other.
 func refID(s string) (string, bool) {
-	id, ok := strings.CutPrefix(s, RefPrefix)
+	id, ok := strings.CutPrefix(s, refPrefix)
 	if !ok || id == "" || strings.IndexFunc(id, unicode.IsSpace) >= 0 {
 		return "", false
 	}
@@ -174,7 +174,7 @@ type refUse struct {
 
 // readRef reads the output saved under id, for the argument "ref:<id>".
 func readRef(dir, id string) ([]byte, error) {
-	ref := RefPrefix + id
+	ref := refPrefix + id
 	if dir == "" {
 		return nil, fmt.Errorf("argument %q is a ref to a saved output, but toolcall was run without --scratch DIR, so there is nothing it can point to; pass the value itself", ref)
 	}
@@ -183,7 +183,7 @@ func readRef(dir, id string) ([]byte, error) {
 	case errors.Is(err, errNotSaved):
 		return nil, fmt.Errorf("argument %q names no saved output in %s: refs come from the \"ref\" of an earlier truncated output; pass one of those exactly as it was given", ref, dir)
 	case errors.Is(err, errRefTooLarge):
-		return nil, fmt.Errorf("argument %q is a saved output of more than the %d bytes a ref may pass to a tool; pass a smaller part of it instead", ref, MaxRefSize)
+		return nil, fmt.Errorf("argument %q is a saved output of more than the %d bytes a ref may pass to a tool; pass a smaller part of it instead", ref, maxRefSize)
 	case err != nil:
 		return nil, fmt.Errorf("reading the saved output for argument %q: %w", ref, err)
 	}
@@ -220,14 +220,14 @@ func readSaved(dir, id string) ([]byte, error) {
 	if !info.Mode().IsRegular() || !writtenByUs(info) {
 		return nil, errNotSaved
 	}
-	if info.Size() > MaxRefSize {
+	if info.Size() > maxRefSize {
 		return nil, errRefTooLarge
 	}
-	text, err := io.ReadAll(io.LimitReader(f, MaxRefSize+1))
+	text, err := io.ReadAll(io.LimitReader(f, maxRefSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(text) > MaxRefSize {
+	if len(text) > maxRefSize {
 		return nil, errRefTooLarge
 	}
 	sum := sha256.Sum256(text)

@@ -145,7 +145,7 @@ func TestResolveRefsTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(MaxRefSize + 1); err != nil {
+	if err := f.Truncate(maxRefSize + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -27,7 +27,7 @@ type Server interface {
 	String() string
 	// Files are the sidecar that declared the server and the files its
 	// command runs: their directories are protected as tools' are
-	// (ToolsDirsEnv).
+	// (toolsDirsEnv).
 	Files() []string
 	// Secrets are what no output may show: the password of its URL, as
 	// written and decoded.
@@ -37,9 +37,9 @@ type Server interface {
 // callServer runs one call of t, a tool of an MCP server, with the
 // arguments in spec.Stdin, and gives the result as a tool's stdout would
 // be given: within MaxOutput, the whole saved to SaveTo.
-func (x *executor) callServer(ctx context.Context, t *Tool, spec ProcessSpec) ProcessResult {
+func (x *executor) callServer(ctx context.Context, t *Tool, spec processSpec) processResult {
 	start := time.Now()
-	res := ProcessResult{Result: launch.Result{ExitCode: -1}}
+	res := processResult{Result: launch.Result{ExitCode: -1}}
 	timeout := spec.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout

@@ -12,11 +12,11 @@ import (
 	"time"
 )
 
-// ToolsDirsEnv names the variable that tells every tool which directories
+// toolsDirsEnv names the variable that tells every tool which directories
 // hold the tools in use (their sidecars and executables), separated as in
 // PATH, so that a tool that writes files can refuse to write there: no
 // tool may replace another (docs/security.md, Trust model).
-const ToolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
+const toolsDirsEnv = "TOOLCALL_TOOLS_DIRS"
 
 // hashLimit is the largest executable whose content is hashed before each
 // run: a script or a small binary hashes in well under a millisecond; a
@@ -207,7 +207,7 @@ func toolsDirs(set ToolSet) []string {
 	return dirs
 }
 
-// toolsDirsOnce computes ToolsDirsEnv's value for a set once, when the
+// toolsDirsOnce computes toolsDirsEnv's value for a set once, when the
 // first tool runs.
 type toolsDirsOnce struct {
 	once  sync.Once
@@ -220,11 +220,11 @@ func (d *toolsDirsOnce) get(set ToolSet) string {
 }
 
 // environ is the environment of one run of t: Environ's, with
-// ToolsDirsEnv set by toolcall whatever the parent had.
+// toolsDirsEnv set by toolcall whatever the parent had.
 func (x *executor) environ(t *Tool, callID string) []string {
 	env := Environ(x.opts.Environ, t, callID, x.opts.Env)
-	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, ToolsDirsEnv+"=") })
-	kv := ToolsDirsEnv + "=" + x.dirs.get(x.v.set)
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, toolsDirsEnv+"=") })
+	kv := toolsDirsEnv + "=" + x.dirs.get(x.v.set)
 	i, _ := slices.BinarySearchFunc(env, kv, func(a, b string) int {
 		an, _, _ := strings.Cut(a, "=")
 		bn, _, _ := strings.Cut(b, "=")

@@ -24,7 +24,7 @@ func saveBig(t *testing.T, set execSet, scratch string) string {
 		t.Fatal(err)
 	}
 	ref := gjson.Get(strings.Split(strings.TrimSpace(out), "\n")[1], "ref").Str
-	if !strings.HasPrefix(ref, RefPrefix) {
+	if !strings.HasPrefix(ref, refPrefix) {
 		t.Fatalf("no ref saved: %s", out)
 	}
 	return ref
@@ -45,7 +45,7 @@ func TestRefsAreValidated(t *testing.T) {
 	for name, args := range map[string]string{
 		"object":           `{"text":"` + ref + `"}`,
 		"string arguments": `"{\"text\":\"` + ref + `\"}"`,
-		"escaped ref":      `{"text":"ref\u003a` + strings.TrimPrefix(ref, RefPrefix) + `"}`,
+		"escaped ref":      `{"text":"ref\u003a` + strings.TrimPrefix(ref, refPrefix) + `"}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			out, st, err := runExec(t, context.Background(), set, callLine("2", "short", args), ExecOptions{Scratch: scratch})
@@ -171,7 +171,7 @@ func TestScratchIsCapped(t *testing.T) {
 	if !strings.Contains(gjson.Get(obs, "content").Str, "the first 8192 bytes of the output are saved") {
 		t.Errorf("the observation does not say the saved output was cut:\n%s", obs)
 	}
-	saved, err := os.ReadFile(filepath.Join(scratch, strings.TrimPrefix(ref, RefPrefix)+".txt"))
+	saved, err := os.ReadFile(filepath.Join(scratch, strings.TrimPrefix(ref, refPrefix)+".txt"))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
