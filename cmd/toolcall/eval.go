@@ -124,6 +124,11 @@ func newEvalCmd(stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.timeout, "timeout", 5*time.Minute, "give each case at most this long")
 	fs.Float64Var(&o.minScore, "min-score", 0, "exit 1 when the score (the share of cases right, 0 to 1) is below this")
 	fs.BoolVar(&o.json, "json", false, "write the events on stdout even when it is a terminal")
+	// Names that mean other things to run and catalog get variables of
+	// eval's own.
+	for _, name := range []string{"force", "out", "min-score", "jobs", "timeout"} {
+		envAs(fs, name, "TOOLCALL_EVAL_"+strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
+	}
 	must(cmd.RegisterFlagCompletionFunc("category", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return bundledCategories(), cobra.ShellCompDirectiveNoFileComp
 	}))

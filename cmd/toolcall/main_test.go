@@ -200,7 +200,7 @@ func TestExecute(t *testing.T) {
 		{
 			name:     "complete-commands",
 			args:     []string{"__complete", ""},
-			stdoutRE: `^catalog\t.*\ncompletion\t.*\nexec\t.*\nhelp\t.*\nmcp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nshow\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
+			stdoutRE: `^catalog\t.*\ncompletion\t.*\neval\t.*\nexec\t.*\nhelp\t.*\nmcp\t.*\nnew\t.*\nparse\t.*\nprobe\t.*\nrun\t.*\nshow\t.*\nvalidate\t.*\nversion\t.*\n:4\n`,
 			stderr:   "Completion ended with directive: ShellCompDirectiveNoFileComp\n",
 		},
 		{
