@@ -34,8 +34,9 @@ a JSONL file of cases in the same form with "ground_truth" on each line and
 "messages" or "prompt" for the request. Without --cases, the BFCL v4
 subset built into toolcall runs: 25 cases of each of simple_python,
 simple_java, simple_javascript, multiple, parallel, parallel_multiple and
-irrelevance. --category, --limit (taken from each category in turn) and
---sample with --seed choose a few, for a quick look.
+irrelevance (Apache-2.0; --license prints their licence and source).
+--category, --limit (taken from each category in turn) and --sample with
+--seed choose a few, for a quick look.
 
 Standard output has an eval event per case as it ends (id, category, score
 1 or 0, why it missed and the reason in words, the calls read, the formats
@@ -91,6 +92,7 @@ type evalOptions struct {
 	minScore   float64
 	json       bool
 	quiet      bool
+	license    bool
 
 	isTerminalOut func(io.Writer) bool
 }
@@ -124,6 +126,7 @@ func newEvalCmd(stdout, stderr io.Writer) *cobra.Command {
 	durationVar(fs, &o.timeout, "timeout", 5*time.Minute, "give each case at most this long")
 	fs.Float64Var(&o.minScore, "min-score", 0, "exit 1 when the score (the share of cases right, 0 to 1) is below this")
 	fs.BoolVar(&o.json, "json", false, "write the events on stdout even when it is a terminal")
+	fs.BoolVar(&o.license, "license", false, "print the bundled cases' licence and where they come from, and exit")
 	// Names that mean other things to run and catalog get variables of
 	// eval's own.
 	for _, name := range []string{"force", "out", "min-score", "jobs", "timeout"} {
@@ -163,6 +166,10 @@ type setting struct {
 }
 
 func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, stderr io.Writer) error {
+	if o.license {
+		_, err := io.WriteString(stdout, eval.BundledLicense())
+		return err
+	}
 	cases, err := o.loadCases()
 	if err != nil {
 		return err
