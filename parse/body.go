@@ -52,11 +52,14 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		if ok {
 			return end, n + len(closer), matched
 		}
-		if partial {
-			if eof {
-				return end, end, matched
-			}
+		if partial && !eof {
 			return 0, 0, needMore
+		}
+		if e := p.closerUnclosed(n, closer, eof); e > 0 {
+			return end, e, matched
+		}
+		if partial {
+			return end, end, matched
 		}
 	}
 	c := p.buf[n]
@@ -108,6 +111,33 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		return end, end, matched // the marker never came: prose follows the call
 	}
 	return m, m + len(closer), matched
+}
+
+// closerUnclosed reads, at buf[n] after a complete JSON body, the
+// call's end marker written without its final '>' ("</tool_call" then
+// the end of the output, a space or the next tag): one reading only, so
+// the call stands, marked tag_spelling (emitCall takes p.closerRepairs;
+// with --no-repair the call is a parse_error).
+// It returns where the marker ends, or 0.
+func (p *Parser) closerUnclosed(n int, closer string, eof bool) int {
+	if len(closer) < 3 || closer[len(closer)-1] != '>' {
+		return 0
+	}
+	t := closer[:len(closer)-1]
+	if ok, _ := p.hasPrefixAt(n, t); !ok {
+		return 0
+	}
+	e := n + len(t)
+	if e == len(p.buf) && !eof {
+		return 0
+	}
+	if e < len(p.buf) {
+		if c := p.buf[e]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '<' {
+			return 0
+		}
+	}
+	p.closerRepairs = repairTagSpelling
+	return e
 }
 
 // bodyOf is bodyEnd and readBody for the value jsonEnd read from buf[k]

@@ -242,6 +242,7 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	p.closerRepairs = 0
 	if i == p.gemmaCallAt {
 		end, st, err := p.bareGemma(i, eof)
 		if st != needMore {

@@ -733,7 +733,13 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			format = FormatXLAM
 		}
 	default:
-		return 0, noMatch, nil
+		// A JSON call, or a list of them, inside another family's call
+		// section (Solar Open's <|tool_calls|>[{…}]): the section says
+		// it is calls, whichever syntax the model wrote in it.
+		if !p.allowed(p.section) {
+			return 0, noMatch, nil
+		}
+		format, inMarker = p.section, true
 	}
 	ok, err := p.jsonCalls(i, i, end, inMarker, format)
 	p.explicitOnly, p.outputStart = false, false
