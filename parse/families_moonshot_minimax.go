@@ -32,7 +32,8 @@ var (
 		own: []marker{
 			sectionMarker("<minimax:tool_call>", FormatMiniMaxM2),
 			sectionEnd("</minimax:tool_call>"),
-			{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
+			// Also M3's, in its section with the namespace tokens dropped.
+			{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2, FormatMiniMaxM3}},
 		}})
 	_ = register(Spec{Format: FormatMiniMaxM3, Models: []string{"MiniMax M3"}, Example: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
 		Code:  "a namespace token before every tag, and each parameter a tag named by its key (miniMaxM3)",

@@ -307,6 +307,9 @@ func invokeBlock(d *xmlDialect) handler {
 				// M3's invoke with its namespace tokens dropped.
 				return p.m3Invoke(i, j, eof)
 			}
+			if !p.allowed(FormatMiniMaxM2) {
+				return 0, noMatch, nil
+			}
 			// An invoke with no parameter says nothing of MiniMax M2
 			// outside its section: as peers do, it is no call of M2's.
 			// With known tools it may still read as the shape it is
