@@ -308,9 +308,12 @@ func (p *Parser) closerWithin(k, end int, complete bool, closer string) (c, afte
 }
 
 // sectionEnds end the sections and wrappers that calls with a JSON body
-// and an end marker of their own stand in: these two, and every marker
-// the dispatch table has end a call section (see ends in dispatch.go).
-var sectionEnds = []string{"</tool_call>", "<｜tool▁calls▁end｜>"}
+// and an end marker of their own stand in: Hermes' </tool_call>, which
+// wraps Qwen3-Coder's calls, the section ends of the families read by
+// their spec and of those that say so (endsInSection, register), and
+// every marker the dispatch table has end a call section (sectionEnd in
+// dispatch.go), in the order the families register.
+var sectionEnds = []string{"</tool_call>"}
 
 // strictAt reports whether buf[k:end] is one strict JSON value, as the
 // reading jsonEnd kept for it says when it is there.

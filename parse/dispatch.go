@@ -184,7 +184,7 @@ func init() {
 		if s.own != nil || !s.FileForm() {
 			ms = append(ms, s.own...)
 		} else {
-			ms = specMarkers(ms, s) // read by its spec alone
+			ms = specMarkers(ms, s, true) // read by its spec alone
 		}
 		for _, t := range s.opens {
 			sectionOpeners = append(sectionOpeners, struct{ tok, format string }{t, s.Format})

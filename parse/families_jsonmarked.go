@@ -5,10 +5,7 @@ package parse
 
 var (
 	_ = register(Spec{Format: FormatGranite, Models: []string{"IBM Granite 3.0, 3.1"}, Example: `<|tool_call|>[{"name":"f","arguments":{}}]`,
-		Code: "no end marker: the JSON's end ends the call (jsonBlock)",
-		own: []marker{
-			{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
-		}})
+		Call: CallMarkers{Start: "<|tool_call|>", NoEnd: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatGranite20B, Models: []string{"IBM granite-20b-functioncalling"}, Example: `<function_call> {"name":"f","arguments":{}}`,
 		Call: CallMarkers{Start: "<function_call>", End: "</function_call>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatNemotron, Models: []string{"NVIDIA Nemotron Nano v2"}, Example: `<TOOLCALL>[{"name":"f","arguments":{}}]</TOOLCALL>`,

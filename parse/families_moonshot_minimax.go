@@ -14,6 +14,8 @@ var (
 			sectionMarker("<|tool_calls_section_begin|>", FormatKimiK2),
 			sectionEnd("<|tool_calls_section_end|>"),
 			{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
+			// LFM2's call end too.
+			closer("<|tool_call_end|>", FormatKimiK2),
 		}})
 	_ = register(Spec{Format: FormatKimiK3, Models: []string{"Moonshot Kimi K3 (XTML)"}, Example: `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
 		Code: "each argument says its type, and the arguments may be one JSON block instead (kimiK3Call)",

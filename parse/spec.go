@@ -61,6 +61,14 @@ type Spec struct {
 	// opens are the family's markers that open a call section, and so
 	// end an open think block (sectionOpener).
 	opens []string
+	// also, for a family read by its spec, are the formats its markers'
+	// reading may name besides its own (MiniCPM3's fenced Python in
+	// LFM2's block): --format naming one keeps the markers on.
+	also []string
+	// endsInSection: the family's code reads its section, whose end
+	// also ends a call in it that left its own end marker out
+	// (sectionEnds), as a spec's section end does.
+	endsInSection bool
 }
 
 // Markers are a start and an end marker.
@@ -77,7 +85,11 @@ type CallMarkers struct {
 	// Start and it (a call id) is skipped.
 	NameStart string `json:"name_start,omitempty"`
 	NameEnd   string `json:"name_end,omitempty"`
-	End       string `json:"end"`
+	End       string `json:"end,omitempty"`
+	// NoEnd says the family writes no end marker (IBM Granite's
+	// <|tool_call|>[…]): with a json body, the call ends where its JSON
+	// does.
+	NoEnd bool `json:"no_end,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -155,8 +167,15 @@ func (s *Spec) Check() error {
 	if err := opener("call.start", s.Call.Start); err != nil {
 		return err
 	}
-	if err := need("call.end", s.Call.End, "the marker that ends a call"); err != nil {
-		return err
+	switch {
+	case s.Call.NoEnd && s.Call.End != "":
+		return specErr("call.no_end", "is true, and call.end is %q: drop one of them", s.Call.End)
+	case s.Call.NoEnd && s.Body != BodyJSON:
+		return specErr("call.no_end", "is read only with body %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON)
+	case !s.Call.NoEnd:
+		if err := need("call.end", s.Call.End, "the marker that ends a call (or \"no_end\": true, with body json, for a family that writes none)"); err != nil {
+			return err
+		}
 	}
 	if sec := s.Section; sec != nil {
 		if err := opener("section.start", sec.Start); err != nil {

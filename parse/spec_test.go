@@ -287,6 +287,8 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "kv", "key": {"start": "<k>", "end": "</k>"}}`, "key", "value are required"},
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": ">", "no_end": true}, "body": "name_json"}`, "call.no_end", `only with body "json"`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {
@@ -456,4 +458,30 @@ func FuzzFormatFile(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestSpecHeaderCut: a call the output ends in before its name does is a
+// parse_error that shows the call written whole, in a format file as in
+// Solar Open; the same text with more after it, no header, is prose.
+func TestSpecHeaderCut(t *testing.T) {
+	s, err := ParseFormatFile("f.json", []byte(`{"format": "acme", "call": {"start": "<|c|>", "name_start": "<|n|>", "name_end": "<|a|>", "end": "<|/c|>"}, "body": "name_json"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Formats: []*Spec{s}}
+	for _, c := range []struct{ in, want string }{
+		{"Calling.<|c|>x1<|n|>get_weather", `{"type":"text","content":"Calling."}
+{"type":"parse_error","error":"tool call cut off in its header: write <|c|>id<|n|>name<|a|>{…}<|/c|>","raw":"<|c|>x1<|n|>get_weather","offset":8,"format":"acme"}
+`},
+		{"<|c|>x1", `{"type":"parse_error","error":"tool call cut off in its header: write <|c|>id<|n|>name<|a|>{…}<|/c|>","raw":"<|c|>x1","offset":0,"format":"acme"}
+`},
+		{"<|c|> is the token" + strings.Repeat(" and more", 40), `{"type":"text","content":"<|c|> is the token` + strings.Repeat(" and more", 40) + `"}
+`},
+	} {
+		for _, pieces := range [][]int{nil, {1}, {7}} {
+			if got := parseAll(t, []byte(c.in), opts, pieces); got != c.want {
+				t.Errorf("%q in pieces %v:\n%s", c.in, pieces, cmp.Diff(c.want, got))
+			}
+		}
+	}
 }

@@ -124,7 +124,7 @@ var specFields = map[string]map[string]any{
 		"reasoning": "markers",
 	},
 	"markers": {"start": nil, "end": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil, "no_end": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }
 
