@@ -11,11 +11,7 @@ var (
 	_ = register(Spec{Format: FormatNemotron, Models: []string{"NVIDIA Nemotron Nano v2"}, Example: `<TOOLCALL>[{"name":"f","arguments":{}}]</TOOLCALL>`,
 		Call: CallMarkers{Start: "<TOOLCALL>", End: "</TOOLCALL>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatApertus, Models: []string{"Swiss AI Apertus"}, Example: `<|tools_prefix|>[{"f":{"a":1}}]<|tools_suffix|>`,
-		Code: `a call is {"NAME": {arguments}}, the name a key (candidates)`,
-		own: []marker{
-			{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
-			closer("<|tools_suffix|>", FormatApertus),
-		}})
+		Call: CallMarkers{Start: "<|tools_prefix|>", End: "<|tools_suffix|>"}, Body: BodyJSON, NameIsKey: true})
 	_ = register(Spec{Format: FormatInternLM2, Models: []string{"InternLM2, InternLM2.5"}, Example: `<|action_start|><|plugin|>{"name":"f","parameters":{}}<|action_end|>`,
 		Call: CallMarkers{Start: "<|action_start|><|plugin|>", End: "<|action_end|>"}, Body: BodyJSON})
 	// Its directly_answer entry is no call: the JSON reader knows it by

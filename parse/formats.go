@@ -89,6 +89,9 @@ func register(s Spec) *Spec {
 		// register, as sectionEnd's are.
 		sectionEnds = append(sectionEnds, s.Section.End)
 	}
+	if s.NameIsKey {
+		nameIsKeyFormats[s.Format] = true
+	}
 	builtins = append(builtins, &s)
 	return &s
 }

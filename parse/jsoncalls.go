@@ -445,7 +445,7 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 		}
 		c.id = p.keepID(c.format, c.id)
 		return append(dst, c)
-	case inMarker && format == FormatApertus && keys == 1:
+	case inMarker && keys == 1 && p.nameIsKey(format):
 		// Apertus writes {"NAME": {args}}.
 		v.ForEach(func(k, val gjson.Result) bool {
 			c.name, c.named, c.args = strings.Clone(k.Str), true, val
@@ -458,6 +458,20 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 	}
 	return dst
 }
+
+// nameIsKey reports whether the spec of format says a call object may
+// be {"NAME": {arguments}} (Spec.NameIsKey).
+func (p *Parser) nameIsKey(format string) bool {
+	for _, s := range p.opts.Formats {
+		if s.Format == format {
+			return s.NameIsKey
+		}
+	}
+	return nameIsKeyFormats[format]
+}
+
+// nameIsKeyFormats are the built-in formats whose spec says NameIsKey.
+var nameIsKeyFormats = map[string]bool{}
 
 // onlyCallKeys reports whether an object has no key a call would not
 // have, so {"name": "c"} is a call missing its arguments while

@@ -32,6 +32,10 @@ type Spec struct {
 	// present winning; empty means DefaultNameKeys, DefaultArgumentsKeys.
 	NameKeys      []string `json:"name_keys,omitempty"`
 	ArgumentsKeys []string `json:"arguments_keys,omitempty"`
+	// NameIsKey says a json body's call object may also be
+	// {"NAME": {arguments}}, the tool's name its one key (Swiss AI
+	// Apertus).
+	NameIsKey bool `json:"name_is_key,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
 	// Key and Value are the tags of a kv body's pairs.
@@ -214,6 +218,7 @@ func (s *Spec) Check() error {
 	}{
 		{"name_keys", len(s.NameKeys) > 0, BodyJSON},
 		{"arguments_keys", len(s.ArgumentsKeys) > 0, BodyJSON},
+		{"name_is_key", s.NameIsKey, BodyJSON},
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},

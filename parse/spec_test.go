@@ -35,6 +35,10 @@ func render(s *Spec, calls []renderedCall) string {
 		}
 		switch s.Body {
 		case BodyJSON:
+			if s.NameIsKey {
+				fmt.Fprintf(&b, `{%q: %s}`, c.name, jsonObject(c.args))
+				break
+			}
 			fmt.Fprintf(&b, `{%q: %q, %q: %s}`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
 		case BodyNameJSON:
 			b.WriteString(c.name + s.Call.NameEnd + jsonObject(c.args))

@@ -234,6 +234,15 @@ func specJSON(s *Spec) handler {
 				continue
 			}
 			name, args := specMembers(out, c, names, argKeys)
+			if name == "" && args == nil && s.NameIsKey {
+				// {"NAME": {arguments}}
+				c.ForEach(func(k, v gjson.Result) bool {
+					if v.IsObject() && len(c.Map()) == 1 {
+						name, args = strings.Clone(k.Str), rawOf(out, v)
+					}
+					return false
+				})
+			}
 			p.noExp = !res.Exp
 			if err := p.emitCall("", name, args, s.Format, res.Repairs, p.base+int64(i), raw); err != nil {
 				return 0, 0, err

@@ -34,6 +34,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		b = append(b, s.Call.NameStart...)
 		switch s.Body {
 		case BodyJSON:
+			if s.NameIsKey {
+				b = append(b, '{')
+				b = strconv.AppendQuote(b, c.Name)
+				b = append(b, ": "...)
+				b = append(b, args.Raw...)
+				b = append(b, '}')
+				break
+			}
 			b = append(b, `{"`...)
 			b = append(b, s.nameKeys()[0]...)
 			b = append(b, `": `...)
