@@ -50,6 +50,10 @@ type Spec struct {
 	// template's generation prompt): read as if the output came right
 	// after it. It applies when --format names this format.
 	Prompt string `json:"prompt,omitempty"`
+	// Result is how the family's chat template writes a tool's result
+	// back into the conversation: Start, the result's text, End
+	// (AppendResult; run's resultAs template function).
+	Result *Markers `json:"result,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -152,6 +156,9 @@ func (s *Spec) Check() error {
 	}
 	if strings.Trim(s.Format, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return specErr("format", "%q: use lower-case letters, digits, '_', '.' and '-' only", s.Format)
+	}
+	if r := s.Result; r != nil && r.Start == "" && r.End == "" {
+		return specErr("result", `has neither start nor end: give the text written before and after a tool's result, or drop "result"`)
 	}
 	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it

@@ -122,6 +122,7 @@ var specFields = map[string]map[string]any{
 		"key":       "markers",
 		"value":     "markers",
 		"reasoning": "markers",
+		"result":    "markers",
 	},
 	"markers": {"start": nil, "end": nil},
 	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil, "no_end": nil},

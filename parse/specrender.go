@@ -111,6 +111,18 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 	return b, nil
 }
 
+// AppendResult appends a tool's result as the family s writes it back
+// into the conversation (its spec's result markers), or an error when
+// its spec does not say how.
+func (s *Spec) AppendResult(b []byte, result string) ([]byte, error) {
+	if s.Result == nil {
+		return b, fmt.Errorf("format %q does not say how a tool's result is written back: its spec has no result markers", s.Format)
+	}
+	b = append(b, s.Result.Start...)
+	b = append(b, result...)
+	return append(b, s.Result.End...), nil
+}
+
 // SpecCall is a call to write back with AppendCalls.
 type SpecCall struct {
 	Name      string
