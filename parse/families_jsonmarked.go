@@ -18,7 +18,7 @@ var (
 	// the format (directly.go).
 	_ = register(Spec{Format: FormatCommandR7B, Models: []string{"Cohere Command R7B, Command A"}, Example: `<|START_ACTION|>[{"tool_call_id":"0","tool_name":"f","parameters":{}}]<|END_ACTION|>`,
 		Call: CallMarkers{Start: "<|START_ACTION|>", End: "<|END_ACTION|>"}, Body: BodyJSON})
-	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json [{\"tool_name\":\"f\",\"parameters\":{}}] ```",
+	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json\\n[{\"tool_name\":\"f\",\"parameters\":{}}]\\n```",
 		Code: `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
 	_ = register(Spec{Format: FormatToolCallsArray, Models: []string{"AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5"}, Example: `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`,
 		Call: CallMarkers{Start: "<tool_calls>", End: "</tool_calls>"}, Body: BodyJSON,

@@ -203,6 +203,16 @@ func TestSpecProse(t *testing.T) {
 			}
 		}
 	}
+	// Every built-in family, those read by code of their own too, looked
+	// for alone (--format ID).
+	for _, s := range Specs() {
+		opts := Options{Format: s.Format}
+		for _, p := range prose {
+			if got := parseAll(t, []byte(p), opts, nil); strings.Contains(got, `"tool_call"`) || strings.Contains(got, `"parse_error"`) {
+				t.Errorf("--format %s: prose %q read as:\n%s", s.Format, p, got)
+			}
+		}
+	}
 }
 
 // TestFormatFileFixtures reads testdata/formatfiles/NAME.txt with the
@@ -487,5 +497,36 @@ func TestSpecHeaderCut(t *testing.T) {
 				t.Errorf("%q in pieces %v:\n%s", c.in, pieces, cmp.Diff(c.want, got))
 			}
 		}
+	}
+}
+
+// TestBuiltinExampleRoundTrip is TestSpecRoundTrip for every built-in
+// family, those read by code of their own too: its example, as the
+// family writes a call, reads as a call of that family, whole and cut in
+// two at every byte alike, and what the built-in code reads from a
+// file-form family's rendered calls does not depend on where they are
+// cut either.
+func TestBuiltinExampleRoundTrip(t *testing.T) {
+	for _, s := range Specs() {
+		if s.Format == FormatNative {
+			continue // a server's response, read by --input, not model text
+		}
+		t.Run(s.Format, func(t *testing.T) {
+			ins := []string{strings.ReplaceAll(s.Example, `\n`, "\n")}
+			if s.FileForm() {
+				ins = append(ins, "Let me check.\n"+render(s, roundTripCalls[:1])+"\nDone.")
+			}
+			for n, in := range ins {
+				whole := parseAll(t, []byte(in), Options{}, nil)
+				if n == 0 && (!strings.Contains(whole, `"type":"tool_call"`) || !strings.Contains(whole, `"format":"`+s.Format+`"`)) {
+					t.Fatalf("its example %q reads as no call of its own:\n%s", in, whole)
+				}
+				for cut := 1; cut < len(in); cut++ {
+					if got := parseAll(t, []byte(in), Options{}, []int{cut, len(in)}); got != whole {
+						t.Fatalf("%q cut at %d:\n%s", in, cut, cmp.Diff(whole, got))
+					}
+				}
+			}
+		})
 	}
 }
