@@ -458,6 +458,7 @@ func FuzzFormatFile(f *testing.F) {
 		b, _ := os.ReadFile(name)
 		f.Add(b, []byte("a <b> [c] {\"d\": 1}"))
 	}
+	f.Add([]byte(`{"format":"x","call":{"start":"<c>","no_end":true},"body":"json","name_is_key":true,"result":{"start":"<r>","end":""}}`), []byte("<c>{\"f\": {\"a\": 1}} <c>[{\"name\": \"g\"}"))
 	f.Add([]byte(`{"format":"x","call":{"start":"<c>","end":"e"},"body":"kv","key":{"start":"k","end":"K"},"value":{"start":"","end":"V"},"reasoning":[{"start":"<t>","end":"T"}]}`), []byte("<c>f kaK vV e <t> x T"))
 	f.Fuzz(func(t *testing.T, file, text []byte) {
 		s, err := ParseFormatFile("f.json", file)
