@@ -477,7 +477,7 @@ func FuzzFormatFile(f *testing.F) {
 
 // TestSpecHeaderCut: a call the output ends in before its name does is a
 // parse_error that shows the call written whole, in a format file as in
-// Solar Open; the same text with more after it, no header, is prose.
+// Solar Open; the marker with more after it, or a sentence, is prose.
 func TestSpecHeaderCut(t *testing.T) {
 	s, err := ParseFormatFile("f.json", []byte(`{"format": "acme", "call": {"start": "<|c|>", "name_start": "<|n|>", "name_end": "<|a|>", "end": "<|/c|>"}, "body": "name_json"}`))
 	if err != nil {
@@ -491,6 +491,8 @@ func TestSpecHeaderCut(t *testing.T) {
 		{"<|c|>x1", `{"type":"parse_error","error":"tool call cut off in its header: write <|c|>id<|n|>name<|a|>{…}<|/c|>","raw":"<|c|>x1","offset":0,"format":"acme"}
 `},
 		{"<|c|> is the token" + strings.Repeat(" and more", 40), `{"type":"text","content":"<|c|> is the token` + strings.Repeat(" and more", 40) + `"}
+`},
+		{"The <|c|> token starts a call.", `{"type":"text","content":"The <|c|> token starts a call."}
 `},
 	} {
 		for _, pieces := range [][]int{nil, {1}, {7}} {

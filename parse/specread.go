@@ -129,13 +129,16 @@ const cutHeader status = -1
 
 // headerMiss says why the header token tok is not within lookAhead of
 // k: the text went on without it (noMatch), more input may bring it
-// (needMore), or the output ended first (cutHeader).
+// (needMore), or the output ended first (cutHeader), in a header's words
+// (an id, a name); a sentence after the marker is prose that names it.
 func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 	switch {
 	case len(p.buf)-k > lookAhead+len(tok):
 		return noMatch
 	case !eof:
 		return needMore
+	case bytes.ContainsAny(bytes.TrimSpace(p.buf[k:]), " \t\r\n"):
+		return noMatch
 	}
 	return cutHeader
 }
