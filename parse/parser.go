@@ -752,7 +752,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 		return p.emit(&p.ev)
 	}
 	if p.closerRepairs != 0 && p.opts.NoRepair {
-		p.ev = Event{Type: tools.TypeParseError, Error: fmt.Sprintf("call to %q: its end marker lacks its final '>'; close the call with its whole end marker", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
+		p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: its end marker lacks its final '>'; close the call with its whole end marker", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if name == p.plainName {
