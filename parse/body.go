@@ -52,11 +52,14 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		if ok {
 			return end, n + len(closer), matched
 		}
-		if partial {
-			if eof {
-				return end, end, matched
-			}
+		if partial && !eof {
 			return 0, 0, needMore
+		}
+		if e := p.closerUnclosed(n, closer, eof); e > 0 {
+			return end, e, matched
+		}
+		if partial {
+			return end, end, matched
 		}
 	}
 	c := p.buf[n]
@@ -108,6 +111,33 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 		return end, end, matched // the marker never came: prose follows the call
 	}
 	return m, m + len(closer), matched
+}
+
+// closerUnclosed reads, at buf[n] after a complete JSON body, the
+// call's end marker written without its final '>' ("</tool_call" then
+// the end of the output, a space or the next tag): one reading only, so
+// the call stands, marked tag_spelling (emitCall takes p.closerRepairs;
+// with --no-repair the call is a parse_error).
+// It returns where the marker ends, or 0.
+func (p *Parser) closerUnclosed(n int, closer string, eof bool) int {
+	if len(closer) < 3 || closer[len(closer)-1] != '>' {
+		return 0
+	}
+	t := closer[:len(closer)-1]
+	if ok, _ := p.hasPrefixAt(n, t); !ok {
+		return 0
+	}
+	e := n + len(t)
+	if e == len(p.buf) && !eof {
+		return 0
+	}
+	if e < len(p.buf) {
+		if c := p.buf[e]; c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '<' {
+			return 0
+		}
+	}
+	p.closerRepairs = repairTagSpelling
+	return e
 }
 
 // bodyOf is bodyEnd and readBody for the value jsonEnd read from buf[k]
@@ -278,9 +308,12 @@ func (p *Parser) closerWithin(k, end int, complete bool, closer string) (c, afte
 }
 
 // sectionEnds end the sections and wrappers that calls with a JSON body
-// and an end marker of their own stand in: these two, and every marker
-// the dispatch table has end a call section (see ends in dispatch.go).
-var sectionEnds = []string{"</tool_call>", "<｜tool▁calls▁end｜>"}
+// and an end marker of their own stand in: Hermes' </tool_call>, which
+// wraps Qwen3-Coder's calls, the section ends of the families read by
+// their spec and of those that say so (endsInSection, register), and
+// every marker the dispatch table has end a call section (sectionEnd in
+// dispatch.go), in the order the families register.
+var sectionEnds = []string{"</tool_call>"}
 
 // strictAt reports whether buf[k:end] is one strict JSON value, as the
 // reading jsonEnd kept for it says when it is there.

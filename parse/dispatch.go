@@ -188,7 +188,7 @@ var buildMarkers = sync.OnceFunc(func() {
 		if s.own != nil || !s.FileForm() {
 			ms = append(ms, s.own...)
 		} else {
-			ms = specMarkers(ms, s) // read by its spec alone
+			ms = specMarkers(ms, s, true) // read by its spec alone
 		}
 		for _, t := range s.opens {
 			sectionOpeners = append(sectionOpeners, struct{ tok, format string }{t, s.Format})
@@ -246,6 +246,7 @@ func (m *marker) on(p *Parser) bool {
 
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
+	p.closerRepairs = 0
 	if i == p.gemmaCallAt {
 		end, st, err := p.bareGemma(i, eof)
 		if st != needMore {

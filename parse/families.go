@@ -9,7 +9,7 @@ import (
 )
 
 // Families whose calls are a name in one marker and arguments in another
-// (PLaMo 3, CWM, Kimi K3, Solar Open), and those whose markers prose or
+// (PLaMo 3, CWM, Kimi K3), and those whose markers prose or
 // another family may also write (poolside Laguna's <user>, HyperCLOVA X's
 // "-> tool/"), read from their published chat templates and parsers.
 
@@ -227,43 +227,8 @@ func (p *Parser) inputEnded(i int, eof bool, format, msg string) (int, status, e
 	return len(p.buf), matched, p.fail(i, len(p.buf), format, msg)
 }
 
-// Upstage Solar Open's call tokens, from its published chat template.
-const (
-	solarName = "<|tool_call:name|>"
-	solarArgs = "<|tool_call:args|>"
-	solarEnd  = "<|tool_call:end|>"
-)
-
-// solarCall handles Solar Open's
-// <|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>.
-// The id is the model's own random string; calls are numbered as elsewhere.
-func (p *Parser) solarCall(i, j int, eof bool) (int, status, error) {
-	const cut = "tool call cut off in its header: write <|tool_call:begin|>id<|tool_call:name|>name<|tool_call:args|>{…}<|tool_call:end|>"
-	n := p.indexWithin(j, solarName, lookAhead)
-	if n < 0 {
-		return p.solarHeaderEnded(i, j, eof, cut)
-	}
-	b := n + len(solarName)
-	a := p.indexWithin(b, solarArgs, lookAhead)
-	if a < 0 {
-		return p.solarHeaderEnded(i, b, eof, cut)
-	}
-	name := bytes.TrimSpace(p.buf[b:a])
-	if len(name) == 0 || bytes.ContainsAny(name, "<>\n") {
-		return 0, noMatch, nil
-	}
-	return p.namedArgs(i, a+len(solarArgs), eof, string(name), FormatSolarOpen, solarEnd)
-}
-
-// solarHeaderEnded is what solarCall returns when a header token is not
-// within lookAhead of k: a cut-off call when the output ended first,
-// prose when it went on without one.
-func (p *Parser) solarHeaderEnded(i, k int, eof bool, msg string) (int, status, error) {
-	if len(p.buf)-k >= lookAhead {
-		return 0, noMatch, nil
-	}
-	return p.inputEnded(i, eof, FormatSolarOpen, msg)
-}
+// Upstage Solar Open's call end, which Solar Open 2 shares.
+const solarEnd = "<|tool_call:end|>"
 
 // lagunaTags are GLM's pairs as poolside Laguna writes them inside <user>.
 var lagunaTags = &glmTags{key: "<arg_key>", keyEnd: "</arg_key>", val: "<arg_value>", valEnd: "</arg_value>", format: FormatLaguna, nameJSON: true}

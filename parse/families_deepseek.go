@@ -25,7 +25,8 @@ var (
 	_ = register(Spec{Format: FormatDeepSeekV31, Models: []string{"DeepSeek V3.1, Cogito"}, Example: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
 		Section: &Markers{Start: "<｜tool▁calls▁begin｜>", End: "<｜tool▁calls▁end｜>"},
 		Call:    CallMarkers{Start: "<｜tool▁call▁begin｜>", NameEnd: "<｜tool▁sep｜>", End: "<｜tool▁call▁end｜>"}, Body: BodyNameJSON,
-		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{}})
+		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{},
+		endsInSection: true})
 	_ = register(Spec{Format: FormatDeepSeekDSML, Models: []string{"DeepSeek V3.2, V4"}, Example: `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
 		Code:  `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
 		opens: dsmlSections,

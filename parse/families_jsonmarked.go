@@ -5,27 +5,20 @@ package parse
 
 var (
 	_ = register(Spec{Format: FormatGranite, Models: []string{"IBM Granite 3.0, 3.1"}, Example: `<|tool_call|>[{"name":"f","arguments":{}}]`,
-		Code: "no end marker: the JSON's end ends the call (jsonBlock)",
-		own: []marker{
-			{"<|tool_call|>", jsonBlock("", FormatGranite), []string{FormatGranite}},
-		}})
+		Call: CallMarkers{Start: "<|tool_call|>", NoEnd: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatGranite20B, Models: []string{"IBM granite-20b-functioncalling"}, Example: `<function_call> {"name":"f","arguments":{}}`,
 		Call: CallMarkers{Start: "<function_call>", End: "</function_call>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatNemotron, Models: []string{"NVIDIA Nemotron Nano v2"}, Example: `<TOOLCALL>[{"name":"f","arguments":{}}]</TOOLCALL>`,
 		Call: CallMarkers{Start: "<TOOLCALL>", End: "</TOOLCALL>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatApertus, Models: []string{"Swiss AI Apertus"}, Example: `<|tools_prefix|>[{"f":{"a":1}}]<|tools_suffix|>`,
-		Code: `a call is {"NAME": {arguments}}, the name a key (candidates)`,
-		own: []marker{
-			{"<|tools_prefix|>", jsonBlock("<|tools_suffix|>", FormatApertus), []string{FormatApertus}},
-			closer("<|tools_suffix|>", FormatApertus),
-		}})
+		Call: CallMarkers{Start: "<|tools_prefix|>", End: "<|tools_suffix|>"}, Body: BodyJSON, NameIsKey: true})
 	_ = register(Spec{Format: FormatInternLM2, Models: []string{"InternLM2, InternLM2.5"}, Example: `<|action_start|><|plugin|>{"name":"f","parameters":{}}<|action_end|>`,
 		Call: CallMarkers{Start: "<|action_start|><|plugin|>", End: "<|action_end|>"}, Body: BodyJSON})
 	// Its directly_answer entry is no call: the JSON reader knows it by
 	// the format (directly.go).
 	_ = register(Spec{Format: FormatCommandR7B, Models: []string{"Cohere Command R7B, Command A"}, Example: `<|START_ACTION|>[{"tool_call_id":"0","tool_name":"f","parameters":{}}]<|END_ACTION|>`,
 		Call: CallMarkers{Start: "<|START_ACTION|>", End: "<|END_ACTION|>"}, Body: BodyJSON})
-	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json [{\"tool_name\":\"f\",\"parameters\":{}}] ```",
+	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json\\n[{\"tool_name\":\"f\",\"parameters\":{}}]\\n```",
 		Code: `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
 	_ = register(Spec{Format: FormatToolCallsArray, Models: []string{"AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5"}, Example: `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`,
 		Call: CallMarkers{Start: "<tool_calls>", End: "</tool_calls>"}, Body: BodyJSON,

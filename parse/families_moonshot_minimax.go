@@ -14,6 +14,8 @@ var (
 			sectionMarker("<|tool_calls_section_begin|>", FormatKimiK2),
 			sectionEnd("<|tool_calls_section_end|>"),
 			{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
+			// LFM2's call end too.
+			closer("<|tool_call_end|>", FormatKimiK2),
 		}})
 	_ = register(Spec{Format: FormatKimiK3, Models: []string{"Moonshot Kimi K3 (XTML)"}, Example: `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
 		Code: "each argument says its type, and the arguments may be one JSON block instead (kimiK3Call)",
@@ -32,7 +34,8 @@ var (
 		own: []marker{
 			sectionMarker("<minimax:tool_call>", FormatMiniMaxM2),
 			sectionEnd("</minimax:tool_call>"),
-			{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2}},
+			// Also M3's, in its section with the namespace tokens dropped.
+			{"<invoke name=", invokeBlock(xmlMiniMax), []string{FormatMiniMaxM2, FormatMiniMaxM3}},
 		}})
 	_ = register(Spec{Format: FormatMiniMaxM3, Models: []string{"MiniMax M3"}, Example: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
 		Code:  "a namespace token before every tag, and each parameter a tag named by its key (miniMaxM3)",

@@ -6,13 +6,18 @@ package parse
 // inToolCall are the formats a <tool_call> block may hold.
 var inToolCall = []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}
 
+// qwenResult is how Qwen's templates (Hermes' and Qwen3-Coder's) write a
+// tool's result back, in a user turn.
+var qwenResult = &Markers{Start: "<tool_response>\n", End: "\n</tool_response>"}
+
 // longcatTags are Meituan LongCat's, GLM's tags with a prefix.
 var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
 
 var (
 	_ = register(Spec{Format: FormatHermes, Models: []string{"Hermes 2 Pro/3, Qwen2.5, QwQ, Qwen3, Xiaomi MiMo, ERNIE 4.5, LongCat, many fine-tunes"}, Example: `<tool_call>{"name":"f","arguments":{"a":1}}</tool_call>`,
 		Call: CallMarkers{Start: "<tool_call>", End: "</tool_call>"}, Body: BodyJSON,
-		Code: "one <tool_call> tag holds Hermes JSON, Qwen3-Coder's <function=…>, GLM's pairs, Granite arrays and pythonic calls, told apart by what follows it (tagBlock)",
+		Result: qwenResult,
+		Code:   "one <tool_call> tag holds Hermes JSON, Qwen3-Coder's <function=…>, GLM's pairs, Granite arrays and pythonic calls, told apart by what follows it (tagBlock)",
 		own: []marker{
 			{"<tool_call>", tagBlock("</tool_call>", FormatHermes), inToolCall},
 			closer("</tool_call>", inToolCall...),
@@ -28,8 +33,9 @@ var (
 	_ = register(Spec{Format: FormatQwen3Coder, Models: []string{"Qwen3-Coder, Qwen3.5, NVIDIA Nemotron 3 Nano"}, Example: "<tool_call>\\n<function=f>\\n<parameter=a>\\n1\\n</parameter>\\n</function>\\n</tool_call>",
 		Section: &Markers{Start: "<tool_call>", End: "</tool_call>"},
 		Call:    CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyParams,
-		Param: &ParamMarkers{Start: "<parameter=", KeyEnd: ">", End: "</parameter>", Wrapped: true},
-		Code:  "read in Hermes' <tool_call> tag (tagBlock), or from <function=…> without it (functionTag)", own: []marker{}})
+		Param:  &ParamMarkers{Start: "<parameter=", KeyEnd: ">", End: "</parameter>", Wrapped: true},
+		Result: qwenResult,
+		Code:   "read in Hermes' <tool_call> tag (tagBlock), or from <function=…> without it (functionTag)", own: []marker{}})
 	_ = register(Spec{Format: FormatSeedOSS, Models: []string{"ByteDance Seed-OSS"}, Example: "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>",
 		Section: &Markers{Start: "<seed:tool_call>", End: "</seed:tool_call>"},
 		Call:    CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyParams,

@@ -9,13 +9,11 @@ var xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=",
 var (
 	_ = register(Spec{Format: FormatOlmo3, Models: []string{"AllenAI Olmo 3"}, Example: "<function_calls>\\nf(a=1)\\n</function_calls>",
 		Call: CallMarkers{Start: "<function_calls>", End: "</function_calls>"}, Body: BodyPythonic})
+	// The pythonic reader also reads MiniCPM3's fenced Python in LFM2's
+	// block (fencedPyLines), which names minicpm3.
 	_ = register(Spec{Format: FormatLFM2, Models: []string{"LiquidAI LFM2, LFM2.5"}, Example: `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`,
 		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic,
-		Code: "its block also holds MiniCPM3's fenced Python (pythonicBlock)",
-		own: []marker{
-			{"<|tool_call_start|>", pythonicBlock("<|tool_call_end|>", FormatLFM2), []string{FormatLFM2, FormatMiniCPM3}},
-			closer("<|tool_call_end|>", FormatLFM2, FormatKimiK2, FormatMiniCPM3),
-		}})
+		also: []string{FormatMiniCPM3}})
 	_ = register(Spec{Format: FormatMiniCPM3, Models: []string{"OpenBMB MiniCPM3"}, Example: "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>",
 		Code: "Python calls in a Markdown fence in LFM2's block (fencedPyLines)", own: []marker{}})
 	_ = register(Spec{Format: FormatMiniCPM5, Models: []string{"OpenBMB MiniCPM 5"}, Example: `<function name="f"><param name="a">1</param></function>`,
@@ -35,14 +33,7 @@ var (
 		}})
 	_ = register(Spec{Format: FormatSolarOpen, Models: []string{"Upstage Solar Open"}, Example: `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>{"a":1}<|tool_call:end|><|calls|>`,
 		Section: &Markers{Start: "<|tool_calls|>", End: "<|calls|>"},
-		Call:    CallMarkers{Start: "<|tool_call:begin|>", NameStart: "<|tool_call:name|>", NameEnd: "<|tool_call:args|>", End: solarEnd}, Body: BodyNameJSON,
-		Code: "a header cut short is told so (solarCall)",
-		own: []marker{
-			sectionMarker("<|tool_calls|>", FormatSolarOpen),
-			sectionEnd("<|calls|>"),
-			{"<|tool_call:begin|>", (*Parser).solarCall, []string{FormatSolarOpen}},
-			closer(solarEnd, FormatSolarOpen, FormatSolarOpen2),
-		}})
+		Call:    CallMarkers{Start: "<|tool_call:begin|>", NameStart: "<|tool_call:name|>", NameEnd: "<|tool_call:args|>", End: solarEnd}, Body: BodyNameJSON})
 	_ = register(Spec{Format: FormatSolarOpen2, Models: []string{"Upstage Solar Open 2"}, Example: "<|tool_call:start|>f\\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\\n<|tool_call:end|>",
 		Call: CallMarkers{Start: "<|tool_call:start|>", End: solarEnd}, Body: BodyKV,
 		Key: &Markers{Start: "<|tool_arg:start|>", End: "<|tool_arg:value|>"}, Value: &Markers{End: "<|tool_arg:end|>"}})

@@ -83,6 +83,15 @@ func register(s Spec) *Spec {
 	if s.Code == "" && s.own != nil {
 		panic("parse: family " + s.Format + " has code of its own: say why in Code")
 	}
+	if s.Section != nil && (s.own == nil || s.endsInSection) {
+		// Its section's end ends a call in it that left its own end
+		// marker out (closerWithin), in the order the families
+		// register, as sectionEnd's are.
+		sectionEnds = append(sectionEnds, s.Section.End)
+	}
+	if s.NameIsKey {
+		nameIsKeyFormats[s.Format] = true
+	}
 	builtins = append(builtins, &s)
 	return &s
 }
@@ -103,7 +112,7 @@ func Specs() []*Spec {
 	ss := make([]*Spec, len(builtins))
 	for k, s := range builtins {
 		c := *s
-		c.own, c.opens = nil, nil
+		c.own, c.opens, c.also, c.endsInSection = nil, nil, nil, false
 		ss[k] = &c
 	}
 	return ss

@@ -106,18 +106,11 @@ func (c *readCtx) tagValue(a *argsBuilder, key, v []byte, forceString bool) {
 // an error.
 func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx, a *argsBuilder) (int, status, string) {
 	for {
-		k = skipWS(b, k)
-		if k >= len(b) {
-			if !eof {
-				return 0, needMore, ""
-			}
-			return k, matched, fmt.Sprintf("call to %q was cut off before its end marker: its arguments may be incomplete; send the whole call again", c.tool)
-		}
-		if !eof && (partialAny(b[k:], end) || partialAny(b[k:], []string{m.Open})) {
-			return 0, needMore, ""
-		}
-		if hasAny(b[k:], end) || !bytes.HasPrefix(b[k:], []byte(m.Open)) {
-			return k, matched, ""
+		var more bool
+		var st status
+		var msg string
+		if k, st, msg, more = nextTag(b, k, eof, m.Open, end, c); !more {
+			return k, st, msg
 		}
 		ks := k + len(m.Open)
 		forceString := false
@@ -168,26 +161,9 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 			// line: which text is the value's is not for parse to guess.
 			return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next parameter; close each value", c.tool, key, closeTok)
 		}
-		if cut >= 0 && (ve < 0 || cut < ve) {
-			if !eof && ve < 0 && vs+cut+maxTag > len(b) {
-				return 0, needMore, ""
-			}
-			if c.noRepair {
-				return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s", c.tool, key, closeTok)
-			}
-			c.tagValue(a, key, b[vs:vs+cut], forceString)
-			a.repairs |= repairMissingClosingTag
-			k = vs + cut
-			continue
+		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, closeTok, forceString); st != matched || msg != "" {
+			return k, st, msg
 		}
-		if ve < 0 {
-			if !eof {
-				return 0, needMore, ""
-			}
-			return len(b), matched, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", c.tool, key, closeTok)
-		}
-		c.tagValue(a, key, b[vs:vs+ve], forceString)
-		k = vs + ve + len(closeTok)
 	}
 }
 
@@ -196,18 +172,11 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 // end marker is left out before the call's end is read to there.
 func readKV(b []byte, k int, eof bool, m kvTags, end []string, c *readCtx, a *argsBuilder) (int, status, string) {
 	for {
-		k = skipWS(b, k)
-		if k >= len(b) {
-			if !eof {
-				return 0, needMore, ""
-			}
-			return k, matched, fmt.Sprintf("call to %q was cut off before its end marker: its arguments may be incomplete; send the whole call again", c.tool)
-		}
-		if !eof && (partialAny(b[k:], end) || partialAny(b[k:], []string{m.Key})) {
-			return 0, needMore, ""
-		}
-		if hasAny(b[k:], end) || !bytes.HasPrefix(b[k:], []byte(m.Key)) {
-			return k, matched, ""
+		var more bool
+		var st status
+		var msg string
+		if k, st, msg, more = nextTag(b, k, eof, m.Key, end, c); !more {
+			return k, st, msg
 		}
 		ks := k + len(m.Key)
 		ke := bytes.Index(b[ks:min(len(b), ks+maxTag)], []byte(m.KeyEnd))
@@ -246,27 +215,60 @@ func readKV(b []byte, k int, eof bool, m kvTags, end []string, c *readCtx, a *ar
 			// to guess (as GLM's reader decides).
 			return vs + x, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next %s; close each value", c.tool, key, m.ValueEnd, m.Key)
 		}
-		if cut >= 0 && (ve < 0 || cut < ve) {
-			if !eof && ve < 0 && vs+cut+maxTag > len(b) {
-				return 0, needMore, ""
-			}
-			if c.noRepair {
-				return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s", c.tool, key, m.ValueEnd)
-			}
-			c.tagValue(a, key, b[vs:vs+cut], false)
-			a.repairs |= repairMissingClosingTag
-			k = vs + cut
-			continue
+		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, m.ValueEnd, false); st != matched || msg != "" {
+			return k, st, msg
 		}
-		if ve < 0 {
-			if !eof {
-				return 0, needMore, ""
-			}
-			return len(b), matched, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", c.tool, key, m.ValueEnd)
-		}
-		c.tagValue(a, key, b[vs:vs+ve], false)
-		k = vs + ve + len(m.ValueEnd)
 	}
+}
+
+// nextTag is the head of readParams' and readKV's loop: past layout at
+// b[k], whether the next tag opens with open (more, at the returned k),
+// or where the arguments stop: at one of end, or at text that is not
+// open (matched, for the caller to decide), or cut off by the end of
+// the output (an error).
+func nextTag(b []byte, k int, eof bool, open string, end []string, c *readCtx) (int, status, string, bool) {
+	k = skipWS(b, k)
+	if k >= len(b) {
+		if !eof {
+			return 0, needMore, "", false
+		}
+		return k, matched, fmt.Sprintf("call to %q was cut off before its end marker: its arguments may be incomplete; send the whole call again", c.tool), false
+	}
+	if !eof && (partialAny(b[k:], end) || len(b)-k < len(open) && bytes.HasPrefix([]byte(open), b[k:])) {
+		return 0, needMore, "", false
+	}
+	if hasAny(b[k:], end) || !bytes.HasPrefix(b[k:], []byte(open)) {
+		return k, matched, "", false
+	}
+	return k, matched, "", true
+}
+
+// endValue is the tail of readParams' and readKV's loop: the value at
+// b[vs:] ends at its end marker closeTok, found at ve (-1: not found),
+// or, left out, at cut (where the call's end or the next parameter
+// starts; -1: none), read to there and marked missing_closing_tag. It
+// appends the value and returns where the next tag may start; st other
+// than matched, or a msg, ends the arguments there.
+func (c *readCtx) endValue(a *argsBuilder, b []byte, vs, ve, cut int, eof bool, key []byte, closeTok string, forceString bool) (int, status, string) {
+	if cut >= 0 && (ve < 0 || cut < ve) {
+		if !eof && ve < 0 && vs+cut+maxTag > len(b) {
+			return 0, needMore, ""
+		}
+		if c.noRepair {
+			return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s", c.tool, key, closeTok)
+		}
+		c.tagValue(a, key, b[vs:vs+cut], forceString)
+		a.repairs |= repairMissingClosingTag
+		return vs + cut, matched, ""
+	}
+	if ve < 0 {
+		if !eof {
+			return 0, needMore, ""
+		}
+		return len(b), matched, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", c.tool, key, closeTok)
+	}
+	c.tagValue(a, key, b[vs:vs+ve], forceString)
+	return vs + ve + len(closeTok), matched, ""
 }
 
 // readNameJSON reads the JSON arguments object at b[k] (a Python

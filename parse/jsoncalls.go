@@ -446,7 +446,7 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 		}
 		c.id = p.keepID(c.format, c.id)
 		return append(dst, c)
-	case inMarker && format == FormatApertus && keys == 1:
+	case inMarker && keys == 1 && p.nameIsKey(format):
 		// Apertus writes {"NAME": {args}}.
 		v.ForEach(func(k, val gjson.Result) bool {
 			c.name, c.named, c.args = strings.Clone(k.Str), true, val
@@ -459,6 +459,20 @@ func (p *Parser) candidates(v gjson.Result, inMarker bool, format string, dst []
 	}
 	return dst
 }
+
+// nameIsKey reports whether the spec of format says a call object may
+// be {"NAME": {arguments}} (Spec.NameIsKey).
+func (p *Parser) nameIsKey(format string) bool {
+	for _, s := range p.opts.Formats {
+		if s.Format == format {
+			return s.NameIsKey
+		}
+	}
+	return nameIsKeyFormats[format]
+}
+
+// nameIsKeyFormats are the built-in formats whose spec says NameIsKey.
+var nameIsKeyFormats = map[string]bool{}
 
 // onlyCallKeys reports whether an object has no key a call would not
 // have, so {"name": "c"} is a call missing its arguments while
@@ -734,7 +748,13 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 			format = FormatXLAM
 		}
 	default:
-		return 0, noMatch, nil
+		// A JSON call, or a list of them, inside another family's call
+		// section (Solar Open's <|tool_calls|>[{…}]): the section says
+		// it is calls, whichever syntax the model wrote in it.
+		if !p.allowed(p.section) {
+			return 0, noMatch, nil
+		}
+		format, inMarker = p.section, true
 	}
 	ok, err := p.jsonCalls(i, i, end, inMarker, format)
 	p.explicitOnly, p.outputStart = false, false

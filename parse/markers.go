@@ -35,6 +35,15 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		return p.prefixedJSON(start, i, eof, "", format)
 	}
 	if p.section != "" {
+		// Inside a family's call section a list is calls, Python-style
+		// or JSON, whichever the model wrote there.
+		k := p.skipSpace(i + 1)
+		if k >= len(p.buf) {
+			return needOrNot(eof)
+		}
+		if isIdentByte(p.buf[k], true) && p.allowed(p.section) {
+			return p.pyList(i, i, eof, p.section, false)
+		}
 		return p.bareJSON(i, eof)
 	}
 	if !p.atLineStart(i) {

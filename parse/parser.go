@@ -170,6 +170,10 @@ type Parser struct {
 	// level deep with no escape in it (decoded.flat), which emitCall
 	// takes as they are. emitCall clears it.
 	flatArgs bool
+	// closerRepairs is what reading the block's end marker repaired
+	// (closerUnclosed), for the calls emitCall writes from the block;
+	// dispatch clears it as each block starts.
+	closerRepairs repairSet
 	// extra holds the markers of Options.Syntax, checked before the
 	// built-in ones; nil without a syntax.
 	extra *markerIndex
@@ -723,6 +727,7 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	noExp := p.noExp && len(args) > 0 && args[0] == '{'
 	flat := p.flatArgs && len(args) > 0 && args[0] == '{'
 	p.noExp, p.flatArgs = false, false
+	repairs |= p.closerRepairs
 	if err := p.flushBlock(); err != nil {
 		return err
 	}
@@ -744,6 +749,10 @@ func (p *Parser) emitCall(id, name string, args []byte, format string, repairs r
 	}
 	if name == "" {
 		p.ev = Event{Type: event.TypeParseError, Error: "tool call without a name: write the tool's name in the call", Raw: raw, Offset: offset, Format: format}
+		return p.emit(&p.ev)
+	}
+	if p.closerRepairs != 0 && p.opts.NoRepair {
+		p.ev = Event{Type: event.TypeParseError, Error: fmt.Sprintf("call to %q: its end marker lacks its final '>'; close the call with its whole end marker", name), Raw: clip.Prefix(raw, maxRaw), Offset: offset, Format: format}
 		return p.emit(&p.ev)
 	}
 	if name == p.plainName {

@@ -92,6 +92,7 @@ func TestRepairKinds(t *testing.T) {
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</tool_call>"},
 		{"missing_closing_tag", "<tool_call>\n<function=f>\n<parameter=a>\nx\n<parameter=b>\ny\n</parameter>\n</function>\n</tool_call>"},
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},
+		{"tag_spelling", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call\nDone."},
 		{"missing_closing_tag", "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n<tool_call>g\n<arg_key>b</arg_key>\n<arg_value>y</arg_value>\n</tool_call>"},
 	} {
 		// --no-repair refuses each of them: no call comes out repaired.

@@ -32,6 +32,10 @@ type Spec struct {
 	// present winning; empty means DefaultNameKeys, DefaultArgumentsKeys.
 	NameKeys      []string `json:"name_keys,omitempty"`
 	ArgumentsKeys []string `json:"arguments_keys,omitempty"`
+	// NameIsKey says a json body's call object may also be
+	// {"NAME": {arguments}}, the tool's name its one key (Swiss AI
+	// Apertus).
+	NameIsKey bool `json:"name_is_key,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
 	// Key and Value are the tags of a kv body's pairs.
@@ -46,6 +50,10 @@ type Spec struct {
 	// template's generation prompt): read as if the output came right
 	// after it. It applies when --format names this format.
 	Prompt string `json:"prompt,omitempty"`
+	// Result is how the family's chat template writes a tool's result
+	// back into the conversation: Start, the result's text, End
+	// (AppendResult; run's resultAs template function).
+	Result *Markers `json:"result,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -61,6 +69,14 @@ type Spec struct {
 	// opens are the family's markers that open a call section, and so
 	// end an open think block (sectionOpener).
 	opens []string
+	// also, for a family read by its spec, are the formats its markers'
+	// reading may name besides its own (MiniCPM3's fenced Python in
+	// LFM2's block): --format naming one keeps the markers on.
+	also []string
+	// endsInSection: the family's code reads its section, whose end
+	// also ends a call in it that left its own end marker out
+	// (sectionEnds), as a spec's section end does.
+	endsInSection bool
 }
 
 // Markers are a start and an end marker.
@@ -77,7 +93,11 @@ type CallMarkers struct {
 	// Start and it (a call id) is skipped.
 	NameStart string `json:"name_start,omitempty"`
 	NameEnd   string `json:"name_end,omitempty"`
-	End       string `json:"end"`
+	End       string `json:"end,omitempty"`
+	// NoEnd says the family writes no end marker (IBM Granite's
+	// <|tool_call|>[…]): with a json body, the call ends where its JSON
+	// does.
+	NoEnd bool `json:"no_end,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -137,6 +157,9 @@ func (s *Spec) Check() error {
 	if strings.Trim(s.Format, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return specErr("format", "%q: use lower-case letters, digits, '_', '.' and '-' only", s.Format)
 	}
+	if r := s.Result; r != nil && r.Start == "" && r.End == "" {
+		return specErr("result", `has neither start nor end: give the text written before and after a tool's result, or drop "result"`)
+	}
 	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it
 	}
@@ -155,8 +178,15 @@ func (s *Spec) Check() error {
 	if err := opener("call.start", s.Call.Start); err != nil {
 		return err
 	}
-	if err := need("call.end", s.Call.End, "the marker that ends a call"); err != nil {
-		return err
+	switch {
+	case s.Call.NoEnd && s.Call.End != "":
+		return specErr("call.no_end", "is true, and call.end is %q: drop one of them", s.Call.End)
+	case s.Call.NoEnd && s.Body != BodyJSON:
+		return specErr("call.no_end", "is read only with body %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON)
+	case !s.Call.NoEnd:
+		if err := need("call.end", s.Call.End, "the marker that ends a call (or \"no_end\": true, with body json, for a family that writes none)"); err != nil {
+			return err
+		}
 	}
 	if sec := s.Section; sec != nil {
 		if err := opener("section.start", sec.Start); err != nil {
@@ -195,6 +225,7 @@ func (s *Spec) Check() error {
 	}{
 		{"name_keys", len(s.NameKeys) > 0, BodyJSON},
 		{"arguments_keys", len(s.ArgumentsKeys) > 0, BodyJSON},
+		{"name_is_key", s.NameIsKey, BodyJSON},
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},

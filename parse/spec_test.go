@@ -35,6 +35,10 @@ func render(s *Spec, calls []renderedCall) string {
 		}
 		switch s.Body {
 		case BodyJSON:
+			if s.NameIsKey {
+				fmt.Fprintf(&b, `{%q: %s}`, c.name, jsonObject(c.args))
+				break
+			}
 			fmt.Fprintf(&b, `{%q: %q, %q: %s}`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
 		case BodyNameJSON:
 			b.WriteString(c.name + s.Call.NameEnd + jsonObject(c.args))
@@ -199,6 +203,16 @@ func TestSpecProse(t *testing.T) {
 			}
 		}
 	}
+	// Every built-in family, those read by code of their own too, looked
+	// for alone (--format ID).
+	for _, s := range Specs() {
+		opts := Options{Format: s.Format}
+		for _, p := range prose {
+			if got := parseAll(t, []byte(p), opts, nil); strings.Contains(got, `"tool_call"`) || strings.Contains(got, `"parse_error"`) {
+				t.Errorf("--format %s: prose %q read as:\n%s", s.Format, p, got)
+			}
+		}
+	}
 }
 
 // TestFormatFileFixtures reads testdata/formatfiles/NAME.txt with the
@@ -287,6 +301,8 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "kv", "key": {"start": "<k>", "end": "</k>"}}`, "key", "value are required"},
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": ">", "no_end": true}, "body": "name_json"}`, "call.no_end", `only with body "json"`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {
@@ -442,6 +458,7 @@ func FuzzFormatFile(f *testing.F) {
 		b, _ := os.ReadFile(name)
 		f.Add(b, []byte("a <b> [c] {\"d\": 1}"))
 	}
+	f.Add([]byte(`{"format":"x","call":{"start":"<c>","no_end":true},"body":"json","name_is_key":true,"result":{"start":"<r>","end":""}}`), []byte("<c>{\"f\": {\"a\": 1}} <c>[{\"name\": \"g\"}"))
 	f.Add([]byte(`{"format":"x","call":{"start":"<c>","end":"e"},"body":"kv","key":{"start":"k","end":"K"},"value":{"start":"","end":"V"},"reasoning":[{"start":"<t>","end":"T"}]}`), []byte("<c>f kaK vV e <t> x T"))
 	f.Fuzz(func(t *testing.T, file, text []byte) {
 		s, err := ParseFormatFile("f.json", file)
@@ -456,4 +473,63 @@ func FuzzFormatFile(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestSpecHeaderCut: a call the output ends in before its name does is a
+// parse_error that shows the call written whole, in a format file as in
+// Solar Open; the marker with more after it, or a sentence, is prose.
+func TestSpecHeaderCut(t *testing.T) {
+	s, err := ParseFormatFile("f.json", []byte(`{"format": "acme", "call": {"start": "<|c|>", "name_start": "<|n|>", "name_end": "<|a|>", "end": "<|/c|>"}, "body": "name_json"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Formats: []*Spec{s}}
+	for _, c := range []struct{ in, want string }{
+		{"Calling.<|c|>x1<|n|>get_weather", `{"type":"text","content":"Calling."}
+{"type":"parse_error","error":"tool call cut off in its header: write <|c|>id<|n|>name<|a|>{…}<|/c|>","raw":"<|c|>x1<|n|>get_weather","offset":8,"format":"acme"}
+`},
+		{"<|c|>x1", `{"type":"parse_error","error":"tool call cut off in its header: write <|c|>id<|n|>name<|a|>{…}<|/c|>","raw":"<|c|>x1","offset":0,"format":"acme"}
+`},
+		{"<|c|> is the token" + strings.Repeat(" and more", 40), `{"type":"text","content":"<|c|> is the token` + strings.Repeat(" and more", 40) + `"}
+`},
+		{"The <|c|> token starts a call.", `{"type":"text","content":"The <|c|> token starts a call."}
+`},
+	} {
+		for _, pieces := range [][]int{nil, {1}, {7}} {
+			if got := parseAll(t, []byte(c.in), opts, pieces); got != c.want {
+				t.Errorf("%q in pieces %v:\n%s", c.in, pieces, cmp.Diff(c.want, got))
+			}
+		}
+	}
+}
+
+// TestBuiltinExampleRoundTrip is TestSpecRoundTrip for every built-in
+// family, those read by code of their own too: its example, as the
+// family writes a call, reads as a call of that family, whole and cut in
+// two at every byte alike, and what the built-in code reads from a
+// file-form family's rendered calls does not depend on where they are
+// cut either.
+func TestBuiltinExampleRoundTrip(t *testing.T) {
+	for _, s := range Specs() {
+		if s.Format == FormatNative {
+			continue // a server's response, read by --input, not model text
+		}
+		t.Run(s.Format, func(t *testing.T) {
+			ins := []string{strings.ReplaceAll(s.Example, `\n`, "\n")}
+			if s.FileForm() {
+				ins = append(ins, "Let me check.\n"+render(s, roundTripCalls[:1])+"\nDone.")
+			}
+			for n, in := range ins {
+				whole := parseAll(t, []byte(in), Options{}, nil)
+				if n == 0 && (!strings.Contains(whole, `"type":"tool_call"`) || !strings.Contains(whole, `"format":"`+s.Format+`"`)) {
+					t.Fatalf("its example %q reads as no call of its own:\n%s", in, whole)
+				}
+				for cut := 1; cut < len(in); cut++ {
+					if got := parseAll(t, []byte(in), Options{}, []int{cut, len(in)}); got != whole {
+						t.Fatalf("%q cut at %d:\n%s", in, cut, cmp.Diff(whole, got))
+					}
+				}
+			}
+		})
+	}
 }

@@ -115,16 +115,17 @@ func jsonTypeName(t string) string {
 var specFields = map[string]map[string]any{
 	"": {
 		"format": nil, "models": nil, "example": nil, "body": nil,
-		"name_keys": nil, "arguments_keys": nil, "skip": nil, "prompt": nil,
+		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "skip": nil, "prompt": nil,
 		"section":   "markers",
 		"call":      "call",
 		"param":     "param",
 		"key":       "markers",
 		"value":     "markers",
 		"reasoning": "markers",
+		"result":    "markers",
 	},
 	"markers": {"start": nil, "end": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil, "no_end": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }
 

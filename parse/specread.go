@@ -17,14 +17,23 @@ import (
 // ones, so its spelling of a marker wins over a built-in's; a built-in
 // family read by its spec alone has them in dispatch.go's tables.
 
-// specMarkers appends the markers of s to ms.
-func specMarkers(ms []marker, s *Spec) []marker {
-	own := []string{s.Format}
+// specMarkers appends the markers of s to ms. A built-in family's
+// section end is every section end's (sectionEnd): on whatever --format
+// says, and ending a call in it that left its own end marker out; a
+// format file's is its own.
+func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
+	own := append([]string{s.Format}, s.also...)
 	ms = append(ms, marker{s.Call.Start, specCall(s), own})
-	// A call's end marker that arrives after the call was emitted.
-	ms = append(ms, marker{s.Call.End, lateCloser, own})
+	if s.Call.End != "" {
+		// A call's end marker that arrives after the call was emitted.
+		ms = append(ms, marker{s.Call.End, lateCloser, own})
+	}
 	if sec := s.Section; sec != nil {
-		ms = append(ms, sectionMarker(sec.Start, s.Format), marker{sec.End, endSection, own})
+		end := marker{sec.End, endSection, own}
+		if builtin {
+			end.formats = nil
+		}
+		ms = append(ms, sectionMarker(sec.Start, s.Format, s.also...), end)
 	}
 	return ms
 }
@@ -49,10 +58,11 @@ func specCall(s *Spec) handler {
 		return pythonicBlock(c.End, s.Format)
 	case BodyKV:
 		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
+		cut := s.headerCut()
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
 			k, st := p.specNameStart(j, c.NameStart, eof)
 			if st != matched {
-				return 0, st, nil
+				return p.headerEnded(i, st, s.Format, cut)
 			}
 			return p.glmCall(i, p.skipSpace(k), eof, c.End, t)
 		}
@@ -70,10 +80,11 @@ func specCall(s *Spec) handler {
 			stop = s.Param.Start
 		}
 	}
+	cut := s.headerCut()
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k, st := p.specNameStart(j, c.NameStart, eof)
 		if st != matched {
-			return 0, st, nil
+			return p.headerEnded(i, st, s.Format, cut)
 		}
 		e := p.indexWithin(k, stop, lookAhead)
 		if d != nil && c.NameEnd == "" {
@@ -82,7 +93,7 @@ func specCall(s *Spec) handler {
 			}
 		}
 		if e < 0 {
-			return needOrNot(eof || len(p.buf)-k > lookAhead+len(stop))
+			return p.headerEnded(i, p.headerMiss(k, stop, eof), s.Format, cut)
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
 		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
@@ -101,19 +112,71 @@ func specCall(s *Spec) handler {
 
 // specNameStart finds where a call's name begins after its start marker
 // at j: right there, or after nameStart when the spec has one (with an id
-// or other text between).
+// or other text between). st is headerMiss's when it is not there.
 func (p *Parser) specNameStart(j int, nameStart string, eof bool) (int, status) {
 	if nameStart == "" {
 		return j, matched
 	}
 	n := p.indexWithin(j, nameStart, lookAhead)
 	if n < 0 {
-		if eof || len(p.buf)-j > lookAhead+len(nameStart) {
-			return 0, noMatch
-		}
-		return 0, needMore
+		return 0, p.headerMiss(j, nameStart, eof)
 	}
 	return n + len(nameStart), matched
+}
+
+// cutHeader is headerMiss's status for a header the output ended in.
+const cutHeader status = -1
+
+// headerMiss says why the header token tok is not within lookAhead of
+// k: the text went on without it (noMatch), more input may bring it
+// (needMore), or the output ended first (cutHeader), in a header's words
+// (an id, a name); a sentence after the marker is prose that names it.
+func (p *Parser) headerMiss(k int, tok string, eof bool) status {
+	switch {
+	case len(p.buf)-k > lookAhead+len(tok):
+		return noMatch
+	case !eof:
+		return needMore
+	case bytes.ContainsAny(bytes.TrimSpace(p.buf[k:]), " \t\r\n"):
+		return noMatch
+	}
+	return cutHeader
+}
+
+// headerEnded is what a spec's call returns when its header is not
+// whole (st from headerMiss): a call the output cut off in its header
+// is a parse_error with msg, as the rest of the output.
+func (p *Parser) headerEnded(i int, st status, format, msg string) (int, status, error) {
+	if st != cutHeader {
+		return 0, st, nil
+	}
+	return len(p.buf), matched, p.fail(i, len(p.buf), format, msg)
+}
+
+// headerCut is what a call cut off in its header is told: the call
+// written whole with the spec's markers.
+func (s *Spec) headerCut() string {
+	var b strings.Builder
+	b.WriteString("tool call cut off in its header: write ")
+	b.WriteString(s.Call.Start)
+	if s.Call.NameStart != "" {
+		b.WriteString("id" + s.Call.NameStart)
+	}
+	b.WriteString("name" + s.Call.NameEnd)
+	switch s.Body {
+	case BodyParams:
+		keyEnd := s.Param.KeyEnd
+		if keyEnd == "" {
+			keyEnd = ">"
+		}
+		b.WriteString(s.Param.Start + "key" + keyEnd + "value" + s.Param.End)
+	case BodyKV:
+		b.WriteString(s.Key.Start + "key" + s.Key.End + s.Value.Start + "value" + s.Value.End)
+	default:
+		b.WriteString("{…}")
+	}
+	b.WriteString(s.Call.End)
+	return b.String()
 }
 
 // specJSON reads a json body: a call object, or an array of them, with
@@ -174,6 +237,15 @@ func specJSON(s *Spec) handler {
 				continue
 			}
 			name, args := specMembers(out, c, names, argKeys)
+			if name == "" && args == nil && s.NameIsKey {
+				// {"NAME": {arguments}}
+				c.ForEach(func(k, v gjson.Result) bool {
+					if v.IsObject() && len(c.Map()) == 1 {
+						name, args = strings.Clone(k.Str), rawOf(out, v)
+					}
+					return false
+				})
+			}
 			p.noExp = !res.Exp
 			if err := p.emitCall("", name, args, s.Format, res.Repairs, p.base+int64(i), raw); err != nil {
 				return 0, 0, err

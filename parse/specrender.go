@@ -34,6 +34,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		b = append(b, s.Call.NameStart...)
 		switch s.Body {
 		case BodyJSON:
+			if s.NameIsKey {
+				b = append(b, '{')
+				b = strconv.AppendQuote(b, c.Name)
+				b = append(b, ": "...)
+				b = append(b, args.Raw...)
+				b = append(b, '}')
+				break
+			}
 			b = append(b, `{"`...)
 			b = append(b, s.nameKeys()[0]...)
 			b = append(b, `": `...)
@@ -101,6 +109,18 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		b = append(b, s.Section.End...)
 	}
 	return b, nil
+}
+
+// AppendResult appends a tool's result as the family s writes it back
+// into the conversation (its spec's result markers), or an error when
+// its spec does not say how.
+func (s *Spec) AppendResult(b []byte, result string) ([]byte, error) {
+	if s.Result == nil {
+		return b, fmt.Errorf("format %q does not say how a tool's result is written back: its spec has no result markers", s.Format)
+	}
+	b = append(b, s.Result.Start...)
+	b = append(b, result...)
+	return append(b, s.Result.End...), nil
 }
 
 // SpecCall is a call to write back with AppendCalls.

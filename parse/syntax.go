@@ -173,7 +173,7 @@ func extraIndex(opts Options) *markerIndex {
 		ms = syntaxMarkers(ms, s, opts.Format)
 	}
 	for _, s := range opts.Formats {
-		for _, m := range specMarkers(nil, s) {
+		for _, m := range specMarkers(nil, s, false) {
 			ms = addMarker(ms, m, opts.Format, true)
 		}
 	}

@@ -302,6 +302,24 @@ func invokeBlock(d *xmlDialect) handler {
 		if b >= len(p.buf) && !eof {
 			return 0, needMore, nil
 		}
+		if d == xmlMiniMax && p.section != FormatMiniMaxM2 {
+			if p.section == FormatMiniMaxM3 {
+				// M3's invoke with its namespace tokens dropped.
+				return p.m3Invoke(i, j, eof)
+			}
+			if !p.allowed(FormatMiniMaxM2) {
+				return 0, noMatch, nil
+			}
+			// An invoke with no parameter says nothing of MiniMax M2
+			// outside its section: as peers do, it is no call of M2's.
+			// With known tools it may still read as the shape it is
+			// (orGeneric).
+			if ok, partial := p.hasPrefixAt(b, d.close); ok && p.section == "" {
+				return 0, noMatch, nil
+			} else if partial && !eof {
+				return 0, needMore, nil
+			}
+		}
 		if b < len(p.buf) && p.buf[b] == '{' {
 			// DeepSeek V3.2 and V4 sometimes write the arguments as one
 			// JSON object instead of parameter tags.

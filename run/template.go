@@ -120,19 +120,22 @@ func callJSON(c tools.Call, argsKey string) []byte {
 }
 
 // renderChatML is ChatML as Qwen 2.5/3 use it. Tool results go back in a
-// user turn, each wrapped in <tool_response> tags, consecutive results in
-// the same turn; an assistant's own calls are <tool_call> blocks.
+// user turn, each wrapped as the hermes spec's result markers say
+// (<tool_response> tags), consecutive results in the same turn; an
+// assistant's own calls are <tool_call> blocks.
 func renderChatML(msgs []Message) (string, error) {
 	var b strings.Builder
+	result := parse.BuiltinSpec(parse.FormatHermes).Result
 	for i, m := range msgs {
 		switch m.Role {
 		case "tool":
 			if i == 0 || msgs[i-1].Role != "tool" {
 				b.WriteString("<|im_start|>user")
 			}
-			b.WriteString("\n<tool_response>\n")
+			b.WriteString("\n")
+			b.WriteString(result.Start)
 			b.WriteString(m.Content)
-			b.WriteString("\n</tool_response>")
+			b.WriteString(result.End)
 			if i == len(msgs)-1 || msgs[i+1].Role != "tool" {
 				b.WriteString("<|im_end|>\n")
 			}
@@ -353,6 +356,9 @@ type TemplateData struct {
 //	                     writes them (its spec's markers: parse
 //	                     --show-format FORMAT): earlier calls written back
 //	                     in the model's own syntax
+//	resultAs FORMAT S    a tool's result S as the built-in family FORMAT's
+//	                     template writes it back (its spec's result
+//	                     markers: Qwen's <tool_response>\nS\n</tool_response>)
 //	role MSGS I          the role of message I, "" when I is out of range
 //	                     (role $.Messages (add $i 1) tells the next one)
 //	add A B, sub A B     integer arithmetic, for the indexes above
@@ -383,6 +389,17 @@ var TemplateFuncs = template.FuncMap{
 		b, err := s.AppendCalls(nil, cs...)
 		if err != nil {
 			return "", fmt.Errorf("callAs: %w", err)
+		}
+		return string(b), nil
+	},
+	"resultAs": func(format, result string) (string, error) {
+		s := parse.BuiltinSpec(format)
+		if s == nil {
+			return "", fmt.Errorf("resultAs: unknown format %q: see toolcall parse --list-formats", format)
+		}
+		b, err := s.AppendResult(nil, result)
+		if err != nil {
+			return "", fmt.Errorf("resultAs: %w", err)
 		}
 		return string(b), nil
 	},

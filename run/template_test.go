@@ -182,6 +182,19 @@ func TestTemplateCallAs(t *testing.T) {
 	if want := []string{`get_weather{"city":"Paris","days":2} qwen3_coder`}; strings.Join(calls, "|") != strings.Join(want, "|") {
 		t.Errorf("rendered %q, read back as %q, want %q", got, calls, want)
 	}
+	res := filepath.Join(t.TempDir(), "result.tmpl")
+	os.WriteFile(res, []byte(`{{range .Messages}}{{if eq .Role "tool"}}{{resultAs "hermes" .Content}}{{end}}{{end}}`), 0o644)
+	if p, err := Template(res); err != nil {
+		t.Fatal(err)
+	} else if got, err := p.Render([]Message{{Role: "tool", Content: `{"temp_c": 14}`}}); err != nil || got != "<tool_response>\n{\"temp_c\": 14}\n</tool_response>" {
+		t.Errorf("resultAs hermes: %q, %v", got, err)
+	}
+	os.WriteFile(res, []byte(`{{range .Messages}}{{resultAs "nemotron" .Content}}{{end}}`), 0o644)
+	if p, err := Template(res); err == nil {
+		if _, err := p.Render(msgs); err == nil || !strings.Contains(err.Error(), "no result markers") {
+			t.Errorf("resultAs nemotron: %v, want an error that its spec does not say", err)
+		}
+	}
 	bad := filepath.Join(t.TempDir(), "bad.tmpl")
 	os.WriteFile(bad, []byte(`{{range .Messages}}{{callAs "gpt_oss_harmony" .ToolCalls}}{{end}}`), 0o644)
 	if p, err := Template(bad); err == nil {
