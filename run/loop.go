@@ -124,6 +124,18 @@ type Options struct {
 // Input is what run was asked.
 type Input struct {
 	Messages []Message // the conversation so far; the last is the user's
+	// Earlier, when set, is the conversation Messages go on from (a
+	// continued run, continue.go): the model sees it first, and the
+	// transcript gets only the events of Messages and what follows.
+	Earlier *Earlier
+}
+
+// Earlier is a conversation to go on from: its messages as the model saw
+// them, system text first, and how many calls it made (the next call's
+// id comes after theirs).
+type Earlier struct {
+	Messages []Message
+	Calls    int
 }
 
 // ParseInput reads run's stdin: {"prompt": …}, {"messages": […]}, or plain
@@ -180,6 +192,9 @@ type Result struct {
 	// Unread counts the calls of the last turn left unread when the run
 	// was interrupted or timed out while they were being run.
 	Unread int
+	// Conversation is the run's messages as the model would see them on
+	// its next turn: what a replay of a continued recording goes on from.
+	Conversation []Message
 }
 
 // stopEvent is the stop event that ends a transcript: type, reason,
@@ -271,6 +286,7 @@ func Loop(ctx context.Context, in Input, w io.Writer, opts Options) (res Result,
 	res.Error = redactor.String(res.Error)
 	res.FinalAnswer = redactor.String(res.FinalAnswer)
 	res.Calls = l.calls
+	res.Conversation = l.msgs
 	if err != nil {
 		return res, err
 	}
@@ -431,6 +447,12 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	}
 
 	msgs := in.Messages
+	if e := in.Earlier; e != nil {
+		// The system text and the turns were the recorded run's.
+		l.msgs, l.calls = append(l.msgs, e.Messages...), e.Calls
+		l.offer(picked, section)
+		return req, l.messages(msgs)
+	}
 	if len(msgs) > 0 && msgs[0].Role == "system" {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
@@ -446,13 +468,19 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
 	l.offer(picked, section)
+	return req, l.messages(msgs)
+}
+
+// messages writes the messages of the request and adds them to the
+// conversation.
+func (l *loop) messages(msgs []Message) error {
 	for _, m := range msgs {
 		if err := l.message(m); err != nil {
-			return nil, err
+			return err
 		}
 		l.msgs = append(l.msgs, m)
 	}
-	return req, nil
+	return nil
 }
 
 // bindToolChoice makes tool_choice hold for the calls too, not only for what

@@ -92,7 +92,17 @@ func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check
 	if check {
 		w = io.MultiWriter(w, &got)
 	}
-	if res, err = Loop(ctx, r.Input, w, opts); err != nil || !check {
+	res, err = Loop(ctx, r.Input, w, opts)
+	// A recording of a conversation that went on (--continue) goes on
+	// the same way, from the conversation this replay built.
+	for _, next := range LaterRequests(r.Events) {
+		if err != nil || ctx.Err() != nil {
+			break
+		}
+		in := Input{Messages: next, Earlier: &Earlier{Messages: res.Conversation, Calls: res.Calls}}
+		res, err = Loop(ctx, in, w, opts)
+	}
+	if err != nil || !check {
 		return res, "", err
 	}
 	mine, err := ReadTranscript(&got)
