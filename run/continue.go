@@ -76,11 +76,17 @@ func checkConversation(events [][]byte) error {
 	return nil
 }
 
-// Accept checks that opts can go on with the conversation: a run that
-// used the server's tool calling gave tool replies the model must get
-// again in the same shape, and one that did not taught a syntax in its
-// system text.
-func (c *Conversation) Accept(opts Options) error {
+// Accept checks that in and opts can go on with the conversation: in
+// holds user messages only (the system text and the turns are the
+// recording's), and a run that used the server's tool calling gave tool
+// replies the model must get again in the same shape, while one that did
+// not taught a syntax in its system text.
+func (c *Conversation) Accept(in Input, opts Options) error {
+	for _, m := range in.Messages {
+		if m.Role != "user" {
+			return fmt.Errorf("a conversation that goes on takes user messages only, not %s (the system text and the turns are the recording's)", m.Role)
+		}
+	}
 	switch {
 	case c.Native && !opts.Native:
 		return errors.New("it was recorded with --api native (the server's own tool calling): continue it with --api native")
@@ -97,10 +103,8 @@ func (c *Conversation) Accept(opts Options) error {
 // recorded one; the calls of the new turns are checked and run against
 // opts.Catalog.
 func (c *Conversation) Continue(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
-	for _, m := range in.Messages {
-		if m.Role != "user" {
-			return Result{}, fmt.Errorf("a continued conversation goes on with user messages only, not %s (the system text and the turns are the recording's)", m.Role)
-		}
+	if err := c.Accept(in, opts); err != nil {
+		return Result{}, err
 	}
 	earlier, err := c.Earlier(opts)
 	if err != nil {

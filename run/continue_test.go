@@ -23,7 +23,7 @@ func goOn(t *testing.T, path string, b Backend, opts Options, prompt string) (*E
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Accept(opts); err != nil {
+	if err := c.Accept(Input{}, opts); err != nil {
 		t.Fatal(err)
 	}
 	earlier, err := c.Earlier(opts)
@@ -186,7 +186,7 @@ func TestContinueNative(t *testing.T) {
 	}
 	plain := opts
 	plain.Native = false
-	if err := c.Accept(plain); err == nil || !strings.Contains(err.Error(), "--api native") {
+	if err := c.Accept(Input{}, plain); err == nil || !strings.Contains(err.Error(), "--api native") {
 		t.Errorf("a native recording went on without native tool calling: %v", err)
 	}
 }

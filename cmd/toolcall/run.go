@@ -168,6 +168,8 @@ type runOptions struct {
 
 	reflect        bool
 	replay         string
+	cont           string // --continue
+	systemGiven    bool   // --system on the command line, not from the environment
 	check          bool
 	ignore         []string        // --ignore, as given
 	ignoreGiven    bool            // on the command line: TOOLCALL_IGNORE serves checks only
@@ -213,6 +215,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
 			o.ignoreGiven = source(fs, "ignore") == "--ignore"
+			o.systemGiven = source(fs, "system") == "--system"
 			o.quiet, o.verbose = isQuiet(cmd), isVerbose(cmd)
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
@@ -222,6 +225,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.exec.tools.addPolicy(fs)
 	o.backend.register(cmd)
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
+	fs.StringVarP(&o.cont, "continue", "c", "", "go on with the conversation of this transcript `file` (run's stdout or --record): its system prompt and turns, then the new prompt")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	o.formatFiles.add(fs)
@@ -246,6 +250,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.exec.coerce, "coerce", false, coerceUsage)
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
+	noEnv(fs, "continue") // a variable would make every run go on with one file
 	o.exec.tools.registerCompletions(cmd, true)
 	o.exec.grace = 2 * time.Second
 	return cmd
@@ -309,6 +314,9 @@ func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spe
 	if len(args) == 1 && args[0] == "-" {
 		args = nil
 	}
+	if err := o.checkContinue(); err != nil {
+		return nil, nil, nil, err
+	}
 	if o.backend.modelCmd != "" && o.replay != "" {
 		return nil, nil, nil, usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
 	}
@@ -330,6 +338,23 @@ func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spe
 		return nil, nil, nil, err
 	}
 	return args, many, formats, nil
+}
+
+// checkContinue refuses what does not go with --continue: it asks the
+// model to go on with one conversation, whose system prompt is recorded.
+func (o *runOptions) checkContinue() error {
+	switch {
+	case o.cont == "":
+		return nil
+	case o.replay != "":
+		return usage(errors.New("--continue and --replay do not go together: --continue asks the model to go on, --replay takes its turns from a recording; to check a continued recording, use --replay FILE --check alone"))
+	case o.batch.file != "":
+		return usage(errors.New("--continue and --batch do not go together: --continue goes on with one conversation; give one prompt"))
+	case o.systemGiven:
+		return usage(fmt.Errorf("--continue %s keeps the recorded system prompt: drop --system (or start a new conversation without --continue)", o.cont))
+	}
+	o.system = "" // TOOLCALL_SYSTEM: the recorded system prompt holds
+	return nil
 }
 
 // noteIdle notes the flags given that do nothing in the mode chosen.
