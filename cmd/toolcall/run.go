@@ -110,6 +110,23 @@ events. To refresh a recording, run it again with --record in place of
 --check: --replay FILE --record FILE keeps the model's turns and takes
 the tools' new results and the new prompt.
 
+Conversations that go on: --continue FILE (-c FILE) starts from the
+conversation of a transcript run wrote (stdout, or --record's file) that
+ended with a stop event, and asks the model with the new prompt as the
+next user message. The model is given what it was given before: the
+recorded system prompt, kept as it was (so --system is refused; the
+tools it offers are those offered then), every earlier prompt, its own
+turns and the observations as the loop gave them back, rebuilt from the
+transcript without running a tool again; a turn that failed (timeout,
+provider_error) is left out, as it was then. The calls of the new turns
+are checked and run against this run's tools and policy: give the same
+--tools (and --style, --max-observation) as the recorded run. A recording
+made with --api native goes on with --api native only, one made without
+it without it. The new transcript holds the whole conversation: the
+earlier events as recorded, then the new prompt and its turns; so it can
+be continued in turn, --record may name FILE itself (FILE is read whole
+first), and --replay FILE --check replays it prompt after prompt.
+
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
 id, the line number), as its own loop, --jobs at a time. The transcripts
@@ -154,6 +171,10 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   # the same, when the tools' descriptions changed; then refresh it
   toolcall run --tools ./tools --replay golden.jsonl --check --ignore system
   toolcall run --tools ./tools --replay golden.jsonl --record golden.jsonl
+
+  # a conversation that goes on, kept in one file
+  toolcall run --tools ./tools --record chat.jsonl "What is 17 * 25?"
+  toolcall run --tools ./tools -c chat.jsonl --record chat.jsonl "And plus 3?"
 
   # many prompts, four at a time, a transcript per request; run again to resume
   toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
