@@ -6,10 +6,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -263,5 +265,66 @@ func TestLaterRequests(t *testing.T) {
 	want := [][]Message{{{Role: "user", Content: "b"}, {Role: "user", Content: "c"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("later requests %+v, want %+v", got, want)
+	}
+}
+
+// TestContinueE2E goes on with a conversation over each API against the
+// fake model server: the first request of the run that goes on sends
+// what the last request of the first run sent, then the model's answer
+// and the new prompt, in order.
+func TestContinueE2E(t *testing.T) {
+	t.Parallel()
+	for _, c := range []e2eCase{{"chat", true}, {"completions", true}, {"native", false}} {
+		t.Run(c.api, func(t *testing.T) {
+			t.Parallel()
+			fake := newFakeModel()
+			srv := httptest.NewServer(fake)
+			defer srv.Close()
+			var sleeps atomic.Int32
+			b, opts := c.backend(t, srv.URL, &sleeps)
+			opts.Catalog = e2eCatalog(t)
+			opts.Exec.Environ = []string{"PATH=" + os.Getenv("PATH")}
+			rec, res := runLoop(t, b, opts, "What is the weather in Paris, in Fahrenheit?")
+			if res.Reason != StopFinalAnswer {
+				t.Fatalf("first run: %+v\n%s", res, rec)
+			}
+			path := filepath.Join(t.TempDir(), "chat.jsonl")
+			if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			goOn(t, path, b, opts, "And in Kelvin?")
+			replayCheck(t, path, opts)
+			reqs := fake.requests()
+			if len(reqs) != 4 {
+				t.Fatalf("%d requests, want 3 and 1", len(reqs))
+			}
+			before, after := reqs[2], reqs[3]
+			if c.api == "completions" {
+				p := after.Get("prompt").Str
+				want := before.Get("prompt").Str + res.FinalAnswer + "<|im_end|>\n<|im_start|>user\nAnd in Kelvin?<|im_end|>\n<|im_start|>assistant\n"
+				if p != want {
+					t.Errorf("the prompt went on as\n%s\nwant\n%s", p, want)
+				}
+				return
+			}
+			was, now := before.Get("messages").Array(), after.Get("messages").Array()
+			if len(now) != len(was)+2 {
+				t.Fatalf("%d messages, want %d and 2:\n%s", len(now), len(was), after.Get("messages").Raw)
+			}
+			for i, m := range was {
+				if now[i].Raw != m.Raw {
+					t.Errorf("message %d went as\n%s\nwant\n%s", i+1, now[i].Raw, m.Raw)
+				}
+			}
+			if a := now[len(was)]; a.Get("role").Str != "assistant" || !strings.Contains(a.Get("content").Str, res.FinalAnswer) {
+				t.Errorf("the answer went back as %s", a.Raw)
+			}
+			if u := now[len(was)+1]; u.Get("role").Str != "user" || u.Get("content").Str != "And in Kelvin?" {
+				t.Errorf("the new prompt went as %s", u.Raw)
+			}
+			if c.api == "native" && before.Get("tools").Raw != after.Get("tools").Raw {
+				t.Errorf("the tools offered changed:\n%s\n%s", before.Get("tools").Raw, after.Get("tools").Raw)
+			}
+		})
 	}
 }
