@@ -92,17 +92,7 @@ func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check
 	if check {
 		w = io.MultiWriter(w, &got)
 	}
-	res, err = Loop(ctx, r.Input, w, opts)
-	// A recording of a conversation that went on (--continue) goes on
-	// the same way, from the conversation this replay built.
-	for _, next := range LaterRequests(r.Events) {
-		if err != nil || ctx.Err() != nil {
-			break
-		}
-		in := Input{Messages: next, Earlier: &Earlier{Messages: res.Conversation, Calls: res.Calls}}
-		res, err = Loop(ctx, in, w, opts)
-	}
-	if err != nil || !check {
+	if res, err = r.run(ctx, w, opts); err != nil || !check {
 		return res, "", err
 	}
 	mine, err := ReadTranscript(&got)
@@ -113,4 +103,19 @@ func (r *Recording) Replay(ctx context.Context, w io.Writer, opts Options, check
 		diff = d
 	}
 	return res, diff, nil
+}
+
+// run runs the loop on the recorded request; a recording of a
+// conversation that went on (--continue) goes on the same way, each later
+// request from the conversation this run built.
+func (r *Recording) run(ctx context.Context, w io.Writer, opts Options) (Result, error) {
+	res, err := Loop(ctx, r.Input, w, opts)
+	for _, next := range LaterRequests(r.Events) {
+		if err != nil || ctx.Err() != nil {
+			break
+		}
+		in := Input{Messages: next, Earlier: &Earlier{Messages: res.Conversation, Calls: res.Calls}}
+		res, err = Loop(ctx, in, w, opts)
+	}
+	return res, err
 }
