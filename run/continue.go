@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/toolcall/toolcall/catalog"
 	"github.com/toolcall/toolcall/parse"
 	"github.com/toolcall/toolcall/tools"
@@ -57,13 +59,19 @@ func checkConversation(events [][]byte) error {
 	if len(events) == 0 {
 		return errors.New("it holds no events: " + notTranscript)
 	}
+	if gjson.GetBytes(events[0], "request").Exists() {
+		return errors.New("it holds the transcripts of a batch (--batch): continue one request's, such as the DIR/ID.jsonl of --batch --out DIR")
+	}
 	if typ, _ := tools.EventType(events[0]); typ != tools.TypeSystem {
 		return fmt.Errorf("its first event is %q, not the system event a run starts with: %s", typ, notTranscript)
 	}
 	users := 0
-	for _, ev := range events {
-		if typ, _ := tools.EventType(ev); typ == tools.TypeUser {
+	for i, ev := range events {
+		switch typ, _ := tools.EventType(ev); {
+		case typ == tools.TypeUser:
 			users++
+		case typ == tools.TypeSystem && i > 0:
+			return fmt.Errorf("its event %d is a second system event: it holds more than one run's transcript; %s", i+1, notTranscript)
 		}
 	}
 	if users == 0 {
@@ -96,10 +104,10 @@ func (c *Conversation) Accept(in Input, opts Options) error {
 	return nil
 }
 
-// Continue runs the conversation on with the new messages of in: it
-// writes the recorded events to w, then runs the loop from the
-// conversation as the model saw it (Earlier), so that w gets the new
-// user event and turns after the old ones. The system text is the
+// Continue runs the conversation on with the new messages of in: the
+// loop writes the recorded events to w, then runs from the conversation
+// as the model saw it (Earlier), so that w gets the new user event and
+// turns after the old ones. The system text is the
 // recorded one; the calls of the new turns are checked and run against
 // opts.Catalog.
 func (c *Conversation) Continue(ctx context.Context, in Input, w io.Writer, opts Options) (Result, error) {
@@ -109,11 +117,6 @@ func (c *Conversation) Continue(ctx context.Context, in Input, w io.Writer, opts
 	earlier, err := c.Earlier(opts)
 	if err != nil {
 		return Result{}, err
-	}
-	for _, ev := range c.Events {
-		if _, err := w.Write(append(ev, '\n')); err != nil {
-			return Result{}, fmt.Errorf("writing the transcript: %w", err)
-		}
 	}
 	in.Earlier = earlier
 	return Loop(ctx, in, w, opts)
@@ -160,10 +163,7 @@ func (c *Conversation) Earlier(opts Options) (*Earlier, error) {
 	for _, ev := range c.Events {
 		typ, _ := tools.EventType(ev)
 		switch typ {
-		case tools.TypeSystem:
-			if len(l.msgs) > 0 {
-				return nil, errors.New("it has a second system event: " + notTranscript)
-			}
+		case tools.TypeSystem: // the first event, and the only one (checkConversation)
 			l.msgs = append(l.msgs, Message{Role: "system", Content: tools.DecodeMessage(ev).Content})
 		case tools.TypeUser:
 			m := Message{Role: "user", Content: tools.DecodeMessage(ev).Content}
@@ -211,7 +211,7 @@ func (c *Conversation) Earlier(opts Options) (*Earlier, error) {
 			undo.set = false
 		}
 	}
-	return &Earlier{Messages: l.msgs, Calls: l.calls}, nil
+	return &Earlier{Messages: l.msgs, Calls: l.calls, Events: c.Events}, nil
 }
 
 // recordedTurn is a model's turn as the transcript has it.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -229,6 +230,8 @@ func TestContinueRefuses(t *testing.T) {
 		{"no system", `{"type":"tool_call","name":"add","arguments":{}}` + "\n", `its first event is "tool_call"`},
 		{"no user", lines[0], "no user event"},
 		{"cut short", strings.Join(lines[:len(lines)-1], ""), "cut short mid-turn"},
+		{"two runs", rec + rec, fmt.Sprintf("its event %d is a second system event", len(lines)+1)},
+		{"batch", `{"request":"1","type":"system","content":"s"}` + "\n", "transcripts of a batch"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f.jsonl")
@@ -326,5 +329,26 @@ func TestContinueE2E(t *testing.T) {
 				t.Errorf("the tools offered changed:\n%s\n%s", before.Get("tools").Raw, after.Get("tools").Raw)
 			}
 		})
+	}
+}
+
+// TestContinueRedacts checks that the earlier events are written again
+// through the run's redaction, as every event is: a pattern given now
+// holds for them too.
+func TestContinueRedacts(t *testing.T) {
+	opts := Options{Catalog: loopCatalog(t)}
+	rec, _ := runLoop(t, &scripted{replies: []string{"Noted."}}, opts, "My token is tok-12345.")
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Exec.Redact = []*regexp.Regexp{regexp.MustCompile(`tok-[0-9]+`)}
+	goOn(t, path, &scripted{replies: []string{"Fine."}}, opts, "Forget it.")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "tok-12345") {
+		t.Errorf("the secret reached the transcript:\n%s", data)
 	}
 }

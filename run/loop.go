@@ -132,10 +132,12 @@ type Input struct {
 
 // Earlier is a conversation to go on from: its messages as the model saw
 // them, system text first, and how many calls it made (the next call's
-// id comes after theirs).
+// id comes after theirs). Events, when set, are its transcript, written
+// first and redacted as every event is.
 type Earlier struct {
 	Messages []Message
 	Calls    int
+	Events   [][]byte
 }
 
 // ParseInput reads run's stdin: {"prompt": …}, {"messages": […]}, or plain
@@ -186,7 +188,7 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
-	Calls       int    // tool calls the model made, run or refused
+	Calls       int    // tool calls the model made, run or refused (with Input.Earlier, its calls too)
 	FinalAnswer string // redacted, as the transcript has it
 	Error       string // what failed, for provider_error
 	// Unread counts the calls of the last turn left unread when the run
@@ -449,6 +451,11 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	msgs := in.Messages
 	if e := in.Earlier; e != nil {
 		// The system text and the turns were the recorded run's.
+		for _, ev := range e.Events {
+			if err := l.write(ev); err != nil {
+				return nil, err
+			}
+		}
 		l.msgs, l.calls = append(l.msgs, e.Messages...), e.Calls
 		l.offer(picked, section)
 		return req, l.messages(msgs)
