@@ -122,7 +122,7 @@ provider_error) is left out, as it was then. The calls of the new turns
 are checked and run against this run's tools and policy: give the same
 --tools (and --style, --max-observation) as the recorded run. A recording
 made with --api native goes on with --api native only, one made without
-it without it. The new transcript holds the whole conversation: the
+it without it; --pick does nothing. The new transcript holds the whole conversation: the
 earlier events as recorded, then the new prompt and its turns; so it can
 be continued in turn, --record may name FILE itself (FILE is read whole
 first), and --replay FILE --check replays it prompt after prompt.
@@ -374,7 +374,8 @@ func (o *runOptions) checkContinue() error {
 	case o.systemGiven:
 		return usage(fmt.Errorf("--continue %s keeps the recorded system prompt: drop --system (or start a new conversation without --continue)", o.cont))
 	}
-	o.system = "" // TOOLCALL_SYSTEM: the recorded system prompt holds
+	// TOOLCALL_SYSTEM and --pick: the recorded system prompt holds.
+	o.system, o.pick = "", 0
 	return nil
 }
 
@@ -397,6 +398,9 @@ func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 	}
 	if o.answer {
 		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
+	}
+	if o.cont != "" {
+		o.idle.note("with --continue: the recorded system prompt offers the tools it offered", "pick")
 	}
 }
 
