@@ -114,18 +114,18 @@ Conversations that go on: --continue FILE (-c FILE) starts from the
 conversation of a transcript run wrote (stdout, or --record's file) that
 ended with a stop event, and asks the model with the new prompt as the
 next user message. The model is given what it was given before: the
-recorded system prompt, kept as it was (so --system is refused; the
-tools it offers are those offered then), every earlier prompt, its own
-turns and the observations as the loop gave them back, rebuilt from the
-transcript without running a tool again; a turn that failed (timeout,
-provider_error) is left out, as it was then. The calls of the new turns
-are checked and run against this run's tools and policy: give the same
---tools (and --style, --max-observation) as the recorded run. A recording
-made with --api native goes on with --api native only, one made without
-it without it; --pick does nothing. The new transcript holds the whole conversation: the
-earlier events as recorded, then the new prompt and its turns; so it can
-be continued in turn, --record may name FILE itself (FILE is read whole
-first), and --replay FILE --check replays it prompt after prompt.
+recorded system prompt, kept as it was (so --system is refused; the tools
+it offers are those offered then), every earlier prompt, its own turns and
+the observations as the loop gave them back, rebuilt from the transcript
+without running a tool again; a turn that failed (timeout, provider_error)
+is left out, as it was then. The calls of the new turns are checked and
+run against this run's tools and policy: give the same --tools (and --api,
+--style, --max-observation) as the recorded run. A recording made with
+--api native goes on with --api native only, one made without it without
+it; --pick does nothing. The new transcript holds the whole conversation:
+the earlier events as recorded, then the new prompt and its turns; so it
+can be continued in turn, --record may name FILE itself (FILE is read
+whole first), and --replay FILE --check replays it prompt after prompt.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
