@@ -165,7 +165,7 @@ func checkFile(ctx context.Context, file string, opts *CheckOptions) checked {
 		return fail(err)
 	}
 	var got keptEvents
-	if _, err := LoopSink(ctx, rec.Input, &got, lo); err != nil {
+	if _, err := rec.run(ctx, &got, lo); err != nil {
 		return fail(err)
 	}
 	if ctx.Err() != nil {

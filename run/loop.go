@@ -125,6 +125,20 @@ type Options struct {
 // Input is what run was asked.
 type Input struct {
 	Messages []Message // the conversation so far; the last is the user's
+	// Earlier, when set, is the conversation Messages go on from (a
+	// continued run, continue.go): the model sees it first, and the
+	// transcript gets only the events of Messages and what follows.
+	Earlier *Earlier
+}
+
+// Earlier is a conversation to go on from: its messages as the model saw
+// them, system text first, and how many calls it made (the next call's
+// id comes after theirs). Events, when set, are its transcript, written
+// first and redacted as every event is.
+type Earlier struct {
+	Messages []Message
+	Calls    int
+	Events   [][]byte
 }
 
 // ParseInput reads run's stdin: {"prompt": …}, {"messages": […]}, or plain
@@ -175,12 +189,15 @@ func ParseInput(data []byte) (Input, error) {
 type Result struct {
 	Reason      string // one of the Stop constants
 	Iterations  int
-	Calls       int    // tool calls the model made, run or refused
+	Calls       int    // tool calls the model made, run or refused (with Input.Earlier, its calls too)
 	FinalAnswer string // redacted, as the transcript has it
 	Error       string // what failed, for provider_error
 	// Unread counts the calls of the last turn left unread when the run
 	// was interrupted or timed out while they were being run.
 	Unread int
+	// Conversation is the run's messages as the model would see them on
+	// its next turn: what a replay of a continued recording goes on from.
+	Conversation []Message
 }
 
 // stopEvent is the stop event that ends a transcript: type, reason,
@@ -280,6 +297,7 @@ func LoopSink(ctx context.Context, in Input, sink event.Sink, opts Options) (res
 	res.Error = redactor.String(res.Error)
 	res.FinalAnswer = redactor.String(res.FinalAnswer)
 	res.Calls = l.calls
+	res.Conversation = l.msgs
 	if err != nil {
 		return res, err
 	}
@@ -426,6 +444,23 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	}
 
 	msgs := in.Messages
+	if e := in.Earlier; e != nil {
+		// The system text and the turns were the recorded run's.
+		for _, line := range e.Events {
+			// Read from the recording FILE: the edge, where lines are
+			// decoded; the redactor sees them as it sees the run's own.
+			ev, err := event.DecodeEvent(line)
+			if err != nil {
+				return nil, err
+			}
+			if err := l.writeEvent(ev); err != nil {
+				return nil, err
+			}
+		}
+		l.msgs, l.calls = append(l.msgs, e.Messages...), e.Calls
+		l.offer(picked, section)
+		return req, l.messages(msgs)
+	}
 	if len(msgs) > 0 && msgs[0].Role == "system" {
 		system = msgs[0].Content + "\n\n" + system
 		msgs = msgs[1:]
@@ -441,13 +476,19 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	}
 	l.msgs = append(l.msgs, Message{Role: "system", Content: system})
 	l.offer(picked, section)
+	return req, l.messages(msgs)
+}
+
+// messages writes the messages of the request and adds them to the
+// conversation.
+func (l *loop) messages(msgs []Message) error {
 	for _, m := range msgs {
 		if err := l.message(m); err != nil {
-			return nil, err
+			return err
 		}
 		l.msgs = append(l.msgs, m)
 	}
-	return req, nil
+	return nil
 }
 
 // bindToolChoice makes tool_choice hold for the calls too, not only for what

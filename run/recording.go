@@ -91,7 +91,7 @@ func (r *Recording) Replay(ctx context.Context, sink event.Sink, opts Options, c
 	if check {
 		sink = event.Tee(sink, &got)
 	}
-	if res, err = LoopSink(ctx, r.Input, sink, opts); err != nil || !check {
+	if res, err = r.run(ctx, sink, opts); err != nil || !check {
 		return res, "", err
 	}
 	if d, same := CheckIgnoring(r.Events, got, r.Ignore); !same {
@@ -111,3 +111,18 @@ func (k *keptEvents) Emit(e event.Event) error {
 }
 
 func (k *keptEvents) Flush() error { return nil }
+
+// run runs the loop on the recorded request; a recording of a
+// conversation that went on (--continue) goes on the same way, each later
+// request from the conversation this run built.
+func (r *Recording) run(ctx context.Context, sink event.Sink, opts Options) (Result, error) {
+	res, err := LoopSink(ctx, r.Input, sink, opts)
+	for _, next := range LaterRequests(r.Events) {
+		if err != nil || ctx.Err() != nil {
+			break
+		}
+		in := Input{Messages: next, Earlier: &Earlier{Messages: res.Conversation, Calls: res.Calls}}
+		res, err = LoopSink(ctx, in, sink, opts)
+	}
+	return res, err
+}

@@ -110,6 +110,23 @@ events. To refresh a recording, run it again with --record in place of
 --check: --replay FILE --record FILE keeps the model's turns and takes
 the tools' new results and the new prompt.
 
+Conversations that go on: --continue FILE (-c FILE) starts from the
+conversation of a transcript run wrote (stdout, or --record's file) that
+ended with a stop event, and asks the model with the new prompt as the
+next user message. The model is given what it was given before: the
+recorded system prompt, kept as it was (so --system is refused; the tools
+it offers are those offered then), every earlier prompt, its own turns and
+the observations as the loop gave them back, rebuilt from the transcript
+without running a tool again; a turn that failed (timeout, provider_error)
+is left out, as it was then. The calls of the new turns are checked and
+run against this run's tools and policy: give the same --tools (and --api,
+--style, --max-observation) as the recorded run. A recording made with
+--api native goes on with --api native only, one made without it without
+it; --pick does nothing. The new transcript holds the whole conversation:
+the earlier events as recorded, then the new prompt and its turns; so it
+can be continued in turn, --record may name FILE itself (FILE is read
+whole first), and --replay FILE --check replays it prompt after prompt.
+
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
 id, the line number), as its own loop, --jobs at a time. The transcripts
@@ -155,6 +172,10 @@ const runExample = `  # against llama-server or mlx_lm.server on this machine
   toolcall run --tools ./tools --replay golden.jsonl --check --ignore system
   toolcall run --tools ./tools --replay golden.jsonl --record golden.jsonl
 
+  # a conversation that goes on, kept in one file
+  toolcall run --tools ./tools --record chat.jsonl "What is 17 * 25?"
+  toolcall run --tools ./tools -c chat.jsonl --record chat.jsonl "And plus 3?"
+
   # many prompts, four at a time, a transcript per request; run again to resume
   toolcall run --tools ./tools --batch prompts.jsonl --jobs 4 --out results/
 
@@ -168,6 +189,8 @@ type runOptions struct {
 
 	reflect        bool
 	replay         string
+	cont           string // --continue
+	systemGiven    bool   // --system on the command line, not from the environment
 	check          bool
 	ignore         []string        // --ignore, as given
 	ignoreGiven    bool            // on the command line: TOOLCALL_IGNORE serves checks only
@@ -213,6 +236,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 			o.batch.noteGiven(fs)
 			o.noteIdle(fs)
 			o.ignoreGiven = source(fs, "ignore") == "--ignore"
+			o.systemGiven = source(fs, "system") == "--system"
 			o.quiet, o.verbose = isQuiet(cmd), isVerbose(cmd)
 			return o.run(cmd.Context(), args, stdin, stdout, stderr)
 		},
@@ -222,6 +246,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.exec.tools.addPolicy(fs)
 	o.backend.register(cmd)
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
+	fs.StringVarP(&o.cont, "continue", "c", "", "go on with the conversation of this transcript `file` (run's stdout or --record): its system prompt and turns, then the new prompt")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	o.formatFiles.add(fs)
@@ -246,6 +271,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	fs.BoolVar(&o.exec.coerce, "coerce", false, coerceUsage)
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
+	noEnv(fs, "continue") // a variable would make every run go on with one file
 	o.exec.tools.registerCompletions(cmd, true)
 	o.exec.grace = 2 * time.Second
 	return cmd
@@ -309,6 +335,9 @@ func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spe
 	if len(args) == 1 && args[0] == "-" {
 		args = nil
 	}
+	if err := o.checkContinue(); err != nil {
+		return nil, nil, nil, err
+	}
 	if o.backend.modelCmd != "" && o.replay != "" {
 		return nil, nil, nil, usage(errors.New("--model-cmd and --replay both give the model's turns; use one"))
 	}
@@ -332,6 +361,24 @@ func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spe
 	return args, many, formats, nil
 }
 
+// checkContinue refuses what does not go with --continue: it asks the
+// model to go on with one conversation, whose system prompt is recorded.
+func (o *runOptions) checkContinue() error {
+	switch {
+	case o.cont == "":
+		return nil
+	case o.replay != "":
+		return usage(errors.New("--continue and --replay do not go together: --continue asks the model to go on, --replay takes its turns from a recording; to check a continued recording, use --replay FILE --check alone"))
+	case o.batch.file != "":
+		return usage(errors.New("--continue and --batch do not go together: --continue goes on with one conversation; give one prompt"))
+	case o.systemGiven:
+		return usage(fmt.Errorf("--continue %s keeps the recorded system prompt: drop --system (or start a new conversation without --continue)", o.cont))
+	}
+	// TOOLCALL_SYSTEM and --pick: the recorded system prompt holds.
+	o.system, o.pick = "", 0
+	return nil
+}
+
 // noteIdle notes the flags given that do nothing in the mode chosen.
 func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 	o.idle.fs = fs
@@ -351,6 +398,9 @@ func (o *runOptions) noteIdle(fs *pflag.FlagSet) {
 	}
 	if o.answer {
 		o.idle.note("with --answer: stdout holds the answer alone", "jsonl")
+	}
+	if o.cont != "" {
+		o.idle.note("with --continue: the recorded system prompt offers the tools it offered", "pick")
 	}
 }
 

@@ -34,6 +34,11 @@ type runSetup struct {
 
 // runPrompt is the plain loop: one request, from the arguments or stdin.
 func (o *runOptions) runPrompt(ctx context.Context, args []string, s runSetup) (err error) {
+	// Read whole before --record, which may name the same file, is opened.
+	conv, err := o.openContinue()
+	if err != nil {
+		return err
+	}
 	in, err := o.request(args, s.stdin, s.stderr)
 	if err != nil {
 		return err
@@ -46,6 +51,11 @@ func (o *runOptions) runPrompt(ctx context.Context, args []string, s runSetup) (
 	if err != nil {
 		return err
 	}
+	if conv != nil {
+		if err := conv.Accept(in, lopts); err != nil {
+			return usage(fmt.Errorf("--continue %s: %w", o.cont, err))
+		}
+	}
 	t, err := o.openTranscript(s.stdout)
 	if err != nil {
 		return err
@@ -55,7 +65,12 @@ func (o *runOptions) runPrompt(ctx context.Context, args []string, s runSetup) (
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-	res, err := run.LoopSink(ctx, in, t.sink, lopts)
+	var res run.Result
+	if conv != nil {
+		res, err = conv.Continue(ctx, in, t.sink, lopts)
+	} else {
+		res, err = run.LoopSink(ctx, in, t.sink, lopts)
+	}
 	if err != nil {
 		return err
 	}
@@ -164,6 +179,21 @@ func (o *runOptions) request(args []string, stdin io.Reader, stderr io.Writer) (
 		return run.Input{}, usage(err)
 	}
 	return in, nil
+}
+
+// openContinue reads --continue's transcript, nil without the flag.
+func (o *runOptions) openContinue() (*run.Conversation, error) {
+	if o.cont == "" {
+		return nil, nil
+	}
+	c, err := run.OpenConversation(o.cont)
+	if err != nil {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, fileFlagError("--continue", err)
+		}
+		return nil, usage(fmt.Errorf("--continue %s: %w", o.cont, err))
+	}
+	return c, nil
 }
 
 // openReplay opens --replay's recording, which holds the request too; a

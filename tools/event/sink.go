@@ -50,6 +50,15 @@ const maxKeptBuffer = 1 << 20
 // Flush does nothing: each line is written as its event comes.
 func (s *JSONL) Flush() error { return nil }
 
+// Discard is the sink that keeps nothing: for a run whose events are
+// not wanted (a conversation rebuilt from its recording).
+var Discard Sink = discard{}
+
+type discard struct{}
+
+func (discard) Emit(Event) error { return nil }
+func (discard) Flush() error     { return nil }
+
 // Tee hands each event to every sink of its list in turn; the first
 // error stops the event there and is returned. Flush flushes them all and
 // returns their errors joined.
