@@ -199,7 +199,7 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 	}
 	if o.out != "" {
 		for _, s := range settings {
-			if err := prepareOut(s.out, o.force); err != nil {
+			if err := prepareOut(s.out); err != nil {
 				return err
 			}
 		}
@@ -233,7 +233,7 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 		lopts.Exec.Secrets = append(lopts.Exec.Secrets, m.secrets...)
 		sum := &eval.Summary{Setting: s.label}
 		var writeErr error
-		eval.Evaluate(ctx, cases, eval.Options{Run: lopts, Jobs: o.jobs, Out: s.out, Setting: s.label}, func(r eval.Result) {
+		eval.Evaluate(ctx, cases, eval.Options{Run: lopts, Jobs: o.jobs, Out: s.out, Force: o.force, Setting: s.label}, func(r eval.Result) {
 			if ctx.Err() != nil && r.Err != nil {
 				return // stopped by the signal: not a result
 			}
@@ -405,23 +405,10 @@ func settingDir(label string) string {
 	return name
 }
 
-// prepareOut makes --out's directory; with --force, the recordings of an
-// earlier eval there are moved out of the way, not read.
-func prepareOut(dir string, force bool) error {
+// prepareOut makes --out's directory.
+func prepareOut(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fileFlagError("--out", err)
-	}
-	if !force {
-		return nil
-	}
-	old, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil {
-		return err
-	}
-	for _, f := range old {
-		if err := os.Remove(f); err != nil {
-			return fmt.Errorf("--force: %w", err)
-		}
 	}
 	return nil
 }

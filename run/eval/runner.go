@@ -59,6 +59,8 @@ type Options struct {
 	// recording there is already complete is scored from it and not run
 	// again, so an interrupted eval goes on where it stopped.
 	Out string
+	// Force runs every case, its recording under Out replaced.
+	Force bool
 	// Setting names these settings on each result (--compare).
 	Setting string
 }
@@ -108,7 +110,7 @@ func evaluateOne(ctx context.Context, c *Case, opts *Options) Result {
 			return r
 		}
 		r.Recording = path
-		if transcript, ok := completeRecording(path); ok {
+		if transcript, ok := completeRecording(path); ok && !opts.Force {
 			r.Resumed, r.Transcript = true, transcript
 			r.rescore()
 			return r
