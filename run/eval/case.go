@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -109,10 +108,10 @@ func (c *Case) expectedNames() string {
 }
 
 // categoryOf takes the category from an id: "simple_java_12" is simple_java.
-var trailingNumber = regexp.MustCompile(`_\d+$`)
+var trailingNumber = lazyRegexp(`_\d+$`)
 
 func categoryOf(id string) string {
-	return trailingNumber.ReplaceAllString(id, "")
+	return trailingNumber().ReplaceAllString(id, "")
 }
 
 // bfclCase is a line of BFCL's data files, and of the JSONL form of a

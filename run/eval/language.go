@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Language is the type convention a case's definitions are written in.
@@ -90,18 +91,18 @@ func (l Language) convert(s, typ, items string) any {
 }
 
 var (
-	javaInt    = regexp.MustCompile(`^-?\d+$`)
-	javaFloat  = regexp.MustCompile(`^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$`)
-	javaDouble = regexp.MustCompile(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`)
-	javaLong   = regexp.MustCompile(`^-?\d+[lL]$`)
-	asList     = regexp.MustCompile(`new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)`)
-	listAdds   = regexp.MustCompile(`(?s)new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}`)
-	oneAdd     = regexp.MustCompile(`add\((.+?)\)`)
-	emptyList  = regexp.MustCompile(`new\s+ArrayList<\w*>\(\)`)
-	javaArray  = regexp.MustCompile(`new\s+\w+\[\]\s*\{(.*?)\}`)
-	hashMap    = regexp.MustCompile(`(?s)new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}`)
-	onePut     = regexp.MustCompile(`put\("(.*?)",\s*(.*?)\)`)
-	emptyMap   = regexp.MustCompile(`new\s+HashMap<.*?>\s*\(\)`)
+	javaInt    = lazyRegexp(`^-?\d+$`)
+	javaFloat  = lazyRegexp(`^-?\d+(\.\d+)?([eE][+-]?\d+)?[fF]$`)
+	javaDouble = lazyRegexp(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`)
+	javaLong   = lazyRegexp(`^-?\d+[lL]$`)
+	asList     = lazyRegexp(`new\s+ArrayList<\w*>\(Arrays\.asList\((.+?)\)\)`)
+	listAdds   = lazyRegexp(`(?s)new\s+ArrayList<\w*>\(\)\s*\{\{\s*(.+?)\s*\}\}`)
+	oneAdd     = lazyRegexp(`add\((.+?)\)`)
+	emptyList  = lazyRegexp(`new\s+ArrayList<\w*>\(\)`)
+	javaArray  = lazyRegexp(`new\s+\w+\[\]\s*\{(.*?)\}`)
+	hashMap    = lazyRegexp(`(?s)new\s+HashMap<.*?>\s*\(\)\s*\{\s*\{?\s*(.*?)\s*\}?\s*\}`)
+	onePut     = lazyRegexp(`put\("(.*?)",\s*(.*?)\)`)
+	emptyMap   = lazyRegexp(`new\s+HashMap<.*?>\s*\(\)`)
 )
 
 func number(s string) json.Number { return json.Number(s) }
@@ -117,19 +118,19 @@ func asFloat(s string) json.Number {
 func javaValue(s, typ, items string) any {
 	switch typ {
 	case "byte", "short", "integer":
-		if javaInt.MatchString(s) {
+		if javaInt().MatchString(s) {
 			return number(s)
 		}
 	case "float":
-		if javaFloat.MatchString(s) {
+		if javaFloat().MatchString(s) {
 			return asFloat(s[:len(s)-1])
 		}
 	case "double":
-		if javaDouble.MatchString(s) {
+		if javaDouble().MatchString(s) {
 			return asFloat(s)
 		}
 	case "long":
-		if javaLong.MatchString(s) {
+		if javaLong().MatchString(s) {
 			return number(s[:len(s)-1])
 		}
 	case "boolean":
@@ -139,7 +140,7 @@ func javaValue(s, typ, items string) any {
 	case "ArrayList":
 		return javaArrayList(s, items)
 	case "Array":
-		if m := javaArray.FindStringSubmatch(s); m != nil {
+		if m := javaArray().FindStringSubmatch(s); m != nil {
 			out := []any{}
 			for _, x := range strings.Split(m[1], ",") {
 				if x = strings.TrimSpace(x); x != "" {
@@ -149,14 +150,14 @@ func javaValue(s, typ, items string) any {
 			return out
 		}
 	case "HashMap":
-		if m := hashMap.FindStringSubmatch(s); m != nil {
+		if m := hashMap().FindStringSubmatch(s); m != nil {
 			out := map[string]any{}
-			for _, put := range onePut.FindAllStringSubmatch(m[1], -1) {
+			for _, put := range onePut().FindAllStringSubmatch(m[1], -1) {
 				out[put[1]] = javaLiteral(strings.TrimSpace(put[2]))
 			}
 			return out
 		}
-		if emptyMap.MatchString(s) {
+		if emptyMap().MatchString(s) {
 			return map[string]any{}
 		}
 	}
@@ -164,21 +165,21 @@ func javaValue(s, typ, items string) any {
 }
 
 func javaArrayList(s, items string) any {
-	if m := asList.FindStringSubmatch(s); m != nil {
+	if m := asList().FindStringSubmatch(s); m != nil {
 		var out []any
 		for _, x := range strings.Split(m[1], ",") {
 			out = append(out, javaElement(strings.TrimSpace(x), items))
 		}
 		return out
 	}
-	if m := listAdds.FindStringSubmatch(s); m != nil {
+	if m := listAdds().FindStringSubmatch(s); m != nil {
 		var out []any
-		for _, add := range oneAdd.FindAllStringSubmatch(m[1], -1) {
+		for _, add := range oneAdd().FindAllStringSubmatch(m[1], -1) {
 			out = append(out, javaElement(strings.TrimSpace(add[1]), items))
 		}
 		return out
 	}
-	if emptyList.MatchString(s) {
+	if emptyList().MatchString(s) {
 		return []any{}
 	}
 	return s
@@ -209,23 +210,23 @@ func javaLiteral(x string) any {
 		return x == "true"
 	case len(x) >= 2 && strings.HasPrefix(x, `"`) && strings.HasSuffix(x, `"`):
 		return x[1 : len(x)-1]
-	case javaLong.MatchString(x):
+	case javaLong().MatchString(x):
 		return number(x[:len(x)-1])
-	case javaFloat.MatchString(x):
+	case javaFloat().MatchString(x):
 		return asFloat(x[:len(x)-1])
-	case javaInt.MatchString(x):
+	case javaInt().MatchString(x):
 		return number(x)
-	case javaDouble.MatchString(x):
+	case javaDouble().MatchString(x):
 		return asFloat(x)
 	}
 	return x
 }
 
 var (
-	jsInt    = regexp.MustCompile(`^-?\d+$`)
-	jsFloat  = regexp.MustCompile(`^-?\d+(\.\d+)?$`)
-	jsBigint = regexp.MustCompile(`^-?\d+n$`)
-	jsArray  = regexp.MustCompile(`^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))`)
+	jsInt    = lazyRegexp(`^-?\d+$`)
+	jsFloat  = lazyRegexp(`^-?\d+(\.\d+)?$`)
+	jsBigint = lazyRegexp(`^-?\d+n$`)
+	jsArray  = lazyRegexp(`^(?:\[(.*?)\]|\bnew\s+Array\((.*?)\))`)
 )
 
 func jsValue(s, typ, items string) any {
@@ -235,15 +236,15 @@ func jsValue(s, typ, items string) any {
 			return s[1 : len(s)-1]
 		}
 	case "integer":
-		if jsInt.MatchString(s) {
+		if jsInt().MatchString(s) {
 			return number(s)
 		}
 	case "float":
-		if jsFloat.MatchString(s) {
+		if jsFloat().MatchString(s) {
 			return asFloat(s)
 		}
 	case "Bigint":
-		if jsBigint.MatchString(s) {
+		if jsBigint().MatchString(s) {
 			return number(s[:len(s)-1])
 		}
 	case "Boolean":
@@ -280,7 +281,7 @@ func jsCollection(code, kind, items string) any {
 		}
 		return code
 	}
-	m := jsArray.FindStringSubmatch(code)
+	m := jsArray().FindStringSubmatch(code)
 	if m == nil {
 		return code
 	}
@@ -306,9 +307,9 @@ func jsLiteral(x string) any {
 		return x == "true"
 	case len(x) >= 2 && (x[0] == '"' && x[len(x)-1] == '"' || x[0] == '\'' && x[len(x)-1] == '\''):
 		return x[1 : len(x)-1]
-	case jsInt.MatchString(x):
+	case jsInt().MatchString(x):
 		return number(x)
-	case javaDouble.MatchString(x):
+	case javaDouble().MatchString(x):
 		return asFloat(x)
 	}
 	return x
@@ -325,4 +326,10 @@ func jsonish(code string) (any, bool) {
 		}
 	}
 	return nil, false
+}
+
+// lazyRegexp compiles expr on first use, so that a toolcall command
+// other than eval pays nothing for the converters' patterns at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
