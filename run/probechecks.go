@@ -61,7 +61,7 @@ func (p *prober) checkModels(ctx context.Context, f *finding) {
 	if p.server != "" {
 		f.setString("server", p.server)
 	}
-	f.set("models", appendStrings(nil, ids))
+	f.set("models", jsonw.AppendStrings(nil, ids))
 	f.Status = "ok"
 	switch {
 	case p.model == "" && len(ids) > 0:

@@ -30,25 +30,14 @@ func (r *Recommendation) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":"recommendation","usable":`...)
 	dst = strconv.AppendBool(dst, r.Usable)
 	dst = append(dst, `,"args":`...)
-	dst = appendStrings(dst, r.Args)
+	dst = jsonw.AppendStrings(dst, r.Args)
 	if r.Usable {
 		dst = append(dst, `,"command":`...)
 		dst = jsonw.AppendString(dst, r.Command())
 	}
 	dst = append(dst, `,"reasons":`...)
-	dst = appendStrings(dst, r.Reasons)
+	dst = jsonw.AppendStrings(dst, r.Reasons)
 	return append(dst, '}')
-}
-
-func appendStrings(dst []byte, list []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonw.AppendString(dst, s)
-	}
-	return append(dst, ']')
 }
 
 // ShellLine joins words into a line for a POSIX shell, quoting those that

@@ -61,7 +61,7 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 	}
 	if len(r.Formats) > 0 {
 		dst = append(dst, `,"formats":`...)
-		dst = appendStrings(dst, r.Formats)
+		dst = jsonw.AppendStrings(dst, r.Formats)
 	}
 	if r.Repairs > 0 {
 		dst = append(dst, `,"repairs":`...)
@@ -84,17 +84,6 @@ func (r *Result) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `,"resumed":true`...)
 	}
 	return append(dst, '}')
-}
-
-func appendStrings(dst []byte, list []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonw.AppendString(dst, s)
-	}
-	return append(dst, ']')
 }
 
 // Summary adds up results.
