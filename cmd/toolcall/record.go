@@ -36,7 +36,11 @@ func keepRecording(record *recordFile, path string, res run.Result, interrupted 
 			return nil
 		}
 	}
-	return record.Commit()
+	if err := record.Commit(); err != nil {
+		return err
+	}
+	rememberRecording(path)
+	return nil
 }
 
 // recordFile is --record's file on its way to its name, counting what

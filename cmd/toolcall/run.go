@@ -110,7 +110,7 @@ events. To refresh a recording, run it again with --record in place of
 --check: --replay FILE --record FILE keeps the model's turns and takes
 the tools' new results and the new prompt.
 
-Conversations that go on: --continue FILE (-c FILE) starts from the
+Conversations that go on: --continue FILE starts from the
 conversation of a transcript run wrote (stdout, or --record's file) that
 ended with a stop event, and asks the model with the new prompt as the
 next user message. The model is given what it was given before: the
@@ -126,6 +126,11 @@ it; --pick does nothing. The new transcript holds the whole conversation:
 the earlier events as recorded, then the new prompt and its turns; so it
 can be continued in turn, --record may name FILE itself (FILE is read
 whole first), and --replay FILE --check replays it prompt after prompt.
+-c (--continue-last) goes on with the last recording a run kept with
+--record (its name is kept in $XDG_STATE_HOME/toolcall, else
+~/.local/state/toolcall), and records the conversation back into it unless
+--record names another file: toolcall run --record chat.jsonl 'hi', then
+toolcall run -c 'and then?', as often as the conversation goes on.
 
 Batches: --batch FILE (- for stdin) runs each request of a JSONL file, one
 a line ({"id": …, "prompt": …} or {"id": …, "messages": […]}; without an
@@ -190,6 +195,7 @@ type runOptions struct {
 	reflect        bool
 	replay         string
 	cont           string // --continue
+	contLast       bool   // -c: --continue the last recording
 	systemGiven    bool   // --system on the command line, not from the environment
 	check          bool
 	ignore         []string        // --ignore, as given
@@ -246,7 +252,8 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.exec.tools.addPolicy(fs)
 	o.backend.register(cmd)
 	fs.StringVar(&o.replay, "replay", "", "take the model's turns from this recorded transcript `file`")
-	fs.StringVarP(&o.cont, "continue", "c", "", "go on with the conversation of this transcript `file` (run's stdout or --record): its system prompt and turns, then the new prompt")
+	fs.StringVar(&o.cont, "continue", "", "go on with the conversation of this transcript `file` (run's stdout or --record): its system prompt and turns, then the new prompt")
+	fs.BoolVarP(&o.contLast, "continue-last", "c", false, "go on with the conversation of the last recording a run kept (--record), and record it back there unless --record names another file")
 	fs.BoolVar(&o.check, "check", false, "with --replay: exit 1 with a diff when the run differs from the recording")
 	fs.StringArrayVar(&o.ignore, "ignore", nil, "with --check, also leave out `what` changes legitimately: system (the system prompt), or a JSON pointer into observations such as /structured_content/time (repeatable)")
 	o.formatFiles.add(fs)
@@ -272,6 +279,7 @@ func newRunCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	o.batch.addFlags(cmd)
 	noEnv(fs, "check")
 	noEnv(fs, "continue") // a variable would make every run go on with one file
+	noEnv(fs, "continue-last")
 	o.exec.tools.registerCompletions(cmd, true)
 	o.exec.grace = 2 * time.Second
 	return cmd
@@ -364,6 +372,19 @@ func (o *runOptions) checkFlags(args []string) ([]string, []string, []*parse.Spe
 // checkContinue refuses what does not go with --continue: it asks the
 // model to go on with one conversation, whose system prompt is recorded.
 func (o *runOptions) checkContinue() error {
+	if o.contLast {
+		if o.cont != "" {
+			return usage(errors.New("-c goes on with the last recording, --continue FILE with the one named: give one"))
+		}
+		last, err := lastRecording()
+		if err != nil {
+			return usage(err)
+		}
+		o.cont = last
+		if o.record == "" {
+			o.record = last // the conversation goes on in its file
+		}
+	}
 	switch {
 	case o.cont == "":
 		return nil

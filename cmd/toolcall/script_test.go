@@ -27,6 +27,13 @@ func TestMain(m *testing.M) {
 type cleanupM struct{ m *testing.M }
 
 func (c cleanupM) Run() int {
+	// run --record notes the last recording for -c: in a directory of
+	// the tests', not the user's.
+	state, err := os.MkdirTemp("", "toolcall-state-")
+	if err == nil {
+		os.Setenv("XDG_STATE_HOME", state)
+		defer os.RemoveAll(state)
+	}
 	code := c.m.Run()
 	if examples.dir != "" {
 		os.RemoveAll(examples.dir)
@@ -59,6 +66,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			testdata, err := filepath.Abs(filepath.Join(moduleRoot, "testdata"))
 			env.Setenv("MODELS", filepath.Join(testdata, "models"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state")) // -c's last recording
 			env.Setenv("TESTDATA", testdata)
 			// toolcall new --lang go builds with the cache of the
 			// tests' own go command rather than a cold one.
