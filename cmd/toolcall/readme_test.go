@@ -112,3 +112,12 @@ func TestRootHelpWraps(t *testing.T) {
 		}
 	}
 }
+
+// README.md is the first page a new user reads, and a page: the rest is
+// in docs/. It stays within 400 lines (issue 41).
+func TestReadmeLength(t *testing.T) {
+	readme := readManual(t, "README.md")
+	if n := strings.Count(readme, "\n"); n > 400 {
+		t.Errorf("README.md has %d lines: move detail to docs/ until it has 400 or fewer", n)
+	}
+}
