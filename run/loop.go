@@ -399,8 +399,9 @@ func (l *loop) prepare(ctx context.Context, in Input) (*Request, error) {
 	o := &l.opts
 	var picked []catalog.Ranked
 	if o.Catalog != nil && o.ToolChoice != "none" {
-		// The tools offered are those the calls may use.
-		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: true, Warn: o.Warn}
+		// The tools offered are those the calls may use: in a dry run,
+		// where nothing runs, definitions too (eval's functions).
+		sel := catalog.Selection{Policy: o.Exec.Policy, MinScore: o.MinScore, Runnable: !o.Exec.DryRun, Warn: o.Warn}
 		if sel.MinScore == 0 {
 			sel.MinScore = catalog.DefaultMinScore
 		}

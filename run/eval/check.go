@@ -212,6 +212,12 @@ func optional(accepted []any) bool {
 // checkValue checks one argument's type and value (see simple).
 func (c *Case) checkValue(fn, param string, detail Param, value any, accepted []any) Verdict {
 	typ, nested := c.Language.types(detail)
+	if detail.ItemsType == "any" {
+		// Items of any type: BFCL's tables make "any" a str, which its
+		// own answers break (a Java ArrayList of keys and values); a
+		// typed call's items are taken as they come.
+		nested = ""
+	}
 	if lang := c.Language; lang != Python {
 		if s, ok := value.(string); ok {
 			// The language's literal written as a string, as BFCL's
@@ -372,7 +378,10 @@ func dictMatches(fn, param string, value, want map[string]any) Verdict {
 		if !ok {
 			return miss(WhyUnknownArgument, "value_error:dict_key", "%s: %s has an unexpected key %q", fn, param, k)
 		}
-		list, _ := acc.([]any)
+		list, isList := acc.([]any)
+		if !isList {
+			list = []any{acc} // one accepted value, written as itself
+		}
 		v := value[k]
 		if s, isString := v.(string); isString {
 			v = standardize(s)
@@ -392,7 +401,10 @@ func dictMatches(fn, param string, value, want map[string]any) Verdict {
 		}
 	}
 	for _, k := range sortedKeys(want) {
-		list, _ := want[k].([]any)
+		list, isList := want[k].([]any)
+		if !isList {
+			list = []any{want[k]}
+		}
 		if _, ok := value[k]; !ok && !optional(list) {
 			return miss(WhyMissingArgument, "value_error:dict_key", "%s: %s lacks the key %q", fn, param, k)
 		}

@@ -46,8 +46,13 @@ func firstAccepted(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := map[string]any{}
-		for k, list := range v {
-			for _, x := range list.([]any) {
+		for k, accepted := range v {
+			list, ok := accepted.([]any)
+			if !ok { // a dict given as a value, not as accepted values
+				out[k] = accepted
+				continue
+			}
+			for _, x := range list {
 				if s, ok := x.(string); ok && s == "" {
 					continue
 				}
