@@ -274,8 +274,18 @@ func (o *runOptions) openTranscript(stdout io.Writer) (*transcript, error) {
 	if t.record != nil {
 		t.sink = event.Tee(t.sink, event.NewJSONL(t.record))
 		t.out = io.MultiWriter(t.out, t.record)
+		if t.view != nil {
+			// The view still hears the reply as it streams.
+			t.sink = liveSink{Sink: t.sink, Live: t.view}
+		}
 	}
 	return t, nil
+}
+
+// liveSink is a sink of several (event.Tee) whose Live side is the view's.
+type liveSink struct {
+	event.Sink
+	run.Live
 }
 
 // close ends the transcript of a run that returns *err: a run that
