@@ -5,9 +5,12 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -89,5 +92,83 @@ func TestRunViewOnTerminal(t *testing.T) {
 				t.Errorf("the answer is not last:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestRunViewStreamsOnTerminal: at a terminal the first words of a slow
+// model's reply are on screen while the model is still writing, and
+// show once. The model writes its first words, then waits on a FIFO
+// that the test opens only once it has read them on the terminal.
+func TestRunViewStreamsOnTerminal(t *testing.T) {
+	examples := buildExamples(t)
+	t.Setenv("NO_COLOR", "1")
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "go-on")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	model := filepath.Join(dir, "slow-model")
+	script := "#!/bin/sh\ncat >/dev/null\nprintf 'The first words '\nread go < \"$LIVE_FIFO\"\nprintf 'and the last.\\n'\n"
+	if err := os.WriteFile(model, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LIVE_FIFO", fifo)
+	term, reader := openPTY(t)
+	var (
+		mu     sync.Mutex
+		screen bytes.Buffer
+	)
+	first := make(chan struct{})
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 512)
+		once := false
+		for {
+			n, err := reader.Read(buf)
+			mu.Lock()
+			screen.Write(buf[:n])
+			seen := strings.Contains(screen.String(), "The first words")
+			mu.Unlock()
+			if seen && !once {
+				once = true
+				close(first)
+			}
+			if err != nil {
+				return // EIO once the terminal is closed
+			}
+		}
+	}()
+	code := make(chan int)
+	var stderr bytes.Buffer
+	go func() {
+		code <- execute(context.Background(), []string{"run", "--tools", examples, "--model-cmd", model, "Say something slowly."}, strings.NewReader(""), term, &stderr)
+	}()
+	streamed := true
+	select {
+	case <-first:
+	case c := <-code:
+		t.Fatalf("run ended (exit %d) while the model waited; stderr %s", c, stderr.String())
+	case <-time.After(time.Minute): // not a measure: only so that a failure does not hang
+		streamed = false
+	}
+	// Let the model finish.
+	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("go\n")
+	f.Close()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d, stderr %s", c, stderr.String())
+	}
+	term.Close()
+	<-copied
+	out := screen.String()
+	if !streamed {
+		t.Fatalf("the first words were not on the terminal while the model waited:\n%s", out)
+	}
+	if n := strings.Count(out, "The first words"); n != 1 || !strings.Contains(out, "The first words and the last.\n") {
+		t.Errorf("the reply shows %d times, or not whole:\n%q", n, out)
 	}
 }
