@@ -122,7 +122,23 @@ func (o *runOptions) runBatch(ctx context.Context, s runSetup) (err error) {
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-	return o.batch.run(ctx, s.stdin, lopts, o, caught, t.out, s.stderr)
+	// At a terminal, one progress line on stderr for the whole batch, in
+	// place of each request's progress (-v keeps those).
+	var progress *batchProgress
+	out := t.out
+	if !o.quiet && !o.verbose && isTerminalWriter(s.stderr) {
+		total := 0
+		if o.batch.file != "-" {
+			shard, _ := o.batch.parseShard()
+			total = countRequests(o.batch.file, shard)
+		}
+		progress = newBatchProgress(s.stderr, total)
+		lopts.Progress = nil
+		if o.isTerminalOut(s.stdout) {
+			out = progress.around(out)
+		}
+	}
+	return o.batch.run(ctx, s.stdin, lopts, o, caught, out, s.stderr, progress)
 }
 
 // checkRecordings checks many recordings (--replay DIR --check), each

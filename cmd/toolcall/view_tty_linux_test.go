@@ -172,3 +172,43 @@ func TestRunViewStreamsOnTerminal(t *testing.T) {
 		t.Errorf("the reply shows %d times, or not whole:\n%q", n, out)
 	}
 }
+
+// TestRunBatchProgressOnTerminal: with stderr on a terminal, --batch
+// says how it goes in one line there, rewritten in place; stdout, a
+// pipe, has the events alone, and stderr not a terminal has nothing.
+func TestRunBatchProgressOnTerminal(t *testing.T) {
+	examples := buildExamples(t)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "model")
+	if err := os.WriteFile(model, []byte("#!/bin/sh\ncat >/dev/null\necho 'Fine, thanks.'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	batch := filepath.Join(dir, "batch.jsonl")
+	if err := os.WriteFile(batch, []byte("{\"id\":\"a\",\"prompt\":\"Hi?\"}\n{\"id\":\"b\",\"prompt\":\"Ho?\"}\n{\"id\":\"c\",\"prompt\":\"Hu?\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--tools", examples, "--model-cmd", model, "--batch", batch}
+	term, reader := openPTY(t)
+	got := make(chan string)
+	go func() {
+		var b bytes.Buffer
+		io.Copy(&b, reader)
+		got <- b.String()
+	}()
+	var stdout bytes.Buffer
+	if code := execute(context.Background(), args, strings.NewReader(""), &stdout, term); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	term.Close()
+	screen := <-got
+	if !strings.Contains(screen, "\rtoolcall: batch 3/3, ") || !strings.HasSuffix(screen, "\n") {
+		t.Errorf("stderr at a terminal: %q", screen)
+	}
+	if strings.Contains(stdout.String(), "toolcall: batch") || strings.Count(stdout.String(), `"type":"summary"`) != 3 {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	var stderr bytes.Buffer
+	if code := execute(context.Background(), args, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Errorf("stderr piped: exit %d, %q", code, stderr.String())
+	}
+}
