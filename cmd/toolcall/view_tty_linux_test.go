@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -210,5 +212,52 @@ func TestRunBatchProgressOnTerminal(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := execute(context.Background(), args, strings.NewReader(""), &bytes.Buffer{}, &stderr); code != 0 || stderr.Len() != 0 {
 		t.Errorf("stderr piped: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestProbeTableOnTerminal: at a terminal probe shows its table, not
+// the events; --json gives the events there, and no table.
+func TestProbeTableOnTerminal(t *testing.T) {
+	clearEnv(t)
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		if r.URL.Path != "/v1/chat/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":"OK"},"finish_reason":"stop"}]}`)
+	}))
+	defer srv.Close()
+	for _, tt := range []struct {
+		name          string
+		extra         []string
+		want, wantNot string
+	}{
+		{name: "table", want: "chat          ok", wantNot: `{"type":`},
+		{name: "json", extra: []string{"--json"}, want: `{"type":"probe","check":"chat","status":"ok"`, wantNot: "chat          ok"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			term, reader := openPTY(t)
+			got := make(chan string)
+			go func() {
+				var b bytes.Buffer
+				io.Copy(&b, reader)
+				got <- b.String()
+			}()
+			args := append([]string{"probe", "--timeout", "5s", "--base-url", srv.URL + "/v1", "--model", "m", "--checks", "chat"}, tt.extra...)
+			var stderr bytes.Buffer
+			code := execute(context.Background(), args, strings.NewReader(""), term, &stderr)
+			term.Close()
+			out := <-got
+			if code != 0 || stderr.Len() != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr.String())
+			}
+			if !strings.Contains(out, tt.want) || strings.Contains(out, tt.wantNot) {
+				t.Errorf("want %q and not %q on the terminal:\n%s", tt.want, tt.wantNot, out)
+			}
+		})
 	}
 }
