@@ -26,14 +26,14 @@ import (
 
 // viewLive is the View's state for its live side.
 type viewLive struct {
-	kind     string // what streams now: event.TypeText, TypeReasoning, or "" (nothing)
-	started  bool   // something of kind is on screen in this turn
-	newlines int    // line ends read and not yet shown: they show once more follows
-	lines    int    // lines of reasoning shown
-	more     int    // lines of reasoning not shown (past viewReasoning)
-	partial  []byte // the start of a character cut by the piece's end
-	stopped  bool   // the reply reached call syntax: the events show the rest
-	ended    bool   // the turn's reply ended (its assistant event came)
+	kind     string          // what streams now: event.TypeText, TypeReasoning, or "" (nothing)
+	started  bool            // something of kind is on screen in this turn
+	newlines int             // line ends read and not yet shown: they show once more follows
+	lines    int             // line ends shown
+	over     strings.Builder // reasoning past its first viewReasoning lines, not shown
+	partial  []byte          // the start of a character cut by the piece's end
+	stopped  bool            // the reply reached call syntax: the events show the rest
+	ended    bool            // the turn's reply ended (its assistant event came)
 
 	text      strings.Builder // the prose shown of the turn, as read
 	reasoning bool            // reasoning was shown in the turn
@@ -79,17 +79,16 @@ func (v *View) Delta(kind string, b []byte) {
 
 // stream writes s, of the kind streaming, as the view of a finished
 // turn writes it: trimmed, each line after the first indented, reasoning
-// dimmed and cut to its first lines.
+// dimmed and cut to its first lines (the rest kept, to count).
 func (v *View) stream(s string) {
 	l := &v.live
+	if l.over.Len() > 0 {
+		l.over.WriteString(s)
+		return
+	}
 	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		line := s
-		if i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
+		line, rest, nl := strings.Cut(s, "\n")
+		s = rest
 		if !l.started {
 			line = strings.TrimLeft(line, " \t\r")
 		}
@@ -101,18 +100,18 @@ func (v *View) stream(s string) {
 					v.write(v.paint(styleDim, "thinking: "))
 				}
 			}
+			if l.kind == event.TypeReasoning && l.lines+l.newlines >= viewReasoning {
+				// Lines up to the last shown, blank ones too, are shown; the
+				// rest is kept to count.
+				shown := viewReasoning - 1 - l.lines
+				v.write(strings.Repeat("\n  ", shown))
+				l.over.WriteString(strings.Repeat("\n", l.newlines-shown-1) + line + "\n" + rest)
+				l.newlines = 0
+				return
+			}
 			for ; l.newlines > 0; l.newlines-- {
 				l.lines++
-				if l.kind == event.TypeReasoning && l.lines >= viewReasoning {
-					l.more++
-					continue
-				}
 				v.write("\n  ")
-			}
-			if l.kind == event.TypeReasoning && l.lines >= viewReasoning {
-				l.more += strings.Count(s, "\n")
-				l.newlines, s = 0, ""
-				continue
 			}
 			line = termsafe.Text(line)
 			if l.kind == event.TypeReasoning {
@@ -120,7 +119,7 @@ func (v *View) stream(s string) {
 			}
 			v.write(line)
 		}
-		if i >= 0 && l.started {
+		if nl && l.started {
 			l.newlines++
 		}
 	}
@@ -130,12 +129,14 @@ func (v *View) stream(s string) {
 func (v *View) endStream() {
 	l := &v.live
 	if l.started {
-		v.write("\n")
-		if l.kind == event.TypeReasoning && l.more > 0 {
-			v.write(v.paint(styleDim, fmt.Sprintf("… %d more line%s", l.more, plural(l.more))) + "\n")
+		if more := strings.TrimRight(l.over.String(), " \t\r\n"); more != "" {
+			n := strings.Count(more, "\n") + 1
+			v.write("\n  " + v.paint(styleDim, fmt.Sprintf("… %d more line%s", n, plural(n))))
 		}
+		v.write("\n")
 	}
-	l.kind, l.started, l.newlines, l.lines, l.more, l.partial = "", false, 0, 0, 0, nil
+	l.kind, l.started, l.newlines, l.lines, l.partial = "", false, 0, 0, nil
+	l.over.Reset()
 }
 
 // newTurn forgets what the last turn showed early.

@@ -16,7 +16,9 @@ import (
 )
 
 // pieces is a Backend that hands each turn's reply over in the pieces
-// given, and before each piece tells seen what is on screen so far.
+// given (one that starts "think:" as reasoning, as a server's own
+// reasoning field comes), and before each piece tells seen what is on
+// screen so far.
 type pieces struct {
 	turns [][]string
 	seen  func(turn, piece int)
@@ -32,6 +34,12 @@ func (p *pieces) Complete(_ context.Context, _ *Request, sink Sink) (Response, e
 	for i, s := range p.turns[t] {
 		if p.seen != nil {
 			p.seen(t, i)
+		}
+		if r, ok := strings.CutPrefix(s, "think:"); ok {
+			if err := sink.Reasoning([]byte(r)); err != nil {
+				return Response{}, err
+			}
+			continue
 		}
 		if stop, err := sink.Text([]byte(s)); err != nil || stop {
 			return Response{Model: "pieces", Stopped: stop}, err
@@ -135,6 +143,21 @@ func TestViewLiveStreamsOnce(t *testing.T) {
 			name:  "prose then a bracket",
 			turns: [][]string{{"Two ", "things:\n", "[1] ", "rain\n", "[2] ", "wind"}},
 			first: "Two things:",
+		},
+		{
+			name:  "reasoning, then prose",
+			turns: [][]string{{"think:The user ", "think:wants the weather.\nParis ", "think:it is.", "It ", "rains."}},
+			first: "thinking: The user wants the weather.\n  Paris it is.\nIt",
+		},
+		{
+			name:  "long reasoning",
+			turns: [][]string{{"think:1\n2\n3\n", "think:4\n5\n6\n7\n8\n", "Done ", "now."}},
+			first: "thinking: 1\n  2\n  3\n  4\n  5\n  6\n  … 2 more lines\nDone",
+		},
+		{
+			name:  "long reasoning, its last line open",
+			turns: [][]string{{"think:1\n2\n3\n4\n5\n", "think:\n\n7\n", "think:8", "Done ", "now."}},
+			first: "thinking: 1\n  2\n  3\n  4\n  5\n  \n  … 3 more lines\nDone",
 		},
 		{
 			name:  "a character cut in two",
