@@ -33,6 +33,9 @@ type View struct {
 	textReq string // the request of text in a batch, its prefix shown with it
 	err     error  // the first write error, kept so that Close reports it
 	status  int    // the width of the timer line on screen (viewlive.go), 0: none
+	steps   int    // step events seen: the turn under way is the next
+	open    bool   // a line of streamed text is open for the turn's text to go on with
+	cont    bool   // the text held goes on with the open line
 	live    viewLive
 }
 
@@ -90,6 +93,7 @@ func (v *View) flush() chan struct{} {
 	v.endStream()
 	v.flushText()
 	v.flushAnswer("")
+	v.settle()
 	v.clearStatus()
 	return v.stopTimer()
 }
@@ -149,6 +153,7 @@ func (v *View) paint(style, s string) string {
 
 func (v *View) printf(format string, args ...any) {
 	v.clearStatus()
+	v.settle()
 	if v.err == nil {
 		_, v.err = fmt.Fprintf(v.w, format, args...)
 	}
@@ -463,6 +468,10 @@ func (v *View) flushText() {
 	prefix := ""
 	if v.textReq != "" {
 		prefix = v.requestPrefix(v.textReq)
+	}
+	if v.cont && v.open { // the rest of a line that streamed
+		v.open, v.cont = false, false
+		prefix = ""
 	}
 	v.printf("%s%s\n", prefix, indentRest(termsafe.Text(v.text)))
 	v.text, v.textReq = "", ""

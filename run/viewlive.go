@@ -3,9 +3,12 @@ package run
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/tools"
@@ -20,9 +23,9 @@ import (
 //
 // Prose streams until the reply reaches what may be call syntax or a
 // marker (any of < { [ or a backtick): from there on the turn's events
-// show the rest, in order, parsed. A model that writes its answer as a
-// final_answer line, or its reasoning between <think> tags, is shown
-// when the turn ends, as without a terminal.
+// show the rest, in order, parsed. A final_answer line, written as the
+// prompt teaches it, streams its answer; reasoning between <think> tags
+// shows when the turn ends, as without a terminal.
 
 // viewLive is the View's state for its live side.
 type viewLive struct {
@@ -38,7 +41,11 @@ type viewLive struct {
 	text      strings.Builder // the prose shown of the turn, as read
 	reasoning bool            // reasoning was shown in the turn
 	calls     map[string]string
-	answer    string // the final answer, when it streamed as prose
+	answer    string          // the final answer, when it streamed as prose
+	probe     string          // from a brace on, while it may start a final_answer line
+	jraw      string          // of the final_answer line's content, not yet decoded
+	closed    bool            // the content's closing quote came
+	final     strings.Builder // the final answer, as it streamed from its line
 
 	timer *viewTimer // the tools running, while one is
 }
@@ -55,7 +62,11 @@ func (v *View) Delta(kind string, b []byte) {
 	if l.stopped || (kind != event.TypeText && kind != event.TypeReasoning) {
 		return
 	}
-	if kind != l.kind {
+	inAnswer := l.probe != "" || l.kind == kindAnswer
+	if inAnswer && kind != event.TypeText {
+		return // the events show it, in its place
+	}
+	if kind != l.kind && !inAnswer {
 		v.endStream()
 		l.kind = kind
 	}
@@ -66,15 +77,132 @@ func (v *View) Delta(kind string, b []byte) {
 		b = b[:len(b)-n]
 	}
 	s := string(b)
-	if kind == event.TypeText {
+	switch {
+	case inAnswer:
+		v.answerDelta(s)
+		return
+	case kind == event.TypeText:
 		if i := strings.IndexAny(s, "<{[`"); i >= 0 {
+			rest := s[i:]
 			s, l.stopped = s[:i], true
+			if rest[0] == '{' {
+				// Maybe the answer, as a final_answer line: shown once
+				// what came before it is.
+				l.stopped, l.probe = false, " " // not empty: probing
+				defer v.answerDelta(rest)
+			}
 		}
 		l.text.WriteString(s)
-	} else {
+	default:
 		l.reasoning = true
 	}
 	v.stream(s)
+}
+
+// kindAnswer is the live view's kind of stream for the content of a
+// final_answer line, shown as the answer is.
+const kindAnswer = "answer"
+
+// finalAnswerStart is how the protocol's final answer line starts, in
+// the order the prompt teaches it; whitespace between its tokens aside.
+const finalAnswerStart = `{"type":"final_answer","content":"`
+
+// answerDelta takes the reply from a brace on: while it may be the start
+// of a final_answer line it waits, and once it is, it shows the answer
+// as its JSON string is read, behind the line that says it is the
+// answer; anything else is left to the turn's events.
+func (v *View) answerDelta(s string) {
+	l := &v.live
+	if l.kind != kindAnswer {
+		l.probe += s
+		rest, state := cutFinalAnswerStart(strings.TrimPrefix(l.probe, " "))
+		switch state {
+		case startUndecided:
+			return
+		case startNot:
+			l.probe, l.stopped = "", true
+			return
+		}
+		l.probe = ""
+		v.endStream()
+		v.clearStatus()
+		n := v.steps + 1
+		v.write(v.paint(styleDim, fmt.Sprintf("answer, after %d iteration%s:", n, plural(n))) + "\n")
+		l.kind, s = kindAnswer, rest
+	}
+	if l.closed {
+		return
+	}
+	l.jraw += s
+	text, used, closed := jsonStringPrefix(l.jraw)
+	l.jraw, l.closed = l.jraw[used:], closed
+	l.final.WriteString(text)
+	v.stream(text)
+}
+
+// How far the start of a final_answer line is read (cutFinalAnswerStart).
+const (
+	startUndecided = iota
+	startNot
+	startRead
+)
+
+// cutFinalAnswerStart reads s as the start of a final_answer line: the
+// text after the opening quote of its content when it is one.
+func cutFinalAnswerStart(s string) (rest string, state int) {
+	j := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case c != finalAnswerStart[j]:
+			return "", startNot
+		default:
+			if j++; j == len(finalAnswerStart) {
+				return s[i+1:], startRead
+			}
+		}
+	}
+	return "", startUndecided
+}
+
+// jsonStringPrefix decodes the start of a JSON string's contents, up to
+// an escape cut by the end of raw (which waits for the rest), or to its
+// closing quote: the text, the bytes of raw used, and whether the
+// string ended.
+func jsonStringPrefix(raw string) (text string, used int, closed bool) {
+	i := 0
+scan:
+	for i < len(raw) {
+		switch raw[i] {
+		case '"':
+			closed = true
+			break scan
+		case '\\':
+			if i+1 >= len(raw) {
+				break scan
+			}
+			if raw[i+1] != 'u' {
+				i += 2
+				continue
+			}
+			if i+6 > len(raw) {
+				break scan
+			}
+			if h, err := strconv.ParseUint(raw[i+2:i+6], 16, 16); err == nil && h >= 0xd800 && h < 0xdc00 {
+				if i+12 > len(raw) {
+					break scan // the low half of a surrogate pair may follow
+				}
+			}
+			i += 6
+		default:
+			i++
+		}
+	}
+	text = gjson.Parse(`"` + raw[:i] + `"`).Str
+	if closed {
+		return text, len(raw), true
+	}
+	return text, i, false
 }
 
 // stream writes s, of the kind streaming, as the view of a finished
@@ -109,13 +237,20 @@ func (v *View) stream(s string) {
 				l.newlines = 0
 				return
 			}
+			indent := "\n  " // text: none of its lines passes for the view's own
+			if l.kind == kindAnswer {
+				indent = "\n" // the answer is shown as flushAnswer does
+			}
 			for ; l.newlines > 0; l.newlines-- {
 				l.lines++
-				v.write("\n  ")
+				v.write(indent)
 			}
 			line = termsafe.Text(line)
-			if l.kind == event.TypeReasoning {
+			switch l.kind {
+			case event.TypeReasoning:
 				line = v.paint(styleDim, line)
+			case kindAnswer:
+				line = v.paint(styleAnswer, line)
 			}
 			v.write(line)
 		}
@@ -141,6 +276,7 @@ func (v *View) endStream() {
 
 // newTurn forgets what the last turn showed early.
 func (v *View) newTurn() {
+	v.settle()
 	v.endStream()
 	answer := v.live.answer
 	timer := v.live.timer
@@ -178,6 +314,11 @@ func (v *View) seen(e event.Event) (event.Event, bool) {
 	l := &v.live
 	switch e := e.(type) {
 	case *event.Assistant:
+		if l.stopped && l.started && l.kind == event.TypeText && l.newlines == 0 {
+			// Cut mid-line: the turn's text may go on with it (cont).
+			v.open = true
+			l.kind, l.started, l.partial = "", false, nil
+		}
 		v.endStream()
 		l.ended = true
 		return e, true
@@ -186,7 +327,8 @@ func (v *View) seen(e event.Event) (event.Event, bool) {
 		case e.Type == event.TypeReasoning:
 			return e, l.reasoning
 		case e.Type == event.TypeFinalAnswer:
-			if a := strings.TrimSpace(string(e.Content)); a != "" && a == strings.TrimSpace(l.answer) {
+			a := strings.TrimSpace(string(e.Content))
+			if a != "" && (a == strings.TrimSpace(l.answer) || a == strings.TrimSpace(l.final.String())) {
 				return e, true // it streamed: the stop says no more of it
 			}
 			return e, false
@@ -208,6 +350,7 @@ func (v *View) seen(e event.Event) (event.Event, bool) {
 		case trimmed != "" && strings.HasPrefix(c, trimmed):
 			l.text.Reset()
 			l.answer += content
+			v.cont = v.open
 			rest := *e
 			rest.Content = []byte(c[len(trimmed):])
 			return &rest, false
@@ -224,6 +367,7 @@ func (v *View) seen(e event.Event) (event.Event, bool) {
 		v.live.timer.end(e.ID)
 	case *event.Step:
 		l.answer = ""
+		v.steps++
 	}
 	return e, false
 }
@@ -335,7 +479,7 @@ func (t *viewTimer) statusLine(now time.Time) string {
 // open is left alone: the timer waits for it to end.
 func (v *View) showStatus(now time.Time) {
 	t := v.live.timer
-	if t == nil || v.live.started {
+	if t == nil || v.live.started || v.open {
 		return
 	}
 	s := t.statusLine(now)
@@ -345,6 +489,15 @@ func (v *View) showStatus(now time.Time) {
 	pad := max(v.status-utf8.RuneCountInString(s), 0)
 	v.write("\r" + v.paint(styleDim, s) + strings.Repeat(" ", pad))
 	v.status = utf8.RuneCountInString(s)
+}
+
+// settle ends a line of streamed text left open for the turn's text to
+// go on with, before anything else is written.
+func (v *View) settle() {
+	if v.open {
+		v.open, v.cont = false, false
+		v.write("\n")
+	}
 }
 
 // clearStatus takes the timer line off the screen before anything else

@@ -135,9 +135,22 @@ func TestViewLiveStreamsOnce(t *testing.T) {
 		{
 			name: "a final_answer line",
 			turns: [][]string{
-				{"Let ", "me ", "see.\n", `{"type":"final_answer",`, `"content":"Rain."}`},
+				{"Let ", "me ", "see.\n", `{"type": "final_answer", `, `"content":"It `, `rains \"a lot\",\n\u00e9`, `\u00e9 \ud83d`, `\ude00 `, `too."}`},
 			},
-			first: "Let me see.",
+			first: "Let me see.\nanswer, after 1 iteration:\nIt rains \"a lot\",\néé",
+		},
+		{
+			name: "a call, then a final_answer line",
+			turns: [][]string{
+				{`{"type":"tool_call","name":"get_weather",`, `"arguments":{"city":"Paris"}}`},
+				{`{"type":"final_answer","content":"Rain `, `in Paris."}`},
+			},
+			first: "answer, after 2 iterations:\nRain",
+		},
+		{
+			name:  "a brace that is not the answer",
+			turns: [][]string{{"Try ", "{x} ", "or ", "{y}."}},
+			first: "Try",
 		},
 		{
 			name:  "prose then a bracket",
