@@ -266,3 +266,40 @@ func TestViewLiveRedacts(t *testing.T) {
 		t.Errorf("the reply does not show:\n%s", got)
 	}
 }
+
+// TestViewLiveCallOnce: a call shows as soon as it is read, before its
+// tool runs, and not again when the checked call comes; one after prose
+// that did not stream waits for its place among the turn's events.
+func TestViewLiveCallOnce(t *testing.T) {
+	call := tools.Call{ID: "call_1", Name: "get_weather", Arguments: []byte(`{"city":"Paris"}`)}
+	var out bytes.Buffer
+	v := NewView(&out, false)
+	v.Delta(event.TypeText, []byte("I'll check.\n"))
+	v.Delta(event.TypeText, []byte(`{"type":"tool_call","name":"get_weather","arguments":{"city":"Paris"}}`))
+	v.Call(call, []byte("I'll check.\n"))
+	early := out.String()
+	if want := "I'll check.\n→ get_weather(city: \"Paris\")\n"; early != want {
+		t.Fatalf("before the turn's events: %q, want %q", early, want)
+	}
+	for _, e := range []event.Event{
+		&event.Assistant{Content: "…"},
+		&event.TextEvent{Type: event.TypeText, Content: []byte("I'll check.\n")},
+		&tools.CallEvent{Call: call},
+		&tools.Observation{ID: "call_1", Name: "get_weather", Content: "rain", Status: "ok"},
+	} {
+		if err := v.Emit(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := out.String(), early+"  ← ok\n    rain\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	out.Reset()
+	v = NewView(&out, false)
+	v.Delta(event.TypeText, []byte("[note] first.\n"))
+	v.Call(call, []byte("[note] first.\n"))
+	if out.Len() != 0 {
+		t.Errorf("shown before the prose it follows: %q", out.String())
+	}
+}
