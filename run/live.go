@@ -36,10 +36,11 @@ type Live interface {
 }
 
 // liveTap hands the reply's pieces to a Live sink, redacted: a piece is
-// cut after its last whitespace and the rest held until more comes, so
-// that a credential (one word) is redacted whole, and a held piece that
-// ends with the start of a secret value waits for the next too
-// (redact.Redactor.MayContinue). A --redact expression that spans words
+// cut after its last whitespace or character outside ASCII (text with no
+// spaces, Chinese say, streams too) and the rest held until more comes,
+// so that a credential (a run of ASCII) is redacted whole, and a held
+// piece that ends with the start of a secret value waits for the next
+// too (redact.Redactor.MayContinue). A --redact expression that spans words
 // is caught in the transcript, but its first words may show as they
 // stream.
 type liveTap struct {
@@ -59,9 +60,9 @@ func (t *liveTap) delta(kind string, b []byte) {
 		t.kind = kind
 	}
 	t.held = append(t.held, b...)
-	cut := lastSpaceEnd(t.held)
+	cut := lastWordEnd(t.held)
 	for cut > 0 && t.r.MayContinue(unsafestr.String(t.held[:cut])) {
-		cut = lastSpaceEnd(t.held[:cut-1])
+		cut = lastWordEnd(t.held[:cut-1])
 	}
 	if cut > 0 {
 		t.to.Delta(kind, t.r.Bytes(t.held[:cut]))
@@ -106,10 +107,10 @@ func newLiveTap(sink event.Sink, r *redact.Redactor) *liveTap {
 	return &liveTap{to: l, r: r}
 }
 
-// lastSpaceEnd is the index just past the last whitespace of b, 0 when
-// it has none.
-func lastSpaceEnd(b []byte) int {
-	i := bytes.LastIndexFunc(b, unicode.IsSpace)
+// lastWordEnd is the index just past the last whitespace or character
+// outside ASCII of b, 0 when it has none.
+func lastWordEnd(b []byte) int {
+	i := bytes.LastIndexFunc(b, func(r rune) bool { return r >= utf8.RuneSelf && r != utf8.RuneError || unicode.IsSpace(r) })
 	if i < 0 {
 		return 0
 	}

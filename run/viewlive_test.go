@@ -173,6 +173,11 @@ func TestViewLiveStreamsOnce(t *testing.T) {
 			first: "thinking: 1\n  2\n  3\n  4\n  5\n  \n  … 3 more lines\nDone",
 		},
 		{
+			name:  "no spaces",
+			turns: [][]string{{"巴黎", "在下雨", "。"}},
+			first: "巴黎在下雨",
+		},
+		{
 			name:  "a character cut in two",
 			turns: [][]string{{"18 \xc2", "\xb0C ", "and \xe2\x98", "\x94", "."}},
 			first: "18 °C and",
