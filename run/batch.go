@@ -60,6 +60,10 @@ type BatchOptions struct {
 	// Warn hears about lines that are not requests (they also get a
 	// summary with reason "error").
 	Warn func(line int, err error)
+	// Done, when set, hears the counts so far (Answered, Failed, Skipped,
+	// Calls) each time a request's summary is written, one at a time: a
+	// progress line for a person.
+	Done func(BatchResult)
 }
 
 // BatchResult counts what a batch did.
@@ -154,6 +158,8 @@ func Batch(ctx context.Context, r io.Reader, w io.Writer, opts BatchOptions) (Ba
 		err := writeSummary(w, s, &done)
 		if err != nil {
 			cancel() // nothing more can be written
+		} else if opts.Done != nil {
+			opts.Done(done)
 		}
 		return err
 	})

@@ -122,69 +122,6 @@ type Options struct {
 	onStep func(*event.Step)
 }
 
-// Input is what run was asked.
-type Input struct {
-	Messages []Message // the conversation so far; the last is the user's
-	// Earlier, when set, is the conversation Messages go on from (a
-	// continued run, continue.go): the model sees it first, and the
-	// transcript gets only the events of Messages and what follows.
-	Earlier *Earlier
-}
-
-// Earlier is a conversation to go on from: its messages as the model saw
-// them, system text first, and how many calls it made (the next call's
-// id comes after theirs). Events, when set, are its transcript, written
-// first and redacted as every event is.
-type Earlier struct {
-	Messages []Message
-	Calls    int
-	Events   [][]byte
-}
-
-// ParseInput reads run's stdin: {"prompt": …}, {"messages": […]}, or plain
-// text taken as the prompt.
-func ParseInput(data []byte) (Input, error) {
-	text := strings.TrimSpace(string(data))
-	if text == "" {
-		return Input{}, errors.New("no prompt: give the request on stdin, as text or as {\"prompt\": \"…\"} or {\"messages\": […]}")
-	}
-	if !strings.HasPrefix(text, "{") || !gjson.Valid(text) {
-		return Input{Messages: []Message{{Role: "user", Content: text}}}, nil
-	}
-	v := gjson.Parse(text)
-	if p := v.Get("prompt"); p.Type == gjson.String {
-		return Input{Messages: []Message{{Role: "user", Content: p.Str}}}, nil
-	}
-	msgs := v.Get("messages")
-	if !msgs.IsArray() {
-		return Input{}, errors.New(`the request on stdin has neither "prompt" (a string) nor "messages" (an array)`)
-	}
-	var in Input
-	for i, m := range msgs.Array() {
-		role, content := m.Get("role").Str, m.Get("content")
-		text := content.Str
-		if content.IsArray() { // [{"type":"text","text":…}]
-			var parts []string
-			for _, p := range content.Array() {
-				if p.Get("type").Str == "text" {
-					parts = append(parts, p.Get("text").Str)
-				}
-			}
-			text = strings.Join(parts, "\n")
-		}
-		switch role {
-		case "system", "user", "assistant":
-		default:
-			return Input{}, fmt.Errorf("message %d: role %q: want system, user or assistant", i+1, role)
-		}
-		in.Messages = append(in.Messages, Message{Role: role, Content: text})
-	}
-	if len(in.Messages) == 0 || in.Messages[len(in.Messages)-1].Role != "user" {
-		return Input{}, errors.New(`"messages" must end with a user message`)
-	}
-	return in, nil
-}
-
 // Result says how a run ended.
 type Result struct {
 	Reason      string // one of the Stop constants
@@ -261,13 +198,10 @@ func LoopSink(ctx context.Context, in Input, sink event.Sink, opts Options) (res
 	if xopts.Environ == nil {
 		xopts.Environ = os.Environ()
 	}
-	if p := opts.Progress; p != nil {
-		xopts.Started = func(t *tools.Tool, _ *tools.Call) {
-			l.clock.toolStarted()
-			l.progress("running %s", t.Name)
-		}
-	} else {
-		xopts.Started = func(*tools.Tool, *tools.Call) { l.clock.toolStarted() }
+	xopts.Started = func(t *tools.Tool, c *tools.Call) {
+		l.clock.toolStarted()
+		l.tap.started(t, c)
+		l.progress("running %s", t.Name)
 	}
 	execSet := set
 	if execSet == nil {
@@ -283,6 +217,7 @@ func LoopSink(ctx context.Context, in Input, sink event.Sink, opts Options) (res
 		l.opts.Progress = func(msg string) { p(redactor.String(msg)) }
 	}
 	rs := newRedactingSink(sink, redactor)
+	l.tap = newLiveTap(sink, redactor)
 	defer func() {
 		// A text event held back, when the run ends without a stop event.
 		if ferr := rs.Flush(); ferr != nil && err == nil {
@@ -308,6 +243,7 @@ type loop struct {
 	opts  Options
 	style *catalog.Style // the prompt style of opts.Style
 	sink  event.Sink     // the transcript, through the redactor
+	tap   *liveTap       // the sink's Live side, nil when it has none
 	msgs  []Message
 	calls int // calls so far, for ids across turns
 	// providerErr is what the model server said when it failed.
@@ -544,6 +480,7 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	if err != nil {
 		return "", "", err
 	}
+	sink.live = l.tap
 	start := time.Now()
 	resp, cerr := l.opts.Backend.Complete(ctx, req, sink)
 	elapsed := time.Since(start)
@@ -854,54 +791,6 @@ func renderObservations(style *catalog.Style, obs []observation) string {
 		b = style.AppendResult(b, o.id, o.name, o.content, o.isError)
 	}
 	return string(b)
-}
-
-// answerPrompt asks for the answer a model said it would give without a
-// tool (Command R's directly_answer) and did not give in the same turn.
-const answerPrompt = "directly_answer is not a tool to call, and no other tool is needed: write your answer to the user now, as text, without an Action."
-
-// askAnswer asks the model for the answer its directly_answer promised:
-// a user message, written as a user event. When the model answered the
-// last such request with directly_answer again, the run ends as a
-// repeated call would.
-func (l *loop) askAnswer(asked bool) (reason, final string, err error) {
-	if asked {
-		return StopRepeated, "", nil
-	}
-	l.askedAnswer = true
-	ev := event.Message{Type: event.TypeUser, Content: answerPrompt}
-	if err := l.writeEvent(&ev); err != nil {
-		return "", "", err
-	}
-	l.msgs = append(l.msgs, Message{Role: "user", Content: answerPrompt})
-	return "", "", nil
-}
-
-// groundedAnswer is the answer in the layout Command R's templates ask for
-// after directly_answer ("Relevant Documents: …", "Cited Documents: …",
-// "Answer: …", "Grounded answer: …", each starting a line): the text of
-// its Answer, up to the Grounded answer, which repeats it with citation
-// tags. Text without an Answer line is the answer as it is.
-func groundedAnswer(text string) string {
-	var b strings.Builder
-	in := false
-	for line := range strings.SplitAfterSeq(text, "\n") {
-		if !in {
-			if rest, ok := strings.CutPrefix(line, "Answer:"); ok {
-				in = true
-				b.WriteString(rest)
-			}
-			continue
-		}
-		if strings.HasPrefix(line, "Grounded answer:") {
-			break
-		}
-		b.WriteString(line)
-	}
-	if answer := strings.TrimSpace(b.String()); answer != "" {
-		return answer
-	}
-	return text
 }
 
 // decodeError tells the model its turn was neither a call nor an answer,

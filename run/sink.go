@@ -50,6 +50,9 @@ type turnSink struct {
 
 	// parsing is the time the parser took over the turn, for its step.
 	parsing time.Duration
+
+	// live hears the reply as it comes, for a person (nil: no one).
+	live *liveTap
 }
 
 // turnCall is a call of the turn, as the conversation gives it back to
@@ -80,6 +83,7 @@ func (s *turnSink) emit(e *parse.Event) error {
 	case tools.TypeToolCall:
 		c := tools.Call{ID: e.Call.ID, Name: e.Call.Name, Arguments: bytes.Clone(e.Call.Arguments)}
 		s.said = append(s.said, said{call: &c})
+		s.live.call(&c, s.prose.Bytes())
 		if s.reading != nil {
 			s.reading.ID = c.ID
 		} else {
@@ -156,6 +160,7 @@ func (s *turnSink) Text(b []byte) (bool, error) {
 		return true, err
 	}
 	s.raw.Write(b)
+	s.live.delta(event.TypeText, b)
 	calls := s.calls
 	start := time.Now()
 	_, err := s.p.Write(b)
@@ -200,6 +205,7 @@ func (s *turnSink) Reasoning(b []byte) error {
 	if err := s.admit(len(b)); err != nil {
 		return err
 	}
+	s.live.delta(event.TypeReasoning, b)
 	start := time.Now()
 	defer func() { s.parsing += time.Since(start) }()
 	return s.p.WriteReasoning(b)
@@ -242,6 +248,7 @@ func argumentText(args []byte) []byte {
 
 // close parses what is left of the turn.
 func (s *turnSink) close() error {
+	s.live.flush()
 	stopped := s.stop
 	start := time.Now()
 	err := s.p.Close()

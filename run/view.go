@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/toolcall/toolcall/internal/clip"
 	"github.com/toolcall/toolcall/internal/termsafe"
@@ -23,6 +24,7 @@ import (
 // and goes through termsafe first: a terminal obeys control bytes. The
 // JSONL stays the contract; this is a reading of it, and may change.
 type View struct {
+	mu      sync.Mutex // the live side's timer writes from its own goroutine
 	w       io.Writer
 	color   bool
 	partial []byte // a line not yet complete
@@ -30,6 +32,11 @@ type View struct {
 	text    string // the last text event, held until the next event: prose taken as the answer comes twice, as text and as final_answer
 	textReq string // the request of text in a batch, its prefix shown with it
 	err     error  // the first write error, kept so that Close reports it
+	status  int    // the width of the timer line on screen (viewlive.go), 0: none
+	steps   int    // step events seen: the turn under way is the next
+	open    bool   // a line of streamed text is open for the turn's text to go on with
+	cont    bool   // the text held goes on with the open line
+	live    viewLive
 }
 
 // NewView renders to w, with ANSI colour and weight when color is true
@@ -45,8 +52,10 @@ const (
 	viewReasoning = 6   // lines of reasoning
 )
 
-// Emit renders one event.
+// Emit renders one event; one shown early (Live) is not shown again.
 func (v *View) Emit(e event.Event) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	req, batch := "", false
 	switch r := e.(type) {
 	case *requestEvent: // of a batch
@@ -54,21 +63,46 @@ func (v *View) Emit(e event.Event) error {
 	case *event.Summary:
 		req, batch = r.Request, true
 	}
+	if !batch {
+		var early bool
+		if e, early = v.seen(e); early {
+			return v.err
+		}
+	}
 	v.show(e, req, batch)
 	return v.err
 }
 
 // Flush shows what is held back: the last text, and the answer if the
-// stream ended without a stop event (a recording cut short).
+// stream ended without a stop event (a recording cut short). It stops
+// the tools' timer.
 func (v *View) Flush() error {
+	v.mu.Lock()
+	done := v.flush()
+	err := v.err
+	v.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+	return err
+}
+
+// flush is Flush under the lock; the caller waits on what it returns
+// without it.
+func (v *View) flush() chan struct{} {
+	v.endStream()
 	v.flushText()
 	v.flushAnswer("")
-	return v.err
+	v.settle()
+	v.clearStatus()
+	return v.stopTimer()
 }
 
 // Write renders each complete line of p; a line cut in two waits for its
 // end.
 func (v *View) Write(p []byte) (int, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	n := len(p)
 	for len(p) > 0 {
 		i := strings.IndexByte(string(p), '\n')
@@ -90,10 +124,12 @@ func (v *View) Write(p []byte) (int, error) {
 // Close renders a last line without its newline, and the answer if the
 // stream ended without a stop event (a recording cut short).
 func (v *View) Close() error {
+	v.mu.Lock()
 	if len(v.partial) > 0 {
 		v.line(v.partial)
 		v.partial = nil
 	}
+	v.mu.Unlock()
 	return v.Flush()
 }
 
@@ -116,6 +152,8 @@ func (v *View) paint(style, s string) string {
 }
 
 func (v *View) printf(format string, args ...any) {
+	v.clearStatus()
+	v.settle()
 	if v.err == nil {
 		_, v.err = fmt.Fprintf(v.w, format, args...)
 	}
@@ -256,6 +294,15 @@ func summariseCounts(e *event.Batch) string {
 
 // call renders a tool_call as name(key: value, …), values shortened.
 func (v *View) call(prefix string, c *tools.Call) {
+	note := ""
+	if c.Repaired {
+		note = v.paint(styleDim, " (repaired)")
+	}
+	v.printf("%s%s%s\n", prefix, v.callLine(c), note)
+}
+
+// callLine is a call as the view shows it, without its notes.
+func (v *View) callLine(c *tools.Call) string {
 	var b strings.Builder
 	b.WriteString(termsafe.Line(c.Name))
 	b.WriteByte('(')
@@ -270,11 +317,7 @@ func (v *View) call(prefix string, c *tools.Call) {
 		b.WriteString(clip.Runes(termsafe.Line(raw), viewValueLen))
 	})
 	b.WriteByte(')')
-	note := ""
-	if c.Repaired {
-		note = v.paint(styleDim, " (repaired)")
-	}
-	v.printf("%s%s%s\n", prefix, v.paint(styleCall, "→ "+b.String()), note)
+	return v.paint(styleCall, "→ "+b.String())
 }
 
 // observation renders a result: its status, exit code and time on one
@@ -425,6 +468,10 @@ func (v *View) flushText() {
 	prefix := ""
 	if v.textReq != "" {
 		prefix = v.requestPrefix(v.textReq)
+	}
+	if v.cont && v.open { // the rest of a line that streamed
+		v.open, v.cont = false, false
+		prefix = ""
 	}
 	v.printf("%s%s\n", prefix, indentRest(termsafe.Text(v.text)))
 	v.text, v.textReq = "", ""

@@ -134,7 +134,8 @@ func (b *batchOptions) parseShard() (run.Shard, error) {
 }
 
 // run runs the requests of --batch.
-func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Options, o *runOptions, caught *atomic.Value, stdout, stderr io.Writer) error {
+// progress, when set, is the progress line on stderr.
+func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Options, o *runOptions, caught *atomic.Value, stdout, stderr io.Writer, progress *batchProgress) error {
 	in := stdin
 	name := "standard input"
 	if b.file != "-" {
@@ -148,6 +149,11 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 		fmt.Fprintln(stderr, `toolcall: reading requests from stdin, one a line ({"id": …, "prompt": …}), then Ctrl-D`)
 	}
 	shard, _ := b.parseShard()
+	warnTo := stderr
+	var done func(run.BatchResult)
+	if progress != nil {
+		warnTo, done = progress.around(stderr), progress.done
+	}
 	res, err := run.Batch(ctx, in, stdout, run.BatchOptions{
 		Loop:  lopts,
 		Jobs:  b.jobs,
@@ -155,9 +161,13 @@ func (b *batchOptions) run(ctx context.Context, stdin io.Reader, lopts run.Optio
 		Force: b.force,
 		Shard: shard,
 		Warn: func(_ int, err error) {
-			fmt.Fprintf(stderr, "toolcall: --batch %s: %s\n", name, termsafe.Line(err.Error()))
+			fmt.Fprintf(warnTo, "toolcall: --batch %s: %s\n", name, termsafe.Line(err.Error()))
 		},
+		Done: done,
 	})
+	if progress != nil {
+		progress.end()
+	}
 	if err != nil {
 		return err
 	}

@@ -14,14 +14,17 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/tidwall/gjson"
 
+	"github.com/toolcall/toolcall/internal/termsafe"
 	"github.com/toolcall/toolcall/run"
 )
 
 const probeLong = `Probe asks a model server what it supports and says how to run against it.
 It sends a few short requests, one check at a time, and writes one probe
 event per check, then a recommendation event: the toolcall run flags to
-use, and why, with a line to paste. On a terminal it also prints a short
-summary on standard error.
+use, and why, with a line to paste. At a terminal it shows a short table
+instead, a line per check and the line to paste (--json keeps the events);
+with standard output piped and standard error a terminal, the table goes
+to standard error.
 
 The checks, in the order they run (--checks picks some):
 
@@ -65,6 +68,7 @@ type probeOptions struct {
 	timeout time.Duration
 	checks  []string
 	fail    bool
+	json    bool // the events even at a terminal
 	// formatFiles are read in the replies, as parse reads them.
 	formatFiles formatFiles
 
@@ -92,6 +96,7 @@ func newProbeCmd(stdout, stderr io.Writer) *cobra.Command {
 	envAs(fs, "timeout", "TOOLCALL_PROBE_TIMEOUT") // per check, not per tool nor per run
 	fs.StringSliceVar(&o.checks, "checks", nil, "run only these `checks`: "+strings.Join(run.ProbeChecks, ", ")+" (comma-separated)")
 	fs.BoolVar(&o.fail, "fail", false, "exit 1 when no endpoint of the server answered")
+	fs.BoolVar(&o.json, "json", false, "write the probe events as JSONL even when standard output is a terminal")
 	o.formatFiles.add(fs)
 	must(cmd.RegisterFlagCompletionFunc("checks", func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		// Complete the last of a comma-separated list.
@@ -128,7 +133,19 @@ func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	summary := o.isTerminal(stderr)
+	// A person at the terminal reads the table, not the events: on stdout
+	// when it is the terminal (the events with --json, and then no table),
+	// else beside the piped events on stderr.
+	var table io.Writer
+	events := stdout
+	switch {
+	case o.isTerminal(stdout):
+		if !o.json {
+			table, events = stdout, nil
+		}
+	case o.isTerminal(stderr):
+		table = stderr
+	}
 	rec, err := run.Probe(ctx, run.ProbeOptions{
 		HTTP:    hopts,
 		Model:   o.model,
@@ -137,11 +154,13 @@ func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 		Environ: os.Environ(),
 		Formats: formats,
 	}, func(event []byte) error {
-		if _, err := stdout.Write(append(event, '\n')); err != nil {
-			return err
+		if events != nil {
+			if _, err := events.Write(append(event, '\n')); err != nil {
+				return err
+			}
 		}
-		if summary {
-			summarize(stderr, event)
+		if table != nil {
+			summarize(table, event)
 		}
 		return nil
 	})
@@ -155,20 +174,21 @@ func (o *probeOptions) run(ctx context.Context, stdout, stderr io.Writer) error 
 	return nil
 }
 
-// summarize writes the line a person reads for an event.
+// summarize writes the line a person reads for an event; what the
+// server said goes through termsafe.
 func summarize(stderr io.Writer, event []byte) {
 	ev := gjson.ParseBytes(event)
 	if ev.Get("type").Str == "recommendation" {
 		if ev.Get("usable").Bool() {
-			fmt.Fprintf(stderr, "run with: %s\n", ev.Get("command").Str)
+			fmt.Fprintf(stderr, "run with: %s\n", termsafe.Line(ev.Get("command").Str))
 		} else {
-			fmt.Fprintf(stderr, "not usable: %s\n", ev.Get("reasons.0").Str)
+			fmt.Fprintf(stderr, "not usable: %s\n", termsafe.Line(ev.Get("reasons.0").Str))
 		}
 		return
 	}
-	line := fmt.Sprintf("%-13s %-12s %s", ev.Get("check").Str, ev.Get("status").Str, ev.Get("summary").Str)
+	line := fmt.Sprintf("%-13s %-12s %s", ev.Get("check").Str, ev.Get("status").Str, termsafe.Line(ev.Get("summary").Str))
 	if e := ev.Get("error").Str; e != "" {
-		line += ": " + e
+		line += ": " + termsafe.Line(e)
 	}
 	fmt.Fprintln(stderr, line)
 }

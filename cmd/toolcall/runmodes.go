@@ -137,7 +137,23 @@ func (o *runOptions) runBatch(ctx context.Context, s runSetup) (err error) {
 	defer stop()
 	caught, release := catchSignals(stop)
 	defer release()
-	return o.batch.run(ctx, s.stdin, lopts, o, caught, t.out, s.stderr)
+	// At a terminal, one progress line on stderr for the whole batch, in
+	// place of each request's progress (-v keeps those).
+	var progress *batchProgress
+	out := t.out
+	if !o.quiet && !o.verbose && isTerminalWriter(s.stderr) {
+		total := 0
+		if o.batch.file != "-" {
+			shard, _ := o.batch.parseShard()
+			total = countRequests(o.batch.file, shard)
+		}
+		progress = newBatchProgress(s.stderr, total)
+		lopts.Progress = nil
+		if o.isTerminalOut(s.stdout) {
+			out = progress.around(out)
+		}
+	}
+	return o.batch.run(ctx, s.stdin, lopts, o, caught, out, s.stderr, progress)
 }
 
 // checkRecordings checks many recordings (--replay DIR --check), each
@@ -304,8 +320,18 @@ func (o *runOptions) openTranscript(stdout io.Writer) (*transcript, error) {
 	if t.record != nil {
 		t.sink = event.Tee(t.sink, event.NewJSONL(t.record))
 		t.out = io.MultiWriter(t.out, t.record)
+		if t.view != nil {
+			// The view still hears the reply as it streams.
+			t.sink = liveSink{Sink: t.sink, Live: t.view}
+		}
 	}
 	return t, nil
+}
+
+// liveSink is a sink of several (event.Tee) whose Live side is the view's.
+type liveSink struct {
+	event.Sink
+	run.Live
 }
 
 // close ends the transcript of a run that returns *err: a run that
