@@ -122,7 +122,7 @@ func newEvalCmd(stdout, stderr io.Writer) *cobra.Command {
 	fs.IntVar(&o.jobs, "jobs", 1, "run `n` cases at once")
 	fs.StringVar(&o.out, "out", "", "write each case's transcript to `dir`/ID.jsonl, and score the complete ones there instead of running them again")
 	fs.BoolVar(&o.force, "force", false, "with --out, run every case again")
-	fs.StringArrayVar(&o.compare, "compare", nil, "run the cases under this `setting` too, model flags over the ones given, such as '--style xml' (repeatable)")
+	fs.StringArrayVar(&o.compare, "compare", nil, "run the cases under this `setting`, model flags over the ones given, such as '--style xml' (repeatable: the settings side by side)")
 	durationVar(fs, &o.timeout, "timeout", 5*time.Minute, "give each case at most this long")
 	fs.Float64Var(&o.minScore, "min-score", 0, "exit 1 when the score (the share of cases right, 0 to 1) is below this")
 	fs.BoolVar(&o.json, "json", false, "write the events on stdout even when it is a terminal")
