@@ -500,6 +500,7 @@ func TestOneVariableOneMeaning(t *testing.T) {
 		"TOOLCALL_MODEL":     true, // probe picks a default where run leaves it to the server
 		"TOOLCALL_PAGE_SIZE": true, // tools per page of an MCP tools/list, rendered by catalog or served by mcp serve
 		"TOOLCALL_BINARY_OK": true, // input that is not text taken rather than refused, by parse as model output, by run as the request
+		"TOOLCALL_JSON":      true, // the events as JSONL on a terminal too, probe's or eval's, in place of the table
 	}
 	root := newRootCmd(strings.NewReader(""), io.Discard, io.Discard)
 	type use struct{ cmd, flag, usage string }
