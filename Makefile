@@ -59,7 +59,7 @@ $(MCPDIR)/node_modules/.installed: $(MCPDIR)/package.json $(MCPDIR)/package-lock
 
 # ./... skips testdata, so the example tools are named apart.
 vet:
-	$(GO) vet ./... ./testdata/tools/src/...
+	$(GO) vet ./... ./testdata/tools/src/... ./testdata/bfcl
 
 fmt-check:
 	@files=$$(gofmt -l .); \

@@ -20,8 +20,8 @@ import (
 )
 
 // bfclDir holds a subset of the BFCL v4 function definitions and accepted
-// answers, vendored with their license (run/eval/bfcl/README.md).
-const bfclDir = "../run/eval/bfcl"
+// answers, vendored with their license (testdata/bfcl/README.md).
+const bfclDir = "../testdata/bfcl"
 
 // bfclEntry is one BFCL test: its function definitions and the calls
 // accepted as right, with the first accepted value of each parameter.

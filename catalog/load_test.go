@@ -296,7 +296,7 @@ func TestCheckClean(t *testing.T) {
 
 // bfclDefinitions holds a subset of the BFCL v4 function definitions,
 // vendored with their license so the test runs in every clone.
-const bfclDefinitions = "../run/eval/bfcl"
+const bfclDefinitions = "../testdata/bfcl"
 
 // TestLoadBFCL loads every function definition of the BFCL data as a
 // sidecar with an executable beside it, and compiles each schema with

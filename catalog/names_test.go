@@ -96,7 +96,7 @@ func TestProviderNameDeterministic(t *testing.T) {
 // TestProviderNameBFCL maps every function name of the BFCL data: over a
 // thousand have dots, which OpenAI and Anthropic reject.
 func TestProviderNameBFCL(t *testing.T) {
-	const dir = "../run/eval/bfcl"
+	const dir = "../testdata/bfcl"
 	files, _ := filepath.Glob(filepath.Join(dir, "BFCL_v4_*.json"))
 	if len(files) == 0 {
 		t.Fatalf("no BFCL data in %s", dir)

@@ -30,7 +30,7 @@ type evalRequest struct {
 }
 
 // readRankEval reads dir (a BFCL data directory, laid out as
-// run/eval/bfcl is).
+// testdata/bfcl is).
 func readRankEval(t testing.TB, dir string) *rankEval {
 	t.Helper()
 	ev := &rankEval{}
@@ -156,7 +156,7 @@ func (ev *rankEval) measure(r evalRequest, ranked []Ranked) (at5, at1single, ndc
 func TestRankRecall(t *testing.T) {
 	dir, full := os.LookupEnv("TOOLCALL_RANK_EVAL")
 	if !full {
-		dir = "../run/eval/bfcl"
+		dir = "../testdata/bfcl"
 	}
 	ev := readRankEval(t, dir)
 	at5, at1, ndcg, misses := ev.recall(t)
@@ -226,7 +226,7 @@ func (ev *rankEval) lendRequests() ([]*tools.Tool, []evalRequest) {
 func TestRankExampleRequests(t *testing.T) {
 	dir, full := os.LookupEnv("TOOLCALL_RANK_EVAL")
 	if !full {
-		dir = "../run/eval/bfcl"
+		dir = "../testdata/bfcl"
 	}
 	ev := readRankEval(t, dir)
 	ts, left := ev.lendRequests()

@@ -419,7 +419,7 @@ func TestSchemaScanner(t *testing.T) {
 		`{"properties": { "spaced" : { "description" : "with spaces" } } }`,
 		`{"properties":{"city":{"type":"string","description":"A city (e.g. Paris)","examples":["Lyon","Saint-Étienne",3]}}}`,
 	)
-	files, _ := filepath.Glob("../run/eval/bfcl/BFCL_v4_*.json")
+	files, _ := filepath.Glob("../testdata/bfcl/BFCL_v4_*.json")
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {

@@ -97,7 +97,7 @@ func TestRankVariants(t *testing.T) {
 		ev   *rankEval
 	}
 	sets := []set{
-		{"BFCL subset", readRankEval(t, "../run/eval/bfcl")},
+		{"BFCL subset", readRankEval(t, "../testdata/bfcl")},
 		{"Seal-Tools subset", readSealTools(t, "../testdata/sealtools", "test_in_domain", "test_out_domain")},
 	}
 	if dir := os.Getenv("TOOLCALL_RANK_EVAL"); dir != "" {
@@ -353,7 +353,7 @@ func (e *evalIndex) index(q *bm25Query) *bm25Index {
 
 // TestEvalIndex: the evaluation's index is the ranking's.
 func TestEvalIndex(t *testing.T) {
-	for _, ev := range []*rankEval{readRankEval(t, "../run/eval/bfcl"), readSealTools(t, "../testdata/sealtools", "test_in_domain", "test_out_domain")} {
+	for _, ev := range []*rankEval{readRankEval(t, "../testdata/bfcl"), readSealTools(t, "../testdata/sealtools", "test_in_domain", "test_out_domain")} {
 		e := newEvalIndex(ev.tools)
 		for _, r := range ev.requests {
 			q := newQuery(r.query)

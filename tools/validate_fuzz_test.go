@@ -19,7 +19,7 @@ import (
 )
 
 // bfclDir holds a subset of the BFCL v4 data, vendored with its license.
-var bfclDir = filepath.Join("..", "run", "eval", "bfcl")
+var bfclDir = filepath.Join("..", "testdata", "bfcl")
 
 // bfclEntry is one BFCL test: the tool it offers and the accepted answer.
 type bfclEntry struct {

@@ -12,7 +12,7 @@ import (
 // or says what is wrong with it, and never panics; every case it reads
 // can be checked against any calls, its own ground truth scoring right.
 func FuzzLoadCase(f *testing.F) {
-	for _, name := range []string{"bfcl/BFCL_v4_simple_python.json", "bfcl/BFCL_v4_parallel.json", "bfcl/BFCL_v4_simple_java.json"} {
+	for _, name := range []string{"../../testdata/bfcl/BFCL_v4_simple_python.json", "../../testdata/bfcl/BFCL_v4_parallel.json", "../../testdata/bfcl/BFCL_v4_simple_java.json"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

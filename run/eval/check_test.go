@@ -10,7 +10,7 @@ import (
 
 func bfclCases(t *testing.T) []*Case {
 	t.Helper()
-	cases, err := Load("bfcl")
+	cases, err := Load("../../testdata/bfcl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func answerCalls(c *Case) []Call {
 func TestGroundTruthScoresRight(t *testing.T) {
 	cases := bfclCases(t)
 	if len(cases) != 175 {
-		t.Fatalf("%d cases, want the 175 of bfcl/", len(cases))
+		t.Fatalf("%d cases, want the 175 of testdata/bfcl", len(cases))
 	}
 	for _, c := range cases {
 		calls := answerCalls(c)

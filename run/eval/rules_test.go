@@ -126,7 +126,7 @@ func FuzzCheck(f *testing.F) {
 	} {
 		f.Add([]byte(seed), uint8(0))
 	}
-	cases, err := Load("bfcl")
+	cases, err := Load("../../testdata/bfcl")
 	if err != nil {
 		f.Fatal(err)
 	}

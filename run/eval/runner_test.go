@@ -69,7 +69,7 @@ func evaluateAll(t *testing.T, cases []*Case, replies map[string]string) ([]Resu
 
 // A model that answers every case with its ground truth, written in a
 // text format, scores 100%: through the prompt, parse, validate and the
-// checker, every case of bfcl/.
+// checker, every case of testdata/bfcl.
 func TestEvaluateGroundTruth(t *testing.T) {
 	cases := bfclCases(t)
 	replies := map[string]string{}
@@ -158,7 +158,7 @@ func TestEvaluateKnownMistakes(t *testing.T) {
 // the BFCL subset against a model that answers at once with the ground
 // truth (prompt built, reply parsed, calls validated and scored).
 func BenchmarkEvaluate(b *testing.B) {
-	cases, err := Load("bfcl")
+	cases, err := Load("../../testdata/bfcl")
 	if err != nil {
 		b.Fatal(err)
 	}
