@@ -215,9 +215,12 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 	if forPerson {
 		events = io.Discard
 	}
-	var progress *progressLine
+	var progress *evalProgress
 	if !o.quiet && isTerminalWriter(stderr) {
-		progress = newProgressLine(stderr, len(cases)*len(settings))
+		progress = newEvalProgress(stderr, len(cases)*len(settings))
+		if !forPerson && o.isTerminalOut(stdout) {
+			events = progress.around(events) // --json on the same terminal
+		}
 	}
 	var sums []*eval.Summary
 	var failure error
@@ -263,7 +266,7 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 		}
 	}
 	if progress != nil {
-		progress.finish()
+		progress.end()
 	}
 	if forPerson {
 		if err := eval.WriteTable(stdout, sums); err != nil {
@@ -443,35 +446,46 @@ func (o *evalOptions) recommend(w io.Writer, given *pflag.FlagSet, settings []se
 	fmt.Fprintf(w, "\nrecommended: %s (%.1f%%)\nrun with: %s\n", termsafe.Line(best.Setting), 100*best.Score(), termsafe.Line(run.ShellLine(line)))
 }
 
-// progressLine is the one line at a terminal that says how far the eval
-// is: done of total, right, could not run, rate and time left. A miss is
+// evalProgress is eval's progress line at a terminal: cases done of all,
+// right, could not run, rate and time left. A miss or a failure is
 // written above it as it comes.
-type progressLine struct {
-	w                   io.Writer
-	total               int
+type evalProgress struct {
+	*progressLine
 	done, right, failed int
-	start               time.Time
 }
 
-func newProgressLine(w io.Writer, total int) *progressLine {
-	p := &progressLine{w: w, total: total, start: time.Now()}
-	p.draw()
+func newEvalProgress(w io.Writer, total int) *evalProgress {
+	p := &evalProgress{progressLine: newProgressLine(w, total)}
+	p.set(p.line)
 	return p
 }
 
 // add counts one result, and writes a miss or a failure above the line.
-func (p *progressLine) add(r eval.Result) {
+func (p *evalProgress) add(r eval.Result) {
 	p.done++
+	var note string
 	switch {
 	case r.Err != nil:
 		p.failed++
-		fmt.Fprintf(p.w, "\r\x1b[Kerror  %s%s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), termsafe.Line(r.Err.Error()))
+		note = fmt.Sprintf("error  %s%s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), termsafe.Line(r.Err.Error()))
 	case r.Verdict.Right:
 		p.right++
 	default:
-		fmt.Fprintf(p.w, "\r\x1b[Kmiss   %s%s  %s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), r.Verdict.Why, termsafe.Line(r.Verdict.Reason))
+		note = fmt.Sprintf("miss   %s%s  %s: %s\n", settingPrefix(r), termsafe.Line(r.Case.ID), r.Verdict.Why, termsafe.Line(r.Verdict.Reason))
 	}
-	p.draw()
+	if note != "" {
+		io.WriteString(p.around(p.w), note)
+	}
+	p.set(p.line)
+}
+
+// line is what the progress line says after d.
+func (p *evalProgress) line(d time.Duration) string {
+	parts := []string{fmt.Sprintf("eval %d/%d", p.done, p.total), fmt.Sprintf("%d right", p.right)}
+	if p.failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d could not run", p.failed))
+	}
+	return strings.Join(append(parts, p.pace(p.done, p.done, d)...), ", ")
 }
 
 // settingPrefix names a result's setting under --compare.
@@ -481,20 +495,3 @@ func settingPrefix(r eval.Result) string {
 	}
 	return "[" + termsafe.Line(r.Setting) + "] "
 }
-
-func (p *progressLine) draw() {
-	elapsed := time.Since(p.start)
-	line := fmt.Sprintf("eval %d/%d  %d right", p.done, p.total, p.right)
-	if p.failed > 0 {
-		line += fmt.Sprintf("  %d could not run", p.failed)
-	}
-	if p.done > 0 && elapsed > 0 {
-		rate := float64(p.done) / elapsed.Seconds()
-		left := time.Duration(float64(p.total-p.done) / rate * float64(time.Second))
-		line += fmt.Sprintf("  %.1f/s  ETA %s", rate, left.Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
-}
-
-// finish leaves the line, so that what follows starts on a line of its own.
-func (p *progressLine) finish() { fmt.Fprintln(p.w) }
