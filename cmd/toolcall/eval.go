@@ -233,7 +233,8 @@ func (o *evalOptions) run(ctx context.Context, given *pflag.FlagSet, stdout, std
 		if err := s.backend.apply(&lopts, m); err != nil {
 			return err
 		}
-		lopts.Exec.Secrets = append(lopts.Exec.Secrets, m.secrets...)
+		// The key, the URL's password and every secret the flags hold.
+		lopts.Exec.Secrets = append(append(lopts.Exec.Secrets, m.secrets...), flagSecretsOf(stderr)...)
 		sum := &eval.Summary{Setting: s.label}
 		var writeErr error
 		eval.Evaluate(ctx, cases, eval.Options{Run: lopts, Jobs: o.jobs, Out: s.out, Force: o.force, Setting: s.label}, func(r eval.Result) {
@@ -377,18 +378,28 @@ func (o *evalOptions) settings(given *pflag.FlagSet) ([]setting, error) {
 	return out, nil
 }
 
-// backendArgs are the model flags the command line (or the environment)
-// set, as arguments, so that a --compare setting starts from them.
-func backendArgs(given *pflag.FlagSet) []string {
+// givenBackendFlags are the model flags the command line (or the
+// environment) set, in order.
+func givenBackendFlags(given *pflag.FlagSet) []*pflag.Flag {
 	scratch := &cobra.Command{Use: "eval"}
 	var b backendFlags
 	b.register(scratch)
-	var args []string
+	var flags []*pflag.Flag
 	given.Visit(func(f *pflag.Flag) {
 		if scratch.Flags().Lookup(f.Name) != nil {
-			args = append(args, "--"+f.Name+"="+f.Value.String())
+			flags = append(flags, f)
 		}
 	})
+	return flags
+}
+
+// backendArgs are the model flags given, as arguments, so that a
+// --compare setting starts from them.
+func backendArgs(given *pflag.FlagSet) []string {
+	var args []string
+	for _, f := range givenBackendFlags(given) {
+		args = append(args, "--"+f.Name+"="+f.Value.String())
+	}
 	return args
 }
 
@@ -429,19 +440,16 @@ func (o *evalOptions) recommend(w io.Writer, given *pflag.FlagSet, settings []se
 		}
 	}
 	line := []string{"toolcall", "run"}
-	scratch := &cobra.Command{Use: "eval"}
-	var b backendFlags
-	b.register(scratch)
-	given.Visit(func(f *pflag.Flag) {
-		if scratch.Flags().Lookup(f.Name) == nil || f.Name == "api-key" {
-			return // not a model flag; or a secret, which the environment can hold
-		}
-		if f.Value.Type() == "bool" && f.Value.String() == "true" {
+	for _, f := range givenBackendFlags(given) {
+		switch {
+		case f.Name == "api-key":
+			// A secret, which the environment can hold.
+		case f.Value.Type() == "bool" && f.Value.String() == "true":
 			line = append(line, "--"+f.Name)
-			return
+		default:
+			line = append(line, "--"+f.Name, f.Value.String())
 		}
-		line = append(line, "--"+f.Name, f.Value.String())
-	})
+	}
 	line = append(line, words...)
 	fmt.Fprintf(w, "\nrecommended: %s (%.1f%%)\nrun with: %s\n", termsafe.Line(best.Setting), 100*best.Score(), termsafe.Line(run.ShellLine(line)))
 }
