@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -236,19 +235,7 @@ func (l *loop) retell(t *recordedTurn) error {
 	if err := tellAgain(sink, &t.assistant); err != nil {
 		return err
 	}
-	native := l.opts.Native && len(sink.turn) > 0
-	switch {
-	case native:
-		calls := make([]tools.Call, len(sink.turn))
-		for i, c := range sink.turn {
-			calls[i] = c.Call
-		}
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
-	case sink.calls > 0:
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.style)})
-	default:
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
-	}
+	native := l.rememberTurn(sink)
 	l.calls += sink.calls
 	obs := make([]observation, len(t.obs))
 	for i := range t.obs {

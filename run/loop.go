@@ -529,22 +529,7 @@ func (l *loop) act(ctx context.Context, req *Request) (reason, final string, err
 	}
 	l.calls += sink.calls
 
-	// The model's turn, as it will see it next time.
-	native := l.opts.Native && len(sink.turn) > 0
-	switch {
-	case native:
-		// Every call of the turn goes back as a tool call, native or
-		// not, so that each has its one tool reply.
-		calls := make([]tools.Call, len(sink.turn))
-		for i, c := range sink.turn {
-			calls[i] = c.Call
-		}
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
-	case sink.calls > 0:
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.style)})
-	default:
-		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
-	}
+	native := l.rememberTurn(sink)
 
 	switch {
 	case sink.final != nil:
@@ -747,4 +732,25 @@ func lookup(c *catalog.Catalog, name string) (*tools.Tool, bool) {
 		return nil, false
 	}
 	return c.Lookup(name)
+}
+
+// rememberTurn adds the model's turn to the conversation as the model
+// will see it next time, and says whether it went native (its calls as
+// tool calls: every call of the turn, native or not, so that each has
+// its one tool reply).
+func (l *loop) rememberTurn(sink *turnSink) (native bool) {
+	native = l.opts.Native && len(sink.turn) > 0
+	switch {
+	case native:
+		calls := make([]tools.Call, len(sink.turn))
+		for i, c := range sink.turn {
+			calls[i] = c.Call
+		}
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: strings.TrimSpace(sink.prose.String()), ToolCalls: calls})
+	case sink.calls > 0:
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.history(l.style)})
+	default:
+		l.msgs = append(l.msgs, Message{Role: "assistant", Content: sink.raw.String()})
+	}
+	return native
 }
