@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/tidwall/gjson"
 
@@ -33,12 +32,7 @@ type Conversation struct {
 // the *fs.PathError of os.Open; what is wrong with its content is an
 // error that does not repeat the path.
 func OpenConversation(path string) (*Conversation, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	events, err := ReadTranscript(f)
+	events, err := readTranscriptFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package run
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/clip"
@@ -33,12 +32,7 @@ type Recording struct {
 // that does not repeat the path (the caller names it, as a flag's value
 // or a file of many).
 func OpenRecording(path string) (*Recording, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	events, err := ReadTranscript(f)
+	events, err := readTranscriptFile(path)
 	if err != nil {
 		return nil, err
 	}

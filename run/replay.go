@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/tidwall/gjson"
@@ -23,6 +24,17 @@ import (
 // longer one is an error naming it, read past without being kept, so that
 // what a recording costs is its events, not a line without end.
 func ReadTranscript(r io.Reader) ([][]byte, error) { return readTranscript(r, tools.DefaultMaxLine) }
+
+// readTranscriptFile is ReadTranscript of the file at path; a file that
+// cannot be opened is the *fs.PathError of os.Open.
+func readTranscriptFile(path string) ([][]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadTranscript(f)
+}
 
 func readTranscript(r io.Reader, maxLine int) ([][]byte, error) {
 	var events [][]byte
