@@ -358,11 +358,14 @@ type TemplateData struct {
 //	                     in the model's own syntax
 //	resultAs FORMAT MSG  a tool message MSG (or its text, .Content) as the
 //	                     built-in family FORMAT's template writes it back:
-//	                     its spec's result markers (parse --show-format
-//	                     FORMAT), Qwen's <tool_response>\nS\n</tool_response>.
-//	                     Families with markers: RESULTFAMILIES.
-//	                     gpt_oss_harmony, kimi_k2, mistral and solar_open
-//	                     write the call's name or id with it: give MSG
+//	                     its spec's result markers, Qwen's
+//	                     <tool_response>\nS\n</tool_response>, Llama 3's
+//	                     ipython turn. 26 families have them (docs/formats.md,
+//	                     "Results written back"); gemma4, gpt_oss_harmony,
+//	                     kimi_k2, mistral and solar_open write the call's
+//	                     name or id with it, so give them MSG. Where results
+//	                     share a turn (Qwen's user turn, GLM's
+//	                     <|observation|>), the file writes the turn
 //	role MSGS I          the role of message I, "" when I is out of range
 //	                     (role $.Messages (add $i 1) tells the next one)
 //	add A B, sub A B     integer arithmetic, for the indexes above

@@ -2,6 +2,8 @@ package chattemplate
 
 import (
 	"maps"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -54,7 +56,7 @@ var resultDiffers = map[string]string{
 	"Mistral-Small-3.2-24B-Instruct-2506": "[TOOL_RESULTS]ID[TOOL_CONTENT]…[/TOOL_RESULTS], the call's id first",
 	"google-gemma-4-31B-it-interleaved":   "a turn of role tool, <|turn>tool\\n…<turn|>, where Google's own writes a response token",
 	"LFM2-8B-A1B":                         "LFM2's tool turn wraps it in <|tool_response_start|>…<|tool_response_end|>, LFM2.5's do not",
-	"moonshotai-Kimi-K2-Instruct-0905":    "the result's lines indented by four spaces",
+	"moonshotai-Kimi-K2-Instruct-0905":    "four spaces of its own layout before the result, and each turn's <|im_end|> written where the next begins",
 	"moonshotai-Kimi-K2":                  `an older template: "## Return of ID\\n" with a backslash and an n, in a turn of role tool`,
 }
 
@@ -188,4 +190,23 @@ func TestResultMarkersAgreeWithTemplates(t *testing.T) {
 		}
 	}
 	t.Logf("result markers: %d (template, family) pairs checked, %d agree, %d differ as listed", checked, agree, differ)
+}
+
+// docs/formats.md names the families with result markers, and no other.
+func TestResultFamiliesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/formats.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, para, _ := strings.Cut(string(doc), "Results written back.")
+	para, _, _ = strings.Cut(para, "None are given")
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z0-9_]+)`").FindAllStringSubmatch(para, -1) {
+		named[m[1]] = true
+	}
+	for _, s := range parse.Specs() {
+		if has := s.Result != nil; has != named[s.Format] {
+			t.Errorf("family %s: result markers %v, and docs/formats.md (Results written back) lists it: %v", s.Format, has, named[s.Format])
+		}
+	}
 }
