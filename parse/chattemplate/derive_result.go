@@ -39,17 +39,7 @@ func deriveResultMarkers(render func([]Message, bool) (string, error), user Mess
 		if err != nil {
 			continue
 		}
-		m := resultMarkers(namePlaceholders(r, cs), eot, genPrompt)
-		if m == nil {
-			continue
-		}
-		// One result is written as the markers say too.
-		one, err := render(msgs[:3], true)
-		if err != nil {
-			continue
-		}
-		want, err := (&parse.Spec{Result: m}).AppendResult(nil, parse.SpecResult{Content: probeResult1, Name: parse.PlaceholderName, ID: parse.PlaceholderID})
-		if err == nil && strings.Contains(namePlaceholders(one, cs), string(want)) {
+		if m := resultMarkers(namePlaceholders(r, cs), eot, genPrompt); m != nil {
 			return m
 		}
 	}
