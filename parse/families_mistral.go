@@ -28,5 +28,6 @@ var (
 		Result: toolHeaderResult,
 		Code:   "functools[ starts with a word, read at its '[' (bracket)", own: []marker{}})
 	_ = register(Spec{Format: FormatPhi4Mini, Models: []string{"Phi-4-mini"}, Example: `functools[{"name":"f","arguments":{}}]`,
-		Code: "functools[ starts with a word, read at its '[' (bracket)", own: []marker{}})
+		Result: &ResultMarkers{Start: "<|tool|>", End: "<|end|>"},
+		Code:   "functools[ starts with a word, read at its '[' (bracket)", own: []marker{}})
 )

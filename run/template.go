@@ -360,7 +360,7 @@ type TemplateData struct {
 //	                     built-in family FORMAT's template writes it back:
 //	                     its spec's result markers, Qwen's
 //	                     <tool_response>\nS\n</tool_response>, Llama 3's
-//	                     ipython turn. 26 families have them (docs/formats.md,
+//	                     ipython turn. 27 families have them (docs/formats.md,
 //	                     "Results written back"); gemma4, gpt_oss_harmony,
 //	                     kimi_k2, mistral and solar_open write the call's
 //	                     name or id with it, so give them MSG. Where results

@@ -31,8 +31,13 @@ var resultFamilies = map[string][]string{
 	"ollama-granite3.2-8b":     {parse.FormatGranite},
 	"ollama-granite3.3-2b":     {parse.FormatGranite},
 	// LFM2's templates where the calls are the content's.
-	"LFM2-8B-A1B":     {parse.FormatLFM2},
-	"LFM2.5-Instruct": {parse.FormatLFM2},
+	"LFM2-8B-A1B":         {parse.FormatLFM2},
+	"LFM2.5-Instruct":     {parse.FormatLFM2},
+	"LFM2.5-VL-1.6B-Q8_0": {parse.FormatLFM2},
+	// Ollama's templates, which leave the calls out.
+	"ollama-phi4-mini-3.8b":   {parse.FormatPhi4Mini},
+	"ollama-deepseek-v3-671b": {parse.FormatDeepSeekR1},
+	"ollama-hermes3-70b":      {parse.FormatHermes},
 	// poolside's template writes GLM 4.7's calls and Laguna's results.
 	"laguna": {parse.FormatLaguna},
 	// Meta's template is also that of the built-in tools.
@@ -51,6 +56,7 @@ var resultDiffers = map[string]string{
 	// HyperCLOVA X SEED writes GLM 4.5's calls and a result of its own.
 	"naver-hyperclovax-omniserve-track_a": "<tool_response>NAME\\n…\\n</tool_response> in a tool turn",
 	"naver-hyperclovax-omniserve-track_b": "<tool_response>NAME\\n…\\n</tool_response> in a tool turn",
+	"ollama-hermes3-70b":                  "Ollama's template writes a bare turn of role tool, <|im_start|>tool\\n…<|im_end|>, where Nous Research's wraps it in <tool_response>",
 	"ollama-llama4-latest":                "Llama 4's header tokens: <|header_start|>ipython<|header_end|>, <|eot|>",
 	"DeepSeek-V4-Flash":                   "V4 writes <tool_result>…</tool_result> in a user turn, V3.2 <result>…</result>",
 	"Mistral-Small-3.2-24B-Instruct-2506": "[TOOL_RESULTS]ID[TOOL_CONTENT]…[/TOOL_RESULTS], the call's id first",
