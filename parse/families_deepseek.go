@@ -16,20 +16,27 @@ var (
 	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
 )
 
+// deepseekResult is how R1's and V3.1's templates write a result; R1's
+// also write <｜tool▁outputs▁begin｜> once before a turn's results.
+var deepseekResult = &ResultMarkers{Start: "<｜tool▁output▁begin｜>", End: "<｜tool▁output▁end｜>"}
+
 var (
 	_ = register(Spec{Format: FormatDeepSeekR1, Models: []string{"DeepSeek R1, V3-0324, R1-0528"}, Example: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{\"a\":1}\\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-		Code: "the name comes after a type, the arguments in a Markdown fence (fullwidthToken, deepseekCall)",
+		Result: deepseekResult,
+		Code:   "the name comes after a type, the arguments in a Markdown fence (fullwidthToken, deepseekCall)",
 		own: []marker{
 			{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
 		}})
 	_ = register(Spec{Format: FormatDeepSeekV31, Models: []string{"DeepSeek V3.1, Cogito"}, Example: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		Result:  deepseekResult,
 		Section: &Markers{Start: "<｜tool▁calls▁begin｜>", End: "<｜tool▁calls▁end｜>"},
 		Call:    CallMarkers{Start: "<｜tool▁call▁begin｜>", NameEnd: "<｜tool▁sep｜>", End: "<｜tool▁call▁end｜>"}, Body: BodyNameJSON,
 		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{},
 		endsInSection: true})
 	_ = register(Spec{Format: FormatDeepSeekDSML, Models: []string{"DeepSeek V3.2, V4"}, Example: `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
-		Code:  `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
-		opens: dsmlSections,
+		Result: &ResultMarkers{Start: "<result>", End: "</result>"},
+		Code:   `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
+		opens:  dsmlSections,
 		own: []marker{
 			sectionMarker(dsmlSections[0], FormatDeepSeekDSML),
 			sectionEnd("</｜DSML｜function_calls>"),

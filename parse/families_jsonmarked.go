@@ -3,9 +3,13 @@ package parse
 // Families that write JSON calls between markers: IBM, NVIDIA, Swiss AI,
 // Shanghai AI Lab, Cohere, AI21 and others, Sber.
 
+// commandRResult is Command R+'s template's result: a system turn.
+var commandRResult = &ResultMarkers{Start: "<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n", End: "</results><|END_OF_TURN_TOKEN|>"}
+
 var (
 	_ = register(Spec{Format: FormatGranite, Models: []string{"IBM Granite 3.0, 3.1"}, Example: `<|tool_call|>[{"name":"f","arguments":{}}]`,
-		Call: CallMarkers{Start: "<|tool_call|>", NoEnd: true}, Body: BodyJSON})
+		Result: &ResultMarkers{Start: "<|start_of_role|>tool<|end_of_role|>", End: "<|end_of_text|>"},
+		Call:   CallMarkers{Start: "<|tool_call|>", NoEnd: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatGranite20B, Models: []string{"IBM granite-20b-functioncalling"}, Example: `<function_call> {"name":"f","arguments":{}}`,
 		Call: CallMarkers{Start: "<function_call>", End: "</function_call>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatNemotron, Models: []string{"NVIDIA Nemotron Nano v2"}, Example: `<TOOLCALL>[{"name":"f","arguments":{}}]</TOOLCALL>`,
@@ -19,7 +23,8 @@ var (
 	_ = register(Spec{Format: FormatCommandR7B, Models: []string{"Cohere Command R7B, Command A"}, Example: `<|START_ACTION|>[{"tool_call_id":"0","tool_name":"f","parameters":{}}]<|END_ACTION|>`,
 		Call: CallMarkers{Start: "<|START_ACTION|>", End: "<|END_ACTION|>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatCommandRAction, Models: []string{"Cohere Command R, R+"}, Example: "Action: ```json\\n[{\"tool_name\":\"f\",\"parameters\":{}}]\\n```",
-		Code: `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
+		Result: commandRResult,
+		Code:   `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
 	_ = register(Spec{Format: FormatToolCallsArray, Models: []string{"AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5"}, Example: `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`,
 		Call: CallMarkers{Start: "<tool_calls>", End: "</tool_calls>"}, Body: BodyJSON,
 		Code: "<tool_calls> opens a section that also holds MiniMax M1's lines and Hunyuan's calls",
@@ -30,7 +35,8 @@ var (
 	_ = register(Spec{Format: FormatMiniMaxM1, Models: []string{"MiniMax Text-01, M1"}, Example: "<tool_calls>\\n{\"name\":\"f\",\"arguments\":{}}\\n</tool_calls>",
 		Code: "a JSON call a line in the <tool_calls> section (bareJSON)", own: []marker{}})
 	_ = register(Spec{Format: FormatGigaChat3, Models: []string{"Sber GigaChat 3, 3.1"}, Example: "function call<|role_sep|>\\n{\"name\":\"f\",\"arguments\":{}}",
-		Code: `the text "function call" before its marker is the call's (gigaChat)`,
+		Result: &ResultMarkers{Start: "function result<|role_sep|>\n", End: "<|message_sep|>"},
+		Code:   `the text "function call" before its marker is the call's (gigaChat)`,
 		own: []marker{
 			{"<|role_sep|>", (*Parser).gigaChat, []string{FormatGigaChat3}},
 			{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},

@@ -3,14 +3,21 @@ package parse
 // Meta's families: Llama 3 and 4 JSON, pythonic lists, the built-in
 // tools' python_tag, CWM.
 
+// llama3Result is how Meta's Llama 3.1 template writes a tool's result
+// back: a turn of role ipython, the text passed through tojson (a string
+// is iterable to Jinja, so it is quoted).
+var llama3Result = &ResultMarkers{Start: "<|start_header_id|>ipython<|end_header_id|>\n\n", End: "<|eot_id|>", JSON: true}
+
 var (
 	_ = register(Spec{Format: FormatLlama3JSON, Models: []string{"Llama 3.1/3.2/3.3, Llama 4 (JSON template)"}, Example: `{"name":"f","parameters":{"a":1}}`,
-		Code: "a bare JSON call, read where a line starts (bareJSON) or after <|python_tag|>",
+		Result: llama3Result,
+		Code:   "a bare JSON call, read where a line starts (bareJSON) or after <|python_tag|>",
 		own: []marker{
 			{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
 		}})
 	_ = register(Spec{Format: FormatLlama3Builtin, Models: []string{"Llama 3.1 built-in tools (brave_search, wolfram_alpha)"}, Example: `<|python_tag|>brave_search.call(query="x")`,
-		Code: "NAME.call(…) after <|python_tag|>, which also holds JSON calls (pythonTag)", own: []marker{}})
+		Result: llama3Result,
+		Code:   "NAME.call(…) after <|python_tag|>, which also holds JSON calls (pythonTag)", own: []marker{}})
 	_ = register(Spec{Format: FormatPythonic, Models: []string{"Llama 3.2 pythonic, Llama 4, ToolACE, Gemma 3 when prompted"}, Example: `[f(a=1, b='x')]`,
 		Code: "a bare Python list on a line of its own (bracket); Llama 4's <|python_start|> block holds content or calls (llama4Block)",
 		own: []marker{

@@ -5,9 +5,14 @@ package parse
 // xmlMiniMax are MiniMax M2's tags.
 var xmlMiniMax = &xmlDialect{format: FormatMiniMaxM2, paramOpen: "<parameter name=", paramClose: "</parameter>", close: "</invoke>", attrs: true}
 
+// kimiResult is Kimi K2's template's result: a system turn named by the
+// tool, which says the call's id (functions.NAME:INDEX).
+var kimiResult = &ResultMarkers{Start: "<|im_system|>{name}<|im_middle|>## Return of {id}\n", End: "<|im_end|>"}
+
 var (
 	_ = register(Spec{Format: FormatKimiK2, Models: []string{"Moonshot Kimi K2, K2 Thinking"}, Example: `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`,
-		Code: "the name is written as an id, functions.NAME:INDEX (kimiCall)",
+		Result: kimiResult,
+		Code:   "the name is written as an id, functions.NAME:INDEX (kimiCall)",
 		// Kimi K2 Thinking may start a call with no section around it.
 		opens: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"},
 		own: []marker{
@@ -26,6 +31,7 @@ var (
 			closer("<|close|>call<|sep|>", FormatKimiK3),
 		}})
 	_ = register(Spec{Format: FormatMiniMaxM2, Models: []string{"MiniMax M2"}, Example: `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`,
+		Result:  &ResultMarkers{Start: "<response>", End: "</response>"},
 		Section: &Markers{Start: "<minimax:tool_call>", End: "</minimax:tool_call>"},
 		Call:    CallMarkers{Start: `<invoke name="`, NameEnd: `">`, End: "</invoke>"}, Body: BodyParams,
 		Param: &ParamMarkers{Start: `<parameter name="`, KeyEnd: `">`, End: "</parameter>"},

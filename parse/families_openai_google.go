@@ -6,9 +6,18 @@ package parse
 // xmlAtem is Muse Glimmer's ATEM markup.
 var xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
 
+// harmonyResult is gpt-oss's template's result: a message from the
+// function to the assistant, the text passed through tojson.
+var harmonyResult = &ResultMarkers{Start: "<|start|>functions.{name} to=assistant<|channel|>commentary<|message|>", End: "<|end|>", JSON: true}
+
+// gemma4Result is Gemma 4's template's result: a response token pair
+// naming the tool, the text a quoted value.
+var gemma4Result = &ResultMarkers{Start: `<|tool_response>response:{name}{value:<|"|>`, End: `<|"|>}<tool_response|>`}
+
 var (
 	_ = register(Spec{Format: FormatHarmony, Models: []string{"OpenAI gpt-oss (harmony)"}, Example: `<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a":1}<|call|>`,
-		Code: "the name is in a message header (to=functions.NAME) and the channel says what the message is (harmony)",
+		Result: harmonyResult,
+		Code:   "the name is in a message header (to=functions.NAME) and the channel says what the message is (harmony)",
 		own: []marker{
 			{"<|channel|>", (*Parser).harmony, []string{FormatHarmony}},
 			{"<|start|>", (*Parser).harmony, []string{FormatHarmony, FormatGlimmer}},
@@ -22,13 +31,15 @@ var (
 			{"<atem:invoke name=", invokeBlock(xmlAtem), []string{FormatGlimmer}},
 		}})
 	_ = register(Spec{Format: FormatFunctionGemma, Models: []string{"Google FunctionGemma 270M"}, Example: `<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`,
-		Code: "arguments are a brace list with unquoted keys and <escape>-quoted strings (gemmaCall)",
+		Result: &ResultMarkers{Start: "<start_function_response>", End: "<end_function_response>"},
+		Code:   "arguments are a brace list with unquoted keys and <escape>-quoted strings (gemmaCall)",
 		own: []marker{
 			{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
 			closer("<end_function_call>", FormatFunctionGemma),
 		}})
 	_ = register(Spec{Format: FormatGemma4, Models: []string{"Google Gemma 4"}, Example: `<|tool_call>call:f{a:<|"|>x<|"|>,n:3}<tool_call|>`,
-		Code: `arguments are a brace list with unquoted keys and <|"|>-quoted strings, and a call may follow a thought channel without its marker (gemmaCall, bareGemma)`,
+		Result: gemma4Result,
+		Code:   `arguments are a brace list with unquoted keys and <|"|>-quoted strings, and a call may follow a thought channel without its marker (gemmaCall, bareGemma)`,
 		own: []marker{
 			{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
 			closer("<tool_call|>", FormatGemma4),

@@ -8,7 +8,7 @@ var inToolCall = []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM
 
 // qwenResult is how Qwen's templates (Hermes' and Qwen3-Coder's) write a
 // tool's result back, in a user turn.
-var qwenResult = &Markers{Start: "<tool_response>\n", End: "\n</tool_response>"}
+var qwenResult = &ResultMarkers{Start: "<tool_response>\n", End: "\n</tool_response>"}
 
 // longcatTags are Meituan LongCat's, GLM's tags with a prefix.
 var longcatTags = &glmTags{key: "<longcat_arg_key>", keyEnd: "</longcat_arg_key>", val: "<longcat_arg_value>", valEnd: "</longcat_arg_value>", sep: "<longcat_tool_sep>", format: FormatLongCat}
@@ -23,7 +23,8 @@ var (
 			closer("</tool_call>", inToolCall...),
 		}})
 	_ = register(Spec{Format: FormatFunctionTag, Models: []string{"Functionary v3.1 (Llama 3.1), Hermes variants"}, Example: `<function=f>{"a":1}</function>`,
-		Call: CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyNameJSON,
+		Result: &ResultMarkers{Start: "<|start_header_id|>ipython<|end_header_id|>\n\n", End: "<|eot_id|>"},
+		Call:   CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyNameJSON,
 		Code: "<function=…> also opens Qwen3-Coder's parameters, and <function name=…> MiniCPM 5's (functionTag)",
 		own: []marker{
 			{"<function=", (*Parser).functionTag, []string{FormatFunctionTag, FormatQwen3Coder}},
@@ -37,6 +38,7 @@ var (
 		Result: qwenResult,
 		Code:   "read in Hermes' <tool_call> tag (tagBlock), or from <function=…> without it (functionTag)", own: []marker{}})
 	_ = register(Spec{Format: FormatSeedOSS, Models: []string{"ByteDance Seed-OSS"}, Example: "<seed:tool_call>\\n<function=f>\\n<parameter=a>1</parameter>\\n</function>\\n</seed:tool_call>",
+		Result:  &ResultMarkers{Start: "<seed:bos>tool\n", End: "<seed:eos>"},
 		Section: &Markers{Start: "<seed:tool_call>", End: "</seed:tool_call>"},
 		Call:    CallMarkers{Start: "<function=", NameEnd: ">", End: "</function>"}, Body: BodyParams,
 		Param: &ParamMarkers{Start: "<parameter=", KeyEnd: ">", End: "</parameter>"},
@@ -46,7 +48,8 @@ var (
 			closer("</seed:tool_call>", FormatSeedOSS),
 		}})
 	_ = register(Spec{Format: FormatLaguna, Models: []string{"poolside Laguna (its other forms are glm_4_5 and hermes)"}, Example: "<tool_call>f\\n{\"a\":1}</tool_call>",
-		Call: CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyNameJSON,
+		Result: &ResultMarkers{Start: "<tool_response>", End: "</tool_response>"},
+		Call:   CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyNameJSON,
 		Code: "read in Hermes' <tool_call> tag (glmCall); a call in <user> tags counts only for a known tool (lagunaUser)",
 		own: []marker{
 			// poolside Laguna sometimes wraps a call in <user> tags.

@@ -6,13 +6,18 @@ package parse
 // (functionTag).
 var xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=", paramClose: "</param>", close: "</function>", attrs: true}
 
+// solarResult is Solar Open's template's result, which names the call
+// by its id and its tool.
+var solarResult = &ResultMarkers{Start: "<|tool_response:begin|>{id}<|tool_response:name|>{name}<|tool_response:result|>", End: "<|tool_response:end|>"}
+
 var (
 	_ = register(Spec{Format: FormatOlmo3, Models: []string{"AllenAI Olmo 3"}, Example: "<function_calls>\\nf(a=1)\\n</function_calls>",
 		Call: CallMarkers{Start: "<function_calls>", End: "</function_calls>"}, Body: BodyPythonic})
 	// The pythonic reader also reads MiniCPM3's fenced Python in LFM2's
 	// block (fencedPyLines), which names minicpm3.
 	_ = register(Spec{Format: FormatLFM2, Models: []string{"LiquidAI LFM2, LFM2.5"}, Example: `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`,
-		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic,
+		Result: &ResultMarkers{Start: "<|im_start|>tool\n", End: "<|im_end|>"},
+		Call:   CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic,
 		also: []string{FormatMiniCPM3}})
 	_ = register(Spec{Format: FormatMiniCPM3, Models: []string{"OpenBMB MiniCPM3"}, Example: "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>",
 		Code: "Python calls in a Markdown fence in LFM2's block (fencedPyLines)", own: []marker{}})
@@ -32,6 +37,7 @@ var (
 			closer(plamoArgsClose, FormatPlamo3),
 		}})
 	_ = register(Spec{Format: FormatSolarOpen, Models: []string{"Upstage Solar Open"}, Example: `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>{"a":1}<|tool_call:end|><|calls|>`,
+		Result:  solarResult,
 		Section: &Markers{Start: "<|tool_calls|>", End: "<|calls|>"},
 		Call:    CallMarkers{Start: "<|tool_call:begin|>", NameStart: "<|tool_call:name|>", NameEnd: "<|tool_call:args|>", End: solarEnd}, Body: BodyNameJSON})
 	_ = register(Spec{Format: FormatSolarOpen2, Models: []string{"Upstage Solar Open 2"}, Example: "<|tool_call:start|>f\\n<|tool_arg:start|>a<|tool_arg:value|>1<|tool_arg:end|>\\n<|tool_call:end|>",

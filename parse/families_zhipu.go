@@ -14,11 +14,13 @@ var glmPlain = func() *glmTags { t := hyTags(""); t.nameJSON = true; return t }(
 
 var (
 	_ = register(Spec{Format: FormatGLM45, Models: []string{"Zhipu GLM 4.5, 4.6"}, Example: "<tool_call>f\\n<arg_key>a</arg_key>\\n<arg_value>1</arg_value>\\n</tool_call>",
-		Call: CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyKV,
+		Result: &ResultMarkers{Start: "<tool_response>\n", End: "\n</tool_response>"},
+		Call:   CallMarkers{Start: "<tool_call>", NameEnd: "\n", End: "</tool_call>"}, Body: BodyKV,
 		Key: &Markers{Start: "<arg_key>", End: "</arg_key>"}, Value: &Markers{Start: "<arg_value>", End: "</arg_value>"},
 		Code: "read in Hermes' <tool_call> tag, the layout after the name telling 4.5 from 4.7 (glmCall)", own: []marker{}})
 	_ = register(Spec{Format: FormatGLM47, Models: []string{"Zhipu GLM 4.7"}, Example: `<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value></tool_call>`,
-		Call: CallMarkers{Start: "<tool_call>", End: "</tool_call>"}, Body: BodyKV,
+		Result: &ResultMarkers{Start: "<tool_response>", End: "</tool_response>"},
+		Call:   CallMarkers{Start: "<tool_call>", End: "</tool_call>"}, Body: BodyKV,
 		Key: &Markers{Start: "<arg_key>", End: "</arg_key>"}, Value: &Markers{Start: "<arg_value>", End: "</arg_value>"},
 		Code: "read in Hermes' <tool_call> tag (glmCall)", own: []marker{}})
 	_ = register(Spec{Format: FormatHunyuan, Models: []string{"Tencent Hunyuan Hy3 (HY v3, v4)"}, Example: "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>",

@@ -50,10 +50,10 @@ type Spec struct {
 	// template's generation prompt): read as if the output came right
 	// after it. It applies when --format names this format.
 	Prompt string `json:"prompt,omitempty"`
-	// Result is how the family's chat template writes a tool's result
-	// back into the conversation: Start, the result's text, End
-	// (AppendResult; run's resultAs template function).
-	Result *Markers `json:"result,omitempty"`
+	// Result is how the family's chat template writes each tool result
+	// back into the conversation (AppendResult; run's resultAs template
+	// function); nil when the spec does not say.
+	Result *ResultMarkers `json:"result,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -157,8 +157,8 @@ func (s *Spec) Check() error {
 	if strings.Trim(s.Format, "abcdefghijklmnopqrstuvwxyz0123456789_.-") != "" {
 		return specErr("format", "%q: use lower-case letters, digits, '_', '.' and '-' only", s.Format)
 	}
-	if r := s.Result; r != nil && r.Start == "" && r.End == "" {
-		return specErr("result", `has neither start nor end: give the text written before and after a tool's result, or drop "result"`)
+	if err := s.Result.check(); err != nil {
+		return err
 	}
 	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it

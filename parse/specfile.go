@@ -122,9 +122,10 @@ var specFields = map[string]map[string]any{
 		"key":       "markers",
 		"value":     "markers",
 		"reasoning": "markers",
-		"result":    "markers",
+		"result":    "result",
 	},
 	"markers": {"start": nil, "end": nil},
+	"result":  {"start": nil, "end": nil, "json": nil},
 	"call":    {"start": nil, "name_start": nil, "name_end": nil, "end": nil, "no_end": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }

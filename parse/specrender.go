@@ -3,8 +3,11 @@ package parse
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
 // Writing a call back: a conversation sent to a completions endpoint
@@ -111,16 +114,121 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 	return b, nil
 }
 
+// ResultMarkers are what a family's chat template writes around each
+// tool result: Start, the result, End. Where consecutive results share a
+// turn (Qwen's <|im_start|>user, GLM's <|observation|>), what opens and
+// closes that turn is not a result's, and a template file writes it;
+// where each result is a turn of its own (Llama 3's ipython header), the
+// turn is. White space the template lays out between turns is neither.
+//
+// Start and End may name the call the result answers: {name}, the tool's
+// name, and {id}, the call's id, are replaced by the result's (gpt-oss
+// writes functions.{name}, Kimi K2 "## Return of {id}").
+type ResultMarkers struct {
+	Start string `json:"start"`
+	End   string `json:"end"`
+	// JSON says the result is written as a JSON string, quoted and
+	// escaped, as templates that pass it through tojson do (Llama 3's,
+	// gpt-oss's).
+	JSON bool `json:"json,omitempty"`
+}
+
+// The placeholders ResultMarkers may hold.
+const (
+	PlaceholderName = "{name}"
+	PlaceholderID   = "{id}"
+)
+
+// check reports what is wrong with r, nil or not: neither marker, or a
+// {word} in one that is not a placeholder.
+func (r *ResultMarkers) check() error {
+	if r == nil {
+		return nil
+	}
+	if r.Start == "" && r.End == "" {
+		return specErr("result", `has neither start nor end: give the text written before and after a tool's result, or drop "result"`)
+	}
+	for _, f := range []struct{ field, t string }{{"result.start", r.Start}, {"result.end", r.End}} {
+		if w := unknownPlaceholder(f.t); w != "" {
+			return specErr(f.field, "%q holds %s, which is not a placeholder: a result marker knows %s (the tool's name) and %s (the call's id) only", f.t, w, PlaceholderName, PlaceholderID)
+		}
+	}
+	return nil
+}
+
+// unknownPlaceholder is the first {word} of lower-case letters and '_'
+// in t that is neither placeholder, or "". A brace followed by anything
+// else ({"content": …, {value:…) is the template's own text.
+func unknownPlaceholder(t string) string {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '{' {
+			continue
+		}
+		j := i + 1
+		for j < len(t) && (t[j] >= 'a' && t[j] <= 'z' || t[j] == '_') {
+			j++
+		}
+		if j > i+1 && j < len(t) && t[j] == '}' {
+			if w := t[i : j+1]; w != PlaceholderName && w != PlaceholderID {
+				return w
+			}
+		}
+	}
+	return ""
+}
+
+// needs reports whether r's markers name placeholder p.
+func (r *ResultMarkers) needs(p string) bool {
+	return strings.Contains(r.Start, p) || strings.Contains(r.End, p)
+}
+
+// SpecResult is a tool's result to write back with AppendResult: its
+// text, and the call it answers.
+type SpecResult struct {
+	Content string
+	Name    string // the tool's name
+	ID      string // the call's id
+}
+
 // AppendResult appends a tool's result as the family s writes it back
 // into the conversation (its spec's result markers), or an error when
-// its spec does not say how.
-func (s *Spec) AppendResult(b []byte, result string) ([]byte, error) {
-	if s.Result == nil {
+// its spec does not say how, or its markers name the call and r does
+// not.
+func (s *Spec) AppendResult(b []byte, r SpecResult) ([]byte, error) {
+	m := s.Result
+	if m == nil {
 		return b, fmt.Errorf("format %q does not say how a tool's result is written back: its spec has no result markers", s.Format)
 	}
-	b = append(b, s.Result.Start...)
-	b = append(b, result...)
-	return append(b, s.Result.End...), nil
+	for _, p := range []struct{ ph, val, what string }{{PlaceholderName, r.Name, "tool's name"}, {PlaceholderID, r.ID, "call's id"}} {
+		if p.val == "" && m.needs(p.ph) {
+			return b, fmt.Errorf("format %q writes the %s with each result (%s in its result markers), and none was given", s.Format, p.what, p.ph)
+		}
+	}
+	fill := func(b []byte, t string) []byte {
+		for {
+			i := strings.IndexByte(t, '{')
+			if i < 0 {
+				return append(b, t...)
+			}
+			b = append(b, t[:i]...)
+			t = t[i:]
+			switch {
+			case strings.HasPrefix(t, PlaceholderName):
+				b, t = append(b, r.Name...), t[len(PlaceholderName):]
+			case strings.HasPrefix(t, PlaceholderID):
+				b, t = append(b, r.ID...), t[len(PlaceholderID):]
+			default:
+				b, t = append(b, '{'), t[1:]
+			}
+		}
+	}
+	b = fill(b, m.Start)
+	if m.JSON {
+		b = jsonw.AppendString(b, r.Content)
+	} else {
+		b = append(b, r.Content...)
+	}
+	return fill(b, m.End), nil
 }
 
 // SpecCall is a call to write back with AppendCalls.

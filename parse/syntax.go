@@ -28,6 +28,10 @@ type Syntax struct {
 	// Call is a call syntax of the template's own; nil when a built-in
 	// format (Options.Format) reads the calls.
 	Call *CallSyntax
+	// Result is how the template writes a tool's result back, for its
+	// spec (TemplateSpec); nil when it could not be told. Reading
+	// ignores it.
+	Result *ResultMarkers
 }
 
 // CallSyntax is one call written as
@@ -274,6 +278,9 @@ func TemplateSpec(format string, s *Syntax, source string) (*Spec, error) {
 	}
 	spec.Skip = append(spec.Skip, s.Skip...)
 	spec.Prompt = s.Prompt
+	// The template's results, not the family's: where it writes them
+	// otherwise, or not as markers can say, it is what it writes.
+	spec.Result = s.Result
 	spec.Source = source
 	if spec.Call.End == "" {
 		// A template's JSON call may end with the output; a spec's call

@@ -356,9 +356,16 @@ type TemplateData struct {
 //	                     writes them (its spec's markers: parse
 //	                     --show-format FORMAT): earlier calls written back
 //	                     in the model's own syntax
-//	resultAs FORMAT S    a tool's result S as the built-in family FORMAT's
-//	                     template writes it back (its spec's result
-//	                     markers: Qwen's <tool_response>\nS\n</tool_response>)
+//	resultAs FORMAT MSG  a tool message MSG (or its text, .Content) as the
+//	                     built-in family FORMAT's template writes it back:
+//	                     its spec's result markers, Qwen's
+//	                     <tool_response>\nS\n</tool_response>, Llama 3's
+//	                     ipython turn. 27 families have them (docs/formats.md,
+//	                     "Results written back"); gemma4, gpt_oss_harmony,
+//	                     kimi_k2, mistral and solar_open write the call's
+//	                     name or id with it, so give them MSG. Where results
+//	                     share a turn (Qwen's user turn, GLM's
+//	                     <|observation|>), the file writes the turn
 //	role MSGS I          the role of message I, "" when I is out of range
 //	                     (role $.Messages (add $i 1) tells the next one)
 //	add A B, sub A B     integer arithmetic, for the indexes above
@@ -392,12 +399,24 @@ var TemplateFuncs = template.FuncMap{
 		}
 		return string(b), nil
 	},
-	"resultAs": func(format, result string) (string, error) {
+	"resultAs": func(format string, result any) (string, error) {
 		s := parse.BuiltinSpec(format)
 		if s == nil {
 			return "", fmt.Errorf("resultAs: unknown format %q: see toolcall parse --list-formats", format)
 		}
-		b, err := s.AppendResult(nil, result)
+		var r parse.SpecResult
+		switch v := result.(type) {
+		case string:
+			r.Content = v
+		case Message:
+			r = parse.SpecResult{Content: v.Content, Name: v.Name, ID: v.ToolCallID}
+		default:
+			return "", fmt.Errorf("resultAs: %T is neither a tool message nor its text: give resultAs %q . (or .Content)", result, format)
+		}
+		b, err := s.AppendResult(nil, r)
+		if _, text := result.(string); err != nil && text && s.Result != nil {
+			return "", fmt.Errorf("resultAs: %w: give the tool message, resultAs %q ., not its text", err, format)
+		}
 		if err != nil {
 			return "", fmt.Errorf("resultAs: %w", err)
 		}

@@ -193,7 +193,8 @@ func (t *Template) derive() (*Derived, error) {
 	// one, and else Kimi's functions.NAME:INDEX, which Kimi K2 0905 and
 	// K2.5 write where the name belongs and parse reads the name from.
 	var one, two string
-	var args1 any // the first call's arguments, in the form the template took
+	var args1 any             // the first call's arguments, in the form the template took
+	var calls1, calls2 []Call // the calls one and two render
 	for _, try := range []struct{ asString, kimi bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		args, args2 := any(probeArgs()), any(probeArgs2())
 		if try.asString {
@@ -218,9 +219,10 @@ func (t *Template) derive() (*Derived, error) {
 			continue
 		}
 		afterPrompt = ok1
-		args1 = args
+		args1, calls1 = args, c1
 		if r2, err2 := render([]Message{user, {Role: "assistant", ToolCalls: c2}}, false); err2 == nil {
 			two, ok2 = output(r2)
+			calls2 = c2
 			afterPrompt = afterPrompt && ok2
 		}
 		break
@@ -243,6 +245,11 @@ func (t *Template) derive() (*Derived, error) {
 	if !strings.Contains(two, probeName2) {
 		two = "" // one call per turn only
 	}
+	// How results are written back after the calls.
+	if two != "" {
+		calls1 = calls2
+	}
+	d.Syntax.Result = deriveResultMarkers(render, user, calls1, d.EndOfTurn, d.GenerationPrompt)
 	// Reasoning markers around the probe thought.
 	if r, err := render([]Message{user, {Role: "assistant", Content: probeReply, Reasoning: probeReasoning}}, false); err == nil {
 		if i := strings.LastIndex(r, probeReasoning); i >= 0 {
