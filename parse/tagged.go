@@ -634,6 +634,19 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return 0, needMore, nil
 		}
 		if st != matched {
+			ve = len(p.buf) // no </arg_value> at all: read on below
+		}
+		if c := bytes.Index(p.buf[vs:ve], []byte(closer)); c >= 0 && !p.opts.NoRepair && !bytes.Contains(p.buf[vs:vs+c], []byte(t.key)) && (st != matched || bytes.Contains(p.buf[vs+c:ve], []byte(t.key))) {
+			// The value's </arg_value> left out right before the call's
+			// end marker (the one found is a later call's, or there is
+			// none): one reading, the value runs to the marker.
+			a.key(key)
+			a.value(p.buf[vs:vs+c], p.paramType(string(name), key), false, p.opts.NoRepair, false)
+			a.repairs |= repairMissingClosingTag
+			j = vs + c
+			continue
+		}
+		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
 		}
 		if m := bytes.Index(p.buf[vs:ve], []byte(t.key)); m >= 0 {
