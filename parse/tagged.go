@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
@@ -32,6 +33,19 @@ func (a *argsBuilder) key(k []byte) {
 }
 
 func (a *argsBuilder) done() []byte { return append(a.buf, '}') }
+
+// stringLiteral appends v when it is exactly one JSON string (space
+// around it aside) and reports whether it did: a value its tag marks as
+// JSON (string="false") is then the string, not its quoted text,
+// whatever the schema says.
+func (a *argsBuilder) stringLiteral(v []byte) bool {
+	t := bytes.TrimSpace(v)
+	if len(t) < 2 || t[0] != '"' || !json.Valid(t) {
+		return false
+	}
+	a.buf = append(a.buf, t...)
+	return true
+}
 
 // value appends a tagged value as the model wrote it. typ is the
 // parameter's schema type when known; forceString is DSML's string="true";
@@ -353,7 +367,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		k += len(d.paramOpen)
 		ps := k
 		var key []byte
-		forceString := false
+		forceString, mark := false, markNone
 		if d.attrs {
 			v, after, st := p.attrValue(k, eof)
 			if st != matched {
@@ -371,7 +385,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				}
 				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
 			}
-			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
+			mark = tagMark(p.buf[after : after+gt])
+			forceString = mark == markString
 			k = after + gt + 1
 		} else if d.keyEnd != "" {
 			// A spec's key ends at its own marker (specCall).
@@ -435,7 +450,9 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
 		}
 		a.key(key)
-		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+		if mark != markJSON || !a.stringLiteral(p.buf[k:e]) {
+			a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+		}
 		k = e + len(d.paramClose)
 	}
 }
