@@ -111,6 +111,18 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 				a.exp = a.exp || res.Exp
 				return
 			}
+			// Where the schema asks for an object or an array, JSON
+			// escaped once more ([{\"a\": 1}], GLM's) has one reading:
+			// unescaped (escaped_payload), which Python literals do not
+			// allow for.
+			if (typ == "object" && t[0] == '{' || typ == "array" && t[0] == '[') && !strict {
+				if out, res, err := appendJSON(a.buf, t, false, false); err == nil && !res.Truncated && res.N == len(t) {
+					a.buf = out
+					a.repairs |= res.Repairs
+					a.exp = a.exp || res.Exp
+					return
+				}
+			}
 		}
 	}
 	a.buf = jsonw.AppendBytes(a.buf, v)
