@@ -91,10 +91,35 @@ func (c *readCtx) typ(key []byte) string {
 // tagValue appends one value read as text. A value on lines of its own
 // (<p>\nv\n</p>) loses those two newlines, as Qwen3-Coder's template
 // writes them; any other whitespace is content.
-func (c *readCtx) tagValue(a *argsBuilder, key, v []byte, forceString bool) {
+func (c *readCtx) tagValue(a *argsBuilder, key, v []byte, mark valueMark) {
 	a.key(key)
+	if mark == markJSON && a.stringLiteral(v) {
+		return
+	}
 	wrapped := len(v) > 0 && (v[0] == '\n' || len(v) > 1 && v[0] == '\r' && v[1] == '\n')
-	a.value(v, c.typ(key), forceString, c.noRepair, wrapped)
+	a.value(v, c.typ(key), mark == markString, c.noRepair, wrapped)
+}
+
+// valueMark is what a parameter's tag says of its value: string="true"
+// (a string, whatever it looks like) or string="false" (JSON), as DeepSeek
+// DSML's and GigaChat 3.5's tags do.
+type valueMark uint8
+
+const (
+	markNone valueMark = iota
+	markString
+	markJSON
+)
+
+// tagMark reads a parameter tag's string="…" attribute.
+func tagMark(tag []byte) valueMark {
+	switch {
+	case bytes.Contains(tag, []byte(`string="true"`)):
+		return markString
+	case bytes.Contains(tag, []byte(`string="false"`)):
+		return markJSON
+	}
+	return markNone
 }
 
 // readParams reads parameters at b[k:] written with the markers m, up to
@@ -113,7 +138,7 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 			return k, st, msg
 		}
 		ks := k + len(m.Open)
-		forceString := false
+		mark := markNone
 		var key []byte
 		var vs int
 		if m.keyIsTag {
@@ -136,7 +161,7 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 				if te < 0 {
 					return cutOrMore(b, eof, c, "in a parameter tag")
 				}
-				forceString = bytes.Contains(b[vs:vs+te], []byte(`string="true"`))
+				mark = tagMark(b[vs : vs+te])
 				vs += te + len(m.TagEnd)
 			}
 		}
@@ -161,7 +186,7 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 			// line: which text is the value's is not for parse to guess.
 			return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next parameter; close each value", c.tool, key, closeTok)
 		}
-		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, closeTok, forceString); st != matched || msg != "" {
+		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, closeTok, mark); st != matched || msg != "" {
 			return k, st, msg
 		}
 	}
@@ -215,7 +240,7 @@ func readKV(b []byte, k int, eof bool, m kvTags, end []string, c *readCtx, a *ar
 			// to guess (as GLM's reader decides).
 			return vs + x, matched, fmt.Sprintf("call to %q: the value of %q has no %s before the next %s; close each value", c.tool, key, m.ValueEnd, m.Key)
 		}
-		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, m.ValueEnd, false); st != matched || msg != "" {
+		if k, st, msg = c.endValue(a, b, vs, ve, cut, eof, key, m.ValueEnd, markNone); st != matched || msg != "" {
 			return k, st, msg
 		}
 	}
@@ -249,7 +274,7 @@ func nextTag(b []byte, k int, eof bool, open string, end []string, c *readCtx) (
 // starts; -1: none), read to there and marked missing_closing_tag. It
 // appends the value and returns where the next tag may start; st other
 // than matched, or a msg, ends the arguments there.
-func (c *readCtx) endValue(a *argsBuilder, b []byte, vs, ve, cut int, eof bool, key []byte, closeTok string, forceString bool) (int, status, string) {
+func (c *readCtx) endValue(a *argsBuilder, b []byte, vs, ve, cut int, eof bool, key []byte, closeTok string, mark valueMark) (int, status, string) {
 	if cut >= 0 && (ve < 0 || cut < ve) {
 		if !eof && ve < 0 && vs+cut+maxTag > len(b) {
 			return 0, needMore, ""
@@ -257,7 +282,7 @@ func (c *readCtx) endValue(a *argsBuilder, b []byte, vs, ve, cut int, eof bool, 
 		if c.noRepair {
 			return vs + cut, matched, fmt.Sprintf("call to %q: the value of %q has no %s", c.tool, key, closeTok)
 		}
-		c.tagValue(a, key, b[vs:vs+cut], forceString)
+		c.tagValue(a, key, b[vs:vs+cut], mark)
 		a.repairs |= repairMissingClosingTag
 		return vs + cut, matched, ""
 	}
@@ -267,7 +292,7 @@ func (c *readCtx) endValue(a *argsBuilder, b []byte, vs, ve, cut int, eof bool, 
 		}
 		return len(b), matched, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", c.tool, key, closeTok)
 	}
-	c.tagValue(a, key, b[vs:vs+ve], forceString)
+	c.tagValue(a, key, b[vs:vs+ve], mark)
 	return vs + ve + len(closeTok), matched, ""
 }
 

@@ -100,8 +100,9 @@ func (c *genericCase) agrees(out string) (bool, string) {
 }
 
 // TestGenericCorpus parses model outputs of recent formats
-// (testdata/generic: peers.jsonl from other projects' parser tests,
-// inputs and the calls those tests expect, as data; unseen.jsonl,
+// (testdata/generic: peers.jsonl and peers2_SOURCE.jsonl from other
+// projects' parser tests, inputs and the calls those tests expect, as
+// data, each naming its source test; unseen.jsonl,
 // spellings no family writes, invented here) with the request's tools
 // known, and reports how many parse agrees on, per file. Every case
 // must agree but those that say why parse differs on purpose

@@ -134,7 +134,12 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 		return end, matched, p.put(event.TypeFinalAnswer, body, FormatGlimmer)
 	case recipient != "":
 		k := p.skipSpace(b)
-		if k >= e || p.buf[k] != '{' {
+		if k >= e {
+			// No arguments at all: missing arguments are {}, as
+			// everywhere (vLLM's gpt-oss tests send a tool so).
+			return end, matched, p.emitCall("", recipient, []byte("{}"), FormatHarmony, 0, p.base+int64(i), p.buf[i:end])
+		}
+		if p.buf[k] != '{' {
 			return end, matched, p.fail(i, e, FormatHarmony, fmt.Sprintf("call to %q: the message body must be a JSON object of arguments", recipient))
 		}
 		je, complete := p.jsonEnd(k, false)

@@ -63,7 +63,13 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		if !p.allowed(FormatPythonic) {
 			return 0, noMatch, nil
 		}
-		return p.pyList(i, i, eof, FormatPythonic, true)
+		end, st, err := p.pyList(i, i, eof, FormatPythonic, true)
+		if st == noMatch && p.opts.KnownTool != nil {
+			// Prose after it on its line: with the tools known, a whole
+			// list of calls to them counts there as inside a line.
+			return p.knownPyList(i, eof)
+		}
+		return end, st, err
 	}
 	return 0, noMatch, nil
 }

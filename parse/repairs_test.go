@@ -94,6 +94,12 @@ func TestRepairKinds(t *testing.T) {
 		{"missing_closing_tag", "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">x</parameter>\n</minimax:tool_call>"},
 		{"tag_spelling", "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": 1}}</tool_call\nDone."},
 		{"missing_closing_tag", "<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>x</arg_value>\n<tool_call>g\n<arg_key>b</arg_key>\n<arg_value>y</arg_value>\n</tool_call>"},
+		// A value's </arg_value> left out right before the call's end
+		// marker, with a later call's </arg_value> to be found: the value
+		// ends at the marker, and the next call stands (Solar Open 2,
+		// GLM); and with none to be found at all.
+		{"missing_closing_tag", "<|tool_call:start|>f\n<|tool_arg:start|>a<|tool_arg:value|>x<|tool_call:end|><|tool_call:start|>g\n<|tool_arg:start|>b<|tool_arg:value|>y<|tool_arg:end|>\n<|tool_call:end|>"},
+		{"missing_closing_tag", "<tool_call>f<arg_key>a</arg_key><arg_value>x</tool_call>"},
 	} {
 		// --no-repair refuses each of them: no call comes out repaired.
 		strict := parseAll(t, []byte(tc.in), Options{NoRepair: true}, nil)

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 
@@ -32,6 +33,19 @@ func (a *argsBuilder) key(k []byte) {
 }
 
 func (a *argsBuilder) done() []byte { return append(a.buf, '}') }
+
+// stringLiteral appends v when it is exactly one JSON string (space
+// around it aside) and reports whether it did: a value its tag marks as
+// JSON (string="false") is then the string, not its quoted text,
+// whatever the schema says.
+func (a *argsBuilder) stringLiteral(v []byte) bool {
+	t := bytes.TrimSpace(v)
+	if len(t) < 2 || t[0] != '"' || !json.Valid(t) {
+		return false
+	}
+	a.buf = append(a.buf, t...)
+	return true
+}
 
 // value appends a tagged value as the model wrote it. typ is the
 // parameter's schema type when known; forceString is DSML's string="true";
@@ -96,6 +110,18 @@ func (a *argsBuilder) value(v []byte, typ string, forceString, strict, wrapped b
 				a.repairs |= res.Repairs
 				a.exp = a.exp || res.Exp
 				return
+			}
+			// Where the schema asks for an object or an array, JSON
+			// escaped once more ([{\"a\": 1}], GLM's) has one reading:
+			// unescaped (escaped_payload), which Python literals do not
+			// allow for.
+			if (typ == "object" && t[0] == '{' || typ == "array" && t[0] == '[') && !strict {
+				if out, res, err := appendJSON(a.buf, t, false, false); err == nil && !res.Truncated && res.N == len(t) {
+					a.buf = out
+					a.repairs |= res.Repairs
+					a.exp = a.exp || res.Exp
+					return
+				}
 			}
 		}
 	}
@@ -353,7 +379,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		k += len(d.paramOpen)
 		ps := k
 		var key []byte
-		forceString := false
+		forceString, mark := false, markNone
 		if d.attrs {
 			v, after, st := p.attrValue(k, eof)
 			if st != matched {
@@ -371,7 +397,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				}
 				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
 			}
-			forceString = bytes.Contains(p.buf[after:after+gt], []byte(`string="true"`))
+			mark = tagMark(p.buf[after : after+gt])
+			forceString = mark == markString
 			k = after + gt + 1
 		} else if d.keyEnd != "" {
 			// A spec's key ends at its own marker (specCall).
@@ -435,7 +462,9 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, d.paramClose))
 		}
 		a.key(key)
-		a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+		if mark != markJSON || !a.stringLiteral(p.buf[k:e]) {
+			a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+		}
 		k = e + len(d.paramClose)
 	}
 }
@@ -632,6 +661,19 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 		ve, st := p.closingTag(vs, t.valEnd, eof)
 		if st == needMore {
 			return 0, needMore, nil
+		}
+		if st != matched {
+			ve = len(p.buf) // no </arg_value> at all: read on below
+		}
+		if c := bytes.Index(p.buf[vs:ve], []byte(closer)); c >= 0 && !p.opts.NoRepair && !bytes.Contains(p.buf[vs:vs+c], []byte(t.key)) && (st != matched || bytes.Contains(p.buf[vs+c:ve], []byte(t.key))) {
+			// The value's </arg_value> left out right before the call's
+			// end marker (the one found is a later call's, or there is
+			// none): one reading, the value runs to the marker.
+			a.key(key)
+			a.value(p.buf[vs:vs+c], p.paramType(string(name), key), false, p.opts.NoRepair, false)
+			a.repairs |= repairMissingClosingTag
+			j = vs + c
+			continue
 		}
 		if st != matched {
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before </arg_value>; send the whole call again", name, key))
