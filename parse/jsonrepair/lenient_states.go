@@ -294,6 +294,12 @@ func (p *repairer) colon(dst []byte, c byte, w int) ([]byte, bool, error) {
 		p.state = rpNext
 		return dst, false, nil
 	}
+	if !p.strict && p.gap && !p.lastStr && (c|0x20 >= 'a' && c|0x20 <= 'z') {
+		// {invalid json}: a bare word, then another, is words in
+		// braces, not a member: reading {"invalid":"json"} would take
+		// three repairs to invent it.
+		return dst, false, p.fail(p.i, "expected ':' after object key '"+string(bytes.TrimSpace(p.src[p.keyOff:p.i]))+"', found "+describeByte(p.src, p.i)+`; two bare words in braces are not a member: write {"key": "value"}`)
+	}
 	if !p.strict && p.gap && c != ',' && c != '}' && c != ']' && startsValue(c, p.python) {
 		// {"a" 1}: a key, then a value; only a ':' can be meant.
 		p.repairs |= MissingColon

@@ -18,6 +18,10 @@ var repairCases = []struct {
 }{
 	// Valid JSON: compacted, not repaired.
 	{`{"a":1}`, false, `{"a":1}`, false},
+	// A bare key then a value: only a ':' can be meant, unless the
+	// value is a bare word too (errCases).
+	{`{a 1}`, false, `{"a":1}`, true},
+	{`{a "b"}`, false, `{"a":"b"}`, true},
 	{` { "a" : [ 1 , 2 ] } `, false, `{"a":[1,2]}`, false},
 	{`[]`, false, `[]`, false},
 	{`{}`, false, `{}`, false},
@@ -343,6 +347,8 @@ var errCases = []struct {
 	{`["\xZ1"]`, false, false, 2, false, `\x must be followed by two hex digits`},
 	{`['\U00110000']`, true, false, 2, false, "names no Unicode character"},
 	{`{"a" 1}`, false, true, 5, false, "expected ':' after object key, found '1'"},
+	{`{invalid json}`, false, false, 9, false, "two bare words in braces are not a member"},
+	{`{"a":1, b c}`, false, false, 10, false, "after object key 'b', found 'c'"},
 	{`{"a" "b": 1}`, false, false, 8, false, "after object member, found ':'"},
 	{`{"a":}`, false, false, 5, false, "expected a value after ':', found '}'"},
 	{`(1)`, true, false, 2, false, "not a tuple"},
