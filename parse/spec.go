@@ -41,6 +41,9 @@ type Spec struct {
 	// Key and Value are the tags of a kv body's pairs.
 	Key   *Markers `json:"key,omitempty"`
 	Value *Markers `json:"value,omitempty"`
+	// StringQuote is the token a brace body's strings are between, in
+	// place of '"' (FunctionGemma's <escape>, Gemma 4's <|"|>).
+	StringQuote string `json:"string_quote,omitempty"`
 	// Reasoning lists markers around a think block: nothing inside one
 	// is a call.
 	Reasoning []Markers `json:"reasoning,omitempty"`
@@ -93,7 +96,13 @@ type CallMarkers struct {
 	// Start and it (a call id) is skipped.
 	NameStart string `json:"name_start,omitempty"`
 	NameEnd   string `json:"name_end,omitempty"`
-	End       string `json:"end,omitempty"`
+	// NamePrefix and IndexSep say the name is written as an id,
+	// NamePrefix NAME IndexSep INDEX (Kimi K2's functions.f:0): the
+	// prefix, when there, and the index are dropped, and an id that is
+	// an index alone names no tool.
+	NamePrefix string `json:"name_prefix,omitempty"`
+	IndexSep   string `json:"index_sep,omitempty"`
+	End        string `json:"end,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
 	// <|tool_call|>[…]): with a json body, the call ends where its JSON
 	// does.
@@ -125,10 +134,14 @@ const (
 	BodyKV = "kv"
 	// BodyPythonic: Python-style calls, f(a=1), one or a list of them.
 	BodyPythonic = "pythonic"
+	// BodyBrace: one or more calls NAME_START NAME{k:QvQ,n:3}, each's
+	// arguments an object with bare keys and strings between the
+	// spec's StringQuote (FunctionGemma, Gemma 4).
+	BodyBrace = "brace"
 )
 
 // Bodies lists the body readers a spec may name.
-var Bodies = []string{BodyJSON, BodyNameJSON, BodyParams, BodyKV, BodyPythonic}
+var Bodies = []string{BodyJSON, BodyNameJSON, BodyParams, BodyKV, BodyPythonic, BodyBrace}
 
 // The members a json body's call object names its tool and arguments with
 // when the spec does not say.
@@ -229,6 +242,9 @@ func (s *Spec) Check() error {
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
+		{"string_quote", s.StringQuote != "", BodyBrace},
+		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
+		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -241,6 +257,16 @@ func (s *Spec) Check() error {
 	case BodyJSON, BodyPythonic:
 		if named {
 			return specErr("call.name_end", "body %q reads no name before the body: drop call.name_start and call.name_end, or use body name_json, params or kv", s.Body)
+		}
+	case BodyBrace:
+		if s.Call.NameStart == "" {
+			return specErr("call.name_start", `is required with body brace: the text before each call's name ("call:")`)
+		}
+		if s.Call.NameEnd != "" {
+			return specErr("call.name_end", "%q: with body brace the name ends at its arguments' '{': drop call.name_end", s.Call.NameEnd)
+		}
+		if err := need("string_quote", s.StringQuote, `the token a string is between, in place of '"' ("<escape>")`); err != nil {
+			return err
 		}
 	case BodyNameJSON:
 		if s.Call.NameEnd == "" {

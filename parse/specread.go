@@ -12,8 +12,8 @@ import (
 // A spec is read by the generic body readers the built-in families share:
 // markedJSON's reading of a JSON body, namedArgs for a name then JSON,
 // taggedArgs for tagged parameters, glmCall for key/value tags,
-// pythonicBlock for Python-style calls. A format file's markers go into
-// the Parser's extra index (Parser.extra), looked at before the built-in
+// pythonicBlock for Python-style calls, braceCall for brace lists. A
+// format file's markers go into the Parser's extra index (Parser.extra), looked at before the built-in
 // ones, so its spelling of a marker wins over a built-in's; a built-in
 // family read by its spec alone has them in dispatch.go's tables.
 
@@ -56,6 +56,8 @@ func specCall(s *Spec) handler {
 		return specJSON(s)
 	case BodyPythonic:
 		return pythonicBlock(c.End, s.Format)
+	case BodyBrace:
+		return braceCall(c.End, s.Format, c.NameStart, s.StringQuote)
 	case BodyKV:
 		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
 		cut := s.headerCut()
@@ -86,6 +88,9 @@ func specCall(s *Spec) handler {
 		if st != matched {
 			return p.headerEnded(i, st, s.Format, cut)
 		}
+		if c.IndexSep != "" {
+			return p.idCall(i, k, eof, s)
+		}
 		e := p.indexWithin(k, stop, lookAhead)
 		if d != nil && c.NameEnd == "" {
 			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
@@ -106,8 +111,57 @@ func specCall(s *Spec) handler {
 		if d != nil {
 			return p.taggedArgs(i, b, eof, string(name), s.Format, d)
 		}
+		if c.NamePrefix != "" {
+			name = bytes.TrimPrefix(name, []byte(c.NamePrefix))
+		}
 		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
 	}
+}
+
+// idCall reads a name_json call whose name is written as an id,
+// NamePrefix NAME IndexSep INDEX, after its start marker at k: an id is
+// whatever comes before name_end within idWindow, and a marker without
+// one is prose. An id that is an index alone ("0", as a model writes
+// after a history whose call ids were bare counters) names no tool, and
+// no tool is guessed for it: the call is a parse_error up to its end
+// marker.
+func (p *Parser) idCall(i, k int, eof bool, s *Spec) (int, status, error) {
+	c := s.Call
+	e := p.indexWithin(k, c.NameEnd, idWindow)
+	if e < 0 {
+		if !eof && len(p.buf)-k < idWindow {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	b := e + len(c.NameEnd)
+	name := bytes.TrimPrefix(bytes.TrimSpace(p.buf[k:e]), []byte(c.NamePrefix))
+	if n := bytes.LastIndex(name, []byte(c.IndexSep)); n >= 0 {
+		name = name[:n]
+	}
+	if !allDigits(name) {
+		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
+	}
+	end := len(p.buf)
+	if e := p.indexWithin(b, c.End, maxBlock); e >= 0 {
+		end = e + len(c.End)
+	} else if !eof {
+		return 0, needMore, nil
+	}
+	return end, matched, p.fail(i, end, s.Format, fmt.Sprintf("the call's id %q names no tool: write %s%sNAME%s%s%s{arguments}%s", name, c.Start, c.NamePrefix, c.IndexSep, name, c.NameEnd, c.End))
+}
+
+// idWindow bounds an id: the name, its prefix and index.
+const idWindow = 2 * lookAhead
+
+// allDigits reports whether b is a non-empty run of ASCII digits.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // specNameStart finds where a call's name begins after its start marker
@@ -162,7 +216,11 @@ func (s *Spec) headerCut() string {
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
-	b.WriteString("name" + s.Call.NameEnd)
+	b.WriteString(s.Call.NamePrefix + "name")
+	if s.Call.IndexSep != "" {
+		b.WriteString(s.Call.IndexSep + "0")
+	}
+	b.WriteString(s.Call.NameEnd)
 	switch s.Body {
 	case BodyParams:
 		keyEnd := s.Param.KeyEnd
