@@ -25,5 +25,6 @@ var (
 		Call: CallMarkers{Start: "<start_function_call>", NameStart: "call:", End: "<end_function_call>"}, Body: BodyBrace, StringQuote: "<escape>"})
 	_ = register(Spec{Format: FormatGemma4, Models: []string{"Google Gemma 4"}, Example: `<|tool_call>call:f{a:<|"|>x<|"|>,n:3}<tool_call|>`,
 		Call: CallMarkers{Start: "<|tool_call>", NameStart: "call:", End: "<tool_call|>"}, Body: BodyBrace, StringQuote: `<|"|>`,
-		Code: "a call may also follow its thought channel without <|tool_call> (bareGemma)"})
+		// Its thought channel is a control token's (gemmaChannel).
+		Reasoning: []Markers{{Start: "<|channel>", End: "<channel|>"}}, AfterReasoning: true})
 )

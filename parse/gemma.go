@@ -112,24 +112,6 @@ func braceCall(closer, format, prefix, delim string) handler {
 	}
 }
 
-// gemma4Call reads Gemma 4's calls, as its spec says.
-var gemma4Call = braceCall("<tool_call|>", FormatGemma4, "call:", `<|"|>`)
-
-// bareGemma handles a Gemma 4 call written with no <|tool_call> after a
-// thought channel (<channel|>call:f{…}): buf[i] is where the channel
-// ended.
-func (p *Parser) bareGemma(i int, eof bool) (int, status, error) {
-	k := p.skipSpace(i)
-	ok, partial := p.hasPrefixAt(k, "call:")
-	if k >= len(p.buf) || partial {
-		return needOrNot(eof)
-	}
-	if !ok {
-		return 0, noMatch, nil
-	}
-	return gemma4Call(p, i, k, eof)
-}
-
 // gemmaArgs rewrites the {k:<delim>v<delim>,…} object at buf[b] as lenient
 // JSON: each delimited string becomes a JSON string, and a key right after
 // a string gets the ',' FunctionGemma leaves out

@@ -47,6 +47,10 @@ type Spec struct {
 	// Reasoning lists markers around a think block: nothing inside one
 	// is a call.
 	Reasoning []Markers `json:"reasoning,omitempty"`
+	// AfterReasoning says a call may follow the end of a think block
+	// (Reasoning) without Call.Start, as Gemma 4 writes one after its
+	// thought channel: <channel|>call:f{…}.
+	AfterReasoning bool `json:"after_reasoning,omitempty"`
 	// Skip lists control tokens that are never prose (end of turn).
 	Skip []string `json:"skip,omitempty"`
 	// Prompt is the end of the prompt the output continues (a chat
@@ -219,6 +223,9 @@ func (s *Spec) Check() error {
 		if err := need(fmt.Sprintf("reasoning[%d].end", k), r.End, "the marker that ends the think block"); err != nil {
 			return err
 		}
+	}
+	if s.AfterReasoning && len(s.Reasoning) == 0 {
+		return specErr("after_reasoning", `is true, and the format has no reasoning markers: give "reasoning", or drop it`)
 	}
 	for k, t := range s.Skip {
 		if err := opener(fmt.Sprintf("skip[%d]", k), t); err != nil {

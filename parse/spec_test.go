@@ -322,6 +322,7 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "brace", "string_quote": "<q>"}`, "call.name_start", "is required with body brace"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "call:", "end": "</c>"}, "body": "brace"}`, "string_quote", "is required"},
 		{`{"format": "x", "call": {"start": "<c>", "index_sep": ":", "end": "</c>"}, "body": "json"}`, "call.index_sep", `set body to "name_json"`},
+		{`{` + ok + `, "after_reasoning": true}`, "after_reasoning", `give "reasoning"`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

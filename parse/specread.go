@@ -38,6 +38,39 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	return ms
 }
 
+// bareReader reads a call of a spec whose calls may follow the end of
+// its think block without their start marker (Spec.AfterReasoning).
+type bareReader struct {
+	format string
+	call   handler
+	prefix string // a brace body's name_start, which must be there
+}
+
+func newBareReader(s *Spec) *bareReader {
+	b := &bareReader{format: s.Format, call: specCall(s)}
+	if s.Body == BodyBrace {
+		b.prefix = s.Call.NameStart
+	}
+	return b
+}
+
+// read reads the call at buf[i], where the think block ended: after
+// space, as if the start marker had been there; a brace body's calls
+// must begin right there (Gemma 4's <channel|>call:f{…}).
+func (b *bareReader) read(p *Parser, i int, eof bool) (int, status, error) {
+	k := p.skipSpace(i)
+	if b.prefix != "" {
+		ok, partial := p.hasPrefixAt(k, b.prefix)
+		if k >= len(p.buf) || partial {
+			return needOrNot(eof)
+		}
+		if !ok {
+			return 0, noMatch, nil
+		}
+	}
+	return b.call(p, i, k, eof)
+}
+
 // lateCloser drops the closing tag of a call block that came in a later
 // piece of input than the call. Anywhere else the tag is prose.
 func lateCloser(p *Parser, i, j int, eof bool) (int, status, error) {
