@@ -22,15 +22,8 @@ var (
 		Code:  "<function name=…> also opens Functionary's JSON calls (functionTag)", own: []marker{}})
 	_ = register(Spec{Format: FormatPlamo3, Models: []string{"Preferred Networks PLaMo 3"}, Example: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`,
 		Section: &Markers{Start: "<|plamo:begin_tool_requests:plamo|>", End: "<|plamo:end_tool_requests:plamo|>"},
-		Call:    CallMarkers{Start: "<|plamo:begin_tool_request:plamo|>" + plamoNameOpen, NameEnd: plamoNameClose + plamoArgsOpen, End: plamoArgsClose + "<|plamo:end_tool_request:plamo|>"}, Body: BodyNameJSON,
-		Code: "space may come between its tags, and a call without arguments is told so (plamoCall)",
-		own: []marker{
-			sectionMarker("<|plamo:begin_tool_requests:plamo|>", FormatPlamo3),
-			sectionEnd("<|plamo:end_tool_requests:plamo|>"),
-			{"<|plamo:begin_tool_request:plamo|>", (*Parser).plamoCall, []string{FormatPlamo3}},
-			closer("<|plamo:end_tool_request:plamo|>", FormatPlamo3),
-			closer(plamoArgsClose, FormatPlamo3),
-		}})
+		Call: CallMarkers{Start: "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>", NameEnd: "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>",
+			End: "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>", Spaced: true}, Body: BodyNameJSON})
 	_ = register(Spec{Format: FormatSolarOpen, Models: []string{"Upstage Solar Open"}, Example: `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>{"a":1}<|tool_call:end|><|calls|>`,
 		Section: &Markers{Start: "<|tool_calls|>", End: "<|calls|>"},
 		Call:    CallMarkers{Start: "<|tool_call:begin|>", NameStart: "<|tool_call:name|>", NameEnd: "<|tool_call:args|>", End: solarEnd}, Body: BodyNameJSON})

@@ -107,6 +107,10 @@ type CallMarkers struct {
 	NamePrefix string `json:"name_prefix,omitempty"`
 	IndexSep   string `json:"index_sep,omitempty"`
 	End        string `json:"end,omitempty"`
+	// Spaced says space may come between the tags Start, NameEnd and
+	// End are made of (PLaMo 3), and that a call whose name is not
+	// followed by all of NameEnd's tags is told it has no arguments.
+	Spaced bool `json:"spaced,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
 	// <|tool_call|>[…]): with a json body, the call ends where its JSON
 	// does.
@@ -252,6 +256,7 @@ func (s *Spec) Check() error {
 		{"string_quote", s.StringQuote != "", BodyBrace},
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
+		{"call.spaced", s.Call.Spaced, BodyNameJSON},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -278,6 +283,19 @@ func (s *Spec) Check() error {
 	case BodyNameJSON:
 		if s.Call.NameEnd == "" {
 			return specErr("call.name_end", `is required with body name_json: the text between the tool's name and its JSON arguments ("\n" for a name on a line of its own)`)
+		}
+		if s.Call.Spaced {
+			switch {
+			case s.Call.NameStart != "" || s.Call.IndexSep != "" || s.Call.NamePrefix != "":
+				return specErr("call.spaced", "is read without call.name_start, call.name_prefix and call.index_sep: drop them, or spaced")
+			case s.Call.End == "":
+				return specErr("call.spaced", "is read with call.end: set it")
+			}
+			for _, f := range []struct{ field, t string }{{"call.start", s.Call.Start}, {"call.name_end", s.Call.NameEnd}, {"call.end", s.Call.End}} {
+				if tags(f.t) == nil {
+					return specErr(f.field, "%q: with call.spaced a marker is one or more tags, each <…> or […]: write it so, or drop spaced", f.t)
+				}
+			}
 		}
 	case BodyParams:
 		if s.Param == nil {
@@ -306,6 +324,28 @@ func (s *Spec) Check() error {
 		return specErr("body", "%q is not a body reader; want one of %s%s", s.Body, strings.Join(Bodies, ", "), didYouMean(s.Body, Bodies))
 	}
 	return nil
+}
+
+// tags splits t into the tags it is made of, each <…> or […], or nil
+// when it is not made of tags alone.
+func tags(t string) []string {
+	var out []string
+	for t != "" {
+		end := byte('>')
+		switch t[0] {
+		case '<':
+		case '[':
+			end = ']'
+		default:
+			return nil
+		}
+		n := strings.IndexByte(t, end)
+		if n < 1 {
+			return nil
+		}
+		out, t = append(out, t[:n+1]), t[n+1:]
+	}
+	return out
 }
 
 // nameKeys and argumentsKeys are the spec's, or the defaults.

@@ -323,6 +323,8 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "call:", "end": "</c>"}, "body": "brace"}`, "string_quote", "is required"},
 		{`{"format": "x", "call": {"start": "<c>", "index_sep": ":", "end": "</c>"}, "body": "json"}`, "call.index_sep", `set body to "name_json"`},
 		{`{` + ok + `, "after_reasoning": true}`, "after_reasoning", `give "reasoning"`},
+		{`{"format": "x", "call": {"start": "<c>x", "name_end": "<n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.start", "one or more tags"},
+		{`{"format": "x", "call": {"start": "<c>", "name_start": "<n>", "name_end": "</n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.spaced", "drop them"},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

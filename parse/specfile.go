@@ -125,7 +125,7 @@ var specFields = map[string]map[string]any{
 		"result":    "markers",
 	},
 	"markers": {"start": nil, "end": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "no_end": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }
 

@@ -23,10 +23,19 @@ import (
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	own := append([]string{s.Format}, s.also...)
-	ms = append(ms, marker{s.Call.Start, specCall(s), own})
-	if s.Call.End != "" {
-		// A call's end marker that arrives after the call was emitted.
-		ms = append(ms, marker{s.Call.End, lateCloser, own})
+	if s.Call.Spaced {
+		// The first tag starts a call; each end tag may arrive after
+		// the call was emitted.
+		ms = append(ms, marker{tags(s.Call.Start)[0], specCall(s), own})
+		for _, t := range tags(s.Call.End) {
+			ms = append(ms, marker{t, lateCloser, own})
+		}
+	} else {
+		ms = append(ms, marker{s.Call.Start, specCall(s), own})
+		if s.Call.End != "" {
+			// A call's end marker that arrives after the call was emitted.
+			ms = append(ms, marker{s.Call.End, lateCloser, own})
+		}
 	}
 	if sec := s.Section; sec != nil {
 		end := marker{sec.End, endSection, own}
@@ -101,6 +110,9 @@ func specCall(s *Spec) handler {
 			}
 			return p.glmCall(i, p.skipSpace(k), eof, c.End, t)
 		}
+	}
+	if c.Spaced {
+		return spacedCall(s)
 	}
 	var d *xmlDialect
 	stop := c.NameEnd
@@ -182,6 +194,52 @@ func (p *Parser) idCall(i, k int, eof bool, s *Spec) (int, status, error) {
 		return 0, needMore, nil
 	}
 	return end, matched, p.fail(i, end, s.Format, fmt.Sprintf("the call's id %q names no tool: write %s%sNAME%s%s%s{arguments}%s", name, c.Start, c.NamePrefix, c.IndexSep, name, c.NameEnd, c.End))
+}
+
+// spacedCall reads a name_json call whose markers' tags may have space
+// between them (Call.Spaced), after the first tag of its start marker:
+// the rest of its tags, the name up to name_end's first tag, the rest of
+// name_end's (without them, the call has no arguments: a parse_error),
+// then the arguments up to end's first tag; end's other tags are dropped
+// as they come (specMarkers).
+func spacedCall(s *Spec) handler {
+	start, nameEnd, end := tags(s.Call.Start)[1:], tags(s.Call.NameEnd), tags(s.Call.End)
+	noArgs := strings.Join(nameEnd[1:], "") + "{…}" + end[0]
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := j
+		for _, t := range start {
+			k = p.skipSpace(k)
+			ok, partial := p.hasPrefixAt(k, t)
+			if !ok {
+				if partial || k >= len(p.buf) {
+					return needOrNot(eof)
+				}
+				return 0, noMatch, nil
+			}
+			k += len(t)
+		}
+		e := p.indexWithin(k, nameEnd[0], lookAhead)
+		if e < 0 {
+			if _, miss := p.ahead(k, eof); miss == needMore {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		name := string(bytes.TrimSpace(p.buf[k:e]))
+		b := e + len(nameEnd[0])
+		for _, t := range nameEnd[1:] {
+			b = p.skipSpace(b)
+			ok, partial := p.hasPrefixAt(b, t)
+			if !ok {
+				if (partial || b >= len(p.buf)) && !eof {
+					return 0, needMore, nil
+				}
+				return b, matched, p.fail(i, b, s.Format, fmt.Sprintf("call to %q has no arguments: write %s after its name", name, noArgs))
+			}
+			b += len(t)
+		}
+		return p.namedArgs(i, b, eof, name, s.Format, end[0])
+	}
 }
 
 // idWindow bounds an id: the name, its prefix and index.
