@@ -9,13 +9,12 @@ var xmlMiniCPM5 = &xmlDialect{format: FormatMiniCPM5, paramOpen: "<param name=",
 var (
 	_ = register(Spec{Format: FormatOlmo3, Models: []string{"AllenAI Olmo 3"}, Example: "<function_calls>\\nf(a=1)\\n</function_calls>",
 		Call: CallMarkers{Start: "<function_calls>", End: "</function_calls>"}, Body: BodyPythonic})
-	// The pythonic reader also reads MiniCPM3's fenced Python in LFM2's
-	// block (fencedPyLines), which names minicpm3.
+	// LFM2's and MiniCPM3's blocks share their markers: a block LFM2's
+	// reading does not fit, a fence, is tried as MiniCPM3's.
 	_ = register(Spec{Format: FormatLFM2, Models: []string{"LiquidAI LFM2, LFM2.5"}, Example: `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`,
-		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic,
-		also: []string{FormatMiniCPM3}})
+		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic})
 	_ = register(Spec{Format: FormatMiniCPM3, Models: []string{"OpenBMB MiniCPM3"}, Example: "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>",
-		Code: "Python calls in a Markdown fence in LFM2's block (fencedPyLines)", own: []marker{}})
+		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic, Fenced: true})
 	_ = register(Spec{Format: FormatMiniCPM5, Models: []string{"OpenBMB MiniCPM 5"}, Example: `<function name="f"><param name="a">1</param></function>`,
 		Call: CallMarkers{Start: `<function name="`, NameEnd: `">`, End: "</function>"}, Body: BodyParams,
 		Param: &ParamMarkers{Start: `<param name="`, KeyEnd: `">`, End: "</param>"},

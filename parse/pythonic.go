@@ -325,15 +325,6 @@ func pythonicBlock(closer, format string) handler {
 		var end int
 		var st status
 		var err error
-		if ok, partial := p.hasPrefixAt(k, "```"); (ok || partial) && format == FormatLFM2 {
-			// MiniCPM3 puts a ```python fence inside the block.
-			if partial && !eof {
-				return 0, needMore, nil
-			}
-			if ok && p.allowed(FormatMiniCPM3) {
-				return p.fencedPyLines(i, k, eof, closer)
-			}
-		}
 		switch {
 		case p.buf[k] == '{' && format == FormatPythonic:
 			// Llama 4 writes a JSON call here as well.
@@ -459,9 +450,32 @@ func (p *Parser) endOfTurnAt(e int) (tok string, partial bool) {
 	return "", partial
 }
 
+// fencedPython reads a fenced pythonic body (Spec.Fenced): a block
+// that holds no fence is another family's (LFM2's, whose markers
+// MiniCPM3 shares), and its marker is tried next.
+func fencedPython(closer, format string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k >= len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		ok, partial := p.hasPrefixAt(k, "```")
+		if partial && !eof {
+			return 0, needMore, nil
+		}
+		if !ok || !p.allowed(format) {
+			return 0, noMatch, nil
+		}
+		return p.fencedPyLines(i, k, eof, closer, format)
+	}
+}
+
 // fencedPyLines reads MiniCPM3's <|tool_call_start|>```python\n calls
 // ```<|tool_call_end|>: pythonic calls, one a line, in a code fence.
-func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, error) {
+func (p *Parser) fencedPyLines(i, k int, eof bool, closer, format string) (int, status, error) {
 	nl := p.indexWithin(k, "\n", lookAhead)
 	if nl < 0 {
 		_, miss := p.ahead(k, eof)
@@ -470,7 +484,7 @@ func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, 
 	if lang := bytes.TrimSpace(p.buf[k+3 : nl]); len(lang) > 0 && string(lang) != "python" && string(lang) != "py" {
 		return 0, noMatch, nil
 	}
-	end, st, err := p.pyLines(i, nl+1, eof, FormatMiniCPM3, "```")
+	end, st, err := p.pyLines(i, nl+1, eof, format, "```")
 	if st != matched || err != nil {
 		return end, st, err
 	}

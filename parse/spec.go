@@ -36,6 +36,9 @@ type Spec struct {
 	// {"NAME": {arguments}}, the tool's name its one key (Swiss AI
 	// Apertus).
 	NameIsKey bool `json:"name_is_key,omitempty"`
+	// Fenced says a pythonic body's calls sit in a Markdown code fence
+	// inside the call's markers, one a line (MiniCPM3's ```python).
+	Fenced bool `json:"fenced,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
 	// Key and Value are the tags of a kv body's pairs.
@@ -76,10 +79,6 @@ type Spec struct {
 	// opens are the family's markers that open a call section, and so
 	// end an open think block (sectionOpener).
 	opens []string
-	// also, for a family read by its spec, are the formats its markers'
-	// reading may name besides its own (MiniCPM3's fenced Python in
-	// LFM2's block): --format naming one keeps the markers on.
-	also []string
 	// endsInSection: the family's code reads its section, whose end
 	// also ends a call in it that left its own end marker out
 	// (sectionEnds), as a spec's section end does.
@@ -254,6 +253,7 @@ func (s *Spec) Check() error {
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
 		{"string_quote", s.StringQuote != "", BodyBrace},
+		{"fenced", s.Fenced, BodyPythonic},
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},

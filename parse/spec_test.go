@@ -62,6 +62,10 @@ func render(s *Spec, calls []renderedCall) string {
 			for _, a := range c.args {
 				args = append(args, a[0]+"="+a[1])
 			}
+			if s.Fenced {
+				b.WriteString("```python\n" + c.name + "(" + strings.Join(args, ", ") + ")\n```")
+				break
+			}
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
 		case BodyParams:
 			b.WriteString(c.name + s.Call.NameEnd)
@@ -325,6 +329,7 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "after_reasoning": true}`, "after_reasoning", `give "reasoning"`},
 		{`{"format": "x", "call": {"start": "<c>x", "name_end": "<n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.start", "one or more tags"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "<n>", "name_end": "</n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.spaced", "drop them"},
+		{`{` + ok + `, "fenced": true}`, "fenced", `set body to "pythonic"`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

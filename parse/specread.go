@@ -22,7 +22,7 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
-	own := append([]string{s.Format}, s.also...)
+	own := []string{s.Format}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
 		// the call was emitted.
@@ -42,7 +42,7 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		if builtin {
 			end.formats = nil
 		}
-		ms = append(ms, sectionMarker(sec.Start, s.Format, s.also...), end)
+		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
 	}
 	return ms
 }
@@ -97,6 +97,9 @@ func specCall(s *Spec) handler {
 	case BodyJSON:
 		return specJSON(s)
 	case BodyPythonic:
+		if s.Fenced {
+			return fencedPython(c.End, s.Format)
+		}
 		return pythonicBlock(c.End, s.Format)
 	case BodyBrace:
 		return braceCall(c.End, s.Format, c.NameStart, s.StringQuote)

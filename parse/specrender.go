@@ -65,7 +65,11 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 			b = append(b, c.Name...)
 			b = s.appendBrace(b, args)
 		case BodyPythonic:
-			b = append(b, '[')
+			if s.Fenced {
+				b = append(b, "```python\n"...)
+			} else {
+				b = append(b, '[')
+			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			n := 0
@@ -79,7 +83,11 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, v.Raw...)
 				return true
 			})
-			b = append(b, ")]"...)
+			if s.Fenced {
+				b = append(b, ")\n```"...)
+			} else {
+				b = append(b, ")]"...)
+			}
 		case BodyParams, BodyKV:
 			b = append(b, c.Name...)
 			b = append(b, s.Call.NameEnd...)
