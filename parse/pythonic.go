@@ -313,7 +313,14 @@ func (p *Parser) pyEntryEnd(j int, stops string) (int, bool) {
 // pythonicBlock handles markers around pythonic calls: Llama 4's
 // <|python_start|>, LFM2's <|tool_call_start|> (also with a JSON array
 // inside) and Olmo 3's <function_calls> with one call per line.
-func pythonicBlock(closer, format string) handler {
+func pythonicBlock(closer, format string) handler { return pythonicReader(closer, format, false) }
+
+// fencedPython reads a fenced pythonic body (Spec.Fenced): a block
+// that holds no fence is another family's (LFM2's, whose markers
+// MiniCPM3 shares), and its marker is tried next.
+func fencedPython(closer, format string) handler { return pythonicReader(closer, format, true) }
+
+func pythonicReader(closer, format string, fenced bool) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k >= len(p.buf) {
@@ -321,6 +328,16 @@ func pythonicBlock(closer, format string) handler {
 				return 0, needMore, nil
 			}
 			return 0, noMatch, nil
+		}
+		if fenced {
+			ok, partial := p.hasPrefixAt(k, "```")
+			if partial && !eof {
+				return 0, needMore, nil
+			}
+			if !ok || !p.allowed(format) {
+				return 0, noMatch, nil
+			}
+			return p.fencedPyLines(i, k, eof, closer, format)
 		}
 		var end int
 		var st status
@@ -448,29 +465,6 @@ func (p *Parser) endOfTurnAt(e int) (tok string, partial bool) {
 		partial = partial || part
 	}
 	return "", partial
-}
-
-// fencedPython reads a fenced pythonic body (Spec.Fenced): a block
-// that holds no fence is another family's (LFM2's, whose markers
-// MiniCPM3 shares), and its marker is tried next.
-func fencedPython(closer, format string) handler {
-	return func(p *Parser, i, j int, eof bool) (int, status, error) {
-		k := p.skipSpace(j)
-		if k >= len(p.buf) {
-			if !eof {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
-		}
-		ok, partial := p.hasPrefixAt(k, "```")
-		if partial && !eof {
-			return 0, needMore, nil
-		}
-		if !ok || !p.allowed(format) {
-			return 0, noMatch, nil
-		}
-		return p.fencedPyLines(i, k, eof, closer, format)
-	}
 }
 
 // fencedPyLines reads MiniCPM3's <|tool_call_start|>```python\n calls
