@@ -172,6 +172,11 @@ var controlTokens = []marker{
 	{"[END FINAL RESPONSE]", skip, nil},
 }
 
+// afterThink holds, by the format a built-in think block names, the
+// calls that may follow its end without their start marker
+// (Spec.AfterReasoning).
+var afterThink = map[string]*bareReader{}
+
 // sectionOpeners start a tool-call section; each ends an open think block
 // (unless --format rules its format out). From the families' opens.
 var sectionOpeners []struct{ tok, format string }
@@ -189,6 +194,11 @@ var buildMarkers = sync.OnceFunc(func() {
 			ms = append(ms, s.own...)
 		} else {
 			ms = specMarkers(ms, s, true) // read by its spec alone
+		}
+		if s.AfterReasoning {
+			// The family's think block is a control token's, which
+			// names the family (gemmaChannel).
+			afterThink[s.Format] = newBareReader(s)
 		}
 		for _, t := range s.opens {
 			sectionOpeners = append(sectionOpeners, struct{ tok, format string }{t, s.Format})
@@ -247,10 +257,10 @@ func (m *marker) on(p *Parser) bool {
 // dispatch decides what the trigger byte at buf[i] starts.
 func (p *Parser) dispatch(i int, eof bool) (int, status, error) {
 	p.closerRepairs = 0
-	if i == p.gemmaCallAt {
-		end, st, err := p.bareGemma(i, eof)
+	if i == p.bareCallAt {
+		end, st, err := p.bareCall.read(p, i, eof)
 		if st != needMore {
-			p.gemmaCallAt = -1
+			p.bareCallAt = -1
 		}
 		if st != noMatch || err != nil || !bytes.ContainsRune([]byte(triggers), rune(p.buf[i])) {
 			return end, st, err
@@ -380,6 +390,7 @@ func (p *Parser) openReasoning(j int, format string, closers []string) (int, sta
 		return 0, 0, err
 	}
 	p.mode, p.closers, p.reasonFormat = modeReasoning, closers, format
+	p.afterThink = afterThink[format]
 	return j, matched, nil
 }
 
@@ -453,8 +464,8 @@ func (p *Parser) scanClosed(eof bool) (bool, error) {
 					return false, err
 				}
 				end := i + len(c)
-				if p.mode == modeReasoning && p.reasonFormat == FormatGemma4 && p.allowed(FormatGemma4) {
-					p.gemmaCallAt = end // a call may follow with no <|tool_call>
+				if a := p.afterThink; p.mode == modeReasoning && a != nil && p.allowed(a.format) {
+					p.bareCallAt, p.bareCall = end, a // a call may follow with no start marker
 				}
 				p.mode, p.closers = modeProse, nil
 				p.pos, p.seg, p.lineAt = end, end, end

@@ -9,50 +9,9 @@ import (
 )
 
 // Families whose calls are a name in one marker and arguments in another
-// (PLaMo 3, CWM, Kimi K3), and those whose markers prose or
+// (CWM, Kimi K3), and those whose markers prose or
 // another family may also write (poolside Laguna's <user>, HyperCLOVA X's
 // "-> tool/"), read from their published chat templates and parsers.
-
-// PLaMo 3's tags: not special tokens, so a server never drops them.
-const (
-	plamoNameOpen  = "<|plamo:begin_tool_name:plamo|>"
-	plamoNameClose = "<|plamo:end_tool_name:plamo|>"
-	plamoArgsOpen  = "<|plamo:begin_tool_arguments:plamo|>"
-	plamoArgsClose = "<|plamo:end_tool_arguments:plamo|>"
-)
-
-// plamoCall handles PLaMo 3's <|plamo:begin_tool_request:plamo|>, then the
-// name and the JSON arguments, each between its tags.
-func (p *Parser) plamoCall(i, j int, eof bool) (int, status, error) {
-	k := p.skipSpace(j)
-	ok, partial := p.hasPrefixAt(k, plamoNameOpen)
-	if !ok {
-		if partial || k >= len(p.buf) {
-			return needOrNot(eof)
-		}
-		return 0, noMatch, nil
-	}
-	k += len(plamoNameOpen)
-	e := p.indexWithin(k, plamoNameClose, lookAhead)
-	if e < 0 {
-		if _, miss := p.ahead(k, eof); miss == needMore {
-			return 0, needMore, nil
-		}
-		return 0, noMatch, nil
-	}
-	name := string(bytes.TrimSpace(p.buf[k:e]))
-	b := p.skipSpace(e + len(plamoNameClose))
-	ok, partial = p.hasPrefixAt(b, plamoArgsOpen)
-	if !ok {
-		if partial || b >= len(p.buf) {
-			if !eof {
-				return 0, needMore, nil
-			}
-		}
-		return b, matched, p.fail(i, b, FormatPlamo3, fmt.Sprintf("call to %q has no arguments: write %s{…}%s after its name", name, plamoArgsOpen, plamoArgsClose))
-	}
-	return p.namedArgs(i, b+len(plamoArgsOpen), eof, name, FormatPlamo3, plamoArgsClose)
-}
 
 // cwmCall handles Meta CWM's <tool: LABEL>\nNAME ARGS\n</tool>: the first
 // word of the body names the tool; the rest is its arguments, a JSON

@@ -11,17 +11,11 @@ var kimiResult = &ResultMarkers{Start: "<|im_system|>{name}<|im_middle|>## Retur
 
 var (
 	_ = register(Spec{Format: FormatKimiK2, Models: []string{"Moonshot Kimi K2, K2 Thinking"}, Example: `<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{"a":1}<|tool_call_end|><|tool_calls_section_end|>`,
-		Result: kimiResult,
-		Code:   "the name is written as an id, functions.NAME:INDEX (kimiCall)",
+		Result:  kimiResult,
+		Section: &Markers{Start: "<|tool_calls_section_begin|>", End: "<|tool_calls_section_end|>"},
+		Call:    CallMarkers{Start: "<|tool_call_begin|>", NamePrefix: "functions.", IndexSep: ":", NameEnd: "<|tool_call_argument_begin|>", End: "<|tool_call_end|>"}, Body: BodyNameJSON,
 		// Kimi K2 Thinking may start a call with no section around it.
-		opens: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"},
-		own: []marker{
-			sectionMarker("<|tool_calls_section_begin|>", FormatKimiK2),
-			sectionEnd("<|tool_calls_section_end|>"),
-			{"<|tool_call_begin|>", (*Parser).kimiCall, []string{FormatKimiK2}},
-			// LFM2's call end too.
-			closer("<|tool_call_end|>", FormatKimiK2),
-		}})
+		opens: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"}})
 	_ = register(Spec{Format: FormatKimiK3, Models: []string{"Moonshot Kimi K3 (XTML)"}, Example: `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
 		Code: "each argument says its type, and the arguments may be one JSON block instead (kimiK3Call)",
 		own: []marker{

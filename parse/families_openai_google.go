@@ -32,16 +32,10 @@ var (
 		}})
 	_ = register(Spec{Format: FormatFunctionGemma, Models: []string{"Google FunctionGemma 270M"}, Example: `<start_function_call>call:f{a:<escape>x<escape>}<end_function_call>`,
 		Result: &ResultMarkers{Start: "<start_function_response>", End: "<end_function_response>"},
-		Code:   "arguments are a brace list with unquoted keys and <escape>-quoted strings (gemmaCall)",
-		own: []marker{
-			{"<start_function_call>", gemmaCall("<end_function_call>", FormatFunctionGemma), []string{FormatFunctionGemma}},
-			closer("<end_function_call>", FormatFunctionGemma),
-		}})
+		Call:   CallMarkers{Start: "<start_function_call>", NameStart: "call:", End: "<end_function_call>"}, Body: BodyBrace, StringQuote: "<escape>"})
 	_ = register(Spec{Format: FormatGemma4, Models: []string{"Google Gemma 4"}, Example: `<|tool_call>call:f{a:<|"|>x<|"|>,n:3}<tool_call|>`,
 		Result: gemma4Result,
-		Code:   `arguments are a brace list with unquoted keys and <|"|>-quoted strings, and a call may follow a thought channel without its marker (gemmaCall, bareGemma)`,
-		own: []marker{
-			{"<|tool_call>", gemmaCall("<tool_call|>", FormatGemma4), []string{FormatGemma4}},
-			closer("<tool_call|>", FormatGemma4),
-		}})
+		Call:   CallMarkers{Start: "<|tool_call>", NameStart: "call:", End: "<tool_call|>"}, Body: BodyBrace, StringQuote: `<|"|>`,
+		// Its thought channel is a control token's (gemmaChannel).
+		Reasoning: []Markers{{Start: "<|channel>", End: "<channel|>"}}, AfterReasoning: true})
 )

@@ -13,29 +13,21 @@ var solarResult = &ResultMarkers{Start: "<|tool_response:begin|>{id}<|tool_respo
 var (
 	_ = register(Spec{Format: FormatOlmo3, Models: []string{"AllenAI Olmo 3"}, Example: "<function_calls>\\nf(a=1)\\n</function_calls>",
 		Call: CallMarkers{Start: "<function_calls>", End: "</function_calls>"}, Body: BodyPythonic})
-	// The pythonic reader also reads MiniCPM3's fenced Python in LFM2's
-	// block (fencedPyLines), which names minicpm3.
+	// LFM2's and MiniCPM3's blocks share their markers: a block LFM2's
+	// reading does not fit, a fence, is tried as MiniCPM3's.
 	_ = register(Spec{Format: FormatLFM2, Models: []string{"LiquidAI LFM2, LFM2.5"}, Example: `<|tool_call_start|>[f(a=1)]<|tool_call_end|>`,
 		Result: &ResultMarkers{Start: "<|im_start|>tool\n", End: "<|im_end|>"},
-		Call:   CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic,
-		also: []string{FormatMiniCPM3}})
+		Call:   CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic})
 	_ = register(Spec{Format: FormatMiniCPM3, Models: []string{"OpenBMB MiniCPM3"}, Example: "<|tool_call_start|>```python\\nf(a=1)\\n```<|tool_call_end|>",
-		Code: "Python calls in a Markdown fence in LFM2's block (fencedPyLines)", own: []marker{}})
+		Call: CallMarkers{Start: "<|tool_call_start|>", End: "<|tool_call_end|>"}, Body: BodyPythonic, Fenced: true})
 	_ = register(Spec{Format: FormatMiniCPM5, Models: []string{"OpenBMB MiniCPM 5"}, Example: `<function name="f"><param name="a">1</param></function>`,
 		Call: CallMarkers{Start: `<function name="`, NameEnd: `">`, End: "</function>"}, Body: BodyParams,
 		Param: &ParamMarkers{Start: `<param name="`, KeyEnd: `">`, End: "</param>"},
 		Code:  "<function name=…> also opens Functionary's JSON calls (functionTag)", own: []marker{}})
 	_ = register(Spec{Format: FormatPlamo3, Models: []string{"Preferred Networks PLaMo 3"}, Example: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>f<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>{"a":1}<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|><|plamo:end_tool_requests:plamo|>`,
 		Section: &Markers{Start: "<|plamo:begin_tool_requests:plamo|>", End: "<|plamo:end_tool_requests:plamo|>"},
-		Call:    CallMarkers{Start: "<|plamo:begin_tool_request:plamo|>" + plamoNameOpen, NameEnd: plamoNameClose + plamoArgsOpen, End: plamoArgsClose + "<|plamo:end_tool_request:plamo|>"}, Body: BodyNameJSON,
-		Code: "space may come between its tags, and a call without arguments is told so (plamoCall)",
-		own: []marker{
-			sectionMarker("<|plamo:begin_tool_requests:plamo|>", FormatPlamo3),
-			sectionEnd("<|plamo:end_tool_requests:plamo|>"),
-			{"<|plamo:begin_tool_request:plamo|>", (*Parser).plamoCall, []string{FormatPlamo3}},
-			closer("<|plamo:end_tool_request:plamo|>", FormatPlamo3),
-			closer(plamoArgsClose, FormatPlamo3),
-		}})
+		Call: CallMarkers{Start: "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>", NameEnd: "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>",
+			End: "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>", Spaced: true}, Body: BodyNameJSON})
 	_ = register(Spec{Format: FormatSolarOpen, Models: []string{"Upstage Solar Open"}, Example: `<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>f<|tool_call:args|>{"a":1}<|tool_call:end|><|calls|>`,
 		Result:  solarResult,
 		Section: &Markers{Start: "<|tool_calls|>", End: "<|calls|>"},

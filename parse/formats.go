@@ -112,7 +112,7 @@ func Specs() []*Spec {
 	ss := make([]*Spec, len(builtins))
 	for k, s := range builtins {
 		c := *s
-		c.own, c.opens, c.also, c.endsInSection = nil, nil, nil, false
+		c.own, c.opens, c.endsInSection = nil, nil, false
 		ss[k] = &c
 	}
 	return ss

@@ -1,7 +1,8 @@
 package parse
 
-// FunctionGemma's and Gemma 4's calls: an object with bare keys and
-// token-delimited strings, rewritten here as JSON before it is read.
+// The brace body (BodyBrace), FunctionGemma's and Gemma 4's calls: an
+// object with bare keys and token-delimited strings, rewritten here as
+// JSON before it is read.
 
 import (
 	"bytes"
@@ -11,14 +12,11 @@ import (
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
 
-// gemmaCall handles FunctionGemma's <start_function_call>call:NAME{k:<escape>v<escape>}
+// braceCall reads a brace body: one or more calls prefix NAME{…} up to
+// closer, as FunctionGemma's <start_function_call>call:NAME{k:<escape>v<escape>}
 // and Gemma 4's <|tool_call>call:NAME{k:<|"|>v<|"|>}: keys are bare and
-// strings are delimited by a token instead of quotes.
-func gemmaCall(closer, format string) handler {
-	delim := "<escape>"
-	if format == FormatGemma4 {
-		delim = `<|"|>`
-	}
+// strings are delimited by the token delim instead of quotes.
+func braceCall(closer, format, prefix, delim string) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		// Read every call of the block before emitting any: Gemma 4
 		// writes several in one block (call:f{…}call:g{…}).
@@ -45,13 +43,13 @@ func gemmaCall(closer, format string) handler {
 		k := p.skipSpace(j)
 		for {
 			at := k
-			if ok, partial := p.hasPrefixAt(k, ":call:"); ok || partial && !eof {
+			if ok, partial := p.hasPrefixAt(k, ":"+prefix); ok || partial && !eof {
 				if partial {
 					return 0, needMore, nil
 				}
 				k++ // <|tool_call>:call: as some Gemma 4 outputs have it
 			}
-			ok, partial := p.hasPrefixAt(k, "call:")
+			ok, partial := p.hasPrefixAt(k, prefix)
 			if !ok {
 				if partial && !eof {
 					return 0, needMore, nil
@@ -62,7 +60,7 @@ func gemmaCall(closer, format string) handler {
 				k = at
 				break
 			}
-			k += len("call:")
+			k += len(prefix)
 			win, miss := p.ahead(k, eof)
 			ob := bytes.IndexByte(win, '{')
 			if ob < 0 {
@@ -104,7 +102,7 @@ func gemmaCall(closer, format string) handler {
 			return 0, needMore, nil
 		}
 		if body != k {
-			return after, matched, p.fail(i, after, format, fmt.Sprintf("text %q after the calls, before %s; write only calls (call:NAME{…}) in the block", clip.Prefix(bytes.TrimSpace(p.buf[k:body]), 64), closer))
+			return after, matched, p.fail(i, after, format, fmt.Sprintf("text %q after the calls, before %s; write only calls (%sNAME{…}) in the block", clip.Prefix(bytes.TrimSpace(p.buf[k:body]), 64), closer, prefix))
 		}
 		end := after
 		if end == k {
@@ -112,21 +110,6 @@ func gemmaCall(closer, format string) handler {
 		}
 		return end, matched, emit(calls, end)
 	}
-}
-
-// bareGemma handles a Gemma 4 call written with no <|tool_call> after a
-// thought channel (<channel|>call:f{…}): buf[i] is where the channel
-// ended.
-func (p *Parser) bareGemma(i int, eof bool) (int, status, error) {
-	k := p.skipSpace(i)
-	ok, partial := p.hasPrefixAt(k, "call:")
-	if k >= len(p.buf) || partial {
-		return needOrNot(eof)
-	}
-	if !ok {
-		return 0, noMatch, nil
-	}
-	return gemmaCall("<tool_call|>", FormatGemma4)(p, i, k, eof)
 }
 
 // gemmaArgs rewrites the {k:<delim>v<delim>,…} object at buf[b] as lenient

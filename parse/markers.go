@@ -258,25 +258,6 @@ func (p *Parser) prefixedJSON(start, k int, eof bool, closer, format string) (in
 	return e, st, err
 }
 
-// kimiCall handles Kimi K2's
-// <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{…}<|tool_call_end|>.
-func (p *Parser) kimiCall(i, j int, eof bool) (int, status, error) {
-	const argBegin = "<|tool_call_argument_begin|>"
-	e := p.indexWithin(j, argBegin, 512)
-	if e < 0 || e-j > 512 {
-		if e < 0 && !eof && len(p.buf)-j < 512 {
-			return 0, needMore, nil
-		}
-		return 0, noMatch, nil
-	}
-	name := bytes.TrimSpace(p.buf[j:e])
-	name = bytes.TrimPrefix(name, []byte("functions."))
-	if c := bytes.LastIndexByte(name, ':'); c >= 0 {
-		name = name[:c]
-	}
-	return p.kimiArgs(i, e+len(argBegin), eof, name)
-}
-
 // pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
 // or a built-in tool call brave_search.call(query="…").
 func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {

@@ -109,9 +109,12 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
-	// gemmaCallAt is where a Gemma 4 thought channel ended, where a call
-	// may follow without its <|tool_call>; -1 when none.
-	gemmaCallAt int
+	// bareCallAt is where a think block ended that a call may follow
+	// without its start marker (Spec.AfterReasoning: Gemma 4's thought
+	// channel), read by bareCall; -1 when none. afterThink is what the
+	// open think block's end would set bareCall to.
+	bareCallAt           int
+	bareCall, afterThink *bareReader
 	// ids holds "call_N" for the numbers from idsFirst on, idEnds where
 	// each ends in it: see numberedID.
 	ids      string
@@ -171,7 +174,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, gemmaCallAt: -1, extra: extraIndex(opts)}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, bareCallAt: -1, extra: extraIndex(opts)}
 	if prompt != "" {
 		// The prompt's tail goes first, at negative offsets: text there
 		// is never emitted (see flushText), offsets stay the output's.
@@ -358,8 +361,8 @@ func (p *Parser) compact() {
 		p.waitAt -= keep
 		p.waitLen -= keep
 	}
-	if p.gemmaCallAt >= 0 {
-		p.gemmaCallAt -= keep
+	if p.bareCallAt >= 0 {
+		p.bareCallAt -= keep
 	}
 	if p.scanFrom >= 0 {
 		p.scanFrom -= keep
@@ -430,10 +433,10 @@ func (p *Parser) run(eof bool) error {
 		i := p.nextTrigger(p.pos)
 		// At the end of input nothing can follow a thought channel that
 		// ends the text: no call is looked for past the last byte.
-		if g := p.gemmaCallAt; g >= p.pos && (i < 0 || g < i) && (g < len(p.buf) || !eof) {
+		if g := p.bareCallAt; g >= p.pos && (i < 0 || g < i) && (g < len(p.buf) || !eof) {
 			i = g
 		} else if g >= 0 && (g < p.pos || g >= len(p.buf)) {
-			p.gemmaCallAt = -1
+			p.bareCallAt = -1
 		}
 		if i < 0 {
 			p.pos = len(p.buf)

@@ -313,7 +313,14 @@ func (p *Parser) pyEntryEnd(j int, stops string) (int, bool) {
 // pythonicBlock handles markers around pythonic calls: Llama 4's
 // <|python_start|>, LFM2's <|tool_call_start|> (also with a JSON array
 // inside) and Olmo 3's <function_calls> with one call per line.
-func pythonicBlock(closer, format string) handler {
+func pythonicBlock(closer, format string) handler { return pythonicReader(closer, format, false) }
+
+// fencedPython reads a fenced pythonic body (Spec.Fenced): a block
+// that holds no fence is another family's (LFM2's, whose markers
+// MiniCPM3 shares), and its marker is tried next.
+func fencedPython(closer, format string) handler { return pythonicReader(closer, format, true) }
+
+func pythonicReader(closer, format string, fenced bool) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k >= len(p.buf) {
@@ -322,18 +329,19 @@ func pythonicBlock(closer, format string) handler {
 			}
 			return 0, noMatch, nil
 		}
-		var end int
-		var st status
-		var err error
-		if ok, partial := p.hasPrefixAt(k, "```"); (ok || partial) && format == FormatLFM2 {
-			// MiniCPM3 puts a ```python fence inside the block.
+		if fenced {
+			ok, partial := p.hasPrefixAt(k, "```")
 			if partial && !eof {
 				return 0, needMore, nil
 			}
-			if ok && p.allowed(FormatMiniCPM3) {
-				return p.fencedPyLines(i, k, eof, closer)
+			if !ok || !p.allowed(format) {
+				return 0, noMatch, nil
 			}
+			return p.fencedPyLines(i, k, eof, closer, format)
 		}
+		var end int
+		var st status
+		var err error
 		switch {
 		case p.buf[k] == '{' && format == FormatPythonic:
 			// Llama 4 writes a JSON call here as well.
@@ -461,7 +469,7 @@ func (p *Parser) endOfTurnAt(e int) (tok string, partial bool) {
 
 // fencedPyLines reads MiniCPM3's <|tool_call_start|>```python\n calls
 // ```<|tool_call_end|>: pythonic calls, one a line, in a code fence.
-func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, error) {
+func (p *Parser) fencedPyLines(i, k int, eof bool, closer, format string) (int, status, error) {
 	nl := p.indexWithin(k, "\n", lookAhead)
 	if nl < 0 {
 		_, miss := p.ahead(k, eof)
@@ -470,7 +478,7 @@ func (p *Parser) fencedPyLines(i, k int, eof bool, closer string) (int, status, 
 	if lang := bytes.TrimSpace(p.buf[k+3 : nl]); len(lang) > 0 && string(lang) != "python" && string(lang) != "py" {
 		return 0, noMatch, nil
 	}
-	end, st, err := p.pyLines(i, nl+1, eof, FormatMiniCPM3, "```")
+	end, st, err := p.pyLines(i, nl+1, eof, format, "```")
 	if st != matched || err != nil {
 		return end, st, err
 	}

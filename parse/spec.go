@@ -36,14 +36,24 @@ type Spec struct {
 	// {"NAME": {arguments}}, the tool's name its one key (Swiss AI
 	// Apertus).
 	NameIsKey bool `json:"name_is_key,omitempty"`
+	// Fenced says a pythonic body's calls sit in a Markdown code fence
+	// inside the call's markers, one a line (MiniCPM3's ```python).
+	Fenced bool `json:"fenced,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
 	// Key and Value are the tags of a kv body's pairs.
 	Key   *Markers `json:"key,omitempty"`
 	Value *Markers `json:"value,omitempty"`
+	// StringQuote is the token a brace body's strings are between, in
+	// place of '"' (FunctionGemma's <escape>, Gemma 4's <|"|>).
+	StringQuote string `json:"string_quote,omitempty"`
 	// Reasoning lists markers around a think block: nothing inside one
 	// is a call.
 	Reasoning []Markers `json:"reasoning,omitempty"`
+	// AfterReasoning says a call may follow the end of a think block
+	// (Reasoning) without Call.Start, as Gemma 4 writes one after its
+	// thought channel: <channel|>call:f{…}.
+	AfterReasoning bool `json:"after_reasoning,omitempty"`
 	// Skip lists control tokens that are never prose (end of turn).
 	Skip []string `json:"skip,omitempty"`
 	// Prompt is the end of the prompt the output continues (a chat
@@ -69,10 +79,6 @@ type Spec struct {
 	// opens are the family's markers that open a call section, and so
 	// end an open think block (sectionOpener).
 	opens []string
-	// also, for a family read by its spec, are the formats its markers'
-	// reading may name besides its own (MiniCPM3's fenced Python in
-	// LFM2's block): --format naming one keeps the markers on.
-	also []string
 	// endsInSection: the family's code reads its section, whose end
 	// also ends a call in it that left its own end marker out
 	// (sectionEnds), as a spec's section end does.
@@ -93,7 +99,17 @@ type CallMarkers struct {
 	// Start and it (a call id) is skipped.
 	NameStart string `json:"name_start,omitempty"`
 	NameEnd   string `json:"name_end,omitempty"`
-	End       string `json:"end,omitempty"`
+	// NamePrefix and IndexSep say the name is written as an id,
+	// NamePrefix NAME IndexSep INDEX (Kimi K2's functions.f:0): the
+	// prefix, when there, and the index are dropped, and an id that is
+	// an index alone names no tool.
+	NamePrefix string `json:"name_prefix,omitempty"`
+	IndexSep   string `json:"index_sep,omitempty"`
+	End        string `json:"end,omitempty"`
+	// Spaced says space may come between the tags Start, NameEnd and
+	// End are made of (PLaMo 3), and that a call whose name is not
+	// followed by all of NameEnd's tags is told it has no arguments.
+	Spaced bool `json:"spaced,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
 	// <|tool_call|>[…]): with a json body, the call ends where its JSON
 	// does.
@@ -125,10 +141,14 @@ const (
 	BodyKV = "kv"
 	// BodyPythonic: Python-style calls, f(a=1), one or a list of them.
 	BodyPythonic = "pythonic"
+	// BodyBrace: one or more calls NAME_START NAME{k:QvQ,n:3}, each's
+	// arguments an object with bare keys and strings between the
+	// spec's StringQuote (FunctionGemma, Gemma 4).
+	BodyBrace = "brace"
 )
 
 // Bodies lists the body readers a spec may name.
-var Bodies = []string{BodyJSON, BodyNameJSON, BodyParams, BodyKV, BodyPythonic}
+var Bodies = []string{BodyJSON, BodyNameJSON, BodyParams, BodyKV, BodyPythonic, BodyBrace}
 
 // The members a json body's call object names its tool and arguments with
 // when the spec does not say.
@@ -207,6 +227,9 @@ func (s *Spec) Check() error {
 			return err
 		}
 	}
+	if s.AfterReasoning && len(s.Reasoning) == 0 {
+		return specErr("after_reasoning", `is true, and the format has no reasoning markers: give "reasoning", or drop it`)
+	}
 	for k, t := range s.Skip {
 		if err := opener(fmt.Sprintf("skip[%d]", k), t); err != nil {
 			return err
@@ -229,6 +252,11 @@ func (s *Spec) Check() error {
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
+		{"string_quote", s.StringQuote != "", BodyBrace},
+		{"fenced", s.Fenced, BodyPythonic},
+		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
+		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
+		{"call.spaced", s.Call.Spaced, BodyNameJSON},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -242,9 +270,32 @@ func (s *Spec) Check() error {
 		if named {
 			return specErr("call.name_end", "body %q reads no name before the body: drop call.name_start and call.name_end, or use body name_json, params or kv", s.Body)
 		}
+	case BodyBrace:
+		if s.Call.NameStart == "" {
+			return specErr("call.name_start", `is required with body brace: the text before each call's name ("call:")`)
+		}
+		if s.Call.NameEnd != "" {
+			return specErr("call.name_end", "%q: with body brace the name ends at its arguments' '{': drop call.name_end", s.Call.NameEnd)
+		}
+		if err := need("string_quote", s.StringQuote, `the token a string is between, in place of '"' ("<escape>")`); err != nil {
+			return err
+		}
 	case BodyNameJSON:
 		if s.Call.NameEnd == "" {
 			return specErr("call.name_end", `is required with body name_json: the text between the tool's name and its JSON arguments ("\n" for a name on a line of its own)`)
+		}
+		if s.Call.Spaced {
+			switch {
+			case s.Call.NameStart != "" || s.Call.IndexSep != "" || s.Call.NamePrefix != "":
+				return specErr("call.spaced", "is read without call.name_start, call.name_prefix and call.index_sep: drop them, or spaced")
+			case s.Call.End == "":
+				return specErr("call.spaced", "is read with call.end: set it")
+			}
+			for _, f := range []struct{ field, t string }{{"call.start", s.Call.Start}, {"call.name_end", s.Call.NameEnd}, {"call.end", s.Call.End}} {
+				if tags(f.t) == nil {
+					return specErr(f.field, "%q: with call.spaced a marker is one or more tags, each <…> or […]: write it so, or drop spaced", f.t)
+				}
+			}
 		}
 	case BodyParams:
 		if s.Param == nil {
@@ -273,6 +324,28 @@ func (s *Spec) Check() error {
 		return specErr("body", "%q is not a body reader; want one of %s%s", s.Body, strings.Join(Bodies, ", "), didYouMean(s.Body, Bodies))
 	}
 	return nil
+}
+
+// tags splits t into the tags it is made of, each <…> or […], or nil
+// when it is not made of tags alone.
+func tags(t string) []string {
+	var out []string
+	for t != "" {
+		end := byte('>')
+		switch t[0] {
+		case '<':
+		case '[':
+			end = ']'
+		default:
+			return nil
+		}
+		n := strings.IndexByte(t, end)
+		if n < 1 {
+			return nil
+		}
+		out, t = append(out, t[:n+1]), t[n+1:]
+	}
+	return out
 }
 
 // nameKeys and argumentsKeys are the spec's, or the defaults.

@@ -30,10 +30,21 @@ func render(s *Spec, calls []renderedCall) string {
 	}
 	for _, c := range calls {
 		b.WriteString(s.Call.Start)
-		if s.Call.NameStart != "" {
+		if s.Call.NameStart != "" && s.Body != BodyBrace {
 			b.WriteString("id7 " + s.Call.NameStart)
 		}
 		switch s.Body {
+		case BodyBrace:
+			// Before each call's name, not an id's end.
+			var args []string
+			for _, a := range c.args {
+				v := a[1]
+				if strings.HasPrefix(v, `"`) {
+					v = s.StringQuote + textValue(v) + s.StringQuote
+				}
+				args = append(args, a[0]+":"+v)
+			}
+			b.WriteString(s.Call.NameStart + c.name + "{" + strings.Join(args, ",") + "}")
 		case BodyJSON:
 			if s.NameIsKey {
 				fmt.Fprintf(&b, `{%q: %s}`, c.name, jsonObject(c.args))
@@ -41,11 +52,19 @@ func render(s *Spec, calls []renderedCall) string {
 			}
 			fmt.Fprintf(&b, `{%q: %q, %q: %s}`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
 		case BodyNameJSON:
-			b.WriteString(c.name + s.Call.NameEnd + jsonObject(c.args))
+			name := s.Call.NamePrefix + c.name
+			if s.Call.IndexSep != "" {
+				name += s.Call.IndexSep + "1"
+			}
+			b.WriteString(name + s.Call.NameEnd + jsonObject(c.args))
 		case BodyPythonic:
 			var args []string
 			for _, a := range c.args {
 				args = append(args, a[0]+"="+a[1])
+			}
+			if s.Fenced {
+				b.WriteString("```python\n" + c.name + "(" + strings.Join(args, ", ") + ")\n```")
+				break
 			}
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
 		case BodyParams:
@@ -303,6 +322,14 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
 		{`{"format": "x", "call": {"start": "<c>", "name_end": ">", "no_end": true}, "body": "name_json"}`, "call.no_end", `only with body "json"`},
+		{`{` + ok + `, "string_quote": "<q>"}`, "string_quote", `set body to "brace"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "brace", "string_quote": "<q>"}`, "call.name_start", "is required with body brace"},
+		{`{"format": "x", "call": {"start": "<c>", "name_start": "call:", "end": "</c>"}, "body": "brace"}`, "string_quote", "is required"},
+		{`{"format": "x", "call": {"start": "<c>", "index_sep": ":", "end": "</c>"}, "body": "json"}`, "call.index_sep", `set body to "name_json"`},
+		{`{` + ok + `, "after_reasoning": true}`, "after_reasoning", `give "reasoning"`},
+		{`{"format": "x", "call": {"start": "<c>x", "name_end": "<n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.start", "one or more tags"},
+		{`{"format": "x", "call": {"start": "<c>", "name_start": "<n>", "name_end": "</n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.spaced", "drop them"},
+		{`{` + ok + `, "fenced": true}`, "fenced", `set body to "pythonic"`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

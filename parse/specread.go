@@ -12,8 +12,8 @@ import (
 // A spec is read by the generic body readers the built-in families share:
 // markedJSON's reading of a JSON body, namedArgs for a name then JSON,
 // taggedArgs for tagged parameters, glmCall for key/value tags,
-// pythonicBlock for Python-style calls. A format file's markers go into
-// the Parser's extra index (Parser.extra), looked at before the built-in
+// pythonicBlock for Python-style calls, braceCall for brace lists. A
+// format file's markers go into the Parser's extra index (Parser.extra), looked at before the built-in
 // ones, so its spelling of a marker wins over a built-in's; a built-in
 // family read by its spec alone has them in dispatch.go's tables.
 
@@ -22,20 +22,62 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
-	own := append([]string{s.Format}, s.also...)
-	ms = append(ms, marker{s.Call.Start, specCall(s), own})
-	if s.Call.End != "" {
-		// A call's end marker that arrives after the call was emitted.
-		ms = append(ms, marker{s.Call.End, lateCloser, own})
+	own := []string{s.Format}
+	if s.Call.Spaced {
+		// The first tag starts a call; each end tag may arrive after
+		// the call was emitted.
+		ms = append(ms, marker{tags(s.Call.Start)[0], specCall(s), own})
+		for _, t := range tags(s.Call.End) {
+			ms = append(ms, marker{t, lateCloser, own})
+		}
+	} else {
+		ms = append(ms, marker{s.Call.Start, specCall(s), own})
+		if s.Call.End != "" {
+			// A call's end marker that arrives after the call was emitted.
+			ms = append(ms, marker{s.Call.End, lateCloser, own})
+		}
 	}
 	if sec := s.Section; sec != nil {
 		end := marker{sec.End, endSection, own}
 		if builtin {
 			end.formats = nil
 		}
-		ms = append(ms, sectionMarker(sec.Start, s.Format, s.also...), end)
+		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
 	}
 	return ms
+}
+
+// bareReader reads a call of a spec whose calls may follow the end of
+// its think block without their start marker (Spec.AfterReasoning).
+type bareReader struct {
+	format string
+	call   handler
+	prefix string // a brace body's name_start, which must be there
+}
+
+func newBareReader(s *Spec) *bareReader {
+	b := &bareReader{format: s.Format, call: specCall(s)}
+	if s.Body == BodyBrace {
+		b.prefix = s.Call.NameStart
+	}
+	return b
+}
+
+// read reads the call at buf[i], where the think block ended: after
+// space, as if the start marker had been there; a brace body's calls
+// must begin right there (Gemma 4's <channel|>call:f{…}).
+func (b *bareReader) read(p *Parser, i int, eof bool) (int, status, error) {
+	k := p.skipSpace(i)
+	if b.prefix != "" {
+		ok, partial := p.hasPrefixAt(k, b.prefix)
+		if k >= len(p.buf) || partial {
+			return needOrNot(eof)
+		}
+		if !ok {
+			return 0, noMatch, nil
+		}
+	}
+	return b.call(p, i, k, eof)
 }
 
 // lateCloser drops the closing tag of a call block that came in a later
@@ -55,7 +97,12 @@ func specCall(s *Spec) handler {
 	case BodyJSON:
 		return specJSON(s)
 	case BodyPythonic:
+		if s.Fenced {
+			return fencedPython(c.End, s.Format)
+		}
 		return pythonicBlock(c.End, s.Format)
+	case BodyBrace:
+		return braceCall(c.End, s.Format, c.NameStart, s.StringQuote)
 	case BodyKV:
 		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
 		cut := s.headerCut()
@@ -66,6 +113,9 @@ func specCall(s *Spec) handler {
 			}
 			return p.glmCall(i, p.skipSpace(k), eof, c.End, t)
 		}
+	}
+	if c.Spaced {
+		return spacedCall(s)
 	}
 	var d *xmlDialect
 	stop := c.NameEnd
@@ -85,6 +135,9 @@ func specCall(s *Spec) handler {
 		k, st := p.specNameStart(j, c.NameStart, eof)
 		if st != matched {
 			return p.headerEnded(i, st, s.Format, cut)
+		}
+		if c.IndexSep != "" {
+			return p.idCall(i, k, eof, s)
 		}
 		e := p.indexWithin(k, stop, lookAhead)
 		if d != nil && c.NameEnd == "" {
@@ -106,8 +159,103 @@ func specCall(s *Spec) handler {
 		if d != nil {
 			return p.taggedArgs(i, b, eof, string(name), s.Format, d)
 		}
+		if c.NamePrefix != "" {
+			name = bytes.TrimPrefix(name, []byte(c.NamePrefix))
+		}
 		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
 	}
+}
+
+// idCall reads a name_json call whose name is written as an id,
+// NamePrefix NAME IndexSep INDEX, after its start marker at k: an id is
+// whatever comes before name_end within idWindow, and a marker without
+// one is prose. An id that is an index alone ("0", as a model writes
+// after a history whose call ids were bare counters) names no tool, and
+// no tool is guessed for it: the call is a parse_error up to its end
+// marker.
+func (p *Parser) idCall(i, k int, eof bool, s *Spec) (int, status, error) {
+	c := s.Call
+	e := p.indexWithin(k, c.NameEnd, idWindow)
+	if e < 0 {
+		if !eof && len(p.buf)-k < idWindow {
+			return 0, needMore, nil
+		}
+		return 0, noMatch, nil
+	}
+	b := e + len(c.NameEnd)
+	name := bytes.TrimPrefix(bytes.TrimSpace(p.buf[k:e]), []byte(c.NamePrefix))
+	if n := bytes.LastIndex(name, []byte(c.IndexSep)); n >= 0 {
+		name = name[:n]
+	}
+	if !allDigits(name) {
+		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
+	}
+	end := len(p.buf)
+	if e := p.indexWithin(b, c.End, maxBlock); e >= 0 {
+		end = e + len(c.End)
+	} else if !eof {
+		return 0, needMore, nil
+	}
+	return end, matched, p.fail(i, end, s.Format, fmt.Sprintf("the call's id %q names no tool: write %s%sNAME%s%s%s{arguments}%s", name, c.Start, c.NamePrefix, c.IndexSep, name, c.NameEnd, c.End))
+}
+
+// spacedCall reads a name_json call whose markers' tags may have space
+// between them (Call.Spaced), after the first tag of its start marker:
+// the rest of its tags, the name up to name_end's first tag, the rest of
+// name_end's (without them, the call has no arguments: a parse_error),
+// then the arguments up to end's first tag; end's other tags are dropped
+// as they come (specMarkers).
+func spacedCall(s *Spec) handler {
+	start, nameEnd, end := tags(s.Call.Start)[1:], tags(s.Call.NameEnd), tags(s.Call.End)
+	noArgs := strings.Join(nameEnd[1:], "") + "{…}" + end[0]
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := j
+		for _, t := range start {
+			k = p.skipSpace(k)
+			ok, partial := p.hasPrefixAt(k, t)
+			if !ok {
+				if partial || k >= len(p.buf) {
+					return needOrNot(eof)
+				}
+				return 0, noMatch, nil
+			}
+			k += len(t)
+		}
+		e := p.indexWithin(k, nameEnd[0], lookAhead)
+		if e < 0 {
+			if _, miss := p.ahead(k, eof); miss == needMore {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		name := string(bytes.TrimSpace(p.buf[k:e]))
+		b := e + len(nameEnd[0])
+		for _, t := range nameEnd[1:] {
+			b = p.skipSpace(b)
+			ok, partial := p.hasPrefixAt(b, t)
+			if !ok {
+				if (partial || b >= len(p.buf)) && !eof {
+					return 0, needMore, nil
+				}
+				return b, matched, p.fail(i, b, s.Format, fmt.Sprintf("call to %q has no arguments: write %s after its name", name, noArgs))
+			}
+			b += len(t)
+		}
+		return p.namedArgs(i, b, eof, name, s.Format, end[0])
+	}
+}
+
+// idWindow bounds an id: the name, its prefix and index.
+const idWindow = 2 * lookAhead
+
+// allDigits reports whether b is a non-empty run of ASCII digits.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // specNameStart finds where a call's name begins after its start marker
@@ -162,7 +310,11 @@ func (s *Spec) headerCut() string {
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
-	b.WriteString("name" + s.Call.NameEnd)
+	b.WriteString(s.Call.NamePrefix + "name")
+	if s.Call.IndexSep != "" {
+		b.WriteString(s.Call.IndexSep + "0")
+	}
+	b.WriteString(s.Call.NameEnd)
 	switch s.Body {
 	case BodyParams:
 		keyEnd := s.Param.KeyEnd

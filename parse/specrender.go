@@ -25,7 +25,7 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 	if s.Section != nil {
 		b = append(b, s.Section.Start...)
 	}
-	for _, c := range calls {
+	for k, c := range calls {
 		args := gjson.ParseBytes(c.Arguments)
 		if len(c.Arguments) == 0 {
 			args = gjson.Parse("{}")
@@ -55,11 +55,24 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 			b = append(b, args.Raw...)
 			b = append(b, '}')
 		case BodyNameJSON:
+			b = append(b, s.Call.NamePrefix...)
 			b = append(b, c.Name...)
+			if s.Call.IndexSep != "" {
+				// The id's index: the call's place among these.
+				b = append(b, s.Call.IndexSep...)
+				b = strconv.AppendInt(b, int64(k), 10)
+			}
 			b = append(b, s.Call.NameEnd...)
 			b = append(b, args.Raw...)
+		case BodyBrace:
+			b = append(b, c.Name...)
+			b = s.appendBrace(b, args)
 		case BodyPythonic:
-			b = append(b, '[')
+			if s.Fenced {
+				b = append(b, "```python\n"...)
+			} else {
+				b = append(b, '[')
+			}
 			b = append(b, c.Name...)
 			b = append(b, '(')
 			n := 0
@@ -73,7 +86,11 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, v.Raw...)
 				return true
 			})
-			b = append(b, ")]"...)
+			if s.Fenced {
+				b = append(b, ")\n```"...)
+			} else {
+				b = append(b, ")]"...)
+			}
 		case BodyParams, BodyKV:
 			b = append(b, c.Name...)
 			b = append(b, s.Call.NameEnd...)
@@ -188,6 +205,38 @@ type SpecResult struct {
 	Content string
 	Name    string // the tool's name
 	ID      string // the call's id
+}
+
+// appendBrace writes a brace body's value: object keys bare, strings
+// between the spec's StringQuote, the rest as JSON.
+func (s *Spec) appendBrace(b []byte, v gjson.Result) []byte {
+	switch {
+	case v.Type == gjson.String:
+		b = append(b, s.StringQuote...)
+		b = append(b, v.Str...)
+		return append(b, s.StringQuote...)
+	case v.IsObject(), v.IsArray():
+		open, close := byte('['), byte(']')
+		if v.IsObject() {
+			open, close = '{', '}'
+		}
+		b = append(b, open)
+		n := 0
+		v.ForEach(func(k, e gjson.Result) bool {
+			if n > 0 {
+				b = append(b, ',')
+			}
+			n++
+			if v.IsObject() {
+				b = append(b, k.Str...)
+				b = append(b, ':')
+			}
+			b = s.appendBrace(b, e)
+			return true
+		})
+		return append(b, close)
+	}
+	return append(b, v.Raw...)
 }
 
 // AppendResult appends a tool's result as the family s writes it back

@@ -62,7 +62,7 @@ func (p *Parser) quiet() (quietState, bool) {
 	if p.closed || p.err != nil || !p.started || !p.written || p.mode != modeProse || p.section != "" ||
 		p.pos != len(p.buf) || t < 0 || p.pos-t > maxTail ||
 		p.waitAt >= 0 || p.scanFrom >= 0 || p.decoded.out != nil ||
-		len(p.reasoning) > 0 || p.gemmaCallAt >= p.pos || p.modelIDs != nil || p.noExp || p.flatArgs {
+		len(p.reasoning) > 0 || p.bareCallAt >= p.pos || p.modelIDs != nil || p.noExp || p.flatArgs {
 		return quietState{}, false
 	}
 	q := quietState{
@@ -86,7 +86,7 @@ func (p *Parser) fork(f *Parser, q quietState, off int64, emit func(*Event) erro
 		pos: len(q.tail), seg: q.seg, lineAt: q.lineAt, afterCall: q.afterCall,
 		started: true, written: q.written, prose: q.prose,
 		explicitOnly: q.explicitOnly, outputStart: q.outputStart,
-		scanFrom: -1, waitAt: -1, gemmaCallAt: -1,
+		scanFrom: -1, waitAt: -1, bareCallAt: -1,
 		idBuf: f.idBuf[:0], scratch: f.scratch[:0],
 	}
 	f.opts.FirstID = 0

@@ -107,16 +107,20 @@ func syntaxMarkers(ms []marker, s *Syntax, format string) []marker {
 			ms = addMarker(ms, marker{tok: c.Close, h: lateCloser}, format, true)
 		}
 	}
-	return controlMarkers(ms, s.Reasoning, s.Skip, format)
+	return controlMarkers(ms, s.Reasoning, s.Skip, format, nil)
 }
 
 // controlMarkers appends markers for think blocks and control tokens
 // that are never prose.
-func controlMarkers(ms []marker, reasoning [][2]string, skip []string, format string) []marker {
+func controlMarkers(ms []marker, reasoning [][2]string, skip []string, format string, after *bareReader) []marker {
 	for _, r := range reasoning {
 		closers := []string{r[1]}
 		ms = addMarker(ms, marker{tok: r[0], h: func(p *Parser, i, j int, eof bool) (int, status, error) {
-			return p.openReasoning(j, "think", closers)
+			end, st, err := p.openReasoning(j, "think", closers)
+			if after != nil {
+				p.afterThink = after
+			}
+			return end, st, err
 		}}, format, false)
 		ms = addMarker(ms, marker{tok: r[1], h: func(p *Parser, i, j int, eof bool) (int, status, error) { return p.strayCloser(i, j) }}, format, false)
 	}
@@ -186,7 +190,11 @@ func extraIndex(opts Options) *markerIndex {
 		for _, r := range s.Reasoning {
 			reasoning = append(reasoning, [2]string{r.Start, r.End})
 		}
-		ms = controlMarkers(ms, reasoning, s.Skip, opts.Format)
+		var after *bareReader
+		if s.AfterReasoning {
+			after = newBareReader(s)
+		}
+		ms = controlMarkers(ms, reasoning, s.Skip, opts.Format, after)
 	}
 	if len(ms) == 0 {
 		return nil
