@@ -52,6 +52,10 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 	p.escCtl, p.escLit = -1, -1
 	n := len(src)
 	run := i
+	// cont is just past the last line continuation (a backslash and a
+	// newline, which write nothing): a string closed before the next key
+	// ends there at the earliest, its newline not space to trim.
+	cont := -1
 	for {
 		if q == '"' {
 			for i+8 <= n {
@@ -94,7 +98,7 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 					continue
 				case quoteCloseBefore:
 					p.repairs |= MissingClosingQuote
-					k := closeBeforeKey(src, i)
+					k := max(closeBeforeKey(src, i), cont)
 					dst = trimTranscoded(dst, src, k, run)
 					if k > run {
 						dst = append(dst, src[run:k]...)
@@ -126,9 +130,13 @@ func (p *repairer) str(dst []byte, i int, q byte, open int) ([]byte, int, error)
 			if i+1 >= n {
 				return dst, i, p.cut(open, "the JSON ends inside a string, before its closing quote: "+CutOffAdvice)
 			}
+			e := src[i+1]
 			var err error
 			if dst, i, run, err = p.escape(dst, i, run, q, open); err != nil {
 				return dst, i, err
+			}
+			if e == '\n' || e == '\r' {
+				cont = i
 			}
 		case c < 0x20:
 			if p.strict {

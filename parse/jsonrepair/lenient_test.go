@@ -22,6 +22,10 @@ var repairCases = []struct {
 	// value is a bare word too (errCases).
 	{`{a 1}`, false, `{"a":1}`, true},
 	{`{a "b"}`, false, `{"a":"b"}`, true},
+	// A line continuation writes nothing: a string closed after one,
+	// before the next key, ends past it (its newline is not space).
+	{"{\"a\":\"\\\n\"b\":1}", false, `{"a":"","b":1}`, true},
+	{"{\"a\":\"x\\\r\n, \"b\":1}", false, `{"a":"x","b":1}`, true},
 	{` { "a" : [ 1 , 2 ] } `, false, `{"a":[1,2]}`, false},
 	{`[]`, false, `[]`, false},
 	{`{}`, false, `{}`, false},
