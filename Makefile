@@ -20,7 +20,7 @@ FUZZTIME ?= 50000x
 # -race needs cgo and a C compiler; without them the tests run without it.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build tools test vet fmt-check unit skipped mcp-deps fuzz-short bench fuzz generate check-generated install demo clean lint
+.PHONY: all build tools test vet fmt-check unit skipped mcp-deps fuzz-short bench bench-ollama fuzz generate check-generated install demo clean lint
 
 all: build
 
@@ -110,6 +110,14 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	@echo "toolcall's JSON repair against kaptinlin/jsonrepair (testdata/repairbench):"
 	cd testdata/repairbench && $(GO) test -run '^$$' -bench . -benchmem
+
+## bench-ollama: parse against Ollama's own parsers (Qwen3, Qwen3-Coder,
+## harmony, tools.Parser), in process, on the same inputs fed in tokens and
+## whole; first the test that both read the same calls. bench/ollama is a
+## module of its own (it requires github.com/ollama/ollama), so neither
+## make test nor make bench builds it; this downloads Ollama's module once
+bench-ollama:
+	cd bench/ollama && $(GO) test -run 'Agree' . && $(GO) test -run '^$$' -bench . -benchtime 10x -count 3
 
 ## generate: rewrite man/ and completions/ from the command tree
 generate:

@@ -53,6 +53,7 @@ func (p *Parser) bodyEnd(end int, closer string, eof bool) (body, after int, st 
 			return end, n + len(closer), matched
 		}
 		if partial && !eof {
+			p.waitForPrefix(closer, n)
 			return 0, 0, needMore
 		}
 		if e := p.closerUnclosed(n, closer, eof); e > 0 {

@@ -248,16 +248,25 @@ const numberedPrefix = "call_"
 // idBatch is how many call ids numberedID makes at a time.
 const idBatch = 64
 
+// firstBatch is how many numberedID makes the first time: most outputs
+// hold a call or two, and a Parser per response would make 64 ids for one.
+const firstBatch = 4
+
 // numberedID returns "call_n". The ids are cut from one string made for
 // idBatch calls at a time: one allocation there instead of one per call,
 // which shows in dense calls. A kept id keeps that string (~700 bytes) alive.
 func (p *Parser) numberedID(n int) string {
 	k := n - p.idsFirst
-	if p.ids == "" || k < 0 || k >= idBatch {
+	if p.ids == "" || k < 0 || k >= p.idsN {
+		batch := idBatch
+		if p.ids == "" {
+			batch = firstBatch
+		}
 		b := p.idBuf[:0]
 		var digits [20]byte
 		d := strconv.AppendInt(digits[:0], int64(n), 10)
-		for j := range idBatch {
+		p.idsN = batch
+		for j := range batch {
 			b = append(append(b, numberedPrefix...), d...)
 			p.idEnds[j] = len(b)
 			d = countUp(d, int64(n+j+1))

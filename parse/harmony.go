@@ -6,6 +6,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"unicode"
 
 	"github.com/toolcall/toolcall/tools/event"
 )
@@ -19,6 +20,7 @@ func (p *Parser) harmony(i, j int, eof bool) (int, status, error) {
 	h := p.indexWithin(j, msg, 512)
 	if h < 0 || h-j > 512 {
 		if h < 0 && !eof && len(p.buf)-j < 512 {
+			p.waitForWithin("<", max(j, len(p.buf)-len(msg)+1), j+512)
 			return 0, needMore, nil
 		}
 		return 0, noMatch, nil
@@ -83,9 +85,18 @@ func (p *Parser) atOutputStart() bool {
 func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, status, error) {
 	channel := ""
 	if c := bytes.Index(header, []byte("<|channel|>")); c >= 0 {
-		f := bytes.Fields(header[c+len("<|channel|>"):])
-		if len(f) > 0 {
-			channel = string(bytes.SplitN(f[0], []byte("<|"), 2)[0])
+		// The first word after it, up to a special token: as
+		// bytes.Fields and SplitN would cut it, without their slices.
+		f := header[c+len("<|channel|>"):]
+		if s := bytes.IndexFunc(f, notSpace); s >= 0 {
+			f = f[s:]
+			if e := bytes.IndexFunc(f, unicode.IsSpace); e >= 0 {
+				f = f[:e]
+			}
+			if e := bytes.Index(f, []byte("<|")); e >= 0 {
+				f = f[:e]
+			}
+			channel = string(f)
 		}
 	}
 	recipient := ""
@@ -100,6 +111,8 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	end := e
 	if e < 0 {
 		if !eof {
+			// Every end token starts with '<'; the longest is 11 bytes.
+			p.waitFor("<", max(b, len(p.buf)-len("<|channel|>")+1))
 			return 0, needMore, nil
 		}
 		e, end = len(p.buf), len(p.buf)
@@ -172,3 +185,5 @@ func (p *Parser) harmonyMessage(i int, header []byte, b int, eof bool) (int, sta
 	p.written = true
 	return end, matched, p.emit(&p.ev)
 }
+
+func notSpace(r rune) bool { return !unicode.IsSpace(r) }

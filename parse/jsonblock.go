@@ -122,12 +122,14 @@ func tagBody(closer, format string) handler {
 			}
 			end, complete := p.jsonEnd(k, false)
 			if !complete && !eof {
+				p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
 				return 0, needMore, nil
 			}
 			return p.markedJSON(i, k, end, complete, eof, closer, f)
 		case '<':
 			ok, partial := p.hasPrefixAt(k, "<function=")
 			if partial && !eof {
+				p.waitForPrefix("<function=", k)
 				return 0, needMore, nil
 			}
 			if !ok {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"unicode/utf8"
 
@@ -109,6 +110,17 @@ type Parser struct {
 	// waitAt is a block start that needed more input when the buffer was
 	// waitLen long; -1 when none.
 	waitAt, waitLen int
+	// waitBytes, set by the reader of the block at waitAt as it asks for
+	// more (waitFor), holds the bytes one of which must arrive before
+	// reading the block again can end otherwise; waitFrom is the output
+	// offset from which none has. "" when not set.
+	waitBytes string
+	waitFrom  int64
+	waitEnd   int64 // the output offset the input must end before
+	// waitPrefix, set by waitForPrefix, is a marker the input so far
+	// ends with the start of, at output offset waitPrefixAt.
+	waitPrefix   string
+	waitPrefixAt int64
 	// bareCallAt is where a think block ended that a call may follow
 	// without its start marker (Spec.AfterReasoning: Gemma 4's thought
 	// channel), read by bareCall; -1 when none. afterThink is what the
@@ -119,6 +131,7 @@ type Parser struct {
 	// each ends in it: see numberedID.
 	ids      string
 	idsFirst int
+	idsN     int // how many ids are in it
 	idEnds   [idBatch]int
 	idBuf    []byte
 	// lastName is the last tool name read; models call the same tools
@@ -175,6 +188,9 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 		return nil, err
 	}
 	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, bareCallAt: -1, extra: extraIndex(opts)}
+	// Room for a short response from the start: a Parser per response,
+	// fed a token at a time, would grow its buffer a few bytes at a time.
+	p.buf = make([]byte, 0, 1<<10)
 	if prompt != "" {
 		// The prompt's tail goes first, at negative offsets: text there
 		// is never emitted (see flushText), offsets stay the output's.
@@ -385,6 +401,70 @@ func (p *Parser) compact() {
 	}
 }
 
+// noWaitFor turns waitFor's skipping off, for the test that it changes
+// nothing but the work.
+var noWaitFor bool
+
+// waitFor notes, as a reader returns needMore, that reading its block
+// again cannot end otherwise until one of the bytes in set arrives at or
+// after buf[from] (a closer, an end marker's first byte): run does not
+// read it again until then. from must be early enough for a marker begun
+// before the end of the input and cut off by it. Skipping a reading is as
+// if the pieces had come as one, which the parser reads the same
+// (FuzzParse); set must hold every byte that can end the block, or its
+// event would come a piece late (TestWaitForTiming).
+func (p *Parser) waitFor(set string, from int) {
+	p.waitBytes, p.waitFrom, p.waitEnd = set, p.base+int64(from), math.MaxInt64
+}
+
+// waitForWithin is waitFor for a reader that gives up once the input has
+// reached buf[end] without one of the bytes.
+func (p *Parser) waitForWithin(set string, from, end int) {
+	p.waitBytes, p.waitFrom, p.waitEnd = set, p.base+int64(from), p.base+int64(end)
+}
+
+// waitForTag is waitFor for the tag t, searched for from buf[from] on: a
+// start of it that ends the input is waited out with waitForPrefix.
+func (p *Parser) waitForTag(t string, from int) {
+	for s := max(from, len(p.buf)-len(t)+1); s < len(p.buf); s++ {
+		if p.buf[s] == t[0] && string(p.buf[s:]) == t[:len(p.buf)-s] {
+			p.waitForPrefix(t, s)
+			return
+		}
+	}
+	p.waitFor(t[:1], len(p.buf))
+}
+
+// waitForPrefix notes, as a reader returns needMore because the input so
+// far ends inside the marker t that starts at buf[at], that reading the
+// block again cannot end otherwise while the input still ends inside it:
+// run does not read it again until the marker is whole or turns out not
+// to be it. A reader calls it only where nothing it read before at
+// depends on what follows.
+func (p *Parser) waitForPrefix(t string, at int) {
+	p.waitPrefix, p.waitPrefixAt = t, p.base+int64(at)
+}
+
+// anyByteOf reports whether b holds a byte of set: a few passes of
+// IndexByte over a few bytes, with set's bytes taken as bytes.
+func anyByteOf(b []byte, set string) bool {
+	for k := 0; k < len(set); k++ {
+		if bytes.IndexByte(b, set[k]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonEnders are the bytes that can end a JSON value cut off by the end of
+// the input so far, or the block around it, for waitFor: a closer (ASCII,
+// or fullwidth, whose bytes start 0xEF) or a marker; jsonEndBack is how
+// far back such a marker or closer may have begun.
+const (
+	jsonEnders  = "}])<\xef"
+	jsonEndBack = 32
+)
+
 // status is what a block handler found.
 type status int
 
@@ -452,6 +532,21 @@ func (p *Parser) run(eof bool) error {
 		if !eof && i == p.waitAt && len(p.buf)-i > 4<<10 && len(p.buf) < p.waitLen+(p.waitLen-i)/8 {
 			return nil
 		}
+		// Nor, a token at a time, while none of the bytes that could end it
+		// has come (waitFor).
+		if !eof && i == p.waitAt && len(p.buf)-i <= maxBlock && !noWaitFor {
+			if p.waitBytes != "" && p.base+int64(len(p.buf)) < p.waitEnd && !anyByteOf(p.buf[p.waitFrom-p.base:], p.waitBytes) {
+				// None began a marker either: the next look starts here.
+				p.waitFrom = p.base + int64(len(p.buf))
+				return nil
+			}
+			if t := p.waitPrefix; t != "" {
+				if rest := p.buf[p.waitPrefixAt-p.base:]; len(rest) < len(t) && string(rest) == t[:len(rest)] {
+					return nil
+				}
+			}
+		}
+		p.waitBytes, p.waitPrefix = "", ""
 		p.blockStart = i
 		calls := p.calls
 		end, st, err := p.dispatch(i, eof)

@@ -149,6 +149,9 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format, outer string) (int, st
 	win, miss := p.ahead(j, eof)
 	gt := bytes.IndexByte(win, '>')
 	if gt < 0 {
+		if miss == needMore {
+			p.waitForWithin(">", len(p.buf), j+lookAhead)
+		}
 		return 0, miss, nil
 	}
 	name := bytes.TrimSpace(p.buf[j : j+gt])
@@ -170,7 +173,7 @@ func (p *Parser) qwenFunction(i, j int, eof bool, format, outer string) (int, st
 		return 0, noMatch, nil
 	}
 	d := &xmlDialect{paramOpen: "<parameter=", paramClose: "</parameter>", close: "</function>", outer: outer, wrapped: format == FormatQwen3Coder}
-	return p.taggedArgs(i, k, eof, string(name), format, d)
+	return p.taggedArgs(i, k, eof, p.intern(name), format, d) // read again a token at a time
 }
 
 // namedJSON emits a call whose name came from a tag and whose arguments are
@@ -345,11 +348,13 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			p.noExp = !a.exp
 			return end, matched, p.emitCall("", name, a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
 		} else if partial && !eof {
+			p.waitForPrefix(d.close, k)
 			return 0, needMore, nil
 		}
 		ok, partial := p.hasPrefixAt(k, d.paramOpen)
 		if partial {
 			if !eof {
+				p.waitForPrefix(d.paramOpen, k)
 				return 0, needMore, nil
 			}
 			return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off before %s: its arguments may be incomplete; send the whole call again", name, d.close))
@@ -416,6 +421,8 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			gt := bytes.IndexByte(win, '>')
 			if gt < 0 {
 				if !eof {
+					// Only a '>' in the window ends the parameter's tag.
+					p.waitForWithin(">", len(p.buf), k+lookAhead)
 					return 0, needMore, nil
 				}
 				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
@@ -440,6 +447,10 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		// its own, before any closing tag.
 		e, st := p.closingTag(k, d.paramClose, eof)
 		if st == needMore {
+			if e < 0 {
+				// Nothing is read until the value's closing tag comes.
+				p.waitForTag(d.paramClose, k)
+			}
 			return 0, needMore, nil
 		}
 		if m, _ := p.firstOf(k, "\n"+d.paramOpen, "\n"+d.close); m >= 0 && (st != matched || m < e) {
@@ -492,7 +503,8 @@ func (p *Parser) failThrough(i, k int, outer string, eof bool, format, msg strin
 // the end of the input), so a value may contain the tag's text, as code
 // that writes this very format does. At the end of the input, the first
 // occurrence stands when none is followed by a tag: text after it is then
-// reported as such, not as a value cut off.
+// reported as such, not as a value cut off. Waiting for more, it returns
+// -1 while no closing tag has come that the next bytes could make the one.
 func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 	first := -1
 	for {
@@ -502,7 +514,7 @@ func (p *Parser) closingTag(k int, tag string, eof bool) (int, status) {
 		}
 		if e < 0 {
 			if !eof {
-				return 0, needMore
+				return -1, needMore // no closing tag yet: see waitFor
 			}
 			if first >= 0 {
 				return first, matched
