@@ -134,6 +134,9 @@ type Parser struct {
 	idsN     int // how many ids are in it
 	idEnds   [idBatch]int
 	idBuf    []byte
+	// paramTypes are ParamType's answers for the tool typesOf (paramType).
+	paramTypes []keptType
+	typesOf    string
 	// lastName is the last tool name read; models call the same tools
 	// again and again, so it saves a string per call.
 	lastName string

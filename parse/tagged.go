@@ -134,12 +134,39 @@ var jsonStart = [256]bool{'{': true, '[': true, '-': true, 't': true, 'f': true,
 	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true}
 
 // paramType asks the schema lookup for a parameter's type.
+//
+// The answers for the tool asked about last are kept: a call arriving a
+// token at a time is read again as it grows, asking for the same names
+// each time, and making each name a string to ask with was most of such
+// a stream's allocations.
 func (p *Parser) paramType(tool string, param []byte) string {
 	if p.opts.ParamType == nil {
 		return ""
 	}
-	return p.opts.ParamType(tool, string(bytes.TrimSpace(param)))
+	param = bytes.TrimSpace(param)
+	if tool != p.typesOf {
+		p.typesOf = tool
+		p.paramTypes = p.paramTypes[:0]
+	}
+	for _, t := range p.paramTypes {
+		if t.param == string(param) {
+			return t.typ
+		}
+	}
+	name := string(param)
+	t := p.opts.ParamType(tool, name)
+	if len(p.paramTypes) < maxKeptTypes {
+		p.paramTypes = append(p.paramTypes, keptType{name, t})
+	}
+	return t
 }
+
+// keptType is one of ParamType's answers paramType keeps.
+type keptType struct{ param, typ string }
+
+// maxKeptTypes bounds paramTypes, looked through in turn: a tool has a
+// few parameters, and a model inventing names must not grow it.
+const maxKeptTypes = 16
 
 // qwenFunction parses a Qwen3-Coder function block after "<function=":
 // NAME>, then <parameter=KEY>value</parameter> pairs, then </function>. A
@@ -427,10 +454,10 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				}
 				return len(p.buf), matched, p.fail(i, len(p.buf), format, fmt.Sprintf("call to %q was cut off inside a parameter tag; send the whole call again", name))
 			}
-			key = bytes.Trim(p.buf[k:k+gt], `"' `)
+			key = trimKey(p.buf[k : k+gt])
 			k += gt + 1
 		}
-		if bytes.ContainsAny(key, "<>\n") {
+		if holdsMarkup(key) {
 			// A parameter name never holds markup: its tag was not closed
 			// (a '>' or a quote missing), and the call ends at its own end
 			// tag, never in the next call.
@@ -478,6 +505,29 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		k = e + len(d.paramClose)
 	}
+}
+
+// trimKey is a parameter name without the quotes and spaces around it
+// (<parameter="k">, <parameter= k>).
+func trimKey(b []byte) []byte {
+	for len(b) > 0 && (b[0] == '"' || b[0] == '\'' || b[0] == ' ') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == '"' || b[len(b)-1] == '\'' || b[len(b)-1] == ' ') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// holdsMarkup reports whether a parameter name holds '<', '>' or a
+// newline: its tag was not closed.
+func holdsMarkup(b []byte) bool {
+	for _, c := range b {
+		if c == '<' || c == '>' || c == '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 // failThrough reports the call at buf[i:k] as a parse_error that takes
