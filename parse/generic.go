@@ -155,7 +155,7 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 			if e < 0 {
 				return cutOrMore(b, eof, c, "in a parameter tag")
 			}
-			key, vs = bytes.Trim(b[ks:ks+e], `"' `), ks+e+len(m.KeyEnd)
+			key, vs = trimKey(b[ks:ks+e]), ks+e+len(m.KeyEnd)
 			if m.TagEnd != "" {
 				te := bytes.Index(b[vs:min(len(b), vs+maxTag)], []byte(m.TagEnd))
 				if te < 0 {
@@ -165,7 +165,7 @@ func readParams(b []byte, k int, eof bool, m paramTags, end []string, c *readCtx
 				vs += te + len(m.TagEnd)
 			}
 		}
-		if bytes.ContainsAny(key, "<>\n") || len(key) == 0 {
+		if holdsMarkup(key) || len(key) == 0 {
 			return ks, matched, fmt.Sprintf("call to %q: a parameter tag is not closed before the next tag; write each argument as %sNAME%s…%s", c.tool, m.Open, m.KeyEnd, m.Close)
 		}
 		closeTok := m.Close
