@@ -176,3 +176,32 @@ func TestModelTemplateStopsAfterCalls(t *testing.T) {
 		}
 	}
 }
+
+// The built-in llama3 template writes a tool's result as Meta's Llama 3.1
+// template does, passed through tojson: the ipython turns of the two
+// renderings are the same bytes.
+func TestLlama3ResultsMatchMetaTemplate(t *testing.T) {
+	meta, err := Template("../parse/chattemplate/testdata/llamacpp/meta-llama-Llama-3.1-8B-Instruct.jinja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builtin, _ := Template("llama3")
+	turns := func(p string) []string {
+		var out []string
+		for _, s := range strings.Split(p, "ipython<|end_header_id|>\n\n")[1:] {
+			out = append(out, s[:strings.Index(s, "<|eot_id|>")])
+		}
+		return out
+	}
+	for _, conv := range [][]Message{conversation} { // Meta's template takes one call a turn
+		want, err := meta.Render(conv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := builtin.Render(conv)
+		w, g := turns(want), turns(got)
+		if len(w) == 0 || !slices.Equal(g, w) {
+			t.Errorf("tool results: built-in llama3 %q, Meta's template %q", g, w)
+		}
+	}
+}

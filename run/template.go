@@ -160,19 +160,24 @@ func renderChatML(msgs []Message) (string, error) {
 }
 
 // renderLlama3 is the Llama 3.1+ header format. Tool results are turns of
-// role ipython; an assistant's own calls are {"name", "parameters"}
-// objects. Content is trimmed, as Meta's template does.
+// role ipython, each written as a JSON string: Meta's template passes it
+// through tojson (a string is iterable to Jinja), so that is what the
+// models saw in training. An assistant's own calls are {"name",
+// "parameters"} objects. Other content is trimmed, as Meta's template
+// does.
 func renderLlama3(msgs []Message) (string, error) {
 	var b strings.Builder
 	header := func(role string) {
 		fmt.Fprintf(&b, "<|start_header_id|>%s<|end_header_id|>\n\n", role)
 	}
 	for _, m := range msgs {
-		role := m.Role
-		if role == "tool" {
-			role = "ipython"
+		if m.Role == "tool" {
+			header("ipython")
+			b.Write(jsonw.AppendString(nil, m.Content))
+			b.WriteString("<|eot_id|>")
+			continue
 		}
-		header(role)
+		header(m.Role)
 		b.WriteString(strings.TrimSpace(m.Content))
 		if len(m.ToolCalls) > 0 {
 			if strings.TrimSpace(m.Content) != "" {
