@@ -10,10 +10,10 @@ var dsmlSections = []string{"<｜DSML｜function_calls>", "<｜DSML｜tool_calls
 
 // DSML's tags, and Step-3's.
 var (
-	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
+	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true, jsonArgs: true}
 	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
-	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
-	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
+	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true, jsonArgs: true}
+	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true, jsonArgs: true}
 )
 
 // deepseekResult is how R1's and V3.1's templates write a result; R1's

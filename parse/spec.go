@@ -64,6 +64,15 @@ type Spec struct {
 	// back into the conversation (AppendResult; run's resultAs template
 	// function); nil when the spec does not say.
 	Result *ResultMarkers `json:"result,omitempty"`
+	// JSONArguments says a params body's arguments may instead be one
+	// JSON object right after the call's opening tag (DeepSeek V3.2's
+	// DSML writes either).
+	JSONArguments bool `json:"json_arguments,omitempty"`
+	// EmptyNeedsSection says a params call with no parameters is read
+	// only inside the section: outside it, an opening and a closing tag
+	// alone (MiniMax M2's <invoke name="x"></invoke> in prose) say too
+	// little to be a call.
+	EmptyNeedsSection bool `json:"empty_needs_section,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -114,6 +123,10 @@ type CallMarkers struct {
 	// <|tool_call|>[…]): with a json body, the call ends where its JSON
 	// does.
 	NoEnd bool `json:"no_end,omitempty"`
+	// Attribute says a params body's name is an attribute value right
+	// after Start (<invoke name=), or NameStart when set: quoted with '"' or '\'' or bare, the
+	// tag running to the next '>', other attributes aside (MiniMax M2).
+	Attribute bool `json:"attribute,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -126,6 +139,23 @@ type ParamMarkers struct {
 	// "<parameter=k>\nv\n</parameter>"): the one newline after the key
 	// and the one before End are layout, not the value's.
 	Wrapped bool `json:"wrapped,omitempty"`
+	// Attribute says the key is an attribute value right after Start
+	// (<parameter name=), quoted either way or bare, the tag running to
+	// the next '>'; a string="true" attribute in it says the value is
+	// text, string="false" that it is JSON (DeepSeek's DSML).
+	Attribute bool `json:"attribute,omitempty"`
+}
+
+// key is k as a parameter's tag writes it, up to its value: an
+// attribute value in quotes and the tag's '>', or k and KeyEnd.
+func (m *ParamMarkers) key(k string) string {
+	switch {
+	case m.Attribute:
+		return `"` + k + `">`
+	case m.KeyEnd == "":
+		return k + ">"
+	}
+	return k + m.KeyEnd
 }
 
 // The body readers.
@@ -257,6 +287,9 @@ func (s *Spec) Check() error {
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},
+		{"call.attribute", s.Call.Attribute, BodyParams},
+		{"json_arguments", s.JSONArguments, BodyParams},
+		{"empty_needs_section", s.EmptyNeedsSection, BodyParams},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -306,6 +339,15 @@ func (s *Spec) Check() error {
 		}
 		if err := need("param.end", s.Param.End, "the tag that ends a parameter's value"); err != nil {
 			return err
+		}
+		if s.Param.Attribute && s.Param.KeyEnd != "" {
+			return specErr("param.key_end", "%q: with param.attribute the key's tag ends at the next '>': drop key_end", s.Param.KeyEnd)
+		}
+		if s.Call.Attribute && s.Call.NameEnd != "" {
+			return specErr("call.name_end", "%q: with call.attribute the name is an attribute value and its tag ends at the next '>': drop call.name_end", s.Call.NameEnd)
+		}
+		if s.EmptyNeedsSection && s.Section == nil {
+			return specErr("empty_needs_section", `is true, and the format has no section: give "section", or drop it`)
 		}
 	case BodyKV:
 		if s.Key == nil || s.Value == nil {

@@ -116,6 +116,7 @@ var specFields = map[string]map[string]any{
 	"": {
 		"format": nil, "models": nil, "example": nil, "body": nil,
 		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "after_reasoning": nil, "skip": nil, "prompt": nil,
+		"json_arguments": nil, "empty_needs_section": nil,
 		"section":   "markers",
 		"call":      "call",
 		"param":     "param",
@@ -126,8 +127,8 @@ var specFields = map[string]map[string]any{
 	},
 	"markers": {"start": nil, "end": nil},
 	"result":  {"start": nil, "end": nil, "json": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil},
-	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "attribute": nil},
+	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil, "attribute": nil},
 }
 
 // allFields lists every field path, for suggestions.

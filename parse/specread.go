@@ -120,9 +120,21 @@ func specCall(s *Spec) handler {
 	var d *xmlDialect
 	stop := c.NameEnd
 	if s.Body == BodyParams {
-		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped}
+		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped,
+			attrs: s.Param.Attribute, jsonArgs: s.JSONArguments, emptyNeedsSection: s.EmptyNeedsSection}
 		if d.keyEnd == "" {
 			d.keyEnd = ">"
+		}
+		if c.Attribute {
+			// The name an attribute value (<invoke name="f">).
+			invoke := invokeBlock(d)
+			return func(p *Parser, i, j int, eof bool) (int, status, error) {
+				k, st := p.specNameStart(j, c.NameStart, eof)
+				if st != matched {
+					return p.headerEnded(i, st, s.Format, s.headerCut())
+				}
+				return invoke(p, i, k, eof)
+			}
 		}
 		if stop == "" {
 			// The name ends at the first parameter, or the call's end
@@ -310,18 +322,18 @@ func (s *Spec) headerCut() string {
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
-	b.WriteString(s.Call.NamePrefix + "name")
+	if s.Call.Attribute {
+		b.WriteString(`"name">`)
+	} else {
+		b.WriteString(s.Call.NamePrefix + "name")
+	}
 	if s.Call.IndexSep != "" {
 		b.WriteString(s.Call.IndexSep + "0")
 	}
 	b.WriteString(s.Call.NameEnd)
 	switch s.Body {
 	case BodyParams:
-		keyEnd := s.Param.KeyEnd
-		if keyEnd == "" {
-			keyEnd = ">"
-		}
-		b.WriteString(s.Param.Start + "key" + keyEnd + "value" + s.Param.End)
+		b.WriteString(s.Param.Start + s.Param.key("key") + "value" + s.Param.End)
 	case BodyKV:
 		b.WriteString(s.Key.Start + "key" + s.Key.End + s.Value.Start + "value" + s.Value.End)
 	default:

@@ -267,9 +267,15 @@ type xmlDialect struct {
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
 	keyEnd     string // a spec's end of the key, in place of attrs' and '>'s
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
+	// invokeBlock's: the arguments may be one JSON object instead
+	// (Spec.JSONArguments); an empty call outside the section is none
+	// (Spec.EmptyNeedsSection).
+	jsonArgs, emptyNeedsSection bool
 }
 
-// invokeBlock handles <invoke name="N"> forms.
+// invokeBlock handles <invoke name="N"> forms: the name an attribute
+// value, the tag up to '>', then the parameters (or, with jsonArgs, one
+// JSON object).
 func invokeBlock(d *xmlDialect) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		name, k, st := p.attrValue(j, eof)
@@ -285,25 +291,18 @@ func invokeBlock(d *xmlDialect) handler {
 		if b >= len(p.buf) && !eof {
 			return 0, needMore, nil
 		}
-		if d == xmlMiniMax && p.section != FormatMiniMaxM2 {
-			if p.section == FormatMiniMaxM3 {
-				// M3's invoke with its namespace tokens dropped.
-				return p.m3Invoke(i, j, eof)
-			}
-			if !p.allowed(FormatMiniMaxM2) {
-				return 0, noMatch, nil
-			}
-			// An invoke with no parameter says nothing of MiniMax M2
-			// outside its section: as peers do, it is no call of M2's.
-			// With known tools it may still read as the shape it is
-			// (orGeneric).
+		if d.emptyNeedsSection && p.section != d.format {
+			// An invoke with no parameter outside any section says
+			// nothing of the family (MiniMax M2's, as peers read it):
+			// no call of its. With known tools it may still read as
+			// the shape it is (orGeneric).
 			if ok, partial := p.hasPrefixAt(b, d.close); ok && p.section == "" {
 				return 0, noMatch, nil
 			} else if partial && !eof {
 				return 0, needMore, nil
 			}
 		}
-		if b < len(p.buf) && p.buf[b] == '{' {
+		if d.jsonArgs && b < len(p.buf) && p.buf[b] == '{' {
 			// DeepSeek V3.2 and V4 sometimes write the arguments as one
 			// JSON object instead of parameter tags.
 			end, complete := p.jsonEnd(b, false)
