@@ -8,13 +8,8 @@ package parse
 // quantizations detokenize them.
 var dsmlSections = []string{"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<|DSML|function_calls>", "<|DSML|tool_calls>"}
 
-// DSML's tags, and Step-3's.
-var (
-	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true, jsonArgs: true}
-	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
-	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true, jsonArgs: true}
-	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true, jsonArgs: true}
-)
+// Step-3's tags.
+var xmlStep3 = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true, jsonArgs: true}
 
 // deepseekResult is how R1's and V3.1's templates write a result; R1's
 // also write <｜tool▁outputs▁begin｜> once before a turn's results.
@@ -34,21 +29,15 @@ var (
 		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{},
 		endsInSection: true})
 	_ = register(Spec{Format: FormatDeepSeekDSML, Models: []string{"DeepSeek V3.2, V4"}, Example: `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
-		Result: &ResultMarkers{Start: "<result>", End: "</result>"},
-		Code:   `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
-		opens:  dsmlSections,
-		own: []marker{
-			sectionMarker(dsmlSections[0], FormatDeepSeekDSML),
-			sectionEnd("</｜DSML｜function_calls>"),
-			sectionMarker(dsmlSections[1], FormatDeepSeekDSML),
-			sectionEnd("</｜DSML｜tool_calls>"),
-			sectionMarker(dsmlSections[2], FormatDeepSeekDSML),
-			sectionEnd("</|DSML|function_calls>"),
-			sectionMarker(dsmlSections[3], FormatDeepSeekDSML),
-			sectionEnd("</|DSML|tool_calls>"),
-			{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
-			{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
-		}})
+		Result:  &ResultMarkers{Start: "<result>", End: "</result>"},
+		Section: &Markers{Start: "<｜DSML｜function_calls>", End: "</｜DSML｜function_calls>"},
+		Call:    CallMarkers{Start: "<｜DSML｜invoke name=", Attribute: true, End: "</｜DSML｜invoke>"}, Body: BodyParams,
+		Param:         &ParamMarkers{Start: "<｜DSML｜parameter name=", Attribute: true, End: "</｜DSML｜parameter>"},
+		JSONArguments: true,
+		// V4's section is tool_calls; some servers and quantizations
+		// detokenize the fullwidth '｜' as ASCII '|'.
+		AlsoSpelled: []Spelling{{From: "function_calls", To: "tool_calls"}, {From: "｜", To: "|"}},
+		opens:       dsmlSections})
 	_ = register(Spec{Format: FormatStep3, Models: []string{"StepFun Step-3"}, Example: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
 		Code: "its invoke tags sit in DeepSeek-like fullwidth tokens after a type (fullwidthToken, invokeBlock)",
 		own: []marker{

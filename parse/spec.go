@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/editdist"
@@ -73,6 +74,12 @@ type Spec struct {
 	// alone (MiniMax M2's <invoke name="x"></invoke> in prose) say too
 	// little to be a call.
 	EmptyNeedsSection bool `json:"empty_needs_section,omitempty"`
+	// AlsoSpelled lists other spellings of the call markup: every
+	// marker of the section, the call and its parameters is also read
+	// with each pair's From written as To, in every combination of the
+	// pairs (DSML's ASCII '|' for '｜', and V4's tool_calls for V3.2's
+	// function_calls).
+	AlsoSpelled []Spelling `json:"also_spelled,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -98,6 +105,62 @@ type Spec struct {
 type Markers struct {
 	Start string `json:"start"`
 	End   string `json:"end"`
+}
+
+// Spelling is another way a family's markers are written: From as To.
+type Spelling struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// spellings are s (without AlsoSpelled) and, for each combination of its AlsoSpelled pairs
+// that changes a marker, a copy of s with the markers so written, each
+// spelling once.
+func (s *Spec) spellings() []*Spec {
+	if len(s.AlsoSpelled) == 0 {
+		return []*Spec{s}
+	}
+	base := *s
+	base.AlsoSpelled = nil
+	out := []*Spec{&base}
+	for _, sp := range s.AlsoSpelled {
+		for _, o := range out {
+			c := o.respelled(sp)
+			if !slices.ContainsFunc(out, func(x *Spec) bool { return x.sameMarkers(c) }) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// respelled is a copy of s with sp.From written as sp.To in the markers
+// of its section, calls and parameters.
+func (s *Spec) respelled(sp Spelling) *Spec {
+	r := func(t string) string { return strings.ReplaceAll(t, sp.From, sp.To) }
+	c := *s
+	c.AlsoSpelled = nil
+	m := func(ms *Markers) *Markers {
+		if ms == nil {
+			return nil
+		}
+		return &Markers{Start: r(ms.Start), End: r(ms.End)}
+	}
+	c.Section, c.Key, c.Value = m(s.Section), m(s.Key), m(s.Value)
+	c.Call.Start, c.Call.NameStart, c.Call.NameEnd, c.Call.End = r(s.Call.Start), r(s.Call.NameStart), r(s.Call.NameEnd), r(s.Call.End)
+	if s.Param != nil {
+		p := *s.Param
+		p.Start, p.KeyEnd, p.End = r(p.Start), r(p.KeyEnd), r(p.End)
+		c.Param = &p
+	}
+	return &c
+}
+
+// sameMarkers reports whether s and o write their markup alike.
+func (s *Spec) sameMarkers(o *Spec) bool {
+	eq := func(a, b *Markers) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+	return s.Call == o.Call && eq(s.Section, o.Section) && eq(s.Key, o.Key) && eq(s.Value, o.Value) &&
+		(s.Param == nil && o.Param == nil || s.Param != nil && o.Param != nil && *s.Param == *o.Param)
 }
 
 // CallMarkers are the markers of one call: Start, then (after NameStart,
@@ -212,6 +275,22 @@ func (s *Spec) Check() error {
 	}
 	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it
+	}
+	for k, sp := range s.AlsoSpelled {
+		field := fmt.Sprintf("also_spelled[%d]", k)
+		switch {
+		case sp.From == "":
+			return specErr(field+".from", "is required: the text of a marker written another way")
+		case sp.From == sp.To:
+			return specErr(field+".to", "%q is from's text: give the other spelling, or drop the pair", sp.To)
+		}
+	}
+	if len(s.AlsoSpelled) > 0 {
+		for _, o := range s.spellings()[1:] {
+			if err := o.Check(); err != nil {
+				return specErr("also_spelled", "respells a marker so that %v: change the pair", err)
+			}
+		}
 	}
 	opener := func(field, t string) error {
 		if len(t) < 2 || t[0] != '<' && t[0] != '[' {
@@ -443,9 +522,12 @@ func CheckFormats(specs []*Spec) error {
 		if !s.FileForm() {
 			continue
 		}
-		marks := []string{s.Call.Start}
-		if s.Section != nil {
-			marks = append(marks, s.Section.Start)
+		var marks []string
+		for _, sp := range s.spellings() {
+			marks = append(marks, sp.Call.Start)
+			if sp.Section != nil {
+				marks = append(marks, sp.Section.Start)
+			}
 		}
 		for _, m := range marks {
 			if o := starts[m]; o != nil && o != s {

@@ -335,6 +335,10 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p name=", "attribute": true, "key_end": "\">", "end": "</p>"}}`, "param.key_end", "drop key_end"},
 		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "empty_needs_section": true}`, "empty_needs_section", `give "section"`},
 		{`{` + ok + `, "json_arguments": true}`, "json_arguments", `set body to "params"`},
+		{`{` + ok + `, "also_spelled": [{"to": "|"}]}`, "also_spelled[0].from", "is required"},
+		{`{` + ok + `, "also_spelled": [{"from": "|", "to": "|"}]}`, "also_spelled[0].to", "drop the pair"},
+		{`{` + ok + `, "also_spelled": [{"from": "<", "to": "("}]}`, "also_spelled", "must begin with '<' or '['"},
+		{`{` + ok + `, "also_spelled": [{"from": "<", "too": "("}]}`, "also_spelled[0].too", `did you mean "to"?`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

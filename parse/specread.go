@@ -22,6 +22,19 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
+	if len(s.AlsoSpelled) > 0 {
+		// Each spelling's markers, each marker once.
+		seen := map[string]bool{}
+		for _, sp := range s.spellings() {
+			for _, m := range specMarkers(nil, sp, builtin) {
+				if !seen[m.tok] {
+					seen[m.tok] = true
+					ms = append(ms, m)
+				}
+			}
+		}
+		return ms
+	}
 	own := []string{s.Format}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
