@@ -38,7 +38,9 @@ type Spec struct {
 	// Apertus).
 	NameIsKey bool `json:"name_is_key,omitempty"`
 	// Fenced says a pythonic body's calls sit in a Markdown code fence
-	// inside the call's markers, one a line (MiniCPM3's ```python).
+	// inside the call's markers, one a line (MiniCPM3's ```python); a
+	// name_json body's arguments, after the name (DeepSeek R1's
+	// NAME\n```json\n{…}\n```).
 	Fenced bool `json:"fenced,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
@@ -362,7 +364,6 @@ func (s *Spec) Check() error {
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
 		{"string_quote", s.StringQuote != "", BodyBrace},
-		{"fenced", s.Fenced, BodyPythonic},
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},
@@ -373,6 +374,9 @@ func (s *Spec) Check() error {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
 		}
+	}
+	if s.Fenced && s.Body != BodyPythonic && s.Body != BodyNameJSON {
+		return specErr("fenced", "is read only with body %q or %q, and this format's body is %q: drop it, or set body to %q or %q", BodyPythonic, BodyNameJSON, s.Body, BodyPythonic, BodyNameJSON)
 	}
 	named := s.Call.NameStart != "" || s.Call.NameEnd != ""
 	switch s.Body {

@@ -56,6 +56,10 @@ func render(s *Spec, calls []renderedCall) string {
 			if s.Call.IndexSep != "" {
 				name += s.Call.IndexSep + "1"
 			}
+			if s.Fenced {
+				b.WriteString(name + s.Call.NameEnd + "```json\n" + jsonObject(c.args) + "\n```")
+				break
+			}
 			b.WriteString(name + s.Call.NameEnd + jsonObject(c.args))
 		case BodyPythonic:
 			var args []string

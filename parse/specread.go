@@ -57,6 +57,12 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		}
 		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
 	}
+	if builtin {
+		// A format file's control tokens are extraIndex's.
+		for _, t := range s.Skip {
+			ms = append(ms, marker{t, skip, own})
+		}
+	}
 	return ms
 }
 
@@ -164,10 +170,30 @@ func specCall(s *Spec) handler {
 		if c.IndexSep != "" {
 			return p.idCall(i, k, eof, s)
 		}
-		e := p.indexWithin(k, stop, lookAhead)
+		var e int
+		if s.Fenced {
+			// The name ends at its line's end, or at the fence or the
+			// arguments when the model did not break the line.
+			win, _ := p.ahead(k, eof)
+			e = bytes.Index(win, []byte(stop))
+			if f := bytes.IndexAny(win, "`{"); f >= 0 && (e < 0 || f < e) {
+				e = f
+			}
+			if e >= 0 {
+				e += k
+			}
+		} else {
+			e = p.indexWithin(k, stop, lookAhead)
+		}
 		if d != nil && c.NameEnd == "" {
 			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
 				e = f
+			}
+		} else if d == nil && c.End != "" {
+			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
+				// The call ends before its name does: no call of this
+				// shape, or in a call section, one written wrong.
+				return p.noNameEnd(i, k, f, s)
 			}
 		}
 		if e < 0 {
@@ -187,8 +213,31 @@ func specCall(s *Spec) handler {
 		if c.NamePrefix != "" {
 			name = bytes.TrimPrefix(name, []byte(c.NamePrefix))
 		}
+		if s.Fenced {
+			return p.fencedArgs(i, e, eof, string(name), s.Format)
+		}
 		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
 	}
+}
+
+// noNameEnd is a name_json call at i whose end marker, at f, comes
+// before the end of its name: inside a call section, where everything
+// is calls, a parse_error up to the end marker that says what is
+// missing; elsewhere the start marker was prose.
+func (p *Parser) noNameEnd(i, k, f int, s *Spec) (int, status, error) {
+	if p.section == "" {
+		return 0, noMatch, nil
+	}
+	c := s.Call
+	name := bytes.TrimSpace(p.buf[k:f])
+	if b := bytes.IndexAny(name, "{\n`"); b >= 0 {
+		name = bytes.TrimSpace(name[:b])
+	}
+	if len(name) == 0 || len(name) > 64 {
+		name = []byte("NAME")
+	}
+	end := f + len(c.End)
+	return end, matched, p.fail(i, end, s.Format, fmt.Sprintf("call has no %s between its name and its arguments: write %s%s{arguments}%s", c.NameEnd, name, c.NameEnd, c.End))
 }
 
 // idCall reads a name_json call whose name is written as an id,

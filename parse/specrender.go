@@ -63,6 +63,12 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = strconv.AppendInt(b, int64(k), 10)
 			}
 			b = append(b, s.Call.NameEnd...)
+			if s.Fenced {
+				b = append(b, "```json\n"...)
+				b = append(b, args.Raw...)
+				b = append(b, "\n```"...)
+				break
+			}
 			b = append(b, args.Raw...)
 		case BodyBrace:
 			b = append(b, c.Name...)
