@@ -23,9 +23,11 @@ import (
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	if len(s.AlsoSpelled) > 0 {
-		// Each spelling's markers, each marker once.
+		// Each spelling's markers, each marker once; the control
+		// tokens, which are not respelled, once below.
 		seen := map[string]bool{}
 		for _, sp := range s.spellings() {
+			sp.Skip = nil
 			for _, m := range specMarkers(nil, sp, builtin) {
 				if !seen[m.tok] {
 					seen[m.tok] = true
@@ -33,7 +35,7 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 				}
 			}
 		}
-		return ms
+		return specSkip(ms, s, builtin)
 	}
 	own := []string{s.Format}
 	if s.Call.Spaced {
@@ -57,10 +59,15 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		}
 		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
 	}
+	return specSkip(ms, s, builtin)
+}
+
+// specSkip appends a built-in spec's control tokens that are never
+// prose; a format file's are extraIndex's.
+func specSkip(ms []marker, s *Spec, builtin bool) []marker {
 	if builtin {
-		// A format file's control tokens are extraIndex's.
 		for _, t := range s.Skip {
-			ms = append(ms, marker{t, skip, own})
+			ms = append(ms, marker{t, skip, []string{s.Format}})
 		}
 	}
 	return ms
