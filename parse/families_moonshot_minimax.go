@@ -14,13 +14,13 @@ var (
 		// Kimi K2 Thinking may start a call with no section around it.
 		opens: []string{"<|tool_calls_section_begin|>", "<|tool_call_begin|>"}})
 	_ = register(Spec{Format: FormatKimiK3, Models: []string{"Moonshot Kimi K3 (XTML)"}, Example: `<|open|>tools<|sep|><|open|>call tool="f" index="1"<|sep|><|open|>argument key="a" type="number"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`,
-		Code: "each argument says its type, and the arguments may be one JSON block instead (kimiK3Call)",
-		own: []marker{
-			sectionMarker("<|open|>tools<|sep|>", FormatKimiK3),
-			sectionEnd("<|close|>tools<|sep|>"),
-			{"<|open|>call ", (*Parser).kimiK3Call, []string{FormatKimiK3}},
-			closer("<|close|>call<|sep|>", FormatKimiK3),
-		}})
+		Section: &Markers{Start: "<|open|>tools<|sep|>", End: "<|close|>tools<|sep|>"},
+		// Each tag's attributes run to <|sep|>; the call's index="1"
+		// names no tool, and each argument says its type.
+		Call: CallMarkers{Start: "<|open|>call tool=", Attribute: true, TagEnd: "<|sep|>", End: "<|close|>call<|sep|>"}, Body: BodyParams,
+		Param:    &ParamMarkers{Start: "<|open|>argument key=", Attribute: true, TagEnd: "<|sep|>", TypeAttribute: "type", End: "<|close|>argument<|sep|>"},
+		JSONTags: &Markers{Start: "<|open|>json", End: "<|close|>json<|sep|>"},
+		Escaped:  true})
 	_ = register(Spec{Format: FormatMiniMaxM2, Models: []string{"MiniMax M2"}, Example: `<minimax:tool_call><invoke name="f"><parameter name="a">1</parameter></invoke></minimax:tool_call>`,
 		Result:  &ResultMarkers{Start: "<response>", End: "</response>"},
 		Section: &Markers{Start: "<minimax:tool_call>", End: "</minimax:tool_call>"},

@@ -82,6 +82,14 @@ type Spec struct {
 	// pairs (DSML's ASCII '|' for '｜', and V4's tool_calls for V3.2's
 	// function_calls).
 	AlsoSpelled []Spelling `json:"also_spelled,omitempty"`
+	// JSONTags, when set, are the tags a params call's arguments may be
+	// written in instead, as one JSON object: Start, attributes up to
+	// the next '>', the object, End (Kimi K3's <|open|>json
+	// type="object"<|sep|>{…}<|close|>json<|sep|>).
+	JSONTags *Markers `json:"json_tags,omitempty"`
+	// Escaped says attribute values (call.attribute's name,
+	// param.attribute's key) are XML-escaped, &amp; for '&' (Kimi K3).
+	Escaped bool `json:"escaped,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -192,6 +200,9 @@ type CallMarkers struct {
 	// after Start (<invoke name=), or NameStart when set: quoted with '"' or '\'' or bare, the
 	// tag running to the next '>', other attributes aside (MiniMax M2).
 	Attribute bool `json:"attribute,omitempty"`
+	// TagEnd, with Attribute, ends the call's opening tag after its
+	// attributes in place of '>' (Kimi K3's <|sep|>).
+	TagEnd string `json:"tag_end,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -209,6 +220,13 @@ type ParamMarkers struct {
 	// the next '>'; a string="true" attribute in it says the value is
 	// text, string="false" that it is JSON (DeepSeek's DSML).
 	Attribute bool `json:"attribute,omitempty"`
+	// TypeAttribute, with Attribute, is the attribute of the tag that
+	// says the value's type (Kimi K3's type="number"): it wins over the
+	// schema's.
+	TypeAttribute string `json:"type_attribute,omitempty"`
+	// TagEnd, with Attribute, ends the key's tag after its attributes
+	// in place of '>' (Kimi K3's <|sep|>).
+	TagEnd string `json:"tag_end,omitempty"`
 }
 
 // key is k as a parameter's tag writes it, up to its value: an
@@ -216,11 +234,19 @@ type ParamMarkers struct {
 func (m *ParamMarkers) key(k string) string {
 	switch {
 	case m.Attribute:
-		return `"` + k + `">`
+		return `"` + k + `"` + orTagEnd(m.TagEnd)
 	case m.KeyEnd == "":
 		return k + ">"
 	}
 	return k + m.KeyEnd
+}
+
+// orTagEnd is an attribute tag's end: t, or '>'.
+func orTagEnd(t string) string {
+	if t == "" {
+		return ">"
+	}
+	return t
 }
 
 // The body readers.
@@ -370,6 +396,8 @@ func (s *Spec) Check() error {
 		{"call.attribute", s.Call.Attribute, BodyParams},
 		{"json_arguments", s.JSONArguments, BodyParams},
 		{"empty_needs_section", s.EmptyNeedsSection, BodyParams},
+		{"json_tags", s.JSONTags != nil, BodyParams},
+		{"escaped", s.Escaped, BodyParams},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -428,6 +456,26 @@ func (s *Spec) Check() error {
 		}
 		if s.Call.Attribute && s.Call.NameEnd != "" {
 			return specErr("call.name_end", "%q: with call.attribute the name is an attribute value and its tag ends at the next '>': drop call.name_end", s.Call.NameEnd)
+		}
+		if s.Param.TagEnd != "" && !s.Param.Attribute {
+			return specErr("param.tag_end", "ends a key's attribute tag, read with param.attribute: set it, or drop tag_end")
+		}
+		if s.Call.TagEnd != "" && !s.Call.Attribute {
+			return specErr("call.tag_end", "ends the name's attribute tag, read with call.attribute: set it, or drop tag_end")
+		}
+		if s.Param.TypeAttribute != "" && !s.Param.Attribute {
+			return specErr("param.type_attribute", "is read from a key's tag with param.attribute: set it, or drop type_attribute")
+		}
+		if s.Escaped && !s.Param.Attribute && !s.Call.Attribute {
+			return specErr("escaped", "says attribute values are XML-escaped, and the format reads none (call.attribute, param.attribute): drop it")
+		}
+		if t := s.JSONTags; t != nil {
+			if err := need("json_tags.start", t.Start, "the tag before the JSON arguments"); err != nil {
+				return err
+			}
+			if err := need("json_tags.end", t.End, "the tag after the JSON arguments"); err != nil {
+				return err
+			}
 		}
 		if s.EmptyNeedsSection && s.Section == nil {
 			return specErr("empty_needs_section", `is true, and the format has no section: give "section", or drop it`)

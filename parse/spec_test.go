@@ -73,7 +73,7 @@ func render(s *Spec, calls []renderedCall) string {
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
 		case BodyParams:
 			if s.Call.Attribute {
-				b.WriteString(`"` + c.name + `">`)
+				b.WriteString(`"` + c.name + `"` + orTagEnd(s.Call.TagEnd))
 			} else {
 				b.WriteString(c.name + s.Call.NameEnd)
 			}
@@ -340,6 +340,12 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "empty_needs_section": true}`, "empty_needs_section", `give "section"`},
 		{`{` + ok + `, "json_arguments": true}`, "json_arguments", `set body to "params"`},
 		{`{` + ok + `, "also_spelled": [{"to": "|"}]}`, "also_spelled[0].from", "is required"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "type_attribute": "type", "end": "</p>"}}`, "param.type_attribute", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "tag_end": "|>", "end": "</p>"}}`, "param.tag_end", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "tag_end": "|>", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}}`, "call.tag_end", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "escaped": true}`, "escaped", "drop it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "json_tags": {"start": "<j>"}}`, "json_tags.end", "is required"},
+		{`{` + ok + `, "json_tags": {"start": "<j>", "end": "</j>"}}`, "json_tags", `set body to "params"`},
 		{`{` + ok + `, "also_spelled": [{"from": "|", "to": "|"}]}`, "also_spelled[0].to", "drop the pair"},
 		{`{` + ok + `, "also_spelled": [{"from": "<", "to": "("}]}`, "also_spelled", "must begin with '<' or '['"},
 		{`{` + ok + `, "also_spelled": [{"from": "<", "too": "("}]}`, "also_spelled[0].too", `did you mean "to"?`},

@@ -147,7 +147,8 @@ func specCall(s *Spec) handler {
 	stop := c.NameEnd
 	if s.Body == BodyParams {
 		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped,
-			attrs: s.Param.Attribute, jsonArgs: s.JSONArguments, emptyNeedsSection: s.EmptyNeedsSection}
+			attrs: s.Param.Attribute, jsonArgs: s.JSONArguments, emptyNeedsSection: s.EmptyNeedsSection,
+			jsonTags: s.JSONTags, escaped: s.Escaped, typeAttr: s.Param.TypeAttribute, nameTagEnd: c.TagEnd, keyTagEnd: s.Param.TagEnd}
 		if d.keyEnd == "" {
 			d.keyEnd = ">"
 		}
@@ -392,7 +393,7 @@ func (s *Spec) headerCut() string {
 		b.WriteString("id" + s.Call.NameStart)
 	}
 	if s.Call.Attribute {
-		b.WriteString(`"name">`)
+		b.WriteString(`"name"` + orTagEnd(s.Call.TagEnd))
 	} else {
 		b.WriteString(s.Call.NamePrefix + "name")
 	}

@@ -101,7 +101,8 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 			if s.Call.Attribute {
 				b = append(b, '"')
 				b = append(b, c.Name...)
-				b = append(b, `">`...)
+				b = append(b, '"')
+				b = append(b, orTagEnd(s.Call.TagEnd)...)
 			} else {
 				b = append(b, c.Name...)
 			}
