@@ -29,7 +29,7 @@ var (
 		JSONArguments: true, EmptyNeedsSection: true,
 		opens: []string{"<minimax:tool_call>"}})
 	_ = register(Spec{Format: FormatMiniMaxM3, Models: []string{"MiniMax M3"}, Example: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>1]<]minimax[>[</a>]<]minimax[>[</invoke>]<]minimax[>[</tool_call>`,
-		Code:  "a namespace token before every tag, and each parameter a tag named by its key (miniMaxM3)",
+		Code:  "a namespace token before every tag, and each parameter a tag named by its key whose nested tags are objects and arrays, which no body reader reads (miniMaxM3)",
 		opens: []string{m3Marker + "<tool_call>"},
 		own: []marker{
 			{m3Marker, (*Parser).miniMaxM3, []string{FormatMiniMaxM3}},
