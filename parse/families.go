@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"fmt"
-	"html"
 
 	"github.com/toolcall/toolcall/internal/jsonw"
 )
@@ -63,127 +62,6 @@ func (p *Parser) cwmCall(i, j int, eof bool) (int, status, error) {
 	a.key([]byte("command"))
 	a.buf = jsonw.AppendBytes(a.buf, rest)
 	return end, matched, p.emitCall("", name, a.done(), FormatCWM, 0, p.base+int64(i), p.buf[i:end])
-}
-
-// Kimi K3's XTML tags.
-const (
-	k3Sep        = "<|sep|>"
-	k3CallClose  = "<|close|>call<|sep|>"
-	k3ArgOpen    = "<|open|>argument "
-	k3ArgClose   = "<|close|>argument<|sep|>"
-	k3JSONOpen   = "<|open|>json "
-	k3JSONClose  = "<|close|>json<|sep|>"
-	k3CutMessage = "call to %q was cut off before <|close|>call<|sep|>: its arguments may be incomplete; send the whole call again"
-)
-
-// kimiK3Call handles Kimi K3's <|open|>call tool="NAME" index="1"<|sep|>,
-// then arguments each in <|open|>argument key="k" type="t"<|sep|>v
-// <|close|>argument<|sep|>, or all in one <|open|>json …<|sep|>{…}
-// <|close|>json<|sep|>, then <|close|>call<|sep|>. Attribute values are
-// XML-escaped; a value's type says how to read it.
-func (p *Parser) kimiK3Call(i, j int, eof bool) (int, status, error) {
-	head, k, st := p.k3Header(j, eof)
-	if st != matched {
-		return 0, st, nil
-	}
-	name := k3Attr(head, "tool")
-	if name == "" {
-		return 0, noMatch, nil
-	}
-	a := &p.args
-	a.reset()
-	for {
-		if k = p.skipSpace(k); k >= len(p.buf) {
-			return p.inputEnded(i, eof, FormatKimiK3, fmt.Sprintf(k3CutMessage, name))
-		}
-		if ok, partial := p.hasPrefixAt(k, k3CallClose); ok {
-			end := k + len(k3CallClose)
-			p.noExp = !a.exp
-			return end, matched, p.emitCall("", name, a.done(), FormatKimiK3, a.repairs, p.base+int64(i), p.buf[i:end])
-		} else if partial {
-			return needOrNot(eof)
-		}
-		if ok, partial := p.hasPrefixAt(k, k3JSONOpen); ok && len(a.buf) == 1 {
-			_, b, st := p.k3Header(k+len(k3JSONOpen), eof)
-			if st != matched {
-				return 0, st, nil
-			}
-			return p.namedArgs(i, b, eof, name, FormatKimiK3, k3JSONClose)
-		} else if partial && !eof {
-			return 0, needMore, nil
-		}
-		ok, partial := p.hasPrefixAt(k, k3ArgOpen)
-		if partial && !eof {
-			return 0, needMore, nil
-		}
-		if !ok {
-			return p.failThrough(i, k, k3CallClose, eof, FormatKimiK3, fmt.Sprintf("call to %q: unexpected text %q between arguments; write each as %skey=\"k\" type=\"string\"%sv%s", name, firstChar(p.buf[k:]), k3ArgOpen, k3Sep, k3ArgClose))
-		}
-		ahead, vs, st := p.k3Header(k+len(k3ArgOpen), eof)
-		if st == needMore {
-			return 0, needMore, nil
-		}
-		if st != matched {
-			return len(p.buf), matched, p.fail(i, len(p.buf), FormatKimiK3, fmt.Sprintf(k3CutMessage, name))
-		}
-		key, typ := k3Attr(ahead, "key"), k3Attr(ahead, "type")
-		ve := p.indexAt(vs, k3ArgClose)
-		if ve < 0 {
-			if !eof {
-				return 0, needMore, nil
-			}
-			return len(p.buf), matched, p.fail(i, len(p.buf), FormatKimiK3, fmt.Sprintf("call to %q was cut off in the value of %q: the output ended before %s; send the whole call again", name, key, k3ArgClose))
-		}
-		if typ == "" {
-			typ = p.paramType(name, []byte(key))
-		}
-		a.key([]byte(key))
-		a.value(p.buf[vs:ve], typ, false, p.opts.NoRepair, false)
-		k = ve + len(k3ArgClose)
-	}
-}
-
-// k3Header reads a tag's attributes up to <|sep|> from buf[j]: the
-// attribute text and where the tag ends.
-func (p *Parser) k3Header(j int, eof bool) ([]byte, int, status) {
-	e := p.indexWithin(j, k3Sep, lookAhead)
-	if e < 0 {
-		_, miss := p.ahead(j, eof)
-		return nil, 0, miss
-	}
-	return p.buf[j:e], e + len(k3Sep), matched
-}
-
-// k3Attr returns the XML-unescaped value of the attribute name="…" in
-// head, or "".
-func k3Attr(head []byte, name string) string {
-	at := bytes.Index(head, []byte(name+`="`))
-	for at > 0 && head[at-1] != ' ' {
-		next := bytes.Index(head[at+1:], []byte(name+`="`))
-		if next < 0 {
-			return ""
-		}
-		at += 1 + next
-	}
-	if at < 0 {
-		return ""
-	}
-	v := head[at+len(name)+2:]
-	e := bytes.IndexByte(v, '"')
-	if e < 0 {
-		return ""
-	}
-	return html.UnescapeString(string(v[:e]))
-}
-
-// inputEnded is what a call handler returns when the input so far ends
-// inside the call at i: wait for more, or at the end of the output report
-// the call as cut off with msg.
-func (p *Parser) inputEnded(i int, eof bool, format, msg string) (int, status, error) {
-	if !eof {
-		return 0, needMore, nil
-	}
-	return len(p.buf), matched, p.fail(i, len(p.buf), format, msg)
 }
 
 // Upstage Solar Open's call end, which Solar Open 2 shares.

@@ -8,13 +8,15 @@ package parse
 // quantizations detokenize them.
 var dsmlSections = []string{"<｜DSML｜function_calls>", "<｜DSML｜tool_calls>", "<|DSML|function_calls>", "<|DSML|tool_calls>"}
 
-// DSML's tags, and Step-3's.
-var (
-	xmlDSML = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<｜DSML｜parameter name=", paramClose: "</｜DSML｜parameter>", close: "</｜DSML｜invoke>", attrs: true}
-	// xmlDSMLASCII is DSML with ASCII '|' for the fullwidth '｜'.
-	xmlDSMLASCII = &xmlDialect{format: FormatDeepSeekDSML, paramOpen: "<|DSML|parameter name=", paramClose: "</|DSML|parameter>", close: "</|DSML|invoke>", attrs: true}
-	xmlStep3     = &xmlDialect{format: FormatStep3, paramOpen: "<steptml:parameter name=", paramClose: "</steptml:parameter>", close: "</steptml:invoke>", attrs: true}
-)
+// deepseekSpelled: the '▁' of DeepSeek's tokens as a space, as some
+// servers detokenize it.
+var deepseekSpelled = []Spelling{{From: "▁", To: " "}}
+
+// deepseekSkip are the control tokens of R1's and V3.1's templates
+// that are never prose: a call's end and separator where they stand
+// alone, a tool output's markers (their text stays), the turn's.
+var deepseekSkip = []string{"<｜tool▁call▁end｜>", "<｜tool▁sep｜>", "<｜tool▁outputs▁begin｜>", "<｜tool▁output▁begin｜>", "<｜tool▁output▁end｜>", "<｜tool▁outputs▁end｜>",
+	"<｜end▁of▁sentence｜>", "<｜begin▁of▁sentence｜>", "<｜Assistant｜>"}
 
 // deepseekResult is how R1's and V3.1's templates write a result; R1's
 // also write <｜tool▁outputs▁begin｜> once before a turn's results.
@@ -22,36 +24,33 @@ var deepseekResult = &ResultMarkers{Start: "<｜tool▁output▁begin｜>", End:
 
 var (
 	_ = register(Spec{Format: FormatDeepSeekR1, Models: []string{"DeepSeek R1, V3-0324, R1-0528"}, Example: "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>f\\n```json\\n{\"a\":1}\\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
-		Result: deepseekResult,
-		Code:   "the name comes after a type, the arguments in a Markdown fence (fullwidthToken, deepseekCall)",
-		own: []marker{
-			{"<｜", (*Parser).fullwidthToken, []string{FormatDeepSeekR1, FormatDeepSeekV31, FormatStep3}},
-		}})
+		Result:  deepseekResult,
+		Section: &Markers{Start: "<｜tool▁calls▁begin｜>", End: "<｜tool▁calls▁end｜>"},
+		// The name after a type, then the arguments in a ```json fence.
+		Call: CallMarkers{Start: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>", NameEnd: "\n", End: "<｜tool▁call▁end｜>"}, Body: BodyNameJSON, Fenced: true,
+		AlsoSpelled: deepseekSpelled, Skip: deepseekSkip})
 	_ = register(Spec{Format: FormatDeepSeekV31, Models: []string{"DeepSeek V3.1, Cogito"}, Example: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a":1}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
 		Result:  deepseekResult,
 		Section: &Markers{Start: "<｜tool▁calls▁begin｜>", End: "<｜tool▁calls▁end｜>"},
 		Call:    CallMarkers{Start: "<｜tool▁call▁begin｜>", NameEnd: "<｜tool▁sep｜>", End: "<｜tool▁call▁end｜>"}, Body: BodyNameJSON,
-		Code: "its tokens are read with R1's and Step-3's, which share the fullwidth '<｜' (fullwidthToken)", own: []marker{},
-		endsInSection: true})
+		AlsoSpelled: deepseekSpelled, Skip: deepseekSkip})
 	_ = register(Spec{Format: FormatDeepSeekDSML, Models: []string{"DeepSeek V3.2, V4"}, Example: `<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">1</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`,
-		Result: &ResultMarkers{Start: "<result>", End: "</result>"},
-		Code:   `a parameter says whether its value is a string (string="true"), and the calls may be one JSON object instead (invokeBlock)`,
-		opens:  dsmlSections,
-		own: []marker{
-			sectionMarker(dsmlSections[0], FormatDeepSeekDSML),
-			sectionEnd("</｜DSML｜function_calls>"),
-			sectionMarker(dsmlSections[1], FormatDeepSeekDSML),
-			sectionEnd("</｜DSML｜tool_calls>"),
-			sectionMarker(dsmlSections[2], FormatDeepSeekDSML),
-			sectionEnd("</|DSML|function_calls>"),
-			sectionMarker(dsmlSections[3], FormatDeepSeekDSML),
-			sectionEnd("</|DSML|tool_calls>"),
-			{"<｜DSML｜invoke name=", invokeBlock(xmlDSML), []string{FormatDeepSeekDSML}},
-			{"<|DSML|invoke name=", invokeBlock(xmlDSMLASCII), []string{FormatDeepSeekDSML}},
-		}})
+		Result:  &ResultMarkers{Start: "<result>", End: "</result>"},
+		Section: &Markers{Start: "<｜DSML｜function_calls>", End: "</｜DSML｜function_calls>"},
+		Call:    CallMarkers{Start: "<｜DSML｜invoke name=", Attribute: true, End: "</｜DSML｜invoke>"}, Body: BodyParams,
+		Param:         &ParamMarkers{Start: "<｜DSML｜parameter name=", Attribute: true, End: "</｜DSML｜parameter>"},
+		JSONArguments: true,
+		// V4's section is tool_calls; some servers and quantizations
+		// detokenize the fullwidth '｜' as ASCII '|'.
+		AlsoSpelled: []Spelling{{From: "function_calls", To: "tool_calls"}, {From: "｜", To: "|"}},
+		Skip:        []string{"<｜end▁of▁sentence｜>"},
+		opens:       dsmlSections})
 	_ = register(Spec{Format: FormatStep3, Models: []string{"StepFun Step-3"}, Example: `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f"><steptml:parameter name="a">1</steptml:parameter></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>`,
-		Code: "its invoke tags sit in DeepSeek-like fullwidth tokens after a type (fullwidthToken, invokeBlock)",
-		own: []marker{
-			{"<steptml:invoke name=", invokeBlock(xmlStep3), []string{FormatStep3}},
-		}})
+		Section: &Markers{Start: "<｜tool_calls_begin｜>", End: "<｜tool_calls_end｜>"},
+		// The invoke tag after a type and <｜tool_sep｜> (and, some
+		// write, the name again on a line), or right after the token.
+		Call: CallMarkers{Start: "<｜tool_call_begin｜>", NameStart: "<steptml:invoke name=", Attribute: true, End: "</steptml:invoke>"}, Body: BodyParams,
+		Param:         &ParamMarkers{Start: "<steptml:parameter name=", Attribute: true, End: "</steptml:parameter>"},
+		JSONArguments: true,
+		Skip:          []string{"<｜tool_call_end｜>", "<｜tool_sep｜>"}})
 )

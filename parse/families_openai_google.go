@@ -4,7 +4,7 @@ package parse
 // around its own ATEM markup; Google's FunctionGemma and Gemma 4.
 
 // xmlAtem is Muse Glimmer's ATEM markup.
-var xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true}
+var xmlAtem = &xmlDialect{format: FormatGlimmer, paramOpen: "<atem:parameter name=", paramClose: "</atem:parameter>", close: "</atem:invoke>", attrs: true, jsonArgs: true}
 
 // harmonyResult is gpt-oss's template's result: a message from the
 // function to the assistant, the text passed through tojson.

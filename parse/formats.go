@@ -1,6 +1,9 @@
 package parse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Format describes one tool-call syntax that parse recognises.
 type Format struct {
@@ -87,7 +90,11 @@ func register(s Spec) *Spec {
 		// Its section's end ends a call in it that left its own end
 		// marker out (closerWithin), in the order the families
 		// register, as sectionEnd's are.
-		sectionEnds = append(sectionEnds, s.Section.End)
+		for k, sp := range s.spellings() {
+			if k == 0 || !slices.Contains(sectionEnds, sp.Section.End) {
+				sectionEnds = append(sectionEnds, sp.Section.End)
+			}
+		}
 	}
 	if s.NameIsKey {
 		nameIsKeyFormats[s.Format] = true

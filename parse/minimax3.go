@@ -69,6 +69,16 @@ func (p *Parser) miniMaxM3(i, j int, eof bool) (int, status, error) {
 	return j, matched, nil
 }
 
+// m3PlainInvoke reads an invoke written without its namespace tokens
+// inside M3's section (<invoke name="f"><city>Paris</city></invoke>);
+// outside it, the tag is another family's.
+func (p *Parser) m3PlainInvoke(i, j int, eof bool) (int, status, error) {
+	if p.section != FormatMiniMaxM3 {
+		return 0, noMatch, nil
+	}
+	return p.m3Invoke(i, j-1, eof) // from the quote
+}
+
 // m3Tag reads a tag at buf[k], with or without the namespace token before
 // it: its name, whether it closes, and where it ends. st is needMore when
 // the input ends inside it, noMatch when no tag is there.

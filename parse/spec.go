@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolcall/toolcall/internal/editdist"
@@ -37,7 +38,9 @@ type Spec struct {
 	// Apertus).
 	NameIsKey bool `json:"name_is_key,omitempty"`
 	// Fenced says a pythonic body's calls sit in a Markdown code fence
-	// inside the call's markers, one a line (MiniCPM3's ```python).
+	// inside the call's markers, one a line (MiniCPM3's ```python); a
+	// name_json body's arguments, after the name (DeepSeek R1's
+	// NAME\n```json\n{…}\n```).
 	Fenced bool `json:"fenced,omitempty"`
 	// Param are the tags of one parameter of a params body.
 	Param *ParamMarkers `json:"param,omitempty"`
@@ -64,6 +67,29 @@ type Spec struct {
 	// back into the conversation (AppendResult; run's resultAs template
 	// function); nil when the spec does not say.
 	Result *ResultMarkers `json:"result,omitempty"`
+	// JSONArguments says a params body's arguments may instead be one
+	// JSON object right after the call's opening tag (DeepSeek V3.2's
+	// DSML writes either).
+	JSONArguments bool `json:"json_arguments,omitempty"`
+	// EmptyNeedsSection says a params call with no parameters is read
+	// only inside the section: outside it, an opening and a closing tag
+	// alone (MiniMax M2's <invoke name="x"></invoke> in prose) say too
+	// little to be a call.
+	EmptyNeedsSection bool `json:"empty_needs_section,omitempty"`
+	// AlsoSpelled lists other spellings of the call markup: every
+	// marker of the section, the call and its parameters is also read
+	// with each pair's From written as To, in every combination of the
+	// pairs (DSML's ASCII '|' for '｜', and V4's tool_calls for V3.2's
+	// function_calls).
+	AlsoSpelled []Spelling `json:"also_spelled,omitempty"`
+	// JSONTags, when set, are the tags a params call's arguments may be
+	// written in instead, as one JSON object: Start, attributes up to
+	// the next '>', the object, End (Kimi K3's <|open|>json
+	// type="object"<|sep|>{…}<|close|>json<|sep|>).
+	JSONTags *Markers `json:"json_tags,omitempty"`
+	// Escaped says attribute values (call.attribute's name,
+	// param.attribute's key) are XML-escaped, &amp; for '&' (Kimi K3).
+	Escaped bool `json:"escaped,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -91,6 +117,62 @@ type Markers struct {
 	End   string `json:"end"`
 }
 
+// Spelling is another way a family's markers are written: From as To.
+type Spelling struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// spellings are s (without AlsoSpelled) and, for each combination of its AlsoSpelled pairs
+// that changes a marker, a copy of s with the markers so written, each
+// spelling once.
+func (s *Spec) spellings() []*Spec {
+	if len(s.AlsoSpelled) == 0 {
+		return []*Spec{s}
+	}
+	base := *s
+	base.AlsoSpelled = nil
+	out := []*Spec{&base}
+	for _, sp := range s.AlsoSpelled {
+		for _, o := range out {
+			c := o.respelled(sp)
+			if !slices.ContainsFunc(out, func(x *Spec) bool { return x.sameMarkers(c) }) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// respelled is a copy of s with sp.From written as sp.To in the markers
+// of its section, calls and parameters.
+func (s *Spec) respelled(sp Spelling) *Spec {
+	r := func(t string) string { return strings.ReplaceAll(t, sp.From, sp.To) }
+	c := *s
+	c.AlsoSpelled = nil
+	m := func(ms *Markers) *Markers {
+		if ms == nil {
+			return nil
+		}
+		return &Markers{Start: r(ms.Start), End: r(ms.End)}
+	}
+	c.Section, c.Key, c.Value = m(s.Section), m(s.Key), m(s.Value)
+	c.Call.Start, c.Call.NameStart, c.Call.NameEnd, c.Call.End = r(s.Call.Start), r(s.Call.NameStart), r(s.Call.NameEnd), r(s.Call.End)
+	if s.Param != nil {
+		p := *s.Param
+		p.Start, p.KeyEnd, p.End = r(p.Start), r(p.KeyEnd), r(p.End)
+		c.Param = &p
+	}
+	return &c
+}
+
+// sameMarkers reports whether s and o write their markup alike.
+func (s *Spec) sameMarkers(o *Spec) bool {
+	eq := func(a, b *Markers) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+	return s.Call == o.Call && eq(s.Section, o.Section) && eq(s.Key, o.Key) && eq(s.Value, o.Value) &&
+		(s.Param == nil && o.Param == nil || s.Param != nil && o.Param != nil && *s.Param == *o.Param)
+}
+
 // CallMarkers are the markers of one call: Start, then (after NameStart,
 // when set) the tool's name up to NameEnd, then the body, then End.
 type CallMarkers struct {
@@ -114,6 +196,13 @@ type CallMarkers struct {
 	// <|tool_call|>[…]): with a json body, the call ends where its JSON
 	// does.
 	NoEnd bool `json:"no_end,omitempty"`
+	// Attribute says a params body's name is an attribute value right
+	// after Start (<invoke name=), or NameStart when set: quoted with '"' or '\'' or bare, the
+	// tag running to the next '>', other attributes aside (MiniMax M2).
+	Attribute bool `json:"attribute,omitempty"`
+	// TagEnd, with Attribute, ends the call's opening tag after its
+	// attributes in place of '>' (Kimi K3's <|sep|>).
+	TagEnd string `json:"tag_end,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -126,6 +215,38 @@ type ParamMarkers struct {
 	// "<parameter=k>\nv\n</parameter>"): the one newline after the key
 	// and the one before End are layout, not the value's.
 	Wrapped bool `json:"wrapped,omitempty"`
+	// Attribute says the key is an attribute value right after Start
+	// (<parameter name=), quoted either way or bare, the tag running to
+	// the next '>'; a string="true" attribute in it says the value is
+	// text, string="false" that it is JSON (DeepSeek's DSML).
+	Attribute bool `json:"attribute,omitempty"`
+	// TypeAttribute, with Attribute, is the attribute of the tag that
+	// says the value's type (Kimi K3's type="number"): it wins over the
+	// schema's.
+	TypeAttribute string `json:"type_attribute,omitempty"`
+	// TagEnd, with Attribute, ends the key's tag after its attributes
+	// in place of '>' (Kimi K3's <|sep|>).
+	TagEnd string `json:"tag_end,omitempty"`
+}
+
+// key is k as a parameter's tag writes it, up to its value: an
+// attribute value in quotes and the tag's '>', or k and KeyEnd.
+func (m *ParamMarkers) key(k string) string {
+	switch {
+	case m.Attribute:
+		return `"` + k + `"` + orTagEnd(m.TagEnd)
+	case m.KeyEnd == "":
+		return k + ">"
+	}
+	return k + m.KeyEnd
+}
+
+// orTagEnd is an attribute tag's end: t, or '>'.
+func orTagEnd(t string) string {
+	if t == "" {
+		return ">"
+	}
+	return t
 }
 
 // The body readers.
@@ -182,6 +303,22 @@ func (s *Spec) Check() error {
 	}
 	if s.Code != "" && s.Body == "" {
 		return nil // a built-in's own code reads it
+	}
+	for k, sp := range s.AlsoSpelled {
+		field := fmt.Sprintf("also_spelled[%d]", k)
+		switch {
+		case sp.From == "":
+			return specErr(field+".from", "is required: the text of a marker written another way")
+		case sp.From == sp.To:
+			return specErr(field+".to", "%q is from's text: give the other spelling, or drop the pair", sp.To)
+		}
+	}
+	if len(s.AlsoSpelled) > 0 {
+		for _, o := range s.spellings()[1:] {
+			if err := o.Check(); err != nil {
+				return specErr("also_spelled", "respells a marker so that %v: change the pair", err)
+			}
+		}
 	}
 	opener := func(field, t string) error {
 		if len(t) < 2 || t[0] != '<' && t[0] != '[' {
@@ -253,14 +390,21 @@ func (s *Spec) Check() error {
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
 		{"string_quote", s.StringQuote != "", BodyBrace},
-		{"fenced", s.Fenced, BodyPythonic},
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},
+		{"call.attribute", s.Call.Attribute, BodyParams},
+		{"json_arguments", s.JSONArguments, BodyParams},
+		{"empty_needs_section", s.EmptyNeedsSection, BodyParams},
+		{"json_tags", s.JSONTags != nil, BodyParams},
+		{"escaped", s.Escaped, BodyParams},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
 		}
+	}
+	if s.Fenced && s.Body != BodyPythonic && s.Body != BodyNameJSON {
+		return specErr("fenced", "is read only with body %q or %q, and this format's body is %q: drop it, or set body to %q or %q", BodyPythonic, BodyNameJSON, s.Body, BodyPythonic, BodyNameJSON)
 	}
 	named := s.Call.NameStart != "" || s.Call.NameEnd != ""
 	switch s.Body {
@@ -306,6 +450,35 @@ func (s *Spec) Check() error {
 		}
 		if err := need("param.end", s.Param.End, "the tag that ends a parameter's value"); err != nil {
 			return err
+		}
+		if s.Param.Attribute && s.Param.KeyEnd != "" {
+			return specErr("param.key_end", "%q: with param.attribute the key's tag ends at the next '>': drop key_end", s.Param.KeyEnd)
+		}
+		if s.Call.Attribute && s.Call.NameEnd != "" {
+			return specErr("call.name_end", "%q: with call.attribute the name is an attribute value and its tag ends at the next '>': drop call.name_end", s.Call.NameEnd)
+		}
+		if s.Param.TagEnd != "" && !s.Param.Attribute {
+			return specErr("param.tag_end", "ends a key's attribute tag, read with param.attribute: set it, or drop tag_end")
+		}
+		if s.Call.TagEnd != "" && !s.Call.Attribute {
+			return specErr("call.tag_end", "ends the name's attribute tag, read with call.attribute: set it, or drop tag_end")
+		}
+		if s.Param.TypeAttribute != "" && !s.Param.Attribute {
+			return specErr("param.type_attribute", "is read from a key's tag with param.attribute: set it, or drop type_attribute")
+		}
+		if s.Escaped && !s.Param.Attribute && !s.Call.Attribute {
+			return specErr("escaped", "says attribute values are XML-escaped, and the format reads none (call.attribute, param.attribute): drop it")
+		}
+		if t := s.JSONTags; t != nil {
+			if err := need("json_tags.start", t.Start, "the tag before the JSON arguments"); err != nil {
+				return err
+			}
+			if err := need("json_tags.end", t.End, "the tag after the JSON arguments"); err != nil {
+				return err
+			}
+		}
+		if s.EmptyNeedsSection && s.Section == nil {
+			return specErr("empty_needs_section", `is true, and the format has no section: give "section", or drop it`)
 		}
 	case BodyKV:
 		if s.Key == nil || s.Value == nil {
@@ -401,9 +574,12 @@ func CheckFormats(specs []*Spec) error {
 		if !s.FileForm() {
 			continue
 		}
-		marks := []string{s.Call.Start}
-		if s.Section != nil {
-			marks = append(marks, s.Section.Start)
+		var marks []string
+		for _, sp := range s.spellings() {
+			marks = append(marks, sp.Call.Start)
+			if sp.Section != nil {
+				marks = append(marks, sp.Section.Start)
+			}
 		}
 		for _, m := range marks {
 			if o := starts[m]; o != nil && o != s {

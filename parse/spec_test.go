@@ -56,6 +56,10 @@ func render(s *Spec, calls []renderedCall) string {
 			if s.Call.IndexSep != "" {
 				name += s.Call.IndexSep + "1"
 			}
+			if s.Fenced {
+				b.WriteString(name + s.Call.NameEnd + "```json\n" + jsonObject(c.args) + "\n```")
+				break
+			}
 			b.WriteString(name + s.Call.NameEnd + jsonObject(c.args))
 		case BodyPythonic:
 			var args []string
@@ -68,17 +72,17 @@ func render(s *Spec, calls []renderedCall) string {
 			}
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
 		case BodyParams:
-			b.WriteString(c.name + s.Call.NameEnd)
-			keyEnd := s.Param.KeyEnd
-			if keyEnd == "" {
-				keyEnd = ">"
+			if s.Call.Attribute {
+				b.WriteString(`"` + c.name + `"` + orTagEnd(s.Call.TagEnd))
+			} else {
+				b.WriteString(c.name + s.Call.NameEnd)
 			}
 			for _, a := range c.args {
 				v := textValue(a[1])
 				if s.Param.Wrapped {
 					v = "\n" + v + "\n"
 				}
-				b.WriteString(s.Param.Start + a[0] + keyEnd + v + s.Param.End)
+				b.WriteString(s.Param.Start + s.Param.key(a[0]) + v + s.Param.End)
 			}
 		case BodyKV:
 			b.WriteString(c.name + s.Call.NameEnd)
@@ -330,6 +334,21 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>x", "name_end": "<n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.start", "one or more tags"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "<n>", "name_end": "</n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.spaced", "drop them"},
 		{`{` + ok + `, "fenced": true}`, "fenced", `set body to "pythonic"`},
+		{`{"format": "x", "call": {"start": "<c name=", "attribute": true, "end": "</c>"}, "body": "json"}`, "call.attribute", `set body to "params"`},
+		{`{"format": "x", "call": {"start": "<c name=", "attribute": true, "name_end": ">", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}}`, "call.name_end", "drop call.name_end"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p name=", "attribute": true, "key_end": "\">", "end": "</p>"}}`, "param.key_end", "drop key_end"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "empty_needs_section": true}`, "empty_needs_section", `give "section"`},
+		{`{` + ok + `, "json_arguments": true}`, "json_arguments", `set body to "params"`},
+		{`{` + ok + `, "also_spelled": [{"to": "|"}]}`, "also_spelled[0].from", "is required"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "type_attribute": "type", "end": "</p>"}}`, "param.type_attribute", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "tag_end": "|>", "end": "</p>"}}`, "param.tag_end", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "tag_end": "|>", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}}`, "call.tag_end", "set it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "escaped": true}`, "escaped", "drop it"},
+		{`{"format": "x", "call": {"start": "<c ", "end": "</c>"}, "body": "params", "param": {"start": "<p ", "end": "</p>"}, "json_tags": {"start": "<j>"}}`, "json_tags.end", "is required"},
+		{`{` + ok + `, "json_tags": {"start": "<j>", "end": "</j>"}}`, "json_tags", `set body to "params"`},
+		{`{` + ok + `, "also_spelled": [{"from": "|", "to": "|"}]}`, "also_spelled[0].to", "drop the pair"},
+		{`{` + ok + `, "also_spelled": [{"from": "<", "to": "("}]}`, "also_spelled", "must begin with '<' or '['"},
+		{`{` + ok + `, "also_spelled": [{"from": "<", "too": "("}]}`, "also_spelled[0].too", `did you mean "to"?`},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

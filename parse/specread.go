@@ -22,6 +22,21 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
+	if len(s.AlsoSpelled) > 0 {
+		// Each spelling's markers, each marker once; the control
+		// tokens, which are not respelled, once below.
+		seen := map[string]bool{}
+		for _, sp := range s.spellings() {
+			sp.Skip = nil
+			for _, m := range specMarkers(nil, sp, builtin) {
+				if !seen[m.tok] {
+					seen[m.tok] = true
+					ms = append(ms, m)
+				}
+			}
+		}
+		return specSkip(ms, s, builtin)
+	}
 	own := []string{s.Format}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
@@ -43,6 +58,17 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 			end.formats = nil
 		}
 		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
+	}
+	return specSkip(ms, s, builtin)
+}
+
+// specSkip appends a built-in spec's control tokens that are never
+// prose; a format file's are extraIndex's.
+func specSkip(ms []marker, s *Spec, builtin bool) []marker {
+	if builtin {
+		for _, t := range s.Skip {
+			ms = append(ms, marker{t, skip, []string{s.Format}})
+		}
 	}
 	return ms
 }
@@ -120,9 +146,22 @@ func specCall(s *Spec) handler {
 	var d *xmlDialect
 	stop := c.NameEnd
 	if s.Body == BodyParams {
-		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped}
+		d = &xmlDialect{format: s.Format, paramOpen: s.Param.Start, keyEnd: s.Param.KeyEnd, paramClose: s.Param.End, close: c.End, wrapped: s.Param.Wrapped,
+			attrs: s.Param.Attribute, jsonArgs: s.JSONArguments, emptyNeedsSection: s.EmptyNeedsSection,
+			jsonTags: s.JSONTags, escaped: s.Escaped, typeAttr: s.Param.TypeAttribute, nameTagEnd: c.TagEnd, keyTagEnd: s.Param.TagEnd}
 		if d.keyEnd == "" {
 			d.keyEnd = ">"
+		}
+		if c.Attribute {
+			// The name an attribute value (<invoke name="f">).
+			invoke := invokeBlock(d)
+			return func(p *Parser, i, j int, eof bool) (int, status, error) {
+				k, st := p.specNameStart(j, c.NameStart, eof)
+				if st != matched {
+					return p.headerEnded(i, st, s.Format, s.headerCut())
+				}
+				return invoke(p, i, k, eof)
+			}
 		}
 		if stop == "" {
 			// The name ends at the first parameter, or the call's end
@@ -139,10 +178,30 @@ func specCall(s *Spec) handler {
 		if c.IndexSep != "" {
 			return p.idCall(i, k, eof, s)
 		}
-		e := p.indexWithin(k, stop, lookAhead)
+		var e int
+		if s.Fenced {
+			// The name ends at its line's end, or at the fence or the
+			// arguments when the model did not break the line.
+			win, _ := p.ahead(k, eof)
+			e = bytes.Index(win, []byte(stop))
+			if f := bytes.IndexAny(win, "`{"); f >= 0 && (e < 0 || f < e) {
+				e = f
+			}
+			if e >= 0 {
+				e += k
+			}
+		} else {
+			e = p.indexWithin(k, stop, lookAhead)
+		}
 		if d != nil && c.NameEnd == "" {
 			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
 				e = f
+			}
+		} else if d == nil && c.End != "" {
+			if f := p.indexWithin(k, c.End, lookAhead); f >= 0 && (e < 0 || f < e) {
+				// The call ends before its name does: no call of this
+				// shape, or in a call section, one written wrong.
+				return p.noNameEnd(i, k, f, s)
 			}
 		}
 		if e < 0 {
@@ -162,8 +221,31 @@ func specCall(s *Spec) handler {
 		if c.NamePrefix != "" {
 			name = bytes.TrimPrefix(name, []byte(c.NamePrefix))
 		}
+		if s.Fenced {
+			return p.fencedArgs(i, e, eof, string(name), s.Format)
+		}
 		return p.namedArgs(i, b, eof, string(name), s.Format, c.End)
 	}
+}
+
+// noNameEnd is a name_json call at i whose end marker, at f, comes
+// before the end of its name: inside a call section, where everything
+// is calls, a parse_error up to the end marker that says what is
+// missing; elsewhere the start marker was prose.
+func (p *Parser) noNameEnd(i, k, f int, s *Spec) (int, status, error) {
+	if p.section == "" {
+		return 0, noMatch, nil
+	}
+	c := s.Call
+	name := bytes.TrimSpace(p.buf[k:f])
+	if b := bytes.IndexAny(name, "{\n`"); b >= 0 {
+		name = bytes.TrimSpace(name[:b])
+	}
+	if len(name) == 0 || len(name) > 64 {
+		name = []byte("NAME")
+	}
+	end := f + len(c.End)
+	return end, matched, p.fail(i, end, s.Format, fmt.Sprintf("call has no %s between its name and its arguments: write %s%s{arguments}%s", c.NameEnd, name, c.NameEnd, c.End))
 }
 
 // idCall reads a name_json call whose name is written as an id,
@@ -310,18 +392,18 @@ func (s *Spec) headerCut() string {
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
-	b.WriteString(s.Call.NamePrefix + "name")
+	if s.Call.Attribute {
+		b.WriteString(`"name"` + orTagEnd(s.Call.TagEnd))
+	} else {
+		b.WriteString(s.Call.NamePrefix + "name")
+	}
 	if s.Call.IndexSep != "" {
 		b.WriteString(s.Call.IndexSep + "0")
 	}
 	b.WriteString(s.Call.NameEnd)
 	switch s.Body {
 	case BodyParams:
-		keyEnd := s.Param.KeyEnd
-		if keyEnd == "" {
-			keyEnd = ">"
-		}
-		b.WriteString(s.Param.Start + "key" + keyEnd + "value" + s.Param.End)
+		b.WriteString(s.Param.Start + s.Param.key("key") + "value" + s.Param.End)
 	case BodyKV:
 		b.WriteString(s.Key.Start + "key" + s.Key.End + s.Value.Start + "value" + s.Value.End)
 	default:

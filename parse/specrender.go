@@ -63,6 +63,12 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = strconv.AppendInt(b, int64(k), 10)
 			}
 			b = append(b, s.Call.NameEnd...)
+			if s.Fenced {
+				b = append(b, "```json\n"...)
+				b = append(b, args.Raw...)
+				b = append(b, "\n```"...)
+				break
+			}
 			b = append(b, args.Raw...)
 		case BodyBrace:
 			b = append(b, c.Name...)
@@ -92,7 +98,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, ")]"...)
 			}
 		case BodyParams, BodyKV:
-			b = append(b, c.Name...)
+			if s.Call.Attribute {
+				b = append(b, '"')
+				b = append(b, c.Name...)
+				b = append(b, '"')
+				b = append(b, orTagEnd(s.Call.TagEnd)...)
+			} else {
+				b = append(b, c.Name...)
+			}
 			b = append(b, s.Call.NameEnd...)
 			args.ForEach(func(k, v gjson.Result) bool {
 				val := v.Raw
@@ -108,13 +121,8 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 					b = append(b, s.Value.End...)
 					return true
 				}
-				keyEnd := s.Param.KeyEnd
-				if keyEnd == "" {
-					keyEnd = ">"
-				}
 				b = append(b, s.Param.Start...)
-				b = append(b, k.Str...)
-				b = append(b, keyEnd...)
+				b = append(b, s.Param.key(k.Str)...)
 				if s.Param.Wrapped {
 					val = "\n" + val + "\n"
 				}

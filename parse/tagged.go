@@ -267,79 +267,20 @@ type xmlDialect struct {
 	attrs      bool   // name="k" attributes, as opposed to <parameter=k>
 	keyEnd     string // a spec's end of the key, in place of attrs' and '>'s
 	wrapped    bool   // the value sits on lines of its own (see argsBuilder.value)
-}
-
-// invokeBlock handles <invoke name="N"> forms.
-func invokeBlock(d *xmlDialect) handler {
-	return func(p *Parser, i, j int, eof bool) (int, status, error) {
-		name, k, st := p.attrValue(j, eof)
-		if st != matched {
-			return 0, st, nil
-		}
-		win, miss := p.ahead(k, eof)
-		gt := bytes.IndexByte(win, '>')
-		if gt < 0 {
-			return 0, miss, nil
-		}
-		b := p.skipSpace(k + gt + 1)
-		if b >= len(p.buf) && !eof {
-			return 0, needMore, nil
-		}
-		if d == xmlMiniMax && p.section != FormatMiniMaxM2 {
-			if p.section == FormatMiniMaxM3 {
-				// M3's invoke with its namespace tokens dropped.
-				return p.m3Invoke(i, j, eof)
-			}
-			if !p.allowed(FormatMiniMaxM2) {
-				return 0, noMatch, nil
-			}
-			// An invoke with no parameter says nothing of MiniMax M2
-			// outside its section: as peers do, it is no call of M2's.
-			// With known tools it may still read as the shape it is
-			// (orGeneric).
-			if ok, partial := p.hasPrefixAt(b, d.close); ok && p.section == "" {
-				return 0, noMatch, nil
-			} else if partial && !eof {
-				return 0, needMore, nil
-			}
-		}
-		if b < len(p.buf) && p.buf[b] == '{' {
-			// DeepSeek V3.2 and V4 sometimes write the arguments as one
-			// JSON object instead of parameter tags.
-			end, complete := p.jsonEnd(b, false)
-			if !complete && !eof {
-				return 0, needMore, nil
-			}
-			return p.namedJSON(i, b, end, complete, eof, string(name), d.format, d.close)
-		}
-		return p.taggedArgs(i, k+gt+1, eof, string(name), d.format, d)
-	}
-}
-
-// attrValue reads a quoted (or bare) attribute value at buf[j].
-func (p *Parser) attrValue(j int, eof bool) ([]byte, int, status) {
-	if j >= len(p.buf) {
-		if eof {
-			return nil, 0, noMatch
-		}
-		return nil, 0, needMore
-	}
-	q := p.buf[j]
-	if q != '"' && q != '\'' {
-		// name=value> without quotes
-		win, miss := p.ahead(j, eof)
-		e := bytes.IndexAny(win, " >")
-		if e < 0 {
-			return nil, 0, miss
-		}
-		return p.buf[j : j+e], j + e, matched
-	}
-	win, miss := p.ahead(j+1, eof)
-	e := bytes.IndexByte(win, q)
-	if e < 0 {
-		return nil, 0, miss
-	}
-	return p.buf[j+1 : j+1+e], j + e + 2, matched
+	// invokeBlock's: the arguments may be one JSON object instead
+	// (Spec.JSONArguments), in tags of their own when jsonTags is set
+	// (Spec.JSONTags); an empty call outside the section is none
+	// (Spec.EmptyNeedsSection).
+	jsonArgs, emptyNeedsSection bool
+	jsonTags                    *Markers
+	// escaped: attribute values are XML-escaped (Spec.Escaped);
+	// typeAttr, the attribute that says a value's type
+	// (ParamMarkers.TypeAttribute).
+	escaped  bool
+	typeAttr string
+	// nameTagEnd and keyTagEnd end the call's and a parameter's
+	// attribute tags; "" is '>' (CallMarkers.TagEnd, ParamMarkers.TagEnd).
+	nameTagEnd, keyTagEnd string
 }
 
 // taggedArgs parses parameters from buf[k] until the dialect's closing tag
@@ -411,7 +352,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		k += len(d.paramOpen)
 		ps := k
 		var key []byte
-		forceString, mark := false, markNone
+		forceString, mark, typ := false, markNone, ""
 		if d.attrs {
 			v, after, st := p.attrValue(k, eof)
 			if st != matched {
@@ -421,8 +362,11 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 				return 0, st, nil
 			}
 			key = v
+			if d.escaped {
+				key = unescapeAttr(key)
+			}
 			win, _ := p.ahead(after, eof)
-			gt := bytes.IndexByte(win, '>')
+			gt, n := tagEnd(win, d.keyTagEnd)
 			if gt < 0 {
 				if !eof {
 					return 0, needMore, nil
@@ -431,7 +375,10 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			}
 			mark = tagMark(p.buf[after : after+gt])
 			forceString = mark == markString
-			k = after + gt + 1
+			if d.typeAttr != "" {
+				typ = attrNamed(p.buf[after:after+gt], d.typeAttr)
+			}
+			k = after + gt + n
 		} else if d.keyEnd != "" {
 			// A spec's key ends at its own marker (specCall).
 			e := p.indexWithin(k, d.keyEnd, lookAhead)
@@ -491,7 +438,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 			if d.wrapped {
 				vend = m + 1
 			}
-			a.value(p.buf[k:vend], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+			a.value(p.buf[k:vend], p.tagType(name, key, typ), forceString, p.opts.NoRepair, d.wrapped)
 			a.repairs |= repairMissingClosingTag
 			k = m + 1
 			continue
@@ -501,7 +448,7 @@ func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDiale
 		}
 		a.key(key)
 		if mark != markJSON || !a.stringLiteral(p.buf[k:e]) {
-			a.value(p.buf[k:e], p.paramType(name, key), forceString, p.opts.NoRepair, d.wrapped)
+			a.value(p.buf[k:e], p.tagType(name, key, typ), forceString, p.opts.NoRepair, d.wrapped)
 		}
 		k = e + len(d.paramClose)
 	}
