@@ -15,10 +15,9 @@ func jsonBlock(closer, format string) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
-			if eof {
-				return j, matched, p.fail(i, k, format, "tool call marker with nothing after it: the output ended before the call")
-			}
-			return 0, needMore, nil
+			// A marker the output ends on, with nothing call-like after
+			// it, is prose (headerMiss).
+			return needOrNot(eof)
 		}
 		if c := p.buf[k]; c != '{' && c != '[' {
 			return 0, noMatch, nil

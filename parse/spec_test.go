@@ -216,7 +216,9 @@ func TestSpecProse(t *testing.T) {
 	}
 	for _, s := range everySpec(t) {
 		opts := Options{Formats: []*Spec{s}}
-		for _, p := range prose {
+		// A call marker the output ends on, with nothing after it: no
+		// call was written.
+		for _, p := range append(prose, "Done. "+s.Call.Start, "Done. "+s.Call.Start+" \n") {
 			if got := parseAll(t, []byte(p), opts, nil); strings.Contains(got, `"tool_call"`) || strings.Contains(got, `"parse_error"`) {
 				t.Errorf("%s: prose %q read as:\n%s", s.Format, p, got)
 			}

@@ -278,14 +278,18 @@ const cutHeader status = -1
 // headerMiss says why the header token tok is not within lookAhead of
 // k: the text went on without it (noMatch), more input may bring it
 // (needMore), or the output ended first (cutHeader), in a header's words
-// (an id, a name); a sentence after the marker is prose that names it.
+// (an id, a name). A sentence after the marker is prose that names it,
+// and so is a marker the output ends on with nothing after it: only a
+// call's shape that the output cuts off is a parse_error, whatever the
+// family.
 func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 	switch {
 	case len(p.buf)-k > lookAhead+len(tok):
 		return noMatch
 	case !eof:
 		return needMore
-	case bytes.ContainsAny(bytes.TrimSpace(p.buf[k:]), " \t\r\n"):
+	}
+	if rest := bytes.TrimSpace(p.buf[k:]); len(rest) == 0 || bytes.ContainsAny(rest, " \t\r\n") {
 		return noMatch
 	}
 	return cutHeader
@@ -346,10 +350,7 @@ func specJSON(s *Spec) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
-			if eof {
-				return j, matched, p.fail(i, k, s.Format, "tool call marker with nothing after it: the output ended before the call")
-			}
-			return 0, needMore, nil
+			return needOrNot(eof) // as jsonBlock
 		}
 		if c := p.buf[k]; c != '{' && c != '[' {
 			return 0, noMatch, nil
