@@ -1,7 +1,7 @@
 package parse
 
-// Markers that open calls in a syntax of their own: '[' and [TOOL_CALLS],
-// Functionary's >>>, GigaChat's, Kimi K2's and Llama's <|python_tag|>.
+// Markers that open calls in a syntax of their own: '[',
+// Functionary's >>>, GigaChat's and Llama's <|python_tag|>.
 
 import (
 	"bytes"
@@ -72,51 +72,6 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		return end, st, err
 	}
 	return 0, noMatch, nil
-}
-
-// mistral handles [TOOL_CALLS]: a JSON array of calls (v0.3, Nemo) or,
-// from v11 on, NAME[ARGS]{…} with an optional [CALL_ID]id.
-func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
-	k := p.skipSpace(j)
-	if k >= len(p.buf) {
-		return needOrNot(eof)
-	}
-	if c := p.buf[k]; c == '[' || c == '{' {
-		if !p.allowed(FormatMistral) {
-			return 0, noMatch, nil
-		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, "", FormatMistral)
-	}
-	if !p.allowed(FormatMistralV11) {
-		return 0, noMatch, nil
-	}
-	e, _ := p.firstOf(k, "[ARGS]", "[CALL_ID]", "{")
-	if e < 0 || e-k > lookAhead {
-		if _, miss := p.ahead(k, eof); e < 0 {
-			return 0, miss, nil
-		}
-		return 0, noMatch, nil
-	}
-	name := bytes.TrimSpace(p.buf[k:e])
-	if len(name) == 0 || bytes.ContainsAny(name, " \n{}[]") {
-		return 0, noMatch, nil
-	}
-	b := e
-	if ok, _ := p.hasPrefixAt(b, "[CALL_ID]"); ok {
-		a := p.indexAt(b, "[ARGS]")
-		if a < 0 {
-			return needOrNot(eof)
-		}
-		b = a
-	}
-	if ok, _ := p.hasPrefixAt(b, "[ARGS]"); ok {
-		b += len("[ARGS]")
-	}
-	return p.namedArgs(i, b, eof, string(name), FormatMistralV11, "")
 }
 
 // functionary handles Functionary v3.2's >>>NAME\n{…}; >>>all\n is prose

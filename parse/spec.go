@@ -111,9 +111,17 @@ type CallMarkers struct {
 	// followed by all of NameEnd's tags is told it has no arguments.
 	Spaced bool `json:"spaced,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
-	// <|tool_call|>[…]): with a json body, the call ends where its JSON
-	// does.
+	// <|tool_call|>[…], Mistral's [TOOL_CALLS]): with a json or
+	// name_json body, the call ends where its JSON does.
 	NoEnd bool `json:"no_end,omitempty"`
+	// IDStart, for a name_json body, is where a call id written after
+	// the name begins, when there: the id, up to NameEnd, is skipped
+	// (Mistral's NAME[CALL_ID]ID[ARGS]{…}).
+	IDStart string `json:"id_start,omitempty"`
+	// NameEndOptional says a name_json call may leave NameEnd out: its
+	// name is then followed by its arguments' '{' (Mistral's NAME{…}
+	// beside NAME[ARGS]{…}).
+	NameEndOptional bool `json:"name_end_optional,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -201,8 +209,8 @@ func (s *Spec) Check() error {
 	switch {
 	case s.Call.NoEnd && s.Call.End != "":
 		return specErr("call.no_end", "is true, and call.end is %q: drop one of them", s.Call.End)
-	case s.Call.NoEnd && s.Body != BodyJSON:
-		return specErr("call.no_end", "is read only with body %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON)
+	case s.Call.NoEnd && s.Body != BodyJSON && s.Body != BodyNameJSON:
+		return specErr("call.no_end", "is read only with body %q or %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON, BodyNameJSON)
 	case !s.Call.NoEnd:
 		if err := need("call.end", s.Call.End, "the marker that ends a call (or \"no_end\": true, with body json, for a family that writes none)"); err != nil {
 			return err
@@ -257,6 +265,8 @@ func (s *Spec) Check() error {
 		{"call.name_prefix", s.Call.NamePrefix != "", BodyNameJSON},
 		{"call.index_sep", s.Call.IndexSep != "", BodyNameJSON},
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},
+		{"call.id_start", s.Call.IDStart != "", BodyNameJSON},
+		{"call.name_end_optional", s.Call.NameEndOptional, BodyNameJSON},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -283,6 +293,9 @@ func (s *Spec) Check() error {
 	case BodyNameJSON:
 		if s.Call.NameEnd == "" {
 			return specErr("call.name_end", `is required with body name_json: the text between the tool's name and its JSON arguments ("\n" for a name on a line of its own)`)
+		}
+		if (s.Call.IDStart != "" || s.Call.NameEndOptional) && (s.Call.Spaced || s.Call.IndexSep != "") {
+			return specErr("call.id_start", "and call.name_end_optional are read without call.spaced and call.index_sep: drop one or the other")
 		}
 		if s.Call.Spaced {
 			switch {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +56,9 @@ func render(s *Spec, calls []renderedCall) string {
 			name := s.Call.NamePrefix + c.name
 			if s.Call.IndexSep != "" {
 				name += s.Call.IndexSep + "1"
+			}
+			if s.Call.IDStart != "" {
+				name += s.Call.IDStart + "id7"
 			}
 			b.WriteString(name + s.Call.NameEnd + jsonObject(c.args))
 		case BodyPythonic:
@@ -323,7 +327,11 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
-		{`{"format": "x", "call": {"start": "<c>", "name_end": ">", "no_end": true}, "body": "name_json"}`, "call.no_end", `only with body "json"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "pythonic"}`, "call.no_end", `only with body "json" or "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "id_start": "[ID]"}, "body": "json"}`, "call.id_start", `set body to "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_end_optional": true}, "body": "json"}`, "call.name_end_optional", `set body to "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": ":", "index_sep": "#", "id_start": "[ID]", "end": "</c>"}, "body": "name_json"}`, "call.id_start", "drop one or the other"},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": "<a>", "id_start": 7, "end": "</c>"}, "body": "name_json"}`, "call.id_start", "must be a string"},
 		{`{` + ok + `, "string_quote": "<q>"}`, "string_quote", `set body to "brace"`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "brace", "string_quote": "<q>"}`, "call.name_start", "is required with body brace"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "call:", "end": "</c>"}, "body": "brace"}`, "string_quote", "is required"},
@@ -561,4 +569,20 @@ func TestBuiltinExampleRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSpecAlone counts the built-in families read by their spec alone
+// (no markers of their own, no Code): go test ./parse -run TestSpecAlone -v.
+func TestSpecAlone(t *testing.T) {
+	n := 0
+	var code []string
+	for _, s := range builtins {
+		if s.own == nil && s.Code == "" {
+			n++
+		} else {
+			code = append(code, s.Format)
+		}
+	}
+	slices.Sort(code)
+	t.Logf("%d of %d built-in families are read by their spec alone; by code of their own: %s", n, len(builtins), strings.Join(code, " "))
 }

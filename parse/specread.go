@@ -145,16 +145,22 @@ func specCall(s *Spec) handler {
 				e = f
 			}
 		}
+		b := -1 // where the arguments begin, when not after name_end at e
+		if c.IDStart != "" || c.NameEndOptional {
+			var st status
+			if e, b, st = p.headerStop(k, e, &c, eof); st != matched {
+				return p.headerEnded(i, st, s.Format, cut)
+			}
+		}
 		if e < 0 {
 			return p.headerEnded(i, p.headerMiss(k, stop, eof), s.Format, cut)
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
-		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
-			return 0, noMatch, nil
+		if len(name) == 0 || bytes.ContainsAny(name, "<>{}[]\n\t ") {
+			return 0, noMatch, nil // a tool's name holds no markup or space
 		}
-		b := e
-		if c.NameEnd != "" {
-			b += len(c.NameEnd)
+		if b < 0 {
+			b = e + len(c.NameEnd)
 		}
 		if d != nil {
 			return p.taggedArgs(i, b, eof, string(name), s.Format, d)
@@ -245,6 +251,45 @@ func spacedCall(s *Spec) handler {
 	}
 }
 
+// headerStop finds where a name_json call's name ends after k when an
+// id (Call.IDStart) or its arguments' '{' (Call.NameEndOptional) may end
+// it before name_end, found at e (-1: not within lookAhead): the name's
+// end, and where the arguments begin (-1: after name_end at e). An id
+// runs to name_end; st is headerMiss's when that is not there.
+func (p *Parser) headerStop(k, e int, c *CallMarkers, eof bool) (end, args int, st status) {
+	win := p.buf[k:min(len(p.buf), k+lookAhead)]
+	if e >= 0 {
+		win = p.buf[k:e]
+	}
+	id, brace := -1, -1
+	if c.IDStart != "" {
+		id = bytes.Index(win, []byte(c.IDStart))
+	}
+	if c.NameEndOptional {
+		brace = bytes.IndexByte(win, '{')
+	}
+	switch {
+	case brace >= 0 && (id < 0 || brace < id):
+		return k + brace, k + brace, matched
+	case id >= 0:
+		n := k + id + len(c.IDStart)
+		a := p.indexWithin(n, c.NameEnd, lookAhead)
+		if a >= 0 {
+			a += len(c.NameEnd)
+		}
+		if c.NameEndOptional {
+			if m := bytes.IndexByte(p.buf[n:min(len(p.buf), n+lookAhead)], '{'); m >= 0 && (a < 0 || n+m < a) {
+				a = n + m
+			}
+		}
+		if a < 0 {
+			return 0, 0, p.headerMiss(n, c.NameEnd, eof)
+		}
+		return k + id, a, matched
+	}
+	return e, -1, matched
+}
+
 // idWindow bounds an id: the name, its prefix and index.
 const idWindow = 2 * lookAhead
 
@@ -279,9 +324,9 @@ const cutHeader status = -1
 // k: the text went on without it (noMatch), more input may bring it
 // (needMore), or the output ended first (cutHeader), in a header's words
 // (an id, a name). A sentence after the marker is prose that names it,
-// and so is a marker the output ends on with nothing after it: only a
-// call's shape that the output cuts off is a parse_error, whatever the
-// family.
+// and so are a marker the output ends on with nothing after it and one
+// followed by what no header starts with (a list, JSON): only a call's
+// shape that the output cuts off is a parse_error, whatever the family.
 func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 	switch {
 	case len(p.buf)-k > lookAhead+len(tok):
@@ -289,7 +334,7 @@ func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 	case !eof:
 		return needMore
 	}
-	if rest := bytes.TrimSpace(p.buf[k:]); len(rest) == 0 || bytes.ContainsAny(rest, " \t\r\n") {
+	if rest := bytes.TrimSpace(p.buf[k:]); len(rest) == 0 || strings.IndexByte(`[{("'`, rest[0]) >= 0 || bytes.ContainsAny(rest, " \t\r\n") {
 		return noMatch
 	}
 	return cutHeader
