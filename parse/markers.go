@@ -1,13 +1,9 @@
 package parse
 
 // Markers that open calls in a syntax of their own: '[',
-// Functionary's >>>, GigaChat's and Llama's <|python_tag|>.
+// Functionary's >>> and GigaChat's.
 
-import (
-	"bytes"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
-)
+import "github.com/toolcall/toolcall/internal/jsonw"
 
 // needOrNot is what a handler returns when the buffer ends early: wait for
 // more input, or at the end of input decide it was not a marker.
@@ -211,40 +207,4 @@ func (p *Parser) prefixedJSON(start, k int, eof bool, closer, format string) (in
 		p.blockStart = trigger
 	}
 	return e, st, err
-}
-
-// pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
-// or a built-in tool call brave_search.call(query="…").
-func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
-	k := p.skipSpace(j)
-	if k >= len(p.buf) {
-		return needOrNot(eof)
-	}
-	if p.buf[k] == '{' {
-		if !p.allowed(FormatLlama3JSON) {
-			return 0, noMatch, nil
-		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, "", FormatLlama3JSON)
-	}
-	if !isIdentByte(p.buf[k], true) || !p.allowed(FormatLlama3Builtin) {
-		return 0, noMatch, nil
-	}
-	var a argsBuilder
-	name, end, st, perr := p.pyCall(k, eof, &a)
-	switch {
-	case st != matched:
-		return 0, st, nil
-	case perr != nil:
-		stop := perr.at
-		if perr.cut {
-			stop = len(p.buf)
-		}
-		return stop, matched, p.fail(i, stop, FormatLlama3Builtin, perr.msg)
-	}
-	name = bytes.TrimSuffix(name, []byte(".call"))
-	return end, matched, p.emitCall("", string(name), a.done(), FormatLlama3Builtin, a.repairs, p.base+int64(i), p.buf[i:end])
 }

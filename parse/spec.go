@@ -112,7 +112,8 @@ type CallMarkers struct {
 	Spaced bool `json:"spaced,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
 	// <|tool_call|>[…], Mistral's [TOOL_CALLS]): with a json or
-	// name_json body, the call ends where its JSON does.
+	// name_json body, the call ends where its JSON does; a pythonic
+	// body is then one call, NAME(…), that ends at its ')'.
 	NoEnd bool `json:"no_end,omitempty"`
 	// IDStart, for a name_json body, is where a call id written after
 	// the name begins, when there: the id, up to NameEnd, is skipped
@@ -122,6 +123,10 @@ type CallMarkers struct {
 	// name is then followed by its arguments' '{' (Mistral's NAME{…}
 	// beside NAME[ARGS]{…}).
 	NameEndOptional bool `json:"name_end_optional,omitempty"`
+	// NameSuffix, for a pythonic body with NoEnd, is dropped from the
+	// end of the call's name when there (Llama 3's built-in tools,
+	// <|python_tag|>brave_search.call(…)).
+	NameSuffix string `json:"name_suffix,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -209,8 +214,12 @@ func (s *Spec) Check() error {
 	switch {
 	case s.Call.NoEnd && s.Call.End != "":
 		return specErr("call.no_end", "is true, and call.end is %q: drop one of them", s.Call.End)
-	case s.Call.NoEnd && s.Body != BodyJSON && s.Body != BodyNameJSON:
-		return specErr("call.no_end", "is read only with body %q or %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON, BodyNameJSON)
+	case s.Call.NoEnd && s.Body != BodyJSON && s.Body != BodyNameJSON && s.Body != BodyPythonic:
+		return specErr("call.no_end", "is read only with body %q, %q or %q, where the JSON's or the call's end ends the call: drop it, or set call.end", BodyJSON, BodyNameJSON, BodyPythonic)
+	case s.Call.NoEnd && s.Fenced:
+		return specErr("call.no_end", "is read without fenced: a fence is read up to call.end; drop one of them")
+	case s.Call.NameSuffix != "" && !s.Call.NoEnd:
+		return specErr("call.name_suffix", `is read with "no_end": true, one call after call.start: set it, or drop name_suffix`)
 	case !s.Call.NoEnd:
 		if err := need("call.end", s.Call.End, "the marker that ends a call (or \"no_end\": true, with body json, for a family that writes none)"); err != nil {
 			return err
@@ -267,6 +276,7 @@ func (s *Spec) Check() error {
 		{"call.spaced", s.Call.Spaced, BodyNameJSON},
 		{"call.id_start", s.Call.IDStart != "", BodyNameJSON},
 		{"call.name_end_optional", s.Call.NameEndOptional, BodyNameJSON},
+		{"call.name_suffix", s.Call.NameSuffix != "", BodyPythonic},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err

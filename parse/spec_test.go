@@ -70,6 +70,10 @@ func render(s *Spec, calls []renderedCall) string {
 				b.WriteString("```python\n" + c.name + "(" + strings.Join(args, ", ") + ")\n```")
 				break
 			}
+			if s.Call.NoEnd {
+				b.WriteString(c.name + s.Call.NameSuffix + "(" + strings.Join(args, ", ") + ")")
+				break
+			}
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
 		case BodyParams:
 			b.WriteString(c.name + s.Call.NameEnd)
@@ -327,7 +331,10 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
-		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "pythonic"}`, "call.no_end", `only with body "json" or "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "brace"}`, "call.no_end", `only with body "json", "name_json" or "pythonic"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "pythonic", "fenced": true}`, "call.no_end", "without fenced"},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_suffix": ".call"}, "body": "pythonic"}`, "call.name_suffix", `"no_end": true`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true, "name_suffix": ".call"}, "body": "json"}`, "call.name_suffix", `set body to "pythonic"`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "id_start": "[ID]"}, "body": "json"}`, "call.id_start", `set body to "name_json"`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_end_optional": true}, "body": "json"}`, "call.name_end_optional", `set body to "name_json"`},
 		{`{"format": "x", "call": {"start": "<c>", "name_end": ":", "index_sep": "#", "id_start": "[ID]", "end": "</c>"}, "body": "name_json"}`, "call.id_start", "drop one or the other"},

@@ -97,6 +97,9 @@ func specCall(s *Spec) handler {
 	case BodyJSON:
 		return specJSON(s)
 	case BodyPythonic:
+		if c.NoEnd {
+			return pythonicCall(s.Format, c.NameSuffix)
+		}
 		if s.Fenced {
 			return fencedPython(c.End, s.Format)
 		}

@@ -68,12 +68,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 			b = append(b, c.Name...)
 			b = s.appendBrace(b, args)
 		case BodyPythonic:
-			if s.Fenced {
+			switch {
+			case s.Fenced:
 				b = append(b, "```python\n"...)
-			} else {
+			case !s.Call.NoEnd:
 				b = append(b, '[')
 			}
 			b = append(b, c.Name...)
+			b = append(b, s.Call.NameSuffix...)
 			b = append(b, '(')
 			n := 0
 			args.ForEach(func(k, v gjson.Result) bool {
@@ -86,9 +88,12 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, v.Raw...)
 				return true
 			})
-			if s.Fenced {
+			switch {
+			case s.Fenced:
 				b = append(b, ")\n```"...)
-			} else {
+			case s.Call.NoEnd:
+				b = append(b, ')') // one call, which ends there
+			default:
 				b = append(b, ")]"...)
 			}
 		case BodyParams, BodyKV:
