@@ -64,6 +64,10 @@ type Spec struct {
 	// back into the conversation (AppendResult; run's resultAs template
 	// function); nil when the spec does not say.
 	Result *ResultMarkers `json:"result,omitempty"`
+	// Lines says a json body is call objects one a line, up to
+	// call.end (MiniMax M1's <tool_calls>\n{…}\n{…}\n</tool_calls>); a
+	// body that does not start with an object is not the family's.
+	Lines bool `json:"lines,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -218,6 +222,8 @@ func (s *Spec) Check() error {
 		return specErr("call.no_end", "is read only with body %q, %q or %q, where the JSON's or the call's end ends the call: drop it, or set call.end", BodyJSON, BodyNameJSON, BodyPythonic)
 	case s.Call.NoEnd && s.Fenced:
 		return specErr("call.no_end", "is read without fenced: a fence is read up to call.end; drop one of them")
+	case s.Lines && s.Call.NoEnd:
+		return specErr("lines", "is read up to call.end, and call.no_end is true: set call.end, or drop lines")
 	case s.Call.NameSuffix != "" && !s.Call.NoEnd:
 		return specErr("call.name_suffix", `is read with "no_end": true, one call after call.start: set it, or drop name_suffix`)
 	case !s.Call.NoEnd:
@@ -266,6 +272,7 @@ func (s *Spec) Check() error {
 		{"name_keys", len(s.NameKeys) > 0, BodyJSON},
 		{"arguments_keys", len(s.ArgumentsKeys) > 0, BodyJSON},
 		{"name_is_key", s.NameIsKey, BodyJSON},
+		{"lines", s.Lines, BodyJSON},
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},

@@ -29,6 +29,15 @@ func render(s *Spec, calls []renderedCall) string {
 	if s.Section != nil {
 		b.WriteString(s.Section.Start)
 	}
+	if s.Lines {
+		// One block, a call a line.
+		b.WriteString(s.Call.Start)
+		for _, c := range calls {
+			fmt.Fprintf(&b, "\n{%q: %q, %q: %s}", s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
+		}
+		b.WriteString("\n" + s.Call.End)
+		return b.String()
+	}
 	for _, c := range calls {
 		b.WriteString(s.Call.Start)
 		if s.Call.NameStart != "" && s.Body != BodyBrace {
@@ -178,7 +187,7 @@ func TestSpecRoundTrip(t *testing.T) {
 			opts := Options{Formats: []*Spec{s}}
 			for n := 1; n <= len(roundTripCalls); n++ {
 				calls := roundTripCalls[:n]
-				if s.Section == nil && n > 1 {
+				if s.Section == nil && !s.Lines && n > 1 {
 					calls = calls[n-1:] // one call a block, several blocks below
 				}
 				in := "Let me check.\n" + render(s, calls) + "\nDone."
@@ -331,6 +340,8 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
+		{`{` + ok + `, "lines": true, "body": "kv"}`, "lines", `set body to "json"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "json", "lines": true}`, "lines", "set call.end"},
 		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "brace"}`, "call.no_end", `only with body "json", "name_json" or "pythonic"`},
 		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "pythonic", "fenced": true}`, "call.no_end", "without fenced"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_suffix": ".call"}, "body": "pythonic"}`, "call.name_suffix", `"no_end": true`},
@@ -437,7 +448,7 @@ func TestAppendCalls(t *testing.T) {
 	}
 	for _, s := range everySpec(t) {
 		n := len(calls)
-		if s.Section == nil {
+		if s.Section == nil && !s.Lines {
 			n = 1
 		}
 		b, err := s.AppendCalls(nil, calls[:n]...)

@@ -115,7 +115,7 @@ func jsonTypeName(t string) string {
 var specFields = map[string]map[string]any{
 	"": {
 		"format": nil, "models": nil, "example": nil, "body": nil,
-		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "after_reasoning": nil, "skip": nil, "prompt": nil,
+		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "lines": nil, "after_reasoning": nil, "skip": nil, "prompt": nil,
 		"section":   "markers",
 		"call":      "call",
 		"param":     "param",

@@ -387,6 +387,9 @@ func (s *Spec) headerCut() string {
 // the name and the arguments under the spec's keys.
 func specJSON(s *Spec) handler {
 	closer := s.Call.End
+	if s.Lines {
+		return jsonLines(closer, s.Format)
+	}
 	if len(s.NameKeys) == 0 && len(s.ArgumentsKeys) == 0 {
 		// The default keys are read as every call in markers is: the
 		// name under "name" or "tool_name" (or in "function": {…}), the

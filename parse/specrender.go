@@ -25,6 +25,9 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 	if s.Section != nil {
 		b = append(b, s.Section.Start...)
 	}
+	if s.Lines {
+		return s.appendLines(b, calls)
+	}
 	for k, c := range calls {
 		args := gjson.ParseBytes(c.Arguments)
 		if len(c.Arguments) == 0 {
@@ -134,6 +137,32 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		b = append(b, s.Section.End...)
 	}
 	return b, nil
+}
+
+// appendLines writes calls in one block of a lines spec (MiniMax M1),
+// each call object on its own line.
+func (s *Spec) appendLines(b []byte, calls []SpecCall) ([]byte, error) {
+	b = append(b, s.Call.Start...)
+	for _, c := range calls {
+		args := gjson.ParseBytes(c.Arguments)
+		if len(c.Arguments) == 0 {
+			args = gjson.Parse("{}")
+		}
+		if !args.IsObject() {
+			return b, fmt.Errorf("call to %q: its arguments are not a JSON object", c.Name)
+		}
+		b = append(b, "\n{\""...)
+		b = append(b, s.nameKeys()[0]...)
+		b = append(b, `": `...)
+		b = strconv.AppendQuote(b, c.Name)
+		b = append(b, `, "`...)
+		b = append(b, s.argumentsKeys()[0]...)
+		b = append(b, `": `...)
+		b = append(b, args.Raw...)
+		b = append(b, '}')
+	}
+	b = append(b, '\n')
+	return append(b, s.Call.End...), nil
 }
 
 // ResultMarkers are what a family's chat template writes around each
