@@ -1,17 +1,13 @@
 package parse
 
-import (
-	"testing"
-
-	"github.com/google/go-cmp/cmp"
-)
+import "testing"
 
 // TestLlama3Specs: Llama 3's built-in tool calls and its JSON calls share
 // <|python_tag|> and are read by their specs alone: NAME.call(…) is a
 // built-in tool's, JSON (an object, objects separated by ';', or a list)
 // llama3_json's; code or nothing after the tag is prose.
 func TestLlama3Specs(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	readAs(t, []reading{
 		{`<|python_tag|>brave_search.call(query="x")<|eom_id|>`, `{"type":"tool_call","id":"call_1","name":"brave_search","arguments":{"query":"x"},"format":"llama3_builtin"}
 `},
 		{`<|python_tag|>{"name": "f", "parameters": {"a": 1}}; {"name": "g", "parameters": {}}`, `{"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"llama3_json"}
@@ -23,11 +19,5 @@ func TestLlama3Specs(t *testing.T) {
 `},
 		{"Done.<|python_tag|>", `{"type":"text","content":"Done.<|python_tag|>"}
 `},
-	} {
-		for _, pieces := range [][]int{nil, {1}, {5}} {
-			if got := parseAll(t, []byte(c.in), Options{}, pieces); got != c.want {
-				t.Errorf("%q in pieces %v:\n%s", c.in, pieces, cmp.Diff(c.want, got))
-			}
-		}
-	}
+	})
 }

@@ -11,7 +11,7 @@ import (
 // or without a call id and [ARGS]; a name the output cuts off is a
 // parse_error, and the marker with nothing call-like after it prose.
 func TestMistralSpecs(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	readAs(t, []reading{
 		{`[TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}`, `{"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"mistral_v11"}
 `},
 		{`[TOOL_CALLS]get_weather{"city": "SF"}`, `{"type":"tool_call","id":"call_1","name":"get_weather","arguments":{"city":"SF"},"format":"mistral_v11"}
@@ -29,7 +29,16 @@ func TestMistralSpecs(t *testing.T) {
 		{`[TOOL_CALLS]<tool_call>{"name": "f", "arguments": {}}</tool_call>`, `{"type":"text","content":"[TOOL_CALLS]"}
 {"type":"tool_call","id":"call_1","name":"f","arguments":{},"format":"hermes"}
 `},
-	} {
+	})
+}
+
+// reading is an input and the events it must give.
+type reading struct{ in, want string }
+
+// readAs checks each reading whole and in pieces of one and five bytes.
+func readAs(t *testing.T, readings []reading) {
+	t.Helper()
+	for _, c := range readings {
 		for _, pieces := range [][]int{nil, {1}, {5}} {
 			if got := parseAll(t, []byte(c.in), Options{}, pieces); got != c.want {
 				t.Errorf("%q in pieces %v:\n%s", c.in, pieces, cmp.Diff(c.want, got))

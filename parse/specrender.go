@@ -25,9 +25,6 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 	if s.Section != nil {
 		b = append(b, s.Section.Start...)
 	}
-	if s.Lines {
-		return s.appendLines(b, calls)
-	}
 	for k, c := range calls {
 		args := gjson.ParseBytes(c.Arguments)
 		if len(c.Arguments) == 0 {
@@ -35,6 +32,15 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		}
 		if !args.IsObject() {
 			return b, fmt.Errorf("call to %q: its arguments are not a JSON object", c.Name)
+		}
+		if s.Lines {
+			// One block, a call object a line (MiniMax M1).
+			if k == 0 {
+				b = append(b, s.Call.Start...)
+			}
+			b = append(b, '\n')
+			b = s.appendJSONCall(b, c.Name, args)
+			continue
 		}
 		b = append(b, s.Call.Start...)
 		b = append(b, s.Call.NameStart...)
@@ -48,15 +54,7 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, '}')
 				break
 			}
-			b = append(b, `{"`...)
-			b = append(b, s.nameKeys()[0]...)
-			b = append(b, `": `...)
-			b = strconv.AppendQuote(b, c.Name)
-			b = append(b, `, "`...)
-			b = append(b, s.argumentsKeys()[0]...)
-			b = append(b, `": `...)
-			b = append(b, args.Raw...)
-			b = append(b, '}')
+			b = s.appendJSONCall(b, c.Name, args)
 		case BodyNameJSON:
 			b = append(b, s.Call.NamePrefix...)
 			b = append(b, c.Name...)
@@ -133,36 +131,28 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		}
 		b = append(b, s.Call.End...)
 	}
+	if s.Lines && len(calls) > 0 {
+		b = append(b, '\n')
+		b = append(b, s.Call.End...)
+	}
 	if s.Section != nil {
 		b = append(b, s.Section.End...)
 	}
 	return b, nil
 }
 
-// appendLines writes calls in one block of a lines spec (MiniMax M1),
-// each call object on its own line.
-func (s *Spec) appendLines(b []byte, calls []SpecCall) ([]byte, error) {
-	b = append(b, s.Call.Start...)
-	for _, c := range calls {
-		args := gjson.ParseBytes(c.Arguments)
-		if len(c.Arguments) == 0 {
-			args = gjson.Parse("{}")
-		}
-		if !args.IsObject() {
-			return b, fmt.Errorf("call to %q: its arguments are not a JSON object", c.Name)
-		}
-		b = append(b, "\n{\""...)
-		b = append(b, s.nameKeys()[0]...)
-		b = append(b, `": `...)
-		b = strconv.AppendQuote(b, c.Name)
-		b = append(b, `, "`...)
-		b = append(b, s.argumentsKeys()[0]...)
-		b = append(b, `": `...)
-		b = append(b, args.Raw...)
-		b = append(b, '}')
-	}
-	b = append(b, '\n')
-	return append(b, s.Call.End...), nil
+// appendJSONCall writes a json body's call object: the name and the
+// arguments under the spec's first keys.
+func (s *Spec) appendJSONCall(b []byte, name string, args gjson.Result) []byte {
+	b = append(b, `{"`...)
+	b = append(b, s.nameKeys()[0]...)
+	b = append(b, `": `...)
+	b = strconv.AppendQuote(b, name)
+	b = append(b, `, "`...)
+	b = append(b, s.argumentsKeys()[0]...)
+	b = append(b, `": `...)
+	b = append(b, args.Raw...)
+	return append(b, '}')
 }
 
 // ResultMarkers are what a family's chat template writes around each
