@@ -6,10 +6,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestMistralSpecs: v0.3's and v11's calls share [TOOL_CALLS] and are
+// TestMistralSpecs: Mistral v0.3's and v11's calls share [TOOL_CALLS] and are
 // read by their specs alone: JSON after it is v0.3's, a name v11's, with
 // or without a call id and [ARGS]; a name the output cuts off is a
 // parse_error, and the marker with nothing call-like after it prose.
+// Phi-4-mini's and FireFunction's functools[…] are read by their specs
+// too, found at the list's '['.
 func TestMistralSpecs(t *testing.T) {
 	readAs(t, []reading{
 		{`[TOOL_CALLS]f[CALL_ID]a1b2c3d4e[ARGS]{"a": 1}`, `{"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"mistral_v11"}
@@ -24,6 +26,13 @@ func TestMistralSpecs(t *testing.T) {
 		{"Done. [TOOL_CALLS]\n", `{"type":"text","content":"Done. [TOOL_CALLS]\n"}
 `},
 		{`The [TOOL_CALLS] token starts a call.`, `{"type":"text","content":"The [TOOL_CALLS] token starts a call."}
+`},
+		// functools[…]: a space before the word is FireFunction's.
+		{`functools[{"name": "f", "arguments": {}}]`, `{"type":"tool_call","id":"call_1","name":"f","arguments":{},"format":"phi4_mini"}
+`},
+		{`Sure. functools[{"name": "f", "arguments": {"a": 1}}, {"name": "g", "arguments": {}}]`, `{"type":"text","content":"Sure."}
+{"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"firefunction_v2"}
+{"type":"tool_call","id":"call_2","name":"g","arguments":{},"format":"firefunction_v2"}
 `},
 		// Another family's call after the marker is that family's.
 		{`[TOOL_CALLS]<tool_call>{"name": "f", "arguments": {}}</tool_call>`, `{"type":"text","content":"[TOOL_CALLS]"}

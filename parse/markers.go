@@ -18,17 +18,8 @@ func needOrNot(eof bool) (int, status, error) {
 // FireFunction's functools[…], a JSON array in a call section, an xLAM
 // array of calls or a pythonic list on a line of its own.
 func (p *Parser) bracket(i int, eof bool) (int, status, error) {
-	const ft = "functools"
-	if i >= len(ft) && string(p.buf[i-len(ft):i]) == ft && i-len(ft) >= p.seg {
-		format := FormatPhi4Mini
-		start := i - len(ft)
-		if start > p.seg && p.buf[start-1] == ' ' {
-			format, start = FormatFireFunction, start-1
-		}
-		if !p.allowed(format) {
-			return 0, noMatch, nil
-		}
-		return p.prefixedJSON(start, i, eof, "", format)
+	if end, st, err, ok := p.wordAt(i, eof); ok {
+		return end, st, err
 	}
 	if p.section != "" {
 		// Inside a family's call section a list is calls, Python-style

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -23,6 +24,12 @@ import (
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	own := []string{s.Format}
+	if wordStart(s.Call.Start) {
+		// Looked for at each '[' (wordAt), the word right before it.
+		return append(ms, marker{s.Call.Start, func(p *Parser, i, j int, eof bool) (int, status, error) {
+			return p.prefixedJSON(i, j, eof, s.Call.End, s.Format)
+		}, own})
+	}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
 		// the call was emitted.
@@ -45,6 +52,45 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
 	}
 	return ms
+}
+
+// wordStart reports whether a call's start marker is a word before a
+// JSON list (functools[…]), not a tag.
+func wordStart(t string) bool { return t != "" && t[0] != '<' && t[0] != '[' }
+
+// wordMarkers are the built-in families' word starts (wordStart), the
+// longest first (buildMarkers); Parser.words a format file's.
+var wordMarkers []marker
+
+// fileWords are the markers of opts' format files whose calls start
+// with a word, the longest first.
+func fileWords(opts Options) []marker {
+	var ms []marker
+	for _, s := range opts.Formats {
+		if wordStart(s.Call.Start) {
+			ms = specMarkers(ms, s, false)
+		}
+	}
+	sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
+	return ms
+}
+
+// wordAt runs the first word marker that ends right before the '[' at
+// buf[i], a format file's before a built-in's, the longest first (a
+// space before functools is FireFunction's): ok when one is there.
+func (p *Parser) wordAt(i int, eof bool) (end int, st status, err error, ok bool) {
+	for _, ws := range [2][]marker{p.words, wordMarkers} {
+		for k := range ws {
+			m := &ws[k]
+			s := i - len(m.tok)
+			if s < p.seg || string(p.buf[s:i]) != m.tok || !m.on(p) {
+				continue
+			}
+			end, st, err = m.h(p, s, i, eof)
+			return end, st, err, true
+		}
+	}
+	return 0, noMatch, nil, false
 }
 
 // bareReader reads a call of a spec whose calls may follow the end of

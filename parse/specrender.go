@@ -54,6 +54,13 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, '}')
 				break
 			}
+			if wordStart(s.Call.Start) {
+				// functools[…]: the word, then a list.
+				b = append(b, '[')
+				b = s.appendJSONCall(b, c.Name, args)
+				b = append(b, ']')
+				break
+			}
 			b = s.appendJSONCall(b, c.Name, args)
 		case BodyNameJSON:
 			b = append(b, s.Call.NamePrefix...)
