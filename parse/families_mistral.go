@@ -25,8 +25,8 @@ var (
 		Code:   ">>> starts with neither '<' nor '[', and the output may start with the name line (functionary)", own: []marker{}})
 	_ = register(Spec{Format: FormatFireFunction, Models: []string{"Fireworks FireFunction v2"}, Example: ` functools[{"name":"f","arguments":{}}]`,
 		Result: toolHeaderResult,
-		Call:   CallMarkers{Start: " functools", NoEnd: true}, Body: BodyJSON})
+		Call:   CallMarkers{Start: " functools", NoEnd: true, Word: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatPhi4Mini, Models: []string{"Phi-4-mini"}, Example: `functools[{"name":"f","arguments":{}}]`,
 		Result: &ResultMarkers{Start: "<|tool|>", End: "<|end|>"},
-		Call:   CallMarkers{Start: "functools", NoEnd: true}, Body: BodyJSON})
+		Call:   CallMarkers{Start: "functools", NoEnd: true, Word: true}, Body: BodyJSON})
 )

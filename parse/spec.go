@@ -98,9 +98,6 @@ type Markers struct {
 // CallMarkers are the markers of one call: Start, then (after NameStart,
 // when set) the tool's name up to NameEnd, then the body, then End.
 type CallMarkers struct {
-	// Start begins with '<' or '['; or it is a word right before the
-	// '[' of a JSON list of calls (Phi-4-mini's functools[…]), found at
-	// that '[' and the call's, not prose.
 	Start string `json:"start"`
 	// NameStart, when set, is where the name begins: anything between
 	// Start and it (a call id) is skipped.
@@ -134,6 +131,10 @@ type CallMarkers struct {
 	// end of the call's name when there (Llama 3's built-in tools,
 	// <|python_tag|>brave_search.call(…)).
 	NameSuffix string `json:"name_suffix,omitempty"`
+	// Word says Start is a word right before the '[' of a JSON list of
+	// calls, not a tag (Phi-4-mini's functools[…]): found at that '[',
+	// the word the call's, not prose.
+	Word bool `json:"word,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -215,13 +216,13 @@ func (s *Spec) Check() error {
 		}
 		return nil
 	}
-	if wordStart(s.Call.Start) {
+	if s.Call.Word {
 		// functools[…]: a word, found at the list's '[' after it.
 		switch w := strings.TrimSpace(s.Call.Start); {
 		case s.Body != BodyJSON || s.Lines || s.Section != nil:
-			return specErr("call.start", "%q begins with neither '<' nor '[': such a start is a word before a JSON list of calls, read with body json, without lines or section; begin it with '<' or '[', or change those", s.Call.Start)
+			return specErr("call.word", "is read with body json, without lines or section: a word before a JSON list of calls; drop it, or change those")
 		case strings.ContainsAny(s.Call.Start, "<[\n") || len(w) < 4:
-			return specErr("call.start", "%q: a start that is a word before a JSON list must be four letters or more, with no '<', '[' or line break in it (Phi-4-mini's \"functools\")", s.Call.Start)
+			return specErr("call.start", "%q: with call.word, a word of four letters or more, with no '<', '[' or line break in it (Phi-4-mini's \"functools\")", s.Call.Start)
 		}
 	} else if err := opener("call.start", s.Call.Start); err != nil {
 		return err

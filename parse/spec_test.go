@@ -60,7 +60,7 @@ func render(s *Spec, calls []renderedCall) string {
 				fmt.Fprintf(&b, `{%q: %s}`, c.name, jsonObject(c.args))
 				break
 			}
-			if wordStart(s.Call.Start) {
+			if s.Call.Word {
 				// functools[…]: the word, then a list.
 				fmt.Fprintf(&b, `[{%q: %q, %q: %s}]`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
 				break
@@ -335,9 +335,9 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "nameend": ">", "end": "</c>"}, "body": "name_json"}`, "call.nameend", `did you mean "name_end"?`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "parms"}`, "body", `did you mean "params"?`},
 		{`{"call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "is required"},
-		{`{"format": "x", "call": {"start": "c", "end": "</c>"}, "body": "name_json"}`, "call.start", "a word before a JSON list of calls, read with body json"},
-		{`{"format": "x", "call": {"start": "c", "end": "</c>"}, "body": "json"}`, "call.start", "four letters or more"},
-		{`{"format": "x", "call": {"start": "calls<", "end": "</c>"}, "body": "json"}`, "call.start", "no '<', '['"},
+		{`{"format": "x", "call": {"start": "calls", "name_end": ">", "end": "</c>", "word": true}, "body": "name_json"}`, "call.word", "is read with body json"},
+		{`{"format": "x", "call": {"start": "c", "end": "</c>", "word": true}, "body": "json"}`, "call.start", "four letters or more"},
+		{`{"format": "x", "call": {"start": "calls<", "end": "</c>", "word": true}, "body": "json"}`, "call.start", "no '<', '['"},
 		{`{"format": "x", "call": {"start": "<c>"}, "body": "json"}`, "call.end", "is required"},
 		{`{"format": "x", "call": {"start": "<c>", "end": 1}, "body": "json"}`, "call.end", "must be a string"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "params"}`, "param", "is required with body params"},

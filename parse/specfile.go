@@ -126,7 +126,7 @@ var specFields = map[string]map[string]any{
 	},
 	"markers": {"start": nil, "end": nil},
 	"result":  {"start": nil, "end": nil, "json": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "id_start": nil, "name_end_optional": nil, "name_suffix": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "id_start": nil, "name_end_optional": nil, "name_suffix": nil, "word": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }
 

@@ -24,7 +24,7 @@ import (
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	own := []string{s.Format}
-	if wordStart(s.Call.Start) {
+	if s.Call.Word {
 		// Looked for at each '[' (wordAt), the word right before it.
 		return append(ms, marker{s.Call.Start, func(p *Parser, i, j int, eof bool) (int, status, error) {
 			return p.prefixedJSON(i, j, eof, s.Call.End, s.Format)
@@ -54,11 +54,7 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	return ms
 }
 
-// wordStart reports whether a call's start marker is a word before a
-// JSON list (functools[…]), not a tag.
-func wordStart(t string) bool { return t != "" && t[0] != '<' && t[0] != '[' }
-
-// wordMarkers are the built-in families' word starts (wordStart), the
+// wordMarkers are the built-in families' word starts (Call.Word), the
 // longest first (buildMarkers); Parser.words a format file's.
 var wordMarkers []marker
 
@@ -67,7 +63,7 @@ var wordMarkers []marker
 func fileWords(opts Options) []marker {
 	var ms []marker
 	for _, s := range opts.Formats {
-		if wordStart(s.Call.Start) {
+		if s.Call.Word {
 			ms = specMarkers(ms, s, false)
 		}
 	}

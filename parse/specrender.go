@@ -54,7 +54,7 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, '}')
 				break
 			}
-			if wordStart(s.Call.Start) {
+			if s.Call.Word {
 				// functools[…]: the word, then a list.
 				b = append(b, '[')
 				b = s.appendJSONCall(b, c.Name, args)
