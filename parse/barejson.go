@@ -75,11 +75,6 @@ func (p *Parser) bareJSON(i int, eof bool) (int, status, error) {
 		}
 	}
 	switch p.section {
-	case FormatToolCallsArray:
-		format, inMarker = FormatToolCallsArray, true
-		if p.buf[i] == '{' {
-			format = FormatMiniMaxM1
-		}
 	case "":
 		if p.buf[i] == '[' {
 			format = FormatXLAM

@@ -211,9 +211,10 @@ var buildMarkers = sync.OnceFunc(func() {
 		case '[':
 			bracketMarkers = append(bracketMarkers, m)
 		default:
-			panic("parse: marker " + m.tok + " starts with neither '<' nor '['")
+			wordMarkers = append(wordMarkers, m) // a word before '[' (wordAt)
 		}
 	}
+	sort.SliceStable(wordMarkers, func(a, b int) bool { return len(wordMarkers[a].tok) > len(wordMarkers[b].tok) })
 	for _, ms := range [][]marker{angleMarkers, bracketMarkers} {
 		sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
 	}

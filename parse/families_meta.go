@@ -9,15 +9,16 @@ package parse
 var llama3Result = &ResultMarkers{Start: "<|start_header_id|>ipython<|end_header_id|>\n\n", End: "<|eot_id|>", JSON: true}
 
 var (
-	_ = register(Spec{Format: FormatLlama3JSON, Models: []string{"Llama 3.1/3.2/3.3, Llama 4 (JSON template)"}, Example: `{"name":"f","parameters":{"a":1}}`,
-		Result: llama3Result,
-		Code:   "a bare JSON call, read where a line starts (bareJSON) or after <|python_tag|>",
-		own: []marker{
-			{"<|python_tag|>", (*Parser).pythonTag, []string{FormatLlama3JSON, FormatLlama3Builtin}},
-		}})
+	// The two share <|python_tag|>, tried in id order: a call NAME(…)
+	// after it is a built-in tool's, JSON a call of llama3_json's. A
+	// JSON call with no marker, where a line starts, is read by the
+	// generic bare JSON reader (bareJSON), which names it llama3_json.
 	_ = register(Spec{Format: FormatLlama3Builtin, Models: []string{"Llama 3.1 built-in tools (brave_search, wolfram_alpha)"}, Example: `<|python_tag|>brave_search.call(query="x")`,
 		Result: llama3Result,
-		Code:   "NAME.call(…) after <|python_tag|>, which also holds JSON calls (pythonTag)", own: []marker{}})
+		Call:   CallMarkers{Start: "<|python_tag|>", NoEnd: true, NameSuffix: ".call"}, Body: BodyPythonic})
+	_ = register(Spec{Format: FormatLlama3JSON, Models: []string{"Llama 3.1/3.2/3.3, Llama 4 (JSON template)"}, Example: `<|python_tag|>{"name":"f","parameters":{"a":1}}`,
+		Result: llama3Result,
+		Call:   CallMarkers{Start: "<|python_tag|>", NoEnd: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatPythonic, Models: []string{"Llama 3.2 pythonic, Llama 4, ToolACE, Gemma 3 when prompted"}, Example: `[f(a=1, b='x')]`,
 		Code: "a bare Python list on a line of its own (bracket); Llama 4's <|python_start|> block holds content or calls (llama4Block)",
 		own: []marker{

@@ -12,22 +12,21 @@ var mistralResult = &ResultMarkers{Start: `[TOOL_RESULTS]{"content": `, End: `, 
 var toolHeaderResult = &ResultMarkers{Start: "<|start_header_id|>tool<|end_header_id|>\n\n", End: "<|eot_id|>"}
 
 var (
+	// The two share [TOOL_CALLS], tried in id order: JSON after it is
+	// v0.3's, a name v11's.
 	_ = register(Spec{Format: FormatMistral, Models: []string{"Mistral 7B v0.3, Nemo, Mixtral, Ministral 8B 2410, Large 2407"}, Example: `[TOOL_CALLS][{"name":"f","arguments":{}}]`,
 		Result: mistralResult,
-		Code:   "no end marker: the JSON's end ends the call, and [TOOL_CALLS] also opens v11's NAME[ARGS]{…} (mistral)",
-		own: []marker{
-			{"[TOOL_CALLS]", (*Parser).mistral, []string{FormatMistral, FormatMistralV11}},
-		}})
+		Call:   CallMarkers{Start: "[TOOL_CALLS]", NoEnd: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatMistralV11, Models: []string{"Mistral Small 3.x, Magistral, Devstral, Ministral 3"}, Example: `[TOOL_CALLS]f[ARGS]{"a":1}`,
 		Result: &ResultMarkers{Start: "[TOOL_RESULTS]", End: "[/TOOL_RESULTS]"},
-		Code:   "no end marker, and an optional [CALL_ID] (mistral)", own: []marker{}})
+		Call:   CallMarkers{Start: "[TOOL_CALLS]", NameEnd: "[ARGS]", NoEnd: true, IDStart: "[CALL_ID]", NameEndOptional: true}, Body: BodyNameJSON})
 	_ = register(Spec{Format: FormatFunctionary, Models: []string{"MeetKai Functionary v3.2"}, Example: ">>>f\\n{\"a\":1}",
 		Result: toolHeaderResult,
 		Code:   ">>> starts with neither '<' nor '[', and the output may start with the name line (functionary)", own: []marker{}})
 	_ = register(Spec{Format: FormatFireFunction, Models: []string{"Fireworks FireFunction v2"}, Example: ` functools[{"name":"f","arguments":{}}]`,
 		Result: toolHeaderResult,
-		Code:   "functools[ starts with a word, read at its '[' (bracket)", own: []marker{}})
+		Call:   CallMarkers{Start: " functools", NoEnd: true, Word: true}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatPhi4Mini, Models: []string{"Phi-4-mini"}, Example: `functools[{"name":"f","arguments":{}}]`,
 		Result: &ResultMarkers{Start: "<|tool|>", End: "<|end|>"},
-		Code:   "functools[ starts with a word, read at its '[' (bracket)", own: []marker{}})
+		Call:   CallMarkers{Start: "functools", NoEnd: true, Word: true}, Body: BodyJSON})
 )

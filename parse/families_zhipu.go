@@ -33,6 +33,7 @@ var (
 			closer("</tool_call:opensource>", FormatHunyuan),
 			sectionMarker("<tool_calls:opensource>", FormatHunyuan),
 			sectionEnd("</tool_calls:opensource>"),
+			toolCallsSection, sectionEnd("</tool_calls>"),
 		}})
 	_ = register(Spec{Format: FormatHyperCLOVAX, Models: []string{"NAVER HyperCLOVA X SEED Think 14B (32B writes glm_4_5)"}, Example: " -> tool/function_call\\n[{\"name\":\"f\",\"arguments\":{\"a\":1}}]",
 		Code: `"-> tool/…" starts with neither '<' nor '[', and prose may write it (clovaCall)`, own: []marker{}})

@@ -15,10 +15,9 @@ func jsonBlock(closer, format string) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
-			if eof {
-				return j, matched, p.fail(i, k, format, "tool call marker with nothing after it: the output ended before the call")
-			}
-			return 0, needMore, nil
+			// A marker the output ends on, with nothing call-like after
+			// it, is prose (headerMiss).
+			return needOrNot(eof)
 		}
 		if c := p.buf[k]; c != '{' && c != '[' {
 			return 0, noMatch, nil
@@ -28,6 +27,71 @@ func jsonBlock(closer, format string) handler {
 			return 0, needMore, nil
 		}
 		return p.markedJSON(i, k, end, complete, eof, closer, format)
+	}
+}
+
+// jsonLines handles a marker followed by call objects one a line up to
+// closer (Spec.Lines: MiniMax M1). The calls are read once the block has
+// come whole, or the output has ended, so none is emitted twice while
+// the block is read again; a call whose line is not followed by another
+// object or closer ends the block, the text after it read as usual. A
+// block that does not start with an object is another family's.
+func jsonLines(closer, format string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k == len(p.buf) {
+			return needOrNot(eof)
+		}
+		if p.buf[k] != '{' {
+			return 0, noMatch, nil
+		}
+		var starts []int
+		last := "" // closer, when it follows the last call
+		for {
+			starts = append(starts, k)
+			end, complete := p.jsonEnd(k, false)
+			if !complete {
+				if !eof {
+					return 0, needMore, nil
+				}
+				break // cut off: markedJSON says so
+			}
+			n := p.skipSpace(end)
+			ok, partial := p.hasPrefixAt(n, closer)
+			switch {
+			case ok:
+				last = closer
+			case !eof && (partial || n == len(p.buf) || p.buf[n] != '{'):
+				return 0, needMore, nil // what follows decides
+			case n < len(p.buf) && p.buf[n] == '{':
+				k = n
+				continue
+			}
+			break
+		}
+		after := j
+		for x, k := range starts {
+			end, complete := p.jsonEnd(k, false)
+			c, from := "", k
+			if x == len(starts)-1 {
+				c = last
+			}
+			if x == 0 {
+				from = i // the marker is the first call's
+			}
+			e, st, err := p.markedJSON(from, k, end, complete, eof, c, format)
+			if err != nil {
+				return 0, 0, err
+			}
+			if st != matched {
+				if x == 0 {
+					return 0, st, nil
+				}
+				break // not a call: the text from here is read as usual
+			}
+			after = e
+		}
+		return after, matched, nil
 	}
 }
 

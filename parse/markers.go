@@ -1,13 +1,9 @@
 package parse
 
-// Markers that open calls in a syntax of their own: '[' and [TOOL_CALLS],
-// Functionary's >>>, GigaChat's, Kimi K2's and Llama's <|python_tag|>.
+// Markers that open calls in a syntax of their own: '[',
+// Functionary's >>> and GigaChat's.
 
-import (
-	"bytes"
-
-	"github.com/toolcall/toolcall/internal/jsonw"
-)
+import "github.com/toolcall/toolcall/internal/jsonw"
 
 // needOrNot is what a handler returns when the buffer ends early: wait for
 // more input, or at the end of input decide it was not a marker.
@@ -22,17 +18,8 @@ func needOrNot(eof bool) (int, status, error) {
 // FireFunction's functools[…], a JSON array in a call section, an xLAM
 // array of calls or a pythonic list on a line of its own.
 func (p *Parser) bracket(i int, eof bool) (int, status, error) {
-	const ft = "functools"
-	if i >= len(ft) && string(p.buf[i-len(ft):i]) == ft && i-len(ft) >= p.seg {
-		format := FormatPhi4Mini
-		start := i - len(ft)
-		if start > p.seg && p.buf[start-1] == ' ' {
-			format, start = FormatFireFunction, start-1
-		}
-		if !p.allowed(format) {
-			return 0, noMatch, nil
-		}
-		return p.prefixedJSON(start, i, eof, "", format)
+	if end, st, err, ok := p.wordAt(i, eof); ok {
+		return end, st, err
 	}
 	if p.section != "" {
 		// Inside a family's call section a list is calls, Python-style
@@ -72,51 +59,6 @@ func (p *Parser) bracket(i int, eof bool) (int, status, error) {
 		return end, st, err
 	}
 	return 0, noMatch, nil
-}
-
-// mistral handles [TOOL_CALLS]: a JSON array of calls (v0.3, Nemo) or,
-// from v11 on, NAME[ARGS]{…} with an optional [CALL_ID]id.
-func (p *Parser) mistral(i, j int, eof bool) (int, status, error) {
-	k := p.skipSpace(j)
-	if k >= len(p.buf) {
-		return needOrNot(eof)
-	}
-	if c := p.buf[k]; c == '[' || c == '{' {
-		if !p.allowed(FormatMistral) {
-			return 0, noMatch, nil
-		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, "", FormatMistral)
-	}
-	if !p.allowed(FormatMistralV11) {
-		return 0, noMatch, nil
-	}
-	e, _ := p.firstOf(k, "[ARGS]", "[CALL_ID]", "{")
-	if e < 0 || e-k > lookAhead {
-		if _, miss := p.ahead(k, eof); e < 0 {
-			return 0, miss, nil
-		}
-		return 0, noMatch, nil
-	}
-	name := bytes.TrimSpace(p.buf[k:e])
-	if len(name) == 0 || bytes.ContainsAny(name, " \n{}[]") {
-		return 0, noMatch, nil
-	}
-	b := e
-	if ok, _ := p.hasPrefixAt(b, "[CALL_ID]"); ok {
-		a := p.indexAt(b, "[ARGS]")
-		if a < 0 {
-			return needOrNot(eof)
-		}
-		b = a
-	}
-	if ok, _ := p.hasPrefixAt(b, "[ARGS]"); ok {
-		b += len("[ARGS]")
-	}
-	return p.namedArgs(i, b, eof, string(name), FormatMistralV11, "")
 }
 
 // functionary handles Functionary v3.2's >>>NAME\n{…}; >>>all\n is prose
@@ -256,40 +198,4 @@ func (p *Parser) prefixedJSON(start, k int, eof bool, closer, format string) (in
 		p.blockStart = trigger
 	}
 	return e, st, err
-}
-
-// pythonTag handles Llama 3.x <|python_tag|>: JSON calls separated by ';',
-// or a built-in tool call brave_search.call(query="…").
-func (p *Parser) pythonTag(i, j int, eof bool) (int, status, error) {
-	k := p.skipSpace(j)
-	if k >= len(p.buf) {
-		return needOrNot(eof)
-	}
-	if p.buf[k] == '{' {
-		if !p.allowed(FormatLlama3JSON) {
-			return 0, noMatch, nil
-		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, "", FormatLlama3JSON)
-	}
-	if !isIdentByte(p.buf[k], true) || !p.allowed(FormatLlama3Builtin) {
-		return 0, noMatch, nil
-	}
-	var a argsBuilder
-	name, end, st, perr := p.pyCall(k, eof, &a)
-	switch {
-	case st != matched:
-		return 0, st, nil
-	case perr != nil:
-		stop := perr.at
-		if perr.cut {
-			stop = len(p.buf)
-		}
-		return stop, matched, p.fail(i, stop, FormatLlama3Builtin, perr.msg)
-	}
-	name = bytes.TrimSuffix(name, []byte(".call"))
-	return end, matched, p.emitCall("", string(name), a.done(), FormatLlama3Builtin, a.repairs, p.base+int64(i), p.buf[i:end])
 }

@@ -176,6 +176,8 @@ type Parser struct {
 	// extra holds the markers of Options.Syntax, checked before the
 	// built-in ones; nil without a syntax.
 	extra *markerIndex
+	// words are the format files' word starts (wordAt).
+	words []marker
 	// inGeneric: the generic reader (generic_block.go) is emitting, and
 	// its own parse_errors are not read again.
 	inGeneric bool
@@ -190,7 +192,7 @@ func NewParser(opts Options, emit func(*Event) error) (*Parser, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, bareCallAt: -1, extra: extraIndex(opts)}
+	p := &Parser{opts: opts, emit: emit, nextID: opts.FirstID, scanFrom: -1, afterCall: -1, waitAt: -1, bareCallAt: -1, extra: extraIndex(opts), words: fileWords(opts)}
 	// Room for a short response from the start: a Parser per response,
 	// fed a token at a time, would grow its buffer a few bytes at a time.
 	p.buf = make([]byte, 0, 1<<10)

@@ -320,6 +320,37 @@ func pythonicBlock(closer, format string) handler { return pythonicReader(closer
 // MiniCPM3 shares), and its marker is tried next.
 func fencedPython(closer, format string) handler { return pythonicReader(closer, format, true) }
 
+// pythonicCall reads the one call, NAME(…), right after the start marker
+// of a pythonic family that writes no end marker (Llama 3's built-in
+// tools' <|python_tag|>brave_search.call(query="x")): the call ends at
+// its ')', and suffix is dropped from its name when there. Anything
+// else after the marker (JSON, a list) is not this family's.
+func pythonicCall(format, suffix string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k >= len(p.buf) {
+			return needOrNot(eof)
+		}
+		if !isIdentByte(p.buf[k], true) {
+			return 0, noMatch, nil
+		}
+		var a argsBuilder
+		name, end, st, perr := p.pyCall(k, eof, &a)
+		switch {
+		case st != matched:
+			return 0, st, nil
+		case perr != nil:
+			stop := perr.at
+			if perr.cut {
+				stop = len(p.buf)
+			}
+			return stop, matched, p.fail(i, stop, format, perr.msg)
+		}
+		name = bytes.TrimSuffix(name, []byte(suffix))
+		return end, matched, p.emitCall("", string(name), a.done(), format, a.repairs, p.base+int64(i), p.buf[i:end])
+	}
+}
+
 func pythonicReader(closer, format string, fenced bool) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)

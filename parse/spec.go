@@ -90,6 +90,10 @@ type Spec struct {
 	// Escaped says attribute values (call.attribute's name,
 	// param.attribute's key) are XML-escaped, &amp; for '&' (Kimi K3).
 	Escaped bool `json:"escaped,omitempty"`
+	// Lines says a json body is call objects one a line, up to
+	// call.end (MiniMax M1's <tool_calls>\n{…}\n{…}\n</tool_calls>); a
+	// body that does not start with an object is not the family's.
+	Lines bool `json:"lines,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -193,8 +197,9 @@ type CallMarkers struct {
 	// followed by all of NameEnd's tags is told it has no arguments.
 	Spaced bool `json:"spaced,omitempty"`
 	// NoEnd says the family writes no end marker (IBM Granite's
-	// <|tool_call|>[…]): with a json body, the call ends where its JSON
-	// does.
+	// <|tool_call|>[…], Mistral's [TOOL_CALLS]): with a json or
+	// name_json body, the call ends where its JSON does; a pythonic
+	// body is then one call, NAME(…), that ends at its ')'.
 	NoEnd bool `json:"no_end,omitempty"`
 	// Attribute says a params body's name is an attribute value right
 	// after Start (<invoke name=), or NameStart when set: quoted with '"' or '\'' or bare, the
@@ -203,6 +208,22 @@ type CallMarkers struct {
 	// TagEnd, with Attribute, ends the call's opening tag after its
 	// attributes in place of '>' (Kimi K3's <|sep|>).
 	TagEnd string `json:"tag_end,omitempty"`
+	// IDStart, for a name_json body, is where a call id written after
+	// the name begins, when there: the id, up to NameEnd, is skipped
+	// (Mistral's NAME[CALL_ID]ID[ARGS]{…}).
+	IDStart string `json:"id_start,omitempty"`
+	// NameEndOptional says a name_json call may leave NameEnd out: its
+	// name is then followed by its arguments' '{' (Mistral's NAME{…}
+	// beside NAME[ARGS]{…}).
+	NameEndOptional bool `json:"name_end_optional,omitempty"`
+	// NameSuffix, for a pythonic body with NoEnd, is dropped from the
+	// end of the call's name when there (Llama 3's built-in tools,
+	// <|python_tag|>brave_search.call(…)).
+	NameSuffix string `json:"name_suffix,omitempty"`
+	// Word says Start is a word right before the '[' of a JSON list of
+	// calls, not a tag (Phi-4-mini's functools[…]): found at that '[',
+	// the word the call's, not prose.
+	Word bool `json:"word,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -332,14 +353,28 @@ func (s *Spec) Check() error {
 		}
 		return nil
 	}
-	if err := opener("call.start", s.Call.Start); err != nil {
+	if s.Call.Word {
+		// functools[…]: a word, found at the list's '[' after it.
+		switch w := strings.TrimSpace(s.Call.Start); {
+		case s.Body != BodyJSON || s.Lines || s.Section != nil:
+			return specErr("call.word", "is read with body json, without lines or section: a word before a JSON list of calls; drop it, or change those")
+		case strings.ContainsAny(s.Call.Start, "<[\n") || len(w) < 4:
+			return specErr("call.start", "%q: with call.word, a word of four letters or more, with no '<', '[' or line break in it (Phi-4-mini's \"functools\")", s.Call.Start)
+		}
+	} else if err := opener("call.start", s.Call.Start); err != nil {
 		return err
 	}
 	switch {
 	case s.Call.NoEnd && s.Call.End != "":
 		return specErr("call.no_end", "is true, and call.end is %q: drop one of them", s.Call.End)
-	case s.Call.NoEnd && s.Body != BodyJSON:
-		return specErr("call.no_end", "is read only with body %q, where the JSON's end ends the call: drop it, or set call.end", BodyJSON)
+	case s.Call.NoEnd && s.Body != BodyJSON && s.Body != BodyNameJSON && s.Body != BodyPythonic:
+		return specErr("call.no_end", "is read only with body %q, %q or %q, where the JSON's or the call's end ends the call: drop it, or set call.end", BodyJSON, BodyNameJSON, BodyPythonic)
+	case s.Call.NoEnd && s.Fenced:
+		return specErr("call.no_end", "is read without fenced: a fence is read up to call.end; drop one of them")
+	case s.Lines && s.Call.NoEnd:
+		return specErr("lines", "is read up to call.end, and call.no_end is true: set call.end, or drop lines")
+	case s.Call.NameSuffix != "" && !s.Call.NoEnd:
+		return specErr("call.name_suffix", `is read with "no_end": true, one call after call.start: set it, or drop name_suffix`)
 	case !s.Call.NoEnd:
 		if err := need("call.end", s.Call.End, "the marker that ends a call (or \"no_end\": true, with body json, for a family that writes none)"); err != nil {
 			return err
@@ -386,6 +421,7 @@ func (s *Spec) Check() error {
 		{"name_keys", len(s.NameKeys) > 0, BodyJSON},
 		{"arguments_keys", len(s.ArgumentsKeys) > 0, BodyJSON},
 		{"name_is_key", s.NameIsKey, BodyJSON},
+		{"lines", s.Lines, BodyJSON},
 		{"param", s.Param != nil, BodyParams},
 		{"key", s.Key != nil, BodyKV},
 		{"value", s.Value != nil, BodyKV},
@@ -398,6 +434,9 @@ func (s *Spec) Check() error {
 		{"empty_needs_section", s.EmptyNeedsSection, BodyParams},
 		{"json_tags", s.JSONTags != nil, BodyParams},
 		{"escaped", s.Escaped, BodyParams},
+		{"call.id_start", s.Call.IDStart != "", BodyNameJSON},
+		{"call.name_end_optional", s.Call.NameEndOptional, BodyNameJSON},
+		{"call.name_suffix", s.Call.NameSuffix != "", BodyPythonic},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -427,6 +466,9 @@ func (s *Spec) Check() error {
 	case BodyNameJSON:
 		if s.Call.NameEnd == "" {
 			return specErr("call.name_end", `is required with body name_json: the text between the tool's name and its JSON arguments ("\n" for a name on a line of its own)`)
+		}
+		if (s.Call.IDStart != "" || s.Call.NameEndOptional) && (s.Call.Spaced || s.Call.IndexSep != "") {
+			return specErr("call.id_start", "and call.name_end_optional are read without call.spaced and call.index_sep: drop one or the other")
 		}
 		if s.Call.Spaced {
 			switch {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +28,15 @@ func render(s *Spec, calls []renderedCall) string {
 	var b strings.Builder
 	if s.Section != nil {
 		b.WriteString(s.Section.Start)
+	}
+	if s.Lines {
+		// One block, a call a line.
+		b.WriteString(s.Call.Start)
+		for _, c := range calls {
+			fmt.Fprintf(&b, "\n{%q: %q, %q: %s}", s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
+		}
+		b.WriteString("\n" + s.Call.End)
+		return b.String()
 	}
 	for _, c := range calls {
 		b.WriteString(s.Call.Start)
@@ -50,11 +60,19 @@ func render(s *Spec, calls []renderedCall) string {
 				fmt.Fprintf(&b, `{%q: %s}`, c.name, jsonObject(c.args))
 				break
 			}
+			if s.Call.Word {
+				// functools[…]: the word, then a list.
+				fmt.Fprintf(&b, `[{%q: %q, %q: %s}]`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
+				break
+			}
 			fmt.Fprintf(&b, `{%q: %q, %q: %s}`, s.nameKeys()[0], c.name, s.argumentsKeys()[0], jsonObject(c.args))
 		case BodyNameJSON:
 			name := s.Call.NamePrefix + c.name
 			if s.Call.IndexSep != "" {
 				name += s.Call.IndexSep + "1"
+			}
+			if s.Call.IDStart != "" {
+				name += s.Call.IDStart + "id7"
 			}
 			if s.Fenced {
 				b.WriteString(name + s.Call.NameEnd + "```json\n" + jsonObject(c.args) + "\n```")
@@ -68,6 +86,10 @@ func render(s *Spec, calls []renderedCall) string {
 			}
 			if s.Fenced {
 				b.WriteString("```python\n" + c.name + "(" + strings.Join(args, ", ") + ")\n```")
+				break
+			}
+			if s.Call.NoEnd {
+				b.WriteString(c.name + s.Call.NameSuffix + "(" + strings.Join(args, ", ") + ")")
 				break
 			}
 			b.WriteString("[" + c.name + "(" + strings.Join(args, ", ") + ")]")
@@ -174,7 +196,7 @@ func TestSpecRoundTrip(t *testing.T) {
 			opts := Options{Formats: []*Spec{s}}
 			for n := 1; n <= len(roundTripCalls); n++ {
 				calls := roundTripCalls[:n]
-				if s.Section == nil && n > 1 {
+				if s.Section == nil && !s.Lines && n > 1 {
 					calls = calls[n-1:] // one call a block, several blocks below
 				}
 				in := "Let me check.\n" + render(s, calls) + "\nDone."
@@ -222,6 +244,16 @@ func TestSpecProse(t *testing.T) {
 		opts := Options{Formats: []*Spec{s}}
 		for _, p := range prose {
 			if got := parseAll(t, []byte(p), opts, nil); strings.Contains(got, `"tool_call"`) || strings.Contains(got, `"parse_error"`) {
+				t.Errorf("%s: prose %q read as:\n%s", s.Format, p, got)
+			}
+		}
+		// A call marker the output ends on, with nothing after it: no
+		// call of this family was written. (Another family may read the
+		// same text as a header it began: DeepSeek V3.1 reads R1's
+		// <｜tool▁call▁begin｜>function<｜tool▁sep｜> as a call to
+		// "function" cut off after its name.)
+		for _, p := range []string{"Done. " + s.Call.Start, "Done. " + s.Call.Start + " \n"} {
+			if got := parseAll(t, []byte(p), opts, nil); strings.Contains(got, `"tool_call"`) || strings.Contains(got, `"format":"`+s.Format+`"`) {
 				t.Errorf("%s: prose %q read as:\n%s", s.Format, p, got)
 			}
 		}
@@ -315,7 +347,9 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>", "nameend": ">", "end": "</c>"}, "body": "name_json"}`, "call.nameend", `did you mean "name_end"?`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "parms"}`, "body", `did you mean "params"?`},
 		{`{"call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "is required"},
-		{`{"format": "x", "call": {"start": "c", "end": "</c>"}, "body": "json"}`, "call.start", "must begin with '<' or '['"},
+		{`{"format": "x", "call": {"start": "calls", "name_end": ">", "end": "</c>", "word": true}, "body": "name_json"}`, "call.word", "is read with body json"},
+		{`{"format": "x", "call": {"start": "c", "end": "</c>", "word": true}, "body": "json"}`, "call.start", "four letters or more"},
+		{`{"format": "x", "call": {"start": "calls<", "end": "</c>", "word": true}, "body": "json"}`, "call.start", "no '<', '['"},
 		{`{"format": "x", "call": {"start": "<c>"}, "body": "json"}`, "call.end", "is required"},
 		{`{"format": "x", "call": {"start": "<c>", "end": 1}, "body": "json"}`, "call.end", "must be a string"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "params"}`, "param", "is required with body params"},
@@ -325,7 +359,16 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "reasoning": [{"start": "<t>", "end": "</t>", "stop": "x"}]}`, "reasoning[0].stop", "is not a field"},
 		{`{"format": "X Y", "call": {"start": "<c>", "end": "</c>"}, "body": "json"}`, "format", "lower-case"},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "no_end": true}, "body": "json"}`, "call.no_end", "drop one of them"},
-		{`{"format": "x", "call": {"start": "<c>", "name_end": ">", "no_end": true}, "body": "name_json"}`, "call.no_end", `only with body "json"`},
+		{`{` + ok + `, "lines": true, "body": "kv"}`, "lines", `set body to "json"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "json", "lines": true}`, "lines", "set call.end"},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "brace"}`, "call.no_end", `only with body "json", "name_json" or "pythonic"`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true}, "body": "pythonic", "fenced": true}`, "call.no_end", "without fenced"},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_suffix": ".call"}, "body": "pythonic"}`, "call.name_suffix", `"no_end": true`},
+		{`{"format": "x", "call": {"start": "<c>", "no_end": true, "name_suffix": ".call"}, "body": "json"}`, "call.name_suffix", `set body to "pythonic"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "id_start": "[ID]"}, "body": "json"}`, "call.id_start", `set body to "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_end_optional": true}, "body": "json"}`, "call.name_end_optional", `set body to "name_json"`},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": ":", "index_sep": "#", "id_start": "[ID]", "end": "</c>"}, "body": "name_json"}`, "call.id_start", "drop one or the other"},
+		{`{"format": "x", "call": {"start": "<c>", "name_end": "<a>", "id_start": 7, "end": "</c>"}, "body": "name_json"}`, "call.id_start", "must be a string"},
 		{`{` + ok + `, "string_quote": "<q>"}`, "string_quote", `set body to "brace"`},
 		{`{"format": "x", "call": {"start": "<c>", "end": "</c>"}, "body": "brace", "string_quote": "<q>"}`, "call.name_start", "is required with body brace"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "call:", "end": "</c>"}, "body": "brace"}`, "string_quote", "is required"},
@@ -439,7 +482,7 @@ func TestAppendCalls(t *testing.T) {
 	}
 	for _, s := range everySpec(t) {
 		n := len(calls)
-		if s.Section == nil {
+		if s.Section == nil && !s.Lines {
 			n = 1
 		}
 		b, err := s.AppendCalls(nil, calls[:n]...)
@@ -578,4 +621,20 @@ func TestBuiltinExampleRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSpecAlone counts the built-in families read by their spec alone
+// (no markers of their own, no Code): go test ./parse -run TestSpecAlone -v.
+func TestSpecAlone(t *testing.T) {
+	n := 0
+	var code []string
+	for _, s := range builtins {
+		if s.own == nil && s.Code == "" {
+			n++
+		} else {
+			code = append(code, s.Format)
+		}
+	}
+	slices.Sort(code)
+	t.Logf("%d of %d built-in families are read by their spec alone; by code of their own: %s", n, len(builtins), strings.Join(code, " "))
 }

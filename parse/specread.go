@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -38,6 +39,12 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		return specSkip(ms, s, builtin)
 	}
 	own := []string{s.Format}
+	if s.Call.Word {
+		// Looked for at each '[' (wordAt), the word right before it.
+		return append(ms, marker{s.Call.Start, func(p *Parser, i, j int, eof bool) (int, status, error) {
+			return p.prefixedJSON(i, j, eof, s.Call.End, s.Format)
+		}, own})
+	}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
 		// the call was emitted.
@@ -71,6 +78,41 @@ func specSkip(ms []marker, s *Spec, builtin bool) []marker {
 		}
 	}
 	return ms
+}
+
+// wordMarkers are the built-in families' word starts (Call.Word), the
+// longest first (buildMarkers); Parser.words a format file's.
+var wordMarkers []marker
+
+// fileWords are the markers of opts' format files whose calls start
+// with a word, the longest first.
+func fileWords(opts Options) []marker {
+	var ms []marker
+	for _, s := range opts.Formats {
+		if s.Call.Word {
+			ms = specMarkers(ms, s, false)
+		}
+	}
+	sort.SliceStable(ms, func(a, b int) bool { return len(ms[a].tok) > len(ms[b].tok) })
+	return ms
+}
+
+// wordAt runs the first word marker that ends right before the '[' at
+// buf[i], a format file's before a built-in's, the longest first (a
+// space before functools is FireFunction's): ok when one is there.
+func (p *Parser) wordAt(i int, eof bool) (end int, st status, err error, ok bool) {
+	for _, ws := range [2][]marker{p.words, wordMarkers} {
+		for k := range ws {
+			m := &ws[k]
+			s := i - len(m.tok)
+			if s < p.seg || string(p.buf[s:i]) != m.tok || !m.on(p) {
+				continue
+			}
+			end, st, err = m.h(p, s, i, eof)
+			return end, st, err, true
+		}
+	}
+	return 0, noMatch, nil, false
 }
 
 // bareReader reads a call of a spec whose calls may follow the end of
@@ -123,6 +165,9 @@ func specCall(s *Spec) handler {
 	case BodyJSON:
 		return specJSON(s)
 	case BodyPythonic:
+		if c.NoEnd {
+			return pythonicCall(s.Format, c.NameSuffix)
+		}
 		if s.Fenced {
 			return fencedPython(c.End, s.Format)
 		}
@@ -204,16 +249,22 @@ func specCall(s *Spec) handler {
 				return p.noNameEnd(i, k, f, s)
 			}
 		}
+		b := -1 // where the arguments begin, when not after name_end at e
+		if c.IDStart != "" || c.NameEndOptional {
+			var st status
+			if e, b, st = p.headerStop(k, e, &c, eof); st != matched {
+				return p.headerEnded(i, st, s.Format, cut)
+			}
+		}
 		if e < 0 {
 			return p.headerEnded(i, p.headerMiss(k, stop, eof), s.Format, cut)
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
-		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
-			return 0, noMatch, nil
+		if len(name) == 0 || bytes.ContainsAny(name, "<>{}[]\n\t ") {
+			return 0, noMatch, nil // a tool's name holds no markup or space
 		}
-		b := e
-		if c.NameEnd != "" {
-			b += len(c.NameEnd)
+		if b < 0 {
+			b = e + len(c.NameEnd)
 		}
 		if d != nil {
 			return p.taggedArgs(i, b, eof, string(name), s.Format, d)
@@ -327,6 +378,45 @@ func spacedCall(s *Spec) handler {
 	}
 }
 
+// headerStop finds where a name_json call's name ends after k when an
+// id (Call.IDStart) or its arguments' '{' (Call.NameEndOptional) may end
+// it before name_end, found at e (-1: not within lookAhead): the name's
+// end, and where the arguments begin (-1: after name_end at e). An id
+// runs to name_end; st is headerMiss's when that is not there.
+func (p *Parser) headerStop(k, e int, c *CallMarkers, eof bool) (end, args int, st status) {
+	win := p.buf[k:min(len(p.buf), k+lookAhead)]
+	if e >= 0 {
+		win = p.buf[k:e]
+	}
+	id, brace := -1, -1
+	if c.IDStart != "" {
+		id = bytes.Index(win, []byte(c.IDStart))
+	}
+	if c.NameEndOptional {
+		brace = bytes.IndexByte(win, '{')
+	}
+	switch {
+	case brace >= 0 && (id < 0 || brace < id):
+		return k + brace, k + brace, matched
+	case id >= 0:
+		n := k + id + len(c.IDStart)
+		a := p.indexWithin(n, c.NameEnd, lookAhead)
+		if a >= 0 {
+			a += len(c.NameEnd)
+		}
+		if c.NameEndOptional {
+			if m := bytes.IndexByte(p.buf[n:min(len(p.buf), n+lookAhead)], '{'); m >= 0 && (a < 0 || n+m < a) {
+				a = n + m
+			}
+		}
+		if a < 0 {
+			return 0, 0, p.headerMiss(n, c.NameEnd, eof)
+		}
+		return k + id, a, matched
+	}
+	return e, -1, matched
+}
+
 // idWindow bounds an id: the name, its prefix and index.
 const idWindow = 2 * lookAhead
 
@@ -360,14 +450,18 @@ const cutHeader status = -1
 // headerMiss says why the header token tok is not within lookAhead of
 // k: the text went on without it (noMatch), more input may bring it
 // (needMore), or the output ended first (cutHeader), in a header's words
-// (an id, a name); a sentence after the marker is prose that names it.
+// (an id, a name). A sentence after the marker is prose that names it,
+// and so are a marker the output ends on with nothing after it and one
+// followed by what no header starts with (a list, JSON): only a call's
+// shape that the output cuts off is a parse_error, whatever the family.
 func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 	switch {
 	case len(p.buf)-k > lookAhead+len(tok):
 		return noMatch
 	case !eof:
 		return needMore
-	case bytes.ContainsAny(bytes.TrimSpace(p.buf[k:]), " \t\r\n"):
+	}
+	if rest := bytes.TrimSpace(p.buf[k:]); len(rest) == 0 || strings.IndexByte(`[{("'`, rest[0]) >= 0 || bytes.ContainsAny(rest, " \t\r\n") {
 		return noMatch
 	}
 	return cutHeader
@@ -417,6 +511,9 @@ func (s *Spec) headerCut() string {
 // the name and the arguments under the spec's keys.
 func specJSON(s *Spec) handler {
 	closer := s.Call.End
+	if s.Lines {
+		return jsonLines(closer, s.Format)
+	}
 	if len(s.NameKeys) == 0 && len(s.ArgumentsKeys) == 0 {
 		// The default keys are read as every call in markers is: the
 		// name under "name" or "tool_name" (or in "function": {…}), the
@@ -428,10 +525,7 @@ func specJSON(s *Spec) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
-			if eof {
-				return j, matched, p.fail(i, k, s.Format, "tool call marker with nothing after it: the output ended before the call")
-			}
-			return 0, needMore, nil
+			return needOrNot(eof) // as jsonBlock
 		}
 		if c := p.buf[k]; c != '{' && c != '[' {
 			return 0, noMatch, nil

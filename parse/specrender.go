@@ -33,6 +33,15 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		if !args.IsObject() {
 			return b, fmt.Errorf("call to %q: its arguments are not a JSON object", c.Name)
 		}
+		if s.Lines {
+			// One block, a call object a line (MiniMax M1).
+			if k == 0 {
+				b = append(b, s.Call.Start...)
+			}
+			b = append(b, '\n')
+			b = s.appendJSONCall(b, c.Name, args)
+			continue
+		}
 		b = append(b, s.Call.Start...)
 		b = append(b, s.Call.NameStart...)
 		switch s.Body {
@@ -45,15 +54,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, '}')
 				break
 			}
-			b = append(b, `{"`...)
-			b = append(b, s.nameKeys()[0]...)
-			b = append(b, `": `...)
-			b = strconv.AppendQuote(b, c.Name)
-			b = append(b, `, "`...)
-			b = append(b, s.argumentsKeys()[0]...)
-			b = append(b, `": `...)
-			b = append(b, args.Raw...)
-			b = append(b, '}')
+			if s.Call.Word {
+				// functools[…]: the word, then a list.
+				b = append(b, '[')
+				b = s.appendJSONCall(b, c.Name, args)
+				b = append(b, ']')
+				break
+			}
+			b = s.appendJSONCall(b, c.Name, args)
 		case BodyNameJSON:
 			b = append(b, s.Call.NamePrefix...)
 			b = append(b, c.Name...)
@@ -74,12 +82,14 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 			b = append(b, c.Name...)
 			b = s.appendBrace(b, args)
 		case BodyPythonic:
-			if s.Fenced {
+			switch {
+			case s.Fenced:
 				b = append(b, "```python\n"...)
-			} else {
+			case !s.Call.NoEnd:
 				b = append(b, '[')
 			}
 			b = append(b, c.Name...)
+			b = append(b, s.Call.NameSuffix...)
 			b = append(b, '(')
 			n := 0
 			args.ForEach(func(k, v gjson.Result) bool {
@@ -92,9 +102,12 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 				b = append(b, v.Raw...)
 				return true
 			})
-			if s.Fenced {
+			switch {
+			case s.Fenced:
 				b = append(b, ")\n```"...)
-			} else {
+			case s.Call.NoEnd:
+				b = append(b, ')') // one call, which ends there
+			default:
 				b = append(b, ")]"...)
 			}
 		case BodyParams, BodyKV:
@@ -133,10 +146,28 @@ func (s *Spec) AppendCalls(b []byte, calls ...SpecCall) ([]byte, error) {
 		}
 		b = append(b, s.Call.End...)
 	}
+	if s.Lines && len(calls) > 0 {
+		b = append(b, '\n')
+		b = append(b, s.Call.End...)
+	}
 	if s.Section != nil {
 		b = append(b, s.Section.End...)
 	}
 	return b, nil
+}
+
+// appendJSONCall writes a json body's call object: the name and the
+// arguments under the spec's first keys.
+func (s *Spec) appendJSONCall(b []byte, name string, args gjson.Result) []byte {
+	b = append(b, `{"`...)
+	b = append(b, s.nameKeys()[0]...)
+	b = append(b, `": `...)
+	b = strconv.AppendQuote(b, name)
+	b = append(b, `, "`...)
+	b = append(b, s.argumentsKeys()[0]...)
+	b = append(b, `": `...)
+	b = append(b, args.Raw...)
+	return append(b, '}')
 }
 
 // ResultMarkers are what a family's chat template writes around each
