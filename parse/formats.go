@@ -88,6 +88,9 @@ func register(s Spec) *Spec {
 		// marker out (closerWithin), in the order the families
 		// register, as sectionEnd's are.
 		sectionEnds = append(sectionEnds, s.Section.End)
+		if s.TagSuffix != "" {
+			sectionEnds = append(sectionEnds, s.suffixed().Section.End)
+		}
 	}
 	if s.NameIsKey {
 		nameIsKeyFormats[s.Format] = true
@@ -112,7 +115,7 @@ func Specs() []*Spec {
 	ss := make([]*Spec, len(builtins))
 	for k, s := range builtins {
 		c := *s
-		c.own, c.opens, c.endsInSection = nil, nil, false
+		c.own, c.opens, c.endsInSection, c.shared, c.try, c.specToo = nil, nil, false, false, 0, false
 		ss[k] = &c
 	}
 	return ss

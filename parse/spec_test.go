@@ -330,6 +330,9 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{"format": "x", "call": {"start": "<c>x", "name_end": "<n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.start", "one or more tags"},
 		{`{"format": "x", "call": {"start": "<c>", "name_start": "<n>", "name_end": "</n>", "end": "</c>", "spaced": true}, "body": "name_json"}`, "call.spaced", "drop them"},
 		{`{` + ok + `, "fenced": true}`, "fenced", `set body to "pythonic"`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_end_exact": true}, "body": "json"}`, "call.name_end_exact", `set body to "kv"`},
+		{`{` + ok + `, "tag_suffix": ":a>"}`, "tag_suffix", "holds no brackets"},
+		{`{"format": "x", "call": {"start": "[c]", "end": "[/c]"}, "body": "json", "tag_suffix": ":a"}`, "tag_suffix", "write call.start as a tag"},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

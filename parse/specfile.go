@@ -115,7 +115,7 @@ func jsonTypeName(t string) string {
 var specFields = map[string]map[string]any{
 	"": {
 		"format": nil, "models": nil, "example": nil, "body": nil,
-		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "after_reasoning": nil, "skip": nil, "prompt": nil,
+		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "after_reasoning": nil, "skip": nil, "prompt": nil, "tag_suffix": nil,
 		"section":   "markers",
 		"call":      "call",
 		"param":     "param",
@@ -126,7 +126,7 @@ var specFields = map[string]map[string]any{
 	},
 	"markers": {"start": nil, "end": nil},
 	"result":  {"start": nil, "end": nil, "json": nil},
-	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil},
+	"call":    {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "name_end_exact": nil},
 	"param":   {"start": nil, "key_end": nil, "end": nil, "wrapped": nil},
 }
 

@@ -22,6 +22,9 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
+	if s.TagSuffix != "" {
+		ms = specMarkers(ms, s.suffixed(), builtin)
+	}
 	own := []string{s.Format}
 	if s.Call.Spaced {
 		// The first tag starts a call; each end tag may arrive after
@@ -90,8 +93,27 @@ func lateCloser(p *Parser, i, j int, eof bool) (int, status, error) {
 	return j, matched, nil
 }
 
-// specCall reads one call of s after its start marker.
+// specCall reads one call of s after its start marker. When the marker
+// is shared (Spec.shared), nothing after it is left to the next reading
+// and the fallback (sharedFallback), as a call cut off in its header is:
+// they tell prose from a call gone wrong for all the families alike.
 func specCall(s *Spec) handler {
+	h := specBody(s)
+	if !s.shared {
+		return h
+	}
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		if p.skipSpace(j) == len(p.buf) {
+			if eof {
+				return 0, noMatch, nil
+			}
+			return 0, needMore, nil
+		}
+		return h(p, i, j, eof)
+	}
+}
+
+func specBody(s *Spec) handler {
 	c := s.Call
 	switch s.Body {
 	case BodyJSON:
@@ -104,7 +126,11 @@ func specCall(s *Spec) handler {
 	case BodyBrace:
 		return braceCall(c.End, s.Format, c.NameStart, s.StringQuote)
 	case BodyKV:
-		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
+		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format,
+			// A built-in family's layout tells it from the others
+			// only where they share its start (a format file's may
+			// share a built-in's).
+			exact: c.NameEndExact && (s.shared || s.Source != "built-in")}
 		cut := s.headerCut()
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
 			k, st := p.specNameStart(j, c.NameStart, eof)
@@ -149,8 +175,8 @@ func specCall(s *Spec) handler {
 			return p.headerEnded(i, p.headerMiss(k, stop, eof), s.Format, cut)
 		}
 		name := bytes.TrimSpace(p.buf[k:e])
-		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n") {
-			return 0, noMatch, nil
+		if len(name) == 0 || bytes.ContainsAny(name, "<>{}\n \t") {
+			return 0, noMatch, nil // a tool's name is one word
 		}
 		b := e
 		if c.NameEnd != "" {
@@ -293,8 +319,12 @@ func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 
 // headerEnded is what a spec's call returns when its header is not
 // whole (st from headerMiss): a call the output cut off in its header
-// is a parse_error with msg, as the rest of the output.
+// is a parse_error with msg, as the rest of the output; with no msg (a
+// shared marker's, headerCut), it is left to the fallback.
 func (p *Parser) headerEnded(i int, st status, format, msg string) (int, status, error) {
+	if st == cutHeader && msg == "" {
+		return 0, noMatch, nil // a shared marker's: the fallback decides
+	}
 	if st != cutHeader {
 		return 0, st, nil
 	}
@@ -304,9 +334,27 @@ func (p *Parser) headerEnded(i int, st status, format, msg string) (int, status,
 // headerCut is what a call cut off in its header is told: the call
 // written whole with the spec's markers.
 func (s *Spec) headerCut() string {
+	if s.shared {
+		return ""
+	}
+	return "tool call cut off in its header: write " + s.written()
+}
+
+// written is a call written whole with the spec's markers.
+func (s *Spec) written() string {
 	var b strings.Builder
-	b.WriteString("tool call cut off in its header: write ")
 	b.WriteString(s.Call.Start)
+	switch {
+	case s.Body == BodyJSON:
+		fmt.Fprintf(&b, `{%q: "name", %q: {…}}`, s.nameKeys()[0], s.argumentsKeys()[0])
+		return b.String() + s.Call.End
+	case s.Body == BodyPythonic && s.Fenced:
+		return b.String() + "```python\nname(…)\n```" + s.Call.End
+	case s.Body == BodyPythonic:
+		return b.String() + "[name(…)]" + s.Call.End
+	case s.Body == BodyBrace:
+		return b.String() + s.Call.NameStart + "name{…}" + s.Call.End
+	}
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
