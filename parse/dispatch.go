@@ -2,6 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"cmp"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -188,11 +190,34 @@ var buildMarkers = sync.OnceFunc(func() {
 	// The families register as the package's variables are set, in an
 	// order their dependencies decide: listed by id.
 	slices.SortFunc(builtins, func(a, b *Spec) int { return strings.Compare(a.Format, b.Format) })
+	// Readings that share a start marker are tried in the order the
+	// markers are listed: the tags' readings that are no family's
+	// (tagReadings), the families' in their declared order (Spec.try),
+	// then, when none read the block, one fallback (sharedFallback).
+	order := slices.Clone(builtins)
+	slices.SortStableFunc(order, func(a, b *Spec) int { return cmp.Compare(a.try, b.try) })
+	readers := map[string]int{}
+	groups := map[string][]*Spec{}
+	for _, m := range tagReadings {
+		readers[m.tok]++
+	}
+	for _, s := range order {
+		if s.own == nil && s.FileForm() || s.specToo {
+			for _, t := range specStarts(s) {
+				readers[t]++
+				groups[t] = append(groups[t], s)
+			}
+		}
+	}
 	ms := append([]marker(nil), controlTokens...)
-	for _, s := range builtins {
+	ms = append(ms, tagReadings...)
+	ms = append(ms, tagClosers...)
+	for _, s := range order {
 		if s.own != nil || !s.FileForm() {
 			ms = append(ms, s.own...)
-		} else {
+		}
+		if s.own == nil && s.FileForm() || s.specToo {
+			s.shared = readers[specStarts(s)[0]] > 1
 			ms = specMarkers(ms, s, true) // read by its spec alone
 		}
 		if s.AfterReasoning {
@@ -204,6 +229,7 @@ var buildMarkers = sync.OnceFunc(func() {
 			sectionOpeners = append(sectionOpeners, struct{ tok, format string }{t, s.Format})
 		}
 	}
+	ms = append(ms, fallbacks(ms, readers, groups)...)
 	for _, m := range ms {
 		switch m.tok[0] {
 		case '<':
@@ -221,6 +247,73 @@ var buildMarkers = sync.OnceFunc(func() {
 	angleIndex = indexMarkers(angleMarkers)
 	bracketIndex = indexMarkers(bracketMarkers)
 })
+
+// specStarts are the markers a family read by its spec alone opens a
+// call with, then its section, then those of its suffixed spelling
+// (Spec.TagSuffix).
+func specStarts(s *Spec) []string {
+	start := s.Call.Start
+	if s.Call.Spaced {
+		start = tags(start)[0]
+	}
+	out := []string{start}
+	if s.Section != nil {
+		out = append(out, s.Section.Start)
+	}
+	if s.TagSuffix != "" {
+		out = append(out, specStarts(s.suffixed())...)
+	}
+	return out
+}
+
+// fallbacks are the fallbacks of the start markers several readings
+// share (readers counts them; groups are the families of each, in
+// order), each on under the formats of the markers it follows.
+func fallbacks(ms []marker, readers map[string]int, groups map[string][]*Spec) []marker {
+	var out []marker
+	toks := slices.Sorted(maps.Keys(readers))
+	for _, tok := range toks {
+		if readers[tok] < 2 || len(groups[tok]) == 0 {
+			continue
+		}
+		s := groups[tok][0]
+		format, howTo, on := s.Format, s.written(), []string(nil)
+		// A header the output cuts off (a name) is told as the first
+		// family whose call starts with a name writes one.
+		cut := fallbackCut{format: format, howTo: howTo}
+		for _, g := range groups[tok] {
+			if g.Body != BodyJSON && g.Call.Start == tok {
+				cut = fallbackCut{format: g.Format, howTo: g.written()}
+				break
+			}
+		}
+		if f, ok := tagFallbacks[tok]; ok {
+			format, howTo, on = f.format, f.howTo, f.on
+			cut = fallbackCut{format: format, howTo: howTo}
+		}
+		forced := map[string]string{}
+		for _, g := range groups[tok] {
+			if g.Call.Start == tok && g.Format != format {
+				forced[g.Format] = g.written()
+			}
+		}
+		end := s.Call.End
+		if s.Section != nil && s.Section.Start == tok {
+			end = s.Section.End
+		}
+		if on == nil {
+			for _, m := range ms {
+				if m.tok == tok {
+					on = append(on, m.formats...)
+				}
+			}
+			slices.Sort(on)
+			on = slices.Compact(on)
+		}
+		out = append(out, marker{tok, sharedFallback(end, format, howTo, forced, cut), on})
+	}
+	return out
+}
 
 // markerIndex lists, for each possible second byte, the markers that have
 // it, longest first, so a '<' in prose is checked against a few markers

@@ -27,7 +27,7 @@ var (
 		Code:   `"Action:" and a Markdown fence, which prose also writes (backtick)`, own: []marker{}})
 	// <tool_calls> is tried in id order: call objects one a line are
 	// MiniMax M1's, a JSON list AI21's and others'; a <tool_call> after it
-	// opens Hunyuan's section (toolCallsSection).
+	// opens Hunyuan's section (specSection).
 	_ = register(Spec{Format: FormatToolCallsArray, Models: []string{"AI21 Jamba 1.5, Tencent Hunyuan A13B, ServiceNow Apriel 1.5"}, Example: `<tool_calls>[{"name":"f","arguments":{}}]</tool_calls>`,
 		Call: CallMarkers{Start: "<tool_calls>", End: "</tool_calls>"}, Body: BodyJSON})
 	_ = register(Spec{Format: FormatMiniMaxM1, Models: []string{"MiniMax Text-01, M1"}, Example: "<tool_calls>\\n{\"name\":\"f\",\"arguments\":{}}\\n</tool_calls>",
@@ -40,24 +40,3 @@ var (
 			{"<|function_call|>", jsonBlock("", FormatGigaChat3), []string{FormatGigaChat3}},
 		}})
 )
-
-// toolCallsSection opens the <tool_calls> section Hunyuan writes its
-// <tool_call> calls in, when one follows: the JSON that MiniMax M1's and
-// tool_calls_array's specs read after the same marker is theirs, and
-// their markers come after Hunyuan's in id order.
-var toolCallsSection = func() marker {
-	m := sectionMarker("<tool_calls>", FormatHunyuan)
-	open := m.h
-	m.h = func(p *Parser, i, j int, eof bool) (int, status, error) {
-		k := p.skipSpace(j)
-		ok, partial := p.hasPrefixAt(k, "<tool_call")
-		if !ok {
-			if (partial || k == len(p.buf)) && !eof {
-				return 0, needMore, nil
-			}
-			return 0, noMatch, nil
-		}
-		return open(p, i, j, eof)
-	}
-	return m
-}()

@@ -95,6 +95,9 @@ func register(s Spec) *Spec {
 				sectionEnds = append(sectionEnds, sp.Section.End)
 			}
 		}
+		if s.TagSuffix != "" {
+			sectionEnds = append(sectionEnds, s.suffixed().Section.End)
+		}
 	}
 	if s.NameIsKey {
 		nameIsKeyFormats[s.Format] = true
@@ -119,7 +122,7 @@ func Specs() []*Spec {
 	ss := make([]*Spec, len(builtins))
 	for k, s := range builtins {
 		c := *s
-		c.own, c.opens, c.endsInSection = nil, nil, false
+		c.own, c.opens, c.endsInSection, c.shared, c.try, c.specToo = nil, nil, false, false, 0, false
 		ss[k] = &c
 	}
 	return ss

@@ -8,7 +8,7 @@ package parse
 //	{"name": "NAME", "arguments": {"KEY": VALUE, …}}
 //	</tool_call>
 //
-// read in one pass and emitted, where the marker table, tagBody, jsonEnd
+// read in one pass and emitted, where the marker table, the Hermes spec, jsonEnd
 // and leanObject would read the object, noting each run of whitespace,
 // bodyOf bound it at its end marker, and jsonCalls read its members again
 // (flatMembers, flatDecide) before emitCall.
@@ -37,9 +37,9 @@ var noHermesBlock bool
 // elsewhere (hermesArguments), and the end marker right after it on a
 // line of its own. ok is false, with nothing done, for anything else,
 // even a block that differs only in its whitespace or the order of its
-// members: tagBody reads those.
+// members: the Hermes spec reads those.
 //
-// What tagBody does with such a block is what hermesCall does, in fewer
+// What the Hermes spec does with such a block is what hermesCall does, in fewer
 // steps: <tool_call> followed by a newline starts no longer marker
 // (TestHermesBlock); a '{' after it is no pythonic call, and is read by
 // jsonEnd as strict JSON (leanObject, its arguments flat); bodyOf does not

@@ -6,7 +6,7 @@ import (
 )
 
 // hermesBlockCases are inputs near hermesCall's block: ones it takes, ones
-// that differ from them in one way it leaves to tagBody, and the state
+// that differ from them in one way it leaves to the Hermes spec, and the state
 // around them (pending prose, sections, reasoning, --format).
 var hermesBlockCases = []string{
 	string(denseHermes(2000)),
@@ -68,10 +68,10 @@ var hermesBlockOptions = []Options{{}, {NoRepair: true}, {Format: FormatHermes},
 // hermesBlockDiff reads in with hermesCall and without it (pathDiff).
 func hermesBlockDiff(t *testing.T, in []byte, cut int) {
 	t.Helper()
-	pathDiff(t, in, cut, hermesBlockOptions, &noHermesBlock, "hermesCall", "tagBody")
+	pathDiff(t, in, cut, hermesBlockOptions, &noHermesBlock, "hermesCall", "hermesSpec")
 }
 
-// TestHermesBlock holds hermesCall to tagBody's reading of the same input,
+// TestHermesBlock holds hermesCall to the Hermes spec's reading of the same input,
 // and checks that it does take the blocks it is for.
 func TestHermesBlock(t *testing.T) {
 	// No marker but <tool_call> starts "<tool_call>\n": matchMarker would
@@ -112,7 +112,7 @@ func TestHermesBlock(t *testing.T) {
 
 // FuzzHermesBlock checks that hermesCall changes no event: on any input,
 // split anywhere, with the options above, the events are byte for byte
-// those of tagBody's reading.
+// those of the Hermes spec's reading.
 func FuzzHermesBlock(f *testing.F) {
 	addFileSeeds(f, "testdata/formats/*.txt")
 	for _, s := range hermesBlockCases {

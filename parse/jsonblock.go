@@ -24,6 +24,7 @@ func jsonBlock(closer, format string) handler {
 		}
 		end, complete := p.jsonEnd(k, false)
 		if !complete && !eof {
+			p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
 			return 0, needMore, nil
 		}
 		return p.markedJSON(i, k, end, complete, eof, closer, format)
@@ -136,106 +137,220 @@ func (p *Parser) closeBlock(end int, closer string) int {
 	return end
 }
 
-// tagBlock handles <tool_call>-style markers, whose body is a JSON call
-// (Hermes), a Qwen3-Coder <function=…> block, a GLM name with
-// <arg_key>/<arg_value> pairs, or a Granite JSON array. A body none of
-// them reads is a call gone wrong when it looks like one (callLikeBody).
-func tagBlock(closer, format string) handler {
-	read := tagBody(closer, format)
+// A <tool_call>-style tag is read by the specs of the families that
+// open a call with it (Hermes' JSON, GLM's pairs, Hunyuan's, Laguna's
+// name and JSON), tried in their declared order (Spec.try,
+// buildMarkers), and by the readings below, which are no family of
+// their own but what models write in the tag: they go first. A body
+// none of them reads is left to the tag's fallback (sharedFallback).
+
+// tagReadings are those readings, for each tag that has them, and
+// tagClosers the tags' ends as those readings' formats drop them.
+var tagReadings, tagClosers = func() (rs, cs []marker) {
+	for _, t := range []struct {
+		tok, end string
+		json     bool
+	}{
+		{"<tool_call>", "</tool_call>", false},
+		// LongCat's tag also holds Hermes' JSON, which names hermes.
+		{"<longcat_tool_call>", "</longcat_tool_call>", true},
+	} {
+		r := inTag(t.tok, t.end, t.json)
+		rs, cs = append(rs, r[:len(r)-1]...), append(cs, r[len(r)-1])
+	}
+	return rs, cs
+}()
+
+// tagFallbacks say, for the tags whose fallback's parse_error does not
+// name the first family that reads the tag or show its call, which
+// format it names, how it says to write a call, and under which
+// --format it is on (where not under each of the tag's readings').
+var tagFallbacks = map[string]struct {
+	format, howTo string
+	on            []string
+}{
+	"<tool_call>":         {FormatHermes, hermesHowTo, []string{FormatHermes, FormatQwen3Coder, FormatGLM45, FormatGLM47, FormatGranite, FormatPythonic, FormatHarmony, FormatHunyuan, FormatLaguna}},
+	"<longcat_tool_call>": {FormatHermes, hermesHowTo, []string{FormatHermes, FormatLongCat}},
+}
+
+// inTag are the readings of a tag tok whose calls closer ends: pythonic
+// calls (Llama and Granite models prompted with a Hermes template), a
+// JSON array of calls (Granite's) or, with json, a JSON call (Hermes'),
+// Qwen3-Coder's <function=…> block, MiniMax M3's section without its
+// namespace token, and a gpt-oss header.
+func inTag(tok, end string, json bool) []marker {
+	jsonFormats := []string{FormatGranite}
+	if json {
+		jsonFormats = append(jsonFormats, FormatHermes)
+	}
+	ms := []marker{
+		// On under --format hermes too: the models prompted with a
+		// Hermes template that write them.
+		{tok, pythonicInTag(end), []string{FormatPythonic, FormatHermes}},
+		{tok, jsonInTag(end, json), jsonFormats},
+		{tok, qwenInTag(end), []string{FormatQwen3Coder, FormatFunctionTag}},
+		{tok, m3InTag, []string{FormatMiniMaxM3}},
+		{tok, func(p *Parser, i, j int, eof bool) (int, status, error) {
+			k := p.skipSpace(j)
+			if k < len(p.buf) && p.buf[k] == '<' {
+				return 0, noMatch, nil // a tag, which no header begins with
+			}
+			return p.harmonyInTag(i, k, eof, end)
+		}, []string{FormatHarmony}},
+	}
+	var fs []string
+	for _, m := range ms {
+		fs = append(fs, m.formats...)
+	}
+	return append(ms, closer(end, fs...))
+}
+
+// pythonicInTag reads [f(a=1)] or f(a=1) in a tag.
+func pythonicInTag(closer string) handler {
+	read := pythonicBlock(closer, FormatPythonic)
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
-		end, st, err := read(p, i, j, eof)
-		if st != noMatch || err != nil {
-			return end, st, err
+		if !p.pythonicAt(p.skipSpace(j), eof) {
+			return 0, noMatch, nil
 		}
-		if yes, undecided := p.callLikeBody(j, closer, eof); undecided {
-			return 0, needMore, nil
-		} else if !yes {
-			return end, st, err
-		}
-		// With known tools, a body in a shape no family writes (a new
-		// release's tags) may still read (generic_block.go).
-		if gend, gst, gerr, ok := p.genericFor(i, eof); ok {
-			return gend, gst, gerr
-		}
-		return p.failThrough(i, j, closer, eof, format, "a "+string(p.buf[i:j])+" block that no call syntax reads: write it as <tool_call>{\"name\": \"TOOL\", \"arguments\": {…}}</tool_call>, or in the syntax your prompt shows")
+		return read(p, i, j, eof)
 	}
 }
 
-func tagBody(closer, format string) handler {
+// jsonInTag reads a JSON array of calls in a tag as Granite's, and
+// with hermes a JSON call as Hermes'.
+func jsonInTag(closer string, hermes bool) handler {
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		k := p.skipSpace(j)
 		if k == len(p.buf) {
-			if eof {
-				return 0, noMatch, nil
-			}
+			return needOrNot(eof)
+		}
+		f := FormatGranite
+		switch {
+		case p.buf[k] == '{' && hermes:
+			f = FormatHermes
+		case p.buf[k] != '[':
+			return 0, noMatch, nil
+		}
+		if !p.allowed(f) {
+			return 0, noMatch, nil
+		}
+		end, complete := p.jsonEnd(k, false)
+		if !complete && !eof {
+			p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
 			return 0, needMore, nil
 		}
-		if format == FormatHermes && p.pythonicAt(k, eof) {
-			// [f(a=1)] or f(a=1) in <tool_call>: Llama and Granite models
-			// prompted with a Hermes template.
-			return pythonicBlock(closer, FormatPythonic)(p, i, j, eof)
+		return p.markedJSON(i, k, end, complete, eof, closer, f)
+	}
+}
+
+// qwenInTag reads a Qwen3-Coder <function=…> block in a tag (a JSON
+// body in it is Functionary's), and the tag's end after it.
+func qwenInTag(closer string) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		return p.functionInTag(i, p.skipSpace(j), eof, FormatQwen3Coder, closer)
+	}
+}
+
+func (p *Parser) functionInTag(i, k int, eof bool, format, closer string) (int, status, error) {
+	if k == len(p.buf) {
+		return needOrNot(eof)
+	}
+	ok, partial := p.hasPrefixAt(k, "<function=")
+	if partial && !eof {
+		p.waitForPrefix("<function=", k)
+		return 0, needMore, nil
+	}
+	if !ok {
+		return 0, noMatch, nil
+	}
+	end, st, err := p.qwenFunction(i, k+len("<function="), eof, format, closer)
+	if st != matched || err != nil {
+		return end, st, err
+	}
+	return p.closeBlock(end, closer), matched, nil
+}
+
+// m3InTag opens MiniMax M3's section at a tag whose namespace token it
+// left off, as it sometimes does on the section's opening tag only.
+func m3InTag(p *Parser, i, j int, eof bool) (int, status, error) {
+	k := p.skipSpace(j)
+	ok, partial := p.hasPrefixAt(k, m3NS)
+	if partial && !eof || k == len(p.buf) && !eof {
+		return 0, needMore, nil
+	}
+	if !ok || !p.allowed(FormatMiniMaxM3) {
+		return 0, noMatch, nil
+	}
+	if err := p.flushText(i); err != nil {
+		return 0, 0, err
+	}
+	p.section = FormatMiniMaxM3
+	return k, matched, nil
+}
+
+// seedTag reads ByteDance Seed-OSS's tag: a <function=…> block, or a
+// JSON call, both named seed_oss; then the fallback.
+func seedTag(closer string) handler {
+	fallback := sharedFallback(closer, FormatSeedOSS, hermesHowTo, nil, fallbackCut{FormatSeedOSS, hermesHowTo})
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		if k == len(p.buf) {
+			if !eof {
+				return 0, needMore, nil
+			}
+			return fallback(p, i, j, eof)
 		}
-		switch p.buf[k] {
-		case '{', '[':
-			f := format
-			if p.buf[k] == '[' && format == FormatHermes {
-				f = FormatGranite
-			}
-			if !p.allowed(f) {
-				return 0, noMatch, nil
-			}
+		if c := p.buf[k]; c == '{' || c == '[' {
 			end, complete := p.jsonEnd(k, false)
 			if !complete && !eof {
 				p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
 				return 0, needMore, nil
 			}
-			return p.markedJSON(i, k, end, complete, eof, closer, f)
-		case '<':
-			ok, partial := p.hasPrefixAt(k, "<function=")
-			if partial && !eof {
-				p.waitForPrefix("<function=", k)
-				return 0, needMore, nil
-			}
-			if !ok {
-				return 0, noMatch, nil
-			}
-			f := FormatQwen3Coder
-			if format == FormatSeedOSS {
-				f = FormatSeedOSS
-			}
-			end, st, err := p.qwenFunction(i, k+len("<function="), eof, f, closer)
-			if st != matched || err != nil {
-				return end, st, err
-			}
-			return p.closeBlock(end, closer), matched, nil
+			return p.markedJSON(i, k, end, complete, eof, closer, FormatSeedOSS)
 		}
-		if ok, partial := p.hasPrefixAt(k, m3NS); (ok || partial) && format == FormatHermes {
-			// MiniMax M3 sometimes leaves the namespace token off the
-			// section's opening tag only.
-			if partial && !eof {
-				return 0, needMore, nil
-			}
-			if ok && p.allowed(FormatMiniMaxM3) {
-				if err := p.flushText(i); err != nil {
-					return 0, 0, err
-				}
-				p.section = FormatMiniMaxM3
-				return k, matched, nil
-			}
-		}
-		if format != FormatHermes {
-			return 0, noMatch, nil
-		}
-		if end, st, err := p.harmonyInTag(i, k, eof, closer); st != noMatch || err != nil {
+		end, st, err := p.functionInTag(i, k, eof, FormatSeedOSS, closer)
+		if st != noMatch || err != nil {
 			return end, st, err
 		}
-		// GLM writes the name right after the tag; some of its chat
-		// templates put space before it.
-		tags := glmPlain
-		if closer == "</longcat_tool_call>" {
-			tags = longcatTags
+		return fallback(p, i, j, eof)
+	}
+}
+
+// fallbackCut is the family a shared marker's fallback names when the
+// output ends in a call's header, and the call written whole.
+type fallbackCut struct{ format, howTo string }
+
+// hermesHowTo is how a <tool_call> block's fallback says to write a call.
+const hermesHowTo = `<tool_call>{"name": "TOOL", "arguments": {…}}</tool_call>`
+
+// sharedFallback reads a block at a marker several readings share when
+// none of them read it (buildMarkers puts it after them): prose, unless
+// it looks like a call (callLikeBody); then, with known tools, a body in
+// a shape no family writes (a new release's tags) may still read
+// (generic_block.go); else it is a parse_error in format's name that
+// says to write the call as howTo, or, under a --format that forced
+// holds, in that family's name showing its call.
+func sharedFallback(closer, format, howTo string, forced map[string]string, cut fallbackCut) handler {
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		format, howTo := format, howTo
+		if h, ok := forced[p.opts.Format]; ok {
+			format, howTo = p.opts.Format, h
+			cut = fallbackCut{format, h}
 		}
-		return p.glmCall(i, k, eof, closer, tags)
+		if rest := bytes.TrimSpace(p.buf[j:]); eof && len(rest) > 0 && !bytes.ContainsAny(rest, " \t\r\n") && (closer == "" || !bytes.Contains(rest, []byte(closer))) {
+			// The output ended in the call's header, a name and no
+			// more, as a spec's header is told (headerMiss).
+			return len(p.buf), matched, p.fail(i, len(p.buf), cut.format, "tool call cut off in its header: write "+cut.howTo)
+		}
+		if yes, undecided := p.callLikeBody(j, closer, eof); undecided {
+			return 0, needMore, nil
+		} else if !yes {
+			return 0, noMatch, nil
+		}
+		if gend, gst, gerr, ok := p.genericFor(i, eof); ok {
+			return gend, gst, gerr
+		}
+		return p.failThrough(i, j, closer, eof, format, "a "+string(p.buf[i:j])+" block that no call syntax reads: write it as "+howTo+", or in the syntax your prompt shows")
 	}
 }
 

@@ -94,6 +94,11 @@ type Spec struct {
 	// call.end (MiniMax M1's <tool_calls>\n{…}\n{…}\n</tool_calls>); a
 	// body that does not start with an object is not the family's.
 	Lines bool `json:"lines,omitempty"`
+	// TagSuffix says the family also writes each of its markers that is
+	// a tag with this text before the tag's '>' (Hunyuan Hy3's
+	// tokenizer: <tool_call:opensource>, <arg_key:opensource>): those
+	// markers are read as the plain ones are, and name the same format.
+	TagSuffix string `json:"tag_suffix,omitempty"`
 
 	// Source says where the spec comes from: "built-in", a format
 	// file's path, or "template PATH".
@@ -113,6 +118,18 @@ type Spec struct {
 	// also ends a call in it that left its own end marker out
 	// (sectionEnds), as a spec's section end does.
 	endsInSection bool
+	// try is where a built-in family is tried among the readings that
+	// share its call's (or section's) start marker: lower first, then
+	// by id (buildMarkers). A format file's spec is tried before them
+	// all.
+	try int
+	// specToo: the family's own markers are beside its spec's, which
+	// read its calls (poolside Laguna's <user> tags are code).
+	specToo bool
+	// shared: the family's start marker is shared (set by
+	// buildMarkers): a marker with nothing after it, or a call cut off
+	// in its header, is left to the next reading and the fallback.
+	shared bool
 }
 
 // Markers are a start and an end marker.
@@ -224,6 +241,14 @@ type CallMarkers struct {
 	// calls, not a tag (Phi-4-mini's functools[…]): found at that '[',
 	// the word the call's, not prose.
 	Word bool `json:"word,omitempty"`
+	// NameEndExact says a kv body's name is followed by NameEnd and by
+	// nothing else, or, when NameEnd is empty, right by the first key
+	// tag or End: a call laid out otherwise is not this family's, and
+	// the next that shares Start reads it (GLM 4.7 writes
+	// NAME<arg_key>, GLM 4.5 NAME\n<arg_key>). A NameEnd of white
+	// space is also space before the first key tag (GLM 4.5 Air writes
+	// NAME <arg_key>).
+	NameEndExact bool `json:"name_end_exact,omitempty"`
 }
 
 // ParamMarkers are the tags of one parameter of a params body:
@@ -437,6 +462,7 @@ func (s *Spec) Check() error {
 		{"call.id_start", s.Call.IDStart != "", BodyNameJSON},
 		{"call.name_end_optional", s.Call.NameEndOptional, BodyNameJSON},
 		{"call.name_suffix", s.Call.NameSuffix != "", BodyPythonic},
+		{"call.name_end_exact", s.Call.NameEndExact, BodyKV},
 	} {
 		if err := only(o.field, o.set, o.body); err != nil {
 			return err
@@ -444,6 +470,14 @@ func (s *Spec) Check() error {
 	}
 	if s.Fenced && s.Body != BodyPythonic && s.Body != BodyNameJSON {
 		return specErr("fenced", "is read only with body %q or %q, and this format's body is %q: drop it, or set body to %q or %q", BodyPythonic, BodyNameJSON, s.Body, BodyPythonic, BodyNameJSON)
+	}
+	if t := s.TagSuffix; t != "" {
+		if strings.ContainsAny(t, "<>[] \t\r\n") {
+			return specErr("tag_suffix", "%q: the text a tag has before its '>', such as \":opensource\", holds no brackets or space", t)
+		}
+		if !strings.HasSuffix(s.Call.Start, ">") {
+			return specErr("tag_suffix", "is set, and call.start %q is not a tag ending in '>': drop tag_suffix, or write call.start as a tag", s.Call.Start)
+		}
 	}
 	named := s.Call.NameStart != "" || s.Call.NameEnd != ""
 	switch s.Body {
@@ -539,6 +573,33 @@ func (s *Spec) Check() error {
 		return specErr("body", "%q is not a body reader; want one of %s%s", s.Body, strings.Join(Bodies, ", "), didYouMean(s.Body, Bodies))
 	}
 	return nil
+}
+
+// suffixed is s with TagSuffix before the '>' of each of its markers
+// that is a tag, and no TagSuffix: the second spelling of its markers.
+func (s *Spec) suffixed() *Spec {
+	c := *s
+	add := func(t string) string {
+		if len(t) > 1 && t[0] == '<' && t[len(t)-1] == '>' {
+			return t[:len(t)-1] + s.TagSuffix + ">"
+		}
+		return t
+	}
+	pair := func(m *Markers) *Markers {
+		if m == nil {
+			return nil
+		}
+		return &Markers{Start: add(m.Start), End: add(m.End)}
+	}
+	c.Call.Start, c.Call.NameStart, c.Call.NameEnd, c.Call.End = add(c.Call.Start), add(c.Call.NameStart), add(c.Call.NameEnd), add(c.Call.End)
+	c.Section, c.Key, c.Value = pair(s.Section), pair(s.Key), pair(s.Value)
+	if s.Param != nil {
+		m := *s.Param
+		m.Start, m.KeyEnd, m.End = add(m.Start), add(m.KeyEnd), add(m.End)
+		c.Param = &m
+	}
+	c.TagSuffix, c.shared = "", false // its markers are its own
+	return &c
 }
 
 // tags splits t into the tags it is made of, each <…> or […], or nil

@@ -392,6 +392,9 @@ func TestFormatFileErrors(t *testing.T) {
 		{`{` + ok + `, "also_spelled": [{"from": "|", "to": "|"}]}`, "also_spelled[0].to", "drop the pair"},
 		{`{` + ok + `, "also_spelled": [{"from": "<", "to": "("}]}`, "also_spelled", "must begin with '<' or '['"},
 		{`{` + ok + `, "also_spelled": [{"from": "<", "too": "("}]}`, "also_spelled[0].too", `did you mean "to"?`},
+		{`{"format": "x", "call": {"start": "<c>", "end": "</c>", "name_end_exact": true}, "body": "json"}`, "call.name_end_exact", `set body to "kv"`},
+		{`{` + ok + `, "tag_suffix": ":a>"}`, "tag_suffix", "holds no brackets"},
+		{`{"format": "x", "call": {"start": "[c]", "end": "[/c]"}, "body": "json", "tag_suffix": ":a"}`, "tag_suffix", "write call.start as a tag"},
 		{`{` + ok + `}{}`, "", "more than one JSON value"},
 		{`[1]`, "", "not a JSON object"},
 	} {

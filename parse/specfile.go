@@ -115,7 +115,7 @@ func jsonTypeName(t string) string {
 var specFields = map[string]map[string]any{
 	"": {
 		"format": nil, "models": nil, "example": nil, "body": nil,
-		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "lines": nil, "after_reasoning": nil, "skip": nil, "prompt": nil,
+		"name_keys": nil, "arguments_keys": nil, "name_is_key": nil, "string_quote": nil, "fenced": nil, "lines": nil, "after_reasoning": nil, "skip": nil, "prompt": nil, "tag_suffix": nil,
 		"json_arguments": nil, "empty_needs_section": nil,
 		"also_spelled": "spelling",
 		"escaped":      nil,
@@ -131,7 +131,7 @@ var specFields = map[string]map[string]any{
 	"markers":  {"start": nil, "end": nil},
 	"spelling": {"from": nil, "to": nil},
 	"result":   {"start": nil, "end": nil, "json": nil},
-	"call":     {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "id_start": nil, "name_end_optional": nil, "name_suffix": nil, "word": nil, "attribute": nil, "tag_end": nil},
+	"call":     {"start": nil, "name_start": nil, "name_end": nil, "name_prefix": nil, "index_sep": nil, "end": nil, "spaced": nil, "no_end": nil, "id_start": nil, "name_end_optional": nil, "name_suffix": nil, "word": nil, "attribute": nil, "tag_end": nil, "name_end_exact": nil},
 	"param":    {"start": nil, "key_end": nil, "end": nil, "wrapped": nil, "attribute": nil, "type_attribute": nil, "tag_end": nil},
 }
 

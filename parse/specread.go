@@ -23,6 +23,9 @@ import (
 // says, and ending a call in it that left its own end marker out; a
 // format file's is its own.
 func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
+	if s.TagSuffix != "" {
+		ms = specMarkers(ms, s.suffixed(), builtin)
+	}
 	if len(s.AlsoSpelled) > 0 {
 		// Each spelling's markers, each marker once; the control
 		// tokens, which are not respelled, once below.
@@ -64,7 +67,7 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 		if builtin {
 			end.formats = nil
 		}
-		ms = append(ms, sectionMarker(sec.Start, s.Format), end)
+		ms = append(ms, specSection(s), end)
 	}
 	return specSkip(ms, s, builtin)
 }
@@ -158,8 +161,27 @@ func lateCloser(p *Parser, i, j int, eof bool) (int, status, error) {
 	return j, matched, nil
 }
 
-// specCall reads one call of s after its start marker.
+// specCall reads one call of s after its start marker. When the marker
+// is shared (Spec.shared), nothing after it is left to the next reading
+// and the fallback (sharedFallback), as a call cut off in its header is:
+// they tell prose from a call gone wrong for all the families alike.
 func specCall(s *Spec) handler {
+	h := specBody(s)
+	if !s.shared {
+		return h
+	}
+	return func(p *Parser, i, j int, eof bool) (int, status, error) {
+		if p.skipSpace(j) == len(p.buf) {
+			if eof {
+				return 0, noMatch, nil
+			}
+			return 0, needMore, nil
+		}
+		return h(p, i, j, eof)
+	}
+}
+
+func specBody(s *Spec) handler {
 	c := s.Call
 	switch s.Body {
 	case BodyJSON:
@@ -175,7 +197,11 @@ func specCall(s *Spec) handler {
 	case BodyBrace:
 		return braceCall(c.End, s.Format, c.NameStart, s.StringQuote)
 	case BodyKV:
-		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format}
+		t := &glmTags{key: s.Key.Start, keyEnd: s.Key.End, val: s.Value.Start, valEnd: s.Value.End, sep: c.NameEnd, format: s.Format,
+			// A built-in family's layout tells it from the others
+			// only where they share its start (a format file's may
+			// share a built-in's).
+			exact: c.NameEndExact && (s.shared || s.Source != "built-in")}
 		cut := s.headerCut()
 		return func(p *Parser, i, j int, eof bool) (int, status, error) {
 			k, st := p.specNameStart(j, c.NameStart, eof)
@@ -469,8 +495,12 @@ func (p *Parser) headerMiss(k int, tok string, eof bool) status {
 
 // headerEnded is what a spec's call returns when its header is not
 // whole (st from headerMiss): a call the output cut off in its header
-// is a parse_error with msg, as the rest of the output.
+// is a parse_error with msg, as the rest of the output; with no msg (a
+// shared marker's, headerCut), it is left to the fallback.
 func (p *Parser) headerEnded(i int, st status, format, msg string) (int, status, error) {
+	if st == cutHeader && msg == "" {
+		return 0, noMatch, nil // a shared marker's: the fallback decides
+	}
 	if st != cutHeader {
 		return 0, st, nil
 	}
@@ -480,9 +510,27 @@ func (p *Parser) headerEnded(i int, st status, format, msg string) (int, status,
 // headerCut is what a call cut off in its header is told: the call
 // written whole with the spec's markers.
 func (s *Spec) headerCut() string {
+	if s.shared {
+		return ""
+	}
+	return "tool call cut off in its header: write " + s.written()
+}
+
+// written is a call written whole with the spec's markers.
+func (s *Spec) written() string {
 	var b strings.Builder
-	b.WriteString("tool call cut off in its header: write ")
 	b.WriteString(s.Call.Start)
+	switch {
+	case s.Body == BodyJSON:
+		fmt.Fprintf(&b, `{%q: "name", %q: {…}}`, s.nameKeys()[0], s.argumentsKeys()[0])
+		return b.String() + s.Call.End
+	case s.Body == BodyPythonic && s.Fenced:
+		return b.String() + "```python\nname(…)\n```" + s.Call.End
+	case s.Body == BodyPythonic:
+		return b.String() + "[name(…)]" + s.Call.End
+	case s.Body == BodyBrace:
+		return b.String() + s.Call.NameStart + "name{…}" + s.Call.End
+	}
 	if s.Call.NameStart != "" {
 		b.WriteString("id" + s.Call.NameStart)
 	}
@@ -630,4 +678,36 @@ func checkOptions(opts Options) (prompt string, err error) {
 		return "", fmt.Errorf("unknown format %q: see --list-formats", opts.Format)
 	}
 	return prompt, nil
+}
+
+// specSection opens s's call section. Where another built-in family's
+// call starts with the same marker, the section opens only when s's
+// call starts after it (after space): Hunyuan's <tool_calls> holds
+// <tool_call> calls, and the JSON that tool_calls_array's and MiniMax
+// M1's specs read after the same marker is theirs.
+func specSection(s *Spec) marker {
+	m := sectionMarker(s.Section.Start, s.Format)
+	open, call := m.h, s.Call.Start
+	shared := false
+	for _, o := range builtins {
+		shared = shared || o.Format != s.Format && o.Call.Start == s.Section.Start
+	}
+	if !shared || s.Call.Word {
+		return m
+	}
+	if s.Call.Spaced {
+		call = tags(call)[0]
+	}
+	m.h = func(p *Parser, i, j int, eof bool) (int, status, error) {
+		k := p.skipSpace(j)
+		ok, partial := p.hasPrefixAt(k, call)
+		if !ok {
+			if (partial || k == len(p.buf)) && !eof {
+				return 0, needMore, nil
+			}
+			return 0, noMatch, nil
+		}
+		return open(p, i, j, eof)
+	}
+	return m
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/toolcall/toolcall/internal/clip"
@@ -563,21 +564,14 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 			return 0, noMatch, nil
 		}
 	}
-	// GLM 4.7 writes nothing between the name and <arg_key>; 4.5 and
-	// 4.6 a line break, or in 4.5 Air's output a space.
-	format := FormatGLM47
-	if p.buf[e] == '\n' || k+len(name) < e {
-		format = FormatGLM45
+	if t.exact && !t.laidOut(which, k+len(name) < e) {
+		return 0, noMatch, nil // another family's layout (Spec.Call.NameEndExact)
 	}
 	if which == 3 {
-		// Hunyuan: NAME<tool_sep>, then GLM's pairs.
-		format = FormatHunyuan
 		e += len(t.sep)
 	}
-	if t.format != "" {
-		format = t.format
-		name = bytes.TrimPrefix(name, []byte("functions."))
-	}
+	format := t.format
+	name = bytes.TrimPrefix(name, []byte("functions."))
 	if b := p.skipSpace(e); which == 2 && t.nameJSON && b < len(p.buf) && p.buf[b] == '{' && p.allowed(FormatLaguna) {
 		// poolside Laguna: the name on its line, then the arguments as
 		// one JSON object.
@@ -699,16 +693,33 @@ func (p *Parser) glmCall(i, k int, eof bool, closer string, t *glmTags) (int, st
 	}
 }
 
-// glmTags are the tags of GLM's argument pairs, and of Hunyuan's, which
-// are GLM's with a name separator and, in Hy3's tokenizer, a suffix on
-// every tag (<arg_key:opensource>).
+// glmTags are the tags of a kv body's pairs (GLM's <arg_key>, and the
+// same in other spellings) and what comes between the name and them.
 type glmTags struct {
 	key, keyEnd, val, valEnd string
 	sep                      string // after the name: Hunyuan's <tool_sep>
-	format                   string // the format of the calls; "" for GLM's, by its layout
+	format                   string // the format of the calls
+	// exact: the name is followed by sep and nothing else
+	// (Spec.Call.NameEndExact), as laidOut says.
+	exact bool
 	// nameJSON: a JSON object of arguments may follow the name's line
-	// instead of the pairs (poolside Laguna).
+	// instead of the pairs (poolside Laguna in <user> tags).
 	nameJSON bool
+}
+
+// laidOut reports whether a name that glmCall's toks[which] ended, with
+// space before it when spaced, is followed by t.sep alone: by sep's tag
+// itself; for a sep of white space, by a line break or space before
+// the first key (GLM 4.5, 4.5 Air); for none, right by the first key
+// or the call's end (GLM 4.7).
+func (t *glmTags) laidOut(which int, spaced bool) bool {
+	switch {
+	case t.sep == "":
+		return (which == 0 || which == 1) && !spaced
+	case strings.TrimSpace(t.sep) == "":
+		return which == 2 || which == 0 && spaced
+	}
+	return which == 3
 }
 
 // functionTag handles <function=NAME> and <function name="NAME"> with no
@@ -768,14 +779,4 @@ func firstChar(b []byte) string {
 		return "a non-ASCII character" // which may not have arrived whole
 	}
 	return string(b[:1])
-}
-
-// hunyuanCall handles Hunyuan Hy3's <tool_call:SUFFIX>NAME<tool_sep:SUFFIX>
-// followed by GLM-style argument pairs, all tags with the suffix.
-func hunyuanCall(suffix string) handler {
-	t := hyTags(suffix)
-	closer := "</tool_call" + suffix + ">"
-	return func(p *Parser, i, j int, eof bool) (int, status, error) {
-		return p.glmCall(i, p.skipSpace(j), eof, closer, t)
-	}
 }
