@@ -155,7 +155,8 @@ type Parser struct {
 	// reasoning gathers what WriteReasoning was given, until it is emitted.
 	reasoning []byte
 	cands     []candidate
-	args      argsBuilder // tagged arguments being assembled
+	args      argsBuilder  // tagged arguments being assembled
+	tagged    taggedResume // what taggedArgs read of a call still arriving
 	scanner   jsonScanner
 	scanFrom  int // the block start scanner state belongs to; -1 when none
 	decoded   decoded
@@ -370,6 +371,7 @@ func (p *Parser) compact() {
 		return
 	}
 	n := copy(p.buf, p.buf[keep:])
+	p.tagged.kept = false
 	p.buf = p.buf[:n]
 	p.base += int64(keep)
 	p.pos -= keep
@@ -406,8 +408,9 @@ func (p *Parser) compact() {
 	}
 }
 
-// noWaitFor turns waitFor's skipping off, for the test that it changes
-// nothing but the work.
+// noWaitFor turns waitFor's skipping off, and taggedArgs' carrying on
+// from the parameters it read before (taggedResume), for the test that
+// they change nothing but the work.
 var noWaitFor bool
 
 // waitFor notes, as a reader returns needMore, that reading its block

@@ -289,10 +289,64 @@ type xmlDialect struct {
 // is a parse_error, never a guessed value. A missing closing tag at the end
 // of the input only loses the envelope, and the call stands.
 func (p *Parser) taggedArgs(i, k int, eof bool, name, format string, d *xmlDialect) (int, status, error) {
+	r := &p.tagged
+	mine := r.kept && !noWaitFor && r.at == p.base+int64(i) && r.from == p.base+int64(k) && r.name == name && r.format == format && r.d == *d
+	p.args.reset()
+	from := k
+	if mine && !eof {
+		// The parameters read before, and the next one's start.
+		p.args.buf = append(p.args.buf[:0], r.args...)
+		p.args.repairs, p.args.exp = r.repairs, r.exp
+		from = int(r.next - p.base)
+	}
+	end, st, err := p.taggedParams(i, from, eof, name, format, d)
+	switch {
+	case st == needMore && !eof:
+		if !mine {
+			r.kept, r.at, r.from, r.name, r.format, r.d = true, p.base+int64(i), p.base+int64(k), name, format, *d
+			r.next = r.from - 1
+		}
+		if top := p.base + int64(r.top); top != r.next {
+			r.next = top
+			r.args = append(r.args[:0], p.args.buf...)
+			r.repairs, r.exp = p.args.repairs, p.args.exp
+		}
+	case mine:
+		r.kept = false // the call is read, or the input ended
+	}
+	return end, st, err
+}
+
+// taggedResume is what taggedArgs has read of a call still arriving: a
+// call fed a token at a time is read again on each piece, and each
+// reading went back over every parameter before the one arriving. A
+// parameter read to its closing tag reads the same whatever follows
+// (each test it passed looked only at bytes already there, and the
+// arguments written are a function of them), so carrying on from the
+// next one reads as starting over would. Offsets are the output's, and
+// the reading is only carried on for the same block, parameters' start,
+// name and dialect, never at the end of the input.
+type taggedResume struct {
+	kept     bool  // a reading is kept
+	at, from int64 // the block and its first parameter
+	next     int64 // where the first parameter not yet read starts
+	top      int   // buf offset of the parameter taggedParams was reading when it stopped
+	name     string
+	format   string
+	d        xmlDialect
+	args     []byte // p.args.buf up to next
+	repairs  repairSet
+	exp      bool
+}
+
+// taggedParams is taggedArgs' reading from buf[k], the start of a
+// parameter, with p.args holding the parameters before it.
+func (p *Parser) taggedParams(i, k int, eof bool, name, format string, d *xmlDialect) (int, status, error) {
 	a := &p.args
-	a.reset()
 	for {
 		k = p.skipSpace(k)
+		// Nothing below writes to a before this parameter is read.
+		p.tagged.top = k
 		if k >= len(p.buf) {
 			if !eof {
 				return 0, needMore, nil
