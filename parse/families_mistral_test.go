@@ -34,6 +34,9 @@ func TestMistralSpecs(t *testing.T) {
 {"type":"tool_call","id":"call_1","name":"f","arguments":{"a":1},"format":"firefunction_v2"}
 {"type":"tool_call","id":"call_2","name":"g","arguments":{},"format":"firefunction_v2"}
 `},
+		// The word before a '[' that opens no call object is prose.
+		{`Use functools[0] here.`, `{"type":"text","content":"Use functools[0] here."}
+`},
 		// Another family's call after the marker is that family's.
 		{`[TOOL_CALLS]<tool_call>{"name": "f", "arguments": {}}</tool_call>`, `{"type":"text","content":"[TOOL_CALLS]"}
 {"type":"tool_call","id":"call_1","name":"f","arguments":{},"format":"hermes"}

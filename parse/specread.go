@@ -43,8 +43,19 @@ func specMarkers(ms []marker, s *Spec, builtin bool) []marker {
 	}
 	own := []string{s.Format}
 	if s.Call.Word {
-		// Looked for at each '[' (wordAt), the word right before it.
+		// Looked for at each '[' (wordAt), the word right before it;
+		// a list of call objects, so prose about the word (Python's
+		// functools[0]) stays prose.
 		return append(ms, marker{s.Call.Start, func(p *Parser, i, j int, eof bool) (int, status, error) {
+			if j < len(p.buf) && p.buf[j] == '[' {
+				k := p.skipSpace(j + 1)
+				if k >= len(p.buf) {
+					return needOrNot(eof)
+				}
+				if p.buf[k] != '{' {
+					return 0, noMatch, nil
+				}
+			}
 			return p.prefixedJSON(i, j, eof, s.Call.End, s.Format)
 		}, own})
 	}
