@@ -22,12 +22,7 @@ func jsonBlock(closer, format string) handler {
 		if c := p.buf[k]; c != '{' && c != '[' {
 			return 0, noMatch, nil
 		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, closer, format)
+		return p.markedJSONAt(i, k, eof, closer, format)
 	}
 }
 
@@ -94,6 +89,17 @@ func jsonLines(closer, format string) handler {
 		}
 		return after, matched, nil
 	}
+}
+
+// markedJSONAt reads the JSON value at buf[k] that a marker at buf[i]
+// began, once it has arrived whole (or the output has ended): markedJSON.
+func (p *Parser) markedJSONAt(i, k int, eof bool, closer, format string) (int, status, error) {
+	end, complete := p.jsonEnd(k, false)
+	if !complete && !eof {
+		p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
+		return 0, needMore, nil
+	}
+	return p.markedJSON(i, k, end, complete, eof, closer, format)
 }
 
 // markedJSON emits the calls in the JSON value at buf[k:end] that a
@@ -234,12 +240,7 @@ func jsonInTag(closer string, hermes bool) handler {
 		if !p.allowed(f) {
 			return 0, noMatch, nil
 		}
-		end, complete := p.jsonEnd(k, false)
-		if !complete && !eof {
-			p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
-			return 0, needMore, nil
-		}
-		return p.markedJSON(i, k, end, complete, eof, closer, f)
+		return p.markedJSONAt(i, k, eof, closer, f)
 	}
 }
 
@@ -301,12 +302,7 @@ func seedTag(closer string) handler {
 			return fallback(p, i, j, eof)
 		}
 		if c := p.buf[k]; c == '{' || c == '[' {
-			end, complete := p.jsonEnd(k, false)
-			if !complete && !eof {
-				p.waitFor(jsonEnders, max(k, len(p.buf)-jsonEndBack))
-				return 0, needMore, nil
-			}
-			return p.markedJSON(i, k, end, complete, eof, closer, FormatSeedOSS)
+			return p.markedJSONAt(i, k, eof, closer, FormatSeedOSS)
 		}
 		end, st, err := p.functionInTag(i, k, eof, FormatSeedOSS, closer)
 		if st != noMatch || err != nil {
@@ -337,9 +333,9 @@ func sharedFallback(closer, format, howTo string, forced map[string]string, cut 
 			format, howTo = p.opts.Format, h
 			cut = fallbackCut{format, h}
 		}
-		if rest := bytes.TrimSpace(p.buf[j:]); eof && len(rest) > 0 && !bytes.ContainsAny(rest, " \t\r\n") && (closer == "" || !bytes.Contains(rest, []byte(closer))) {
+		if eof && p.headerMiss(j, "", eof) == cutHeader && (closer == "" || !bytes.Contains(p.buf[j:], []byte(closer))) {
 			// The output ended in the call's header, a name and no
-			// more, as a spec's header is told (headerMiss).
+			// more, as a lone spec's header is told.
 			return len(p.buf), matched, p.fail(i, len(p.buf), cut.format, "tool call cut off in its header: write "+cut.howTo)
 		}
 		if yes, undecided := p.callLikeBody(j, closer, eof); undecided {

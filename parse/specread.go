@@ -183,10 +183,7 @@ func specCall(s *Spec) handler {
 	}
 	return func(p *Parser, i, j int, eof bool) (int, status, error) {
 		if p.skipSpace(j) == len(p.buf) {
-			if eof {
-				return 0, noMatch, nil
-			}
-			return 0, needMore, nil
+			return needOrNot(eof)
 		}
 		return h(p, i, j, eof)
 	}
